@@ -1,0 +1,553 @@
+"""Unearth rules as data: load the deck files, apply overrides, validate, build arrays.
+
+Implements the "Components", "Editions" and data tables of
+``shared/rules/unearth.md``. Every card value lives in ``data/*.toml`` (one file
+per deck); nothing here or in a kernel hard-codes a card value. A designer
+changes any value with an override path (see :func:`load_rules`), and flips any
+ruling with a :class:`Rulings` switch.
+
+The result is a :class:`Rules`: the resolved data (plain dicts, for manifests
+and reports) plus :attr:`Rules.tables`, a NamedTuple of numpy arrays and ints
+that is the only thing kernels see.
+"""
+
+from __future__ import annotations
+
+import copy
+import fnmatch
+import tomllib
+from dataclasses import asdict, dataclass, field, replace
+from importlib import resources
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from analyzer.errors import InputError, bad_value
+from analyzer.unearth.codes import (
+    CardKind,
+    Delver,
+    EventEffect,
+    Formula,
+    TombMode,
+    WonderBonus,
+    WonderEffect,
+)
+
+#: Names the engine's behaviour. Changes only when simulated behaviour changes;
+#: written into every report and manifest.
+RULES_VERSION = "unearth-rules-1"
+
+DECKS = (
+    "ruins",
+    "delvers",
+    "named_wonders",
+    "wonder_tokens",
+    "end_of_age",
+    "scoring",
+    "components",
+)
+#: the list key inside each deck file that holds its cards (None: no card list)
+_CARD_LIST = {
+    "ruins": "ruin",
+    "delvers": "delver",
+    "named_wonders": "wonder",
+    "end_of_age": "card",
+    "wonder_tokens": None,
+    "scoring": None,
+    "components": None,
+}
+
+EDITIONS = ("english", "german")
+
+MAX_DICE_PER_PLAYER = 6  #: tiebreak ranks pack up to 6 dice per player into an int64
+MAX_FACES = 20
+
+
+@dataclass(frozen=True)
+class Rulings:
+    """Every configurable ruling of the spec, each overridable on its own.
+
+    ``None`` means "as the edition says". Resolve with :meth:`resolved`.
+
+    - ``wonder_bonus``: ``"once"`` (English: +5 once for 3+ wonders) or
+      ``"per_threshold"`` (German: +5 for every 3 wonders).
+    - ``tomb``: ``"stone_colours"`` (English) or ``"ruin_colours"`` (German).
+    - ``first_player``: ``"die_roll"`` (English) or ``"highest_sum"`` (German).
+      Both pick the first player uniformly at random; seat 0 is always the
+      first player in output, so this switch is recorded but changes nothing.
+    - ``token_fallback``: if the needed wonder-token pile is empty, take from the
+      other pile (True, the spec's ruling) or build no wonder (False).
+    """
+
+    edition: str = "english"
+    wonder_bonus: str | None = None
+    tomb: str | None = None
+    first_player: str | None = None
+    token_fallback: bool = True
+
+    _EDITION_DEFAULTS = {
+        "english": {"wonder_bonus": "once", "tomb": "stone_colours", "first_player": "die_roll"},
+        "german": {
+            "wonder_bonus": "per_threshold",
+            "tomb": "ruin_colours",
+            "first_player": "highest_sum",
+        },
+    }
+    _ALLOWED = {
+        "wonder_bonus": ("once", "per_threshold"),
+        "tomb": ("stone_colours", "ruin_colours"),
+        "first_player": ("die_roll", "highest_sum"),
+    }
+
+    def resolved(self) -> Rulings:
+        """A copy with every ``None`` filled from the edition; validates values."""
+        if self.edition not in EDITIONS:
+            raise bad_value("rules.edition", self.edition, ", ".join(EDITIONS))
+        base = self._EDITION_DEFAULTS[self.edition]
+        out = {}
+        for key, allowed in self._ALLOWED.items():
+            val = getattr(self, key)
+            val = base[key] if val is None else val
+            if val not in allowed:
+                raise bad_value(f"rules.{key}", val, ", ".join(allowed))
+            out[key] = val
+        if not isinstance(self.token_fallback, bool):
+            raise bad_value("rules.token_fallback", self.token_fallback, "true or false")
+        return replace(self, **out)
+
+    def as_dict(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if not k.startswith("_")}
+
+
+class Tables(NamedTuple):
+    """Everything a kernel needs to know about the rules, as arrays and ints.
+
+    Cards of the ruins deck are indexed ``0 .. n_ruins-1`` (ruins), then
+    ``n_ruins .. n_cards-1`` (end-of-age cards). ``-1`` means "none".
+    """
+
+    card_kind: np.ndarray  #: int8[n_cards] CardKind
+    card_colour: np.ndarray  #: int8[n_cards] ruin colour 0..n_colours-1, -1 for none
+    card_claim: np.ndarray  #: int16[n_cards] claim value (0 for events)
+    card_stones: np.ndarray  #: int8[n_cards] stones placed on reveal
+    card_points: np.ndarray  #: int16[n_cards] points of a city (0 otherwise)
+    card_event: np.ndarray  #: int8[n_cards] EventEffect
+    card_amount: np.ndarray  #: int16[n_cards] event amount
+    n_ruins: int
+    n_ruin_colours: int
+    delver_effect: np.ndarray  #: int8[n_delver_kinds] Delver code of each kind
+    delver_copies: np.ndarray  #: int16[n_delver_kinds]
+    delver_amount: np.ndarray  #: int16[n_delver_kinds] modifier amount (0 if none)
+    wonder_formula: np.ndarray  #: int8[n_named] Formula
+    wonder_colour: np.ndarray  #: int8[n_named] stone colour of AT_LEAST, -1 otherwise
+    wonder_count: np.ndarray  #: int8[n_named] count of AT_LEAST, 0 otherwise
+    wonder_points: np.ndarray  #: int16[n_named]
+    wonder_effect: np.ndarray  #: int8[n_named] WonderEffect
+    lesser_values: np.ndarray  #: int16[n_lesser]
+    greater_values: np.ndarray  #: int16[n_greater]
+    set_points: np.ndarray  #: int16[n_ruins_of_a_colour + 1]
+    five_colour_set: int
+    bonus_threshold: int
+    bonus_points: int
+    bonus_mode: int  #: WonderBonus
+    tomb_mode: int  #: TombMode
+    token_fallback: bool
+    dice_faces: np.ndarray  #: int8[dice per player]
+    n_stone_colours: int
+    stones_per_colour: int
+    stone_faces_max: int
+    delver_dealt: int
+    hidden_per_player: int
+    removed_by_players: np.ndarray  #: int16[max_players+1] ruins removed at set-up
+    revealed_by_players: np.ndarray  #: int16[max_players+1] ruins face up at a time
+    min_players: int
+    max_players: int
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Resolved Unearth rules: data (for people) and :attr:`tables` (for kernels)."""
+
+    data: dict
+    rulings: Rulings
+    overrides: dict = field(default_factory=dict)
+
+    @property
+    def tables(self) -> Tables:
+        return _build_tables(self.data, self.rulings)
+
+    # Name lookups for reports and the CLI ---------------------------------
+    @property
+    def ruin_colours(self) -> list[str]:
+        return list(self.data["ruins"]["colours"])
+
+    @property
+    def stone_colours(self) -> list[str]:
+        return list(self.data["components"]["stone_colours"])
+
+    @property
+    def delver_names(self) -> list[str]:
+        return [d["name"] for d in self.data["delvers"]["delver"]]
+
+    @property
+    def delver_ids(self) -> list[str]:
+        return [d["id"] for d in self.data["delvers"]["delver"]]
+
+    @property
+    def wonder_names(self) -> list[str]:
+        return [w["name"] for w in self.data["named_wonders"]["wonder"]]
+
+    @property
+    def wonder_ids(self) -> list[str]:
+        return [w["id"] for w in self.data["named_wonders"]["wonder"]]
+
+    @property
+    def card_ids(self) -> list[str]:
+        return [r["id"] for r in self.data["ruins"]["ruin"]] + [
+            c["id"] for c in self.data["end_of_age"]["card"]
+        ]
+
+    def describe(self) -> dict:
+        """JSON-able description for manifests: version, rulings, overrides."""
+        return {
+            "rules_version": RULES_VERSION,
+            "rulings": self.rulings.as_dict(),
+            "overrides": dict(self.overrides),
+        }
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def _read_deck(name: str) -> dict:
+    text = resources.files("analyzer.unearth").joinpath("data", f"{name}.toml").read_text("utf-8")
+    return tomllib.loads(text)
+
+
+_BASE_DATA: dict | None = None
+
+
+def base_data() -> dict:
+    """The shipped deck files as one dict ``{deck: contents}`` (a fresh copy)."""
+    global _BASE_DATA
+    if _BASE_DATA is None:
+        _BASE_DATA = {name: _read_deck(name) for name in DECKS}
+    return copy.deepcopy(_BASE_DATA)
+
+
+def load_rules(
+    edition: str = "english",
+    overrides: dict[str, Any] | None = None,
+    *,
+    rulings: Rulings | dict | None = None,
+    where: str = "rules",
+) -> Rules:
+    """Load, override, validate.
+
+    ``overrides`` maps a dotted path to a new value:
+
+    - ``"<deck>.<card id>.<field>"`` for decks with cards; the card id may be a
+      glob (``"ruins.*17.claim": 18`` sets the claim value of every 17-ruin);
+    - ``"<deck>.<key>"`` for the others (``"wonder_tokens.lesser"``,
+      ``"scoring.set_points"``, ``"components.dice"``).
+
+    ``rulings`` holds the ruling switches (a :class:`Rulings` or a dict of its
+    fields); ``edition`` sets the defaults they start from. ``where`` prefixes
+    error messages (e.g. the scenario file). Raises :class:`InputError` naming
+    the path, the value and what is allowed.
+    """
+    if isinstance(rulings, dict):
+        unknown = set(rulings) - set(Rulings.__dataclass_fields__) - {"edition"}
+        unknown = {k for k in unknown if not k.startswith("_")}
+        if unknown:
+            allowed = ", ".join(k for k in Rulings.__dataclass_fields__ if not k.startswith("_"))
+            raise InputError(f"{where}: unknown ruling {sorted(unknown)[0]!r} (allowed: {allowed})")
+        rulings = Rulings(**{"edition": edition, **rulings})
+    elif rulings is None:
+        rulings = Rulings(edition=edition)
+    try:
+        rulings = rulings.resolved()
+    except InputError as err:
+        raise InputError(f"{where}: {err}") from None
+    data = base_data()
+    for path, value in (overrides or {}).items():
+        _apply_override(data, path, value, where)
+    _validate(data, where)
+    return Rules(data=data, rulings=rulings, overrides=dict(overrides or {}))
+
+
+def _apply_override(data: dict, path: str, value: Any, where: str) -> None:
+    parts = path.split(".")
+    deck = parts[0]
+    if deck not in data:
+        raise bad_value(f"{where}: override {path!r}", deck, "a deck: " + ", ".join(DECKS))
+    list_key = _CARD_LIST[deck]
+    if list_key is None:
+        if len(parts) != 2 or parts[1] not in data[deck] or isinstance(data[deck][parts[1]], dict):
+            keys = [k for k, v in data[deck].items() if not isinstance(v, dict)]
+            raise InputError(
+                f"{where}: unknown override {path!r} (allowed: "
+                + ", ".join(f"{deck}.{k}" for k in keys)
+                + ")"
+            )
+        old = data[deck][parts[1]]
+        data[deck][parts[1]] = _coerce(old, value, f"{where}: override {path!r}")
+        return
+    if len(parts) != 3:
+        raise InputError(
+            f"{where}: override {path!r} must be '{deck}.<card id>.<field>' "
+            f"(card ids: {', '.join(c['id'] for c in data[deck][list_key])})"
+        )
+    _, pattern, fld = parts
+    cards = [c for c in data[deck][list_key] if fnmatch.fnmatchcase(c["id"], pattern)]
+    if not cards:
+        raise InputError(
+            f"{where}: override {path!r} matches no card (card ids: "
+            + ", ".join(c["id"] for c in data[deck][list_key])
+            + ")"
+        )
+    for card in cards:
+        if fld not in card or fld in ("id", "effect", "kind"):
+            allowed = [k for k in card if k not in ("id", "effect", "kind", "name")]
+            raise InputError(
+                f"{where}: override {path!r}: card {card['id']!r} has no changeable "
+                f"field {fld!r} (allowed: {', '.join(allowed)})"
+            )
+        card[fld] = _coerce(card[fld], value, f"{where}: override {path!r}")
+
+
+def _coerce(old: Any, value: Any, where: str) -> Any:
+    """Check an override has the same type as the value it replaces."""
+    if isinstance(old, bool):
+        ok = isinstance(value, bool)
+    elif isinstance(old, int):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif isinstance(old, list):
+        ok = isinstance(value, list) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        )
+    elif isinstance(old, dict):
+        ok = isinstance(value, dict)
+    else:
+        ok = isinstance(value, type(old))
+    if not ok:
+        raise bad_value(where, value, f"a value of the same type as {old!r}")
+    return copy.deepcopy(value)
+
+
+def _check(cond: bool, where: str, value: Any, allowed: str) -> None:
+    if not cond:
+        raise bad_value(where, value, allowed)
+
+
+def _validate(data: dict, where: str) -> None:
+    comp = data["components"]
+    stone_colours = comp["stone_colours"]
+    dice = comp["dice"]
+    _check(
+        1 <= len(dice) <= MAX_DICE_PER_PLAYER and all(2 <= f <= MAX_FACES for f in dice),
+        f"{where}: components.dice",
+        dice,
+        f"1 to {MAX_DICE_PER_PLAYER} dice, each with 2 to {MAX_FACES} faces",
+    )
+    _check(
+        comp["stones_per_colour"] >= 0,
+        f"{where}: components.stones_per_colour",
+        comp["stones_per_colour"],
+        ">= 0",
+    )
+    _check(
+        2 <= comp["min_players"] <= comp["max_players"],
+        f"{where}: components.max_players",
+        comp["max_players"],
+        f">= min_players ({comp['min_players']})",
+    )
+    for n in range(comp["min_players"], comp["max_players"] + 1):
+        bp = comp["by_players"].get(str(n))
+        _check(bp is not None, f"{where}: components.by_players", n, "an entry per player count")
+        _check(bp["revealed"] >= 1, f"{where}: components.by_players.{n}.revealed", bp, ">= 1")
+
+    ruins = data["ruins"]
+    colours = ruins["colours"]
+    for r in ruins["ruin"]:
+        rid = r["id"]
+        _check(r["colour"] in colours, f"{where}: ruins.{rid}.colour", r["colour"], ", ".join(colours))
+        _check(r["claim"] >= 1, f"{where}: ruins.{rid}.claim", r["claim"], "a positive integer")
+        _check(r["stones"] >= 0, f"{where}: ruins.{rid}.stones", r["stones"], ">= 0")
+    n_ruins = len(ruins["ruin"])
+    for n in range(comp["min_players"], comp["max_players"] + 1):
+        bp = comp["by_players"][str(n)]
+        need = n * comp["hidden_ruins_per_player"] + bp["removed"] + bp["revealed"]
+        _check(
+            need <= n_ruins,
+            f"{where}: components.by_players.{n}",
+            bp,
+            f"hidden + removed + revealed <= {n_ruins} ruins",
+        )
+    for c in data["end_of_age"]["card"]:
+        cid = c["id"]
+        _check(c["kind"] in ("event", "ruin"), f"{where}: end_of_age.{cid}.kind", c["kind"], "event, ruin")
+        if c["kind"] == "ruin":
+            _check(c["claim"] >= 1, f"{where}: end_of_age.{cid}.claim", c["claim"], "a positive integer")
+            _check(c["stones"] >= 0, f"{where}: end_of_age.{cid}.stones", c["stones"], ">= 0")
+        else:
+            _check(
+                c["effect"] in ("day_of_rest", "roll_modifier"),
+                f"{where}: end_of_age.{cid}.effect",
+                c["effect"],
+                "day_of_rest, roll_modifier",
+            )
+    _check(
+        len(data["end_of_age"]["card"]) >= 1, f"{where}: end_of_age", "no cards", ">= 1 card"
+    )
+    for d in data["delvers"]["delver"]:
+        did = d["id"]
+        _check(d["copies"] >= 0, f"{where}: delvers.{did}.copies", d["copies"], ">= 0")
+        _check(
+            d["effect"].upper() in Delver.__members__,
+            f"{where}: delvers.{did}.effect",
+            d["effect"],
+            ", ".join(m.lower() for m in Delver.__members__),
+        )
+    _check(
+        sum(d["copies"] for d in data["delvers"]["delver"]) >= 1,
+        f"{where}: delvers",
+        0,
+        "at least one delver card in the deck",
+    )
+    effects = {m.lower() for m in WonderEffect.__members__}
+    for w in data["named_wonders"]["wonder"]:
+        wid = w["id"]
+        f = w["formula"]
+        kinds = ", ".join(m.lower() for m in Formula.__members__)
+        _check(f.get("kind", "").upper() in Formula.__members__, f"{where}: named_wonders.{wid}.formula.kind", f.get("kind"), kinds)
+        if f["kind"] == "at_least":
+            _check(
+                f.get("colour") in stone_colours,
+                f"{where}: named_wonders.{wid}.formula.colour",
+                f.get("colour"),
+                ", ".join(stone_colours),
+            )
+            _check(
+                1 <= f.get("count", 0) <= 6,
+                f"{where}: named_wonders.{wid}.formula.count",
+                f.get("count"),
+                "1 to 6",
+            )
+        _check(w["effect"] in effects, f"{where}: named_wonders.{wid}.effect", w["effect"], ", ".join(sorted(effects)))
+    tok = data["wonder_tokens"]
+    for pile in ("lesser", "greater"):
+        _check(isinstance(tok[pile], list), f"{where}: wonder_tokens.{pile}", tok[pile], "a list of integers")
+    sc = data["scoring"]
+    per_colour = max(
+        (sum(1 for r in ruins["ruin"] if r["colour"] == c) for c in colours), default=0
+    )
+    _check(
+        len(sc["set_points"]) >= per_colour + 1,
+        f"{where}: scoring.set_points",
+        sc["set_points"],
+        f"a list of at least {per_colour + 1} values (0 to {per_colour} ruins of a colour)",
+    )
+    _check(
+        sc["wonder_bonus_threshold"] >= 1,
+        f"{where}: scoring.wonder_bonus_threshold",
+        sc["wonder_bonus_threshold"],
+        ">= 1",
+    )
+
+
+# --------------------------------------------------------------------------- arrays
+
+
+def _build_tables(data: dict, rulings: Rulings) -> Tables:
+    ruins = data["ruins"]
+    colours = ruins["colours"]
+    stone_colours = data["components"]["stone_colours"]
+    eoa = data["end_of_age"]["card"]
+    cards = ruins["ruin"]
+    n = len(cards) + len(eoa)
+    kind = np.zeros(n, np.int8)
+    colour = np.full(n, -1, np.int8)
+    claim = np.zeros(n, np.int16)
+    stones = np.zeros(n, np.int8)
+    points = np.zeros(n, np.int16)
+    event = np.zeros(n, np.int8)
+    amount = np.zeros(n, np.int16)
+    for i, r in enumerate(cards):
+        kind[i] = CardKind.RUIN
+        colour[i] = colours.index(r["colour"])
+        claim[i] = r["claim"]
+        stones[i] = r["stones"]
+    for j, c in enumerate(eoa):
+        i = len(cards) + j
+        if c["kind"] == "ruin":
+            kind[i] = CardKind.CITY
+            claim[i] = c["claim"]
+            stones[i] = c["stones"]
+            points[i] = c.get("points", 0)
+        else:
+            kind[i] = CardKind.EVENT
+            event[i] = EventEffect[c["effect"].upper()]
+            amount[i] = c.get("amount", 0)
+    dv = data["delvers"]["delver"]
+    nw = data["named_wonders"]["wonder"]
+    comp = data["components"]
+    maxp = comp["max_players"]
+    removed = np.zeros(maxp + 1, np.int16)
+    revealed = np.zeros(maxp + 1, np.int16)
+    for k, v in comp["by_players"].items():
+        if int(k) <= maxp:
+            removed[int(k)] = v["removed"]
+            revealed[int(k)] = v["revealed"]
+    sc = data["scoring"]
+    return Tables(
+        card_kind=kind,
+        card_colour=colour,
+        card_claim=claim,
+        card_stones=stones,
+        card_points=points,
+        card_event=event,
+        card_amount=amount,
+        n_ruins=len(cards),
+        n_ruin_colours=len(colours),
+        delver_effect=np.array([Delver[d["effect"].upper()] for d in dv], np.int8),
+        delver_copies=np.array([d["copies"] for d in dv], np.int16),
+        delver_amount=np.array([d.get("amount", 0) for d in dv], np.int16),
+        wonder_formula=np.array([Formula[w["formula"]["kind"].upper()] for w in nw], np.int8),
+        wonder_colour=np.array(
+            [
+                stone_colours.index(w["formula"]["colour"])
+                if w["formula"]["kind"] == "at_least"
+                else -1
+                for w in nw
+            ],
+            np.int8,
+        ),
+        wonder_count=np.array([w["formula"].get("count", 0) for w in nw], np.int8),
+        wonder_points=np.array([w["points"] for w in nw], np.int16),
+        wonder_effect=np.array([WonderEffect[w["effect"].upper()] for w in nw], np.int8),
+        lesser_values=np.array(data["wonder_tokens"]["lesser"], np.int16),
+        greater_values=np.array(data["wonder_tokens"]["greater"], np.int16),
+        set_points=np.array(sc["set_points"], np.int16),
+        five_colour_set=int(sc["five_colour_set"]),
+        bonus_threshold=int(sc["wonder_bonus_threshold"]),
+        bonus_points=int(sc["wonder_bonus_points"]),
+        bonus_mode=int(WonderBonus[rulings.wonder_bonus.upper()]),
+        tomb_mode=int(TombMode[rulings.tomb.upper()]),
+        token_fallback=bool(rulings.token_fallback),
+        dice_faces=np.array(comp["dice"], np.int8),
+        n_stone_colours=len(stone_colours),
+        stones_per_colour=int(comp["stones_per_colour"]),
+        stone_faces_max=int(comp["stone_faces_max"]),
+        delver_dealt=int(comp["delver_cards_dealt"]),
+        hidden_per_player=int(comp["hidden_ruins_per_player"]),
+        removed_by_players=removed,
+        revealed_by_players=revealed,
+        min_players=int(comp["min_players"]),
+        max_players=int(maxp),
+    )
+
+
+def default_rules() -> Rules:
+    """The English edition with the shipped data."""
+    return load_rules()
