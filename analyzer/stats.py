@@ -28,7 +28,9 @@ def wilson(successes, n, level: float = 0.95):
         p = np.where(n_arr > 0, s / np.maximum(n_arr, 1), 0.0)
         denom = 1 + z * z / np.maximum(n_arr, 1)
         centre = (p + z * z / (2 * np.maximum(n_arr, 1))) / denom
-        half = z * np.sqrt(p * (1 - p) / np.maximum(n_arr, 1) + z * z / (4 * np.maximum(n_arr, 1) ** 2))
+        half = z * np.sqrt(
+            p * (1 - p) / np.maximum(n_arr, 1) + z * z / (4 * np.maximum(n_arr, 1) ** 2)
+        )
         half = half / denom
     low = np.where(n_arr > 0, np.clip(centre - half, 0, 1), 0.0)
     high = np.where(n_arr > 0, np.clip(centre + half, 0, 1), 1.0)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import fnmatch
+import functools
 import tomllib
 from dataclasses import asdict, dataclass, field, replace
 from importlib import resources
@@ -138,11 +139,16 @@ class Tables(NamedTuple):
     delver_effect: np.ndarray  #: int8[n_delver_kinds] Delver code of each kind
     delver_copies: np.ndarray  #: int16[n_delver_kinds]
     delver_amount: np.ndarray  #: int16[n_delver_kinds] modifier amount (0 if none)
+    delver_faces: np.ndarray  #: int8[n_delver_kinds] faces of the die it applies to (0: any)
     wonder_formula: np.ndarray  #: int8[n_named] Formula
     wonder_colour: np.ndarray  #: int8[n_named] stone colour of AT_LEAST, -1 otherwise
     wonder_count: np.ndarray  #: int8[n_named] count of AT_LEAST, 0 otherwise
     wonder_points: np.ndarray  #: int16[n_named]
     wonder_effect: np.ndarray  #: int8[n_named] WonderEffect
+    wonder_amount: np.ndarray  #: int16[n_named] modifier size (Library: stones drawn)
+    wonder_faces: np.ndarray  #: int8[n_named] faces of the dice it applies to (0: any)
+    wonder_low: np.ndarray  #: int8[n_named] Edifice: lowest natural roll it may reroll
+    wonder_high: np.ndarray  #: int8[n_named] Edifice: highest natural roll it may reroll
     lesser_values: np.ndarray  #: int16[n_lesser]
     greater_values: np.ndarray  #: int16[n_greater]
     set_points: np.ndarray  #: int16[n_ruins_of_a_colour + 1]
@@ -172,7 +178,7 @@ class Rules:
     rulings: Rulings
     overrides: dict = field(default_factory=dict)
 
-    @property
+    @functools.cached_property
     def tables(self) -> Tables:
         return _build_tables(self.data, self.rulings)
 
@@ -371,7 +377,9 @@ def _validate(data: dict, where: str) -> None:
     colours = ruins["colours"]
     for r in ruins["ruin"]:
         rid = r["id"]
-        _check(r["colour"] in colours, f"{where}: ruins.{rid}.colour", r["colour"], ", ".join(colours))
+        _check(
+            r["colour"] in colours, f"{where}: ruins.{rid}.colour", r["colour"], ", ".join(colours)
+        )
         _check(r["claim"] >= 1, f"{where}: ruins.{rid}.claim", r["claim"], "a positive integer")
         _check(r["stones"] >= 0, f"{where}: ruins.{rid}.stones", r["stones"], ">= 0")
     n_ruins = len(ruins["ruin"])
@@ -386,9 +394,19 @@ def _validate(data: dict, where: str) -> None:
         )
     for c in data["end_of_age"]["card"]:
         cid = c["id"]
-        _check(c["kind"] in ("event", "ruin"), f"{where}: end_of_age.{cid}.kind", c["kind"], "event, ruin")
+        _check(
+            c["kind"] in ("event", "ruin"),
+            f"{where}: end_of_age.{cid}.kind",
+            c["kind"],
+            "event, ruin",
+        )
         if c["kind"] == "ruin":
-            _check(c["claim"] >= 1, f"{where}: end_of_age.{cid}.claim", c["claim"], "a positive integer")
+            _check(
+                c["claim"] >= 1,
+                f"{where}: end_of_age.{cid}.claim",
+                c["claim"],
+                "a positive integer",
+            )
             _check(c["stones"] >= 0, f"{where}: end_of_age.{cid}.stones", c["stones"], ">= 0")
         else:
             _check(
@@ -397,9 +415,7 @@ def _validate(data: dict, where: str) -> None:
                 c["effect"],
                 "day_of_rest, roll_modifier",
             )
-    _check(
-        len(data["end_of_age"]["card"]) >= 1, f"{where}: end_of_age", "no cards", ">= 1 card"
-    )
+    _check(len(data["end_of_age"]["card"]) >= 1, f"{where}: end_of_age", "no cards", ">= 1 card")
     for d in data["delvers"]["delver"]:
         did = d["id"]
         _check(d["copies"] >= 0, f"{where}: delvers.{did}.copies", d["copies"], ">= 0")
@@ -420,7 +436,12 @@ def _validate(data: dict, where: str) -> None:
         wid = w["id"]
         f = w["formula"]
         kinds = ", ".join(m.lower() for m in Formula.__members__)
-        _check(f.get("kind", "").upper() in Formula.__members__, f"{where}: named_wonders.{wid}.formula.kind", f.get("kind"), kinds)
+        _check(
+            f.get("kind", "").upper() in Formula.__members__,
+            f"{where}: named_wonders.{wid}.formula.kind",
+            f.get("kind"),
+            kinds,
+        )
         if f["kind"] == "at_least":
             _check(
                 f.get("colour") in stone_colours,
@@ -434,10 +455,20 @@ def _validate(data: dict, where: str) -> None:
                 f.get("count"),
                 "1 to 6",
             )
-        _check(w["effect"] in effects, f"{where}: named_wonders.{wid}.effect", w["effect"], ", ".join(sorted(effects)))
+        _check(
+            w["effect"] in effects,
+            f"{where}: named_wonders.{wid}.effect",
+            w["effect"],
+            ", ".join(sorted(effects)),
+        )
     tok = data["wonder_tokens"]
     for pile in ("lesser", "greater"):
-        _check(isinstance(tok[pile], list), f"{where}: wonder_tokens.{pile}", tok[pile], "a list of integers")
+        _check(
+            isinstance(tok[pile], list),
+            f"{where}: wonder_tokens.{pile}",
+            tok[pile],
+            "a list of integers",
+        )
     sc = data["scoring"]
     per_colour = max(
         (sum(1 for r in ruins["ruin"] if r["colour"] == c) for c in colours), default=0
@@ -513,6 +544,7 @@ def _build_tables(data: dict, rulings: Rulings) -> Tables:
         delver_effect=np.array([Delver[d["effect"].upper()] for d in dv], np.int8),
         delver_copies=np.array([d["copies"] for d in dv], np.int16),
         delver_amount=np.array([d.get("amount", 0) for d in dv], np.int16),
+        delver_faces=np.array([d.get("faces", 0) for d in dv], np.int8),
         wonder_formula=np.array([Formula[w["formula"]["kind"].upper()] for w in nw], np.int8),
         wonder_colour=np.array(
             [
@@ -526,6 +558,10 @@ def _build_tables(data: dict, rulings: Rulings) -> Tables:
         wonder_count=np.array([w["formula"].get("count", 0) for w in nw], np.int8),
         wonder_points=np.array([w["points"] for w in nw], np.int16),
         wonder_effect=np.array([WonderEffect[w["effect"].upper()] for w in nw], np.int8),
+        wonder_amount=np.array([w.get("amount", 0) for w in nw], np.int16),
+        wonder_faces=np.array([w.get("faces", 0) for w in nw], np.int8),
+        wonder_low=np.array([w.get("reroll_low", 0) for w in nw], np.int8),
+        wonder_high=np.array([w.get("reroll_high", 0) for w in nw], np.int8),
         lesser_values=np.array(data["wonder_tokens"]["lesser"], np.int16),
         greater_values=np.array(data["wonder_tokens"]["greater"], np.int16),
         set_points=np.array(sc["set_points"], np.int16),

@@ -1,0 +1,244 @@
+"""Python entry point for whole games: :class:`GameJob` and :func:`simulate`.
+
+The wrapper validates, allocates, owns the seed and turns the kernel's integer
+rows into the pandas tables documented in ``docs/CONTRACTS.md``. Game ``g`` of
+seed ``s`` draws only from its own stream, so any split into batches gives the
+same tables, and two jobs with the same seed share random streams game by game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from analyzer.errors import InputError, bad_value
+from analyzer.seeding import resolve_seed, root_key
+from analyzer.unearth import engine
+from analyzer.unearth.rules import Rules, default_rules
+from analyzer.unearth.scoring import N_PARTS, PART_NAMES
+from analyzer.unearth.state import new_state
+from analyzer.unearth.structs import pack_state, pack_tables
+from analyzer.unearth.strategies import DEFAULT_PARAMS, N_PARAMS, STRATEGY_NAMES
+from analyzer.unearth.tableau import NEIGHBOURS
+
+STRATEGIES = STRATEGY_NAMES
+
+#: parameter names, in the order of a strategy's parameter row
+PARAM_NAMES = ("w_ruin", "w_stone", "risk", "lead", "w_card", "card_min", "place", "named")
+
+
+def resolve_strategies(players: int, strategies: str | Sequence[str], where="strategy"):
+    """One strategy name per seat from a name, a comma list, or a sequence."""
+    if isinstance(strategies, str):
+        strategies = [x.strip() for x in strategies.split(",") if x.strip()]
+    strategies = list(strategies)
+    if len(strategies) == 1:
+        strategies = strategies * players
+    if len(strategies) != players:
+        raise InputError(
+            f"{where}: {len(strategies)} strategies for {players} players "
+            "(allowed: one for every seat, or one for all)"
+        )
+    for name in strategies:
+        if name not in STRATEGIES:
+            raise bad_value(where, name, ", ".join(STRATEGIES))
+    return tuple(strategies)
+
+
+def check_players(players, rules: Rules, where="players") -> int:
+    t = rules.tables
+    if isinstance(players, bool) or not isinstance(players, int | np.integer):
+        raise bad_value(where, players, f"an integer from {t.min_players} to {t.max_players}")
+    if not t.min_players <= players <= t.max_players:
+        raise bad_value(where, players, f"{t.min_players} to {t.max_players}")
+    return int(players)
+
+
+def strategy_arrays(strategies: Sequence[str], params: dict | None = None):
+    """``(codes int64[P], params float64[P, N_PARAMS])`` for the kernel.
+
+    ``params`` may override parameters by name for every seat using a strategy:
+    ``{"balanced": {"w_stone": 1.5}}``.
+    """
+    codes = np.array([STRATEGIES.index(s) for s in strategies], np.int64)
+    prm = np.array([DEFAULT_PARAMS[c] for c in codes], np.float64).reshape(len(codes), N_PARAMS)
+    for name, values in (params or {}).items():
+        if name not in STRATEGIES:
+            raise bad_value("strategy_params", name, ", ".join(STRATEGIES))
+        for key, val in values.items():
+            if key not in PARAM_NAMES:
+                raise bad_value(f"strategy_params.{name}", key, ", ".join(PARAM_NAMES))
+            for seat, s in enumerate(strategies):
+                if s == name:
+                    prm[seat, PARAM_NAMES.index(key)] = float(val)
+    return codes, prm
+
+
+@dataclass(frozen=True)
+class GameJob:
+    """Plays games of one configuration; picklable; deterministic in (start, count)."""
+
+    players: int
+    strategies: tuple[str, ...]
+    seed: int
+    rules: Rules = field(default_factory=default_rules)
+    claims: bool = True
+    strategy_params: tuple = ()  #: ((strategy, ((param, value), ...)), ...)
+
+    def __call__(self, start: int, count: int) -> dict[str, pd.DataFrame]:
+        return play_tables(self, start, count)
+
+    def __repr__(self) -> str:  # a stable fingerprint for checkpoints
+        return (
+            f"GameJob(players={self.players}, strategies={self.strategies}, seed={self.seed}, "
+            f"rules={self.rules.describe()}, claims={self.claims}, "
+            f"strategy_params={self.strategy_params})"
+        )
+
+
+def _params_dict(job: GameJob) -> dict:
+    return {name: dict(values) for name, values in job.strategy_params}
+
+
+def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0):
+    """Run the kernel; return (results int32, wins float32, claims int32 rows, state)."""
+    t = job.rules.tables
+    n = job.players
+    codes, prm = strategy_arrays(job.strategies, _params_dict(job))
+    s = new_state(t, n, trace_rows)
+    width = engine.n_result_cols(t)
+    results = np.zeros((count * n, width), np.int32)
+    wins = np.zeros(count * n, np.float32)
+    claim_rows = count * engine.MAX_CLAIMS_PER_GAME if job.claims else 1
+    claims = np.zeros((claim_rows, engine.N_CLAIM_COLS), np.int32)
+    n_claims = np.zeros(1, np.int64)
+    key0, key1 = root_key(job.seed)
+    engine.play_batch(
+        pack_state(s), pack_tables(t), n, codes, prm, NEIGHBOURS, key0, key1, start, count,
+        results, wins, claims, n_claims,
+    )
+    return results, wins, claims[: n_claims[0]] if job.claims else None, s
+
+
+def play_tables(job: GameJob, start: int, count: int) -> dict[str, pd.DataFrame]:
+    """Play games ``start .. start+count-1`` and build the contract tables."""
+    results, wins, claims, _ = play_raw(job, start, count)
+    rules = job.rules
+    out = {"games": games_frame(job, start, count, results, wins)}
+    if job.claims:
+        out["claims"] = claims_frame(rules, claims)
+    return out
+
+
+def games_frame(job: GameJob, start, count, results, wins) -> pd.DataFrame:
+    rules = job.rules
+    t = rules.tables
+    n = job.players
+    bad = results[:, engine.R_INVARIANTS]
+    if bad.any():  # a broken invariant is a bug in the engine, never a user error
+        raise RuntimeError(f"engine invariant failed (mask {int(bad.max())}) in games {start}+")
+    cols: dict[str, np.ndarray] = {
+        "game": np.repeat(np.arange(start, start + count, dtype=np.int64), n),
+        "seat": np.tile(np.arange(n, dtype=np.int8), count),
+        "n_players": np.full(count * n, n, np.int8),
+        "strategy": pd.Categorical(np.tile(np.array(job.strategies), count), categories=STRATEGIES),
+        "end_of_age": pd.Categorical.from_codes(
+            results[:, engine.R_EOA] - t.n_ruins, categories=rules.card_ids[t.n_ruins :]
+        ),
+        "score": results[:, engine.R_SCORE].astype(np.int16),
+        "win": wins.astype(np.float32),
+        "turns": results[:, engine.R_TURNS].astype(np.int16),
+        "game_turns": results[:, engine.R_GAME_TURNS].astype(np.int16),
+    }
+    for i, name in enumerate(PART_NAMES[:N_PARTS]):
+        cols[f"pts_{name}"] = results[:, engine.R_PARTS + i].astype(np.int16)
+    col = engine.R_BASE
+    for colour in rules.ruin_colours:
+        cols[f"ruins_{colour}"] = results[:, col].astype(np.int8)
+        col += 1
+    cols["ruins_city"] = results[:, col].astype(np.int8)
+    col += 1
+    for colour in rules.stone_colours:
+        cols[f"stones_{colour}"] = results[:, col].astype(np.int8)
+        col += 1
+    cols["wonders_lesser"] = results[:, engine.R_LESSER].astype(np.int8)
+    cols["wonders_greater"] = results[:, engine.R_GREATER].astype(np.int8)
+    cols["wonders_named"] = results[:, engine.R_NAMED].astype(np.int8)
+    for wid in rules.wonder_ids:
+        cols[f"named_{wid}"] = results[:, col].astype(np.int8)
+        col += 1
+    cols["delvers_drawn"] = results[:, engine.R_DRAWN].astype(np.int16)
+    cols["delvers_played"] = results[:, engine.R_PLAYED].astype(np.int16)
+    for did in rules.delver_ids:
+        cols[f"played_{did}"] = results[:, col].astype(np.int16)
+        col += 1
+    cols["claims_won"] = results[:, engine.R_CLAIMS].astype(np.int16)
+    return pd.DataFrame(cols)
+
+
+def claims_frame(rules: Rules, claims: np.ndarray) -> pd.DataFrame:
+    ids = rules.card_ids
+    return pd.DataFrame(
+        {
+            "game": claims[:, engine.C_GAME].astype(np.int64),
+            "turn": claims[:, engine.C_TURN].astype(np.int16),
+            "card": pd.Categorical.from_codes(claims[:, engine.C_CARD], categories=ids),
+            "claim_value": claims[:, engine.C_CLAIM].astype(np.int16),
+            "n_dice": claims[:, engine.C_NDICE].astype(np.int8),
+            "n_seats": claims[:, engine.C_NSEATS].astype(np.int8),
+            "total": claims[:, engine.C_TOTAL].astype(np.int16),
+            "winner": claims[:, engine.C_WINNER].astype(np.int8),
+            "winner_faces": claims[:, engine.C_FACES].astype(np.int8),
+            "decided_by": claims[:, engine.C_DECIDED].astype(np.int8),
+        }
+    )
+
+
+def make_job(
+    players: int,
+    strategies: str | Sequence[str],
+    seed=None,
+    rules: Rules | None = None,
+    *,
+    claims: bool = True,
+    strategy_params: dict | None = None,
+) -> GameJob:
+    """Validate the arguments and build a :class:`GameJob`."""
+    rules = rules or default_rules()
+    players = check_players(players, rules)
+    strategies = resolve_strategies(players, strategies)
+    strategy_arrays(strategies, strategy_params)  # validates the names
+    frozen = tuple(
+        (name, tuple(sorted(vals.items())))
+        for name, vals in sorted((strategy_params or {}).items())
+    )
+    return GameJob(players, strategies, resolve_seed(seed), rules, claims, frozen)
+
+
+def simulate(
+    players: int,
+    strategies: str | Sequence[str],
+    games: int,
+    seed=None,
+    rules: Rules | None = None,
+    *,
+    first_game: int = 0,
+    claims: bool = False,
+    strategy_params: dict | None = None,
+):
+    """Simulate ``games`` whole games of Unearth in this process.
+
+    Returns the per-(game, seat) table (columns in ``docs/CONTRACTS.md``), or
+    ``(games_table, claims_table)`` with ``claims=True``. ``strategies``: one
+    name for every seat or one per seat (seat 0 plays first). The same seed gives
+    the same table, however the games are split (see :func:`analyzer.runner.run`
+    for many workers).
+    """
+    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
+        raise bad_value("games", games, "a positive integer")
+    job = make_job(players, strategies, seed, rules, claims=claims, strategy_params=strategy_params)
+    tables = job(first_game, int(games))
+    return (tables["games"], tables["claims"]) if claims else tables["games"]

@@ -1,0 +1,1043 @@
+"""Strategies: every decision a player makes, inside numba.
+
+Implements the choices of ``shared/rules/unearth.md`` ("A turn", "Delver cards",
+"Stones, rings and wonders"). A seat's strategy is an integer code
+(:class:`Strategy`) plus a float64 parameter row (``P_*`` indices below):
+
+- ``random``: uniform among the legal choices at every decision (dice, ruins,
+  card plays and their targets, stone colours and cells, wonders, values).
+- ``claimer``: goes for ruins, weighing one-roll claim odds by what each ruin
+  adds to its set collection; plays cards to win or steal claims; stones are
+  placed compactly.
+- ``collector``: goes for stones; plans rings so stones are shared between
+  rings, prefers one colour (greater wonders) and named wonders it can finish.
+- ``balanced``: expected points each turn from exact one-roll odds: ruin-set
+  value, stone value, the risk of handing a claim to an opponent; plays delver
+  cards when their exact one-step gain is worth a card; plans rings.
+
+The value of a situation for seat ``p`` (in points, roughly):
+
+- a ruin claimed by ``p``: ``W_RUIN * worth(p, ruin)`` (marginal set points,
+  five-colour sets, city points; ``p`` knows its own hidden ruin);
+- claimed by another seat ``w``: ``-RISK * worth(w, ruin)`` from what ``w`` shows
+  (a strategy never sees another seat's hidden ruin) plus ``W_CARD`` per
+  consolation card;
+- not claimed: ``LEAD * worth(p, ruin) * total / claim`` if ``p`` leads there;
+- a stone: ``W_STONE``.
+
+Strategies see only public information and their own hand/hidden ruin.
+"""
+
+from enum import IntEnum
+
+import numpy as np
+
+from analyzer.jit import njit
+from analyzer.rng import rng_below
+from analyzer.unearth.claims import RANK_DICE, die_key
+from analyzer.unearth.codes import CardKind, Delver, WonderEffect
+from analyzer.unearth.state import (
+    S_ANCESTRAL,
+    S_EXPEDITION,
+    S_MAP,
+    S_N_PLAYERS,
+    S_N_SLOTS,
+    S_READING,
+    S_REMOVED_N,
+    S_ROLL_MOD,
+    bag_total,
+    clamp,
+)
+from analyzer.unearth.tableau import (
+    count_free_neighbours_filled,
+    formula_ok,
+    legal_cells,
+)
+
+
+class Strategy(IntEnum):
+    RANDOM = 0
+    CLAIMER = 1
+    COLLECTOR = 2
+    BALANCED = 3
+
+
+P_W_RUIN = 0  #: weight of a ruin's worth when I claim it
+P_W_STONE = 1  #: points a stone is worth
+P_RISK = 2  #: weight of an opponent's gain when I hand them a claim
+P_LEAD = 3  #: weight of leading on an unclaimed ruin
+P_W_CARD = 4  #: points a delver card in hand is worth
+P_CARD_MIN = 5  #: smallest one-step gain (points) for which a card is played
+P_PLACE = 6  #: stone placement: 0 compact, 1 plan rings
+P_NAMED = 7  #: extra points credited to a named wonder with an ability
+N_PARAMS = 8
+
+#: default parameters by strategy (rows in Strategy order); documented in docs/strategies.md
+DEFAULT_PARAMS = np.array(
+    [
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],  # random: unused
+        [1.0, 0.4, 1.0, 0.5, 0.5, 1.5, 0.0, 1.0],  # claimer
+        [0.5, 2.5, 0.5, 0.2, 0.5, 1.5, 1.0, 2.0],  # collector
+        [1.0, 1.3, 1.0, 0.4, 0.6, 1.0, 1.0, 2.0],  # balanced
+    ]
+)
+
+STRATEGY_NAMES = ("random", "claimer", "collector", "balanced")
+
+#: named-wonder effects that modify a roll (bitmask over WonderEffect codes)
+_MODIFIER_EFFECTS = (
+    (1 << int(WonderEffect.COLLEGE))
+    | (1 << int(WonderEffect.COLUMNS))
+    | (1 << int(WonderEffect.SANCTUARY))
+)
+
+
+# ====================================================================== worth
+
+
+@njit
+def ruin_worth(s, t, p, card, me):
+    """Marginal points of ``card`` to seat ``p``. ``me``: True if ``p`` is the one
+    deciding (sees its own hidden ruin); False counts only ``p``'s visible ruins."""
+    kind = t.card_kind[card]
+    if kind == CardKind.CITY:
+        return float(t.card_points[card])
+    if kind != CardKind.RUIN:
+        return 0.0
+    colour = t.card_colour[card]
+    hid = -1
+    if not me and s.hidden[p] >= 0:
+        hid = t.card_colour[s.hidden[p]]
+    have_c = 0
+    lo_before = 1 << 20
+    lo_after = 1 << 20
+    for c in range(t.n_ruin_colours):
+        cnt = s.held_colour[p, c] - (1 if c == hid else 0)
+        if c == colour:
+            have_c = cnt
+        lo_before = min(lo_before, cnt)
+        lo_after = min(lo_after, cnt + (1 if c == colour else 0))
+    top = t.set_points.shape[0] - 1
+    a = t.set_points[min(have_c + 1, top)] - t.set_points[min(have_c, top)]
+    return float(a + (lo_after - lo_before) * t.five_colour_set)
+
+
+# ====================================================================== slot analysis
+
+
+@njit
+def _insert_rank(keys, n_keys, k):
+    """Packed rank of the sorted key list ``keys[:n_keys]`` with key ``k`` added."""
+    rank = np.int64(0)
+    i = 0
+    used = False
+    for _slot in range(RANK_DICE):
+        if not used and (i >= n_keys or k > keys[i]):
+            rank = rank * 1024 + k
+            used = True
+        elif i < n_keys:
+            rank = rank * 1024 + keys[i]
+            i += 1
+        else:
+            rank = rank * 1024
+    return rank
+
+
+@njit
+def slot_info(s, t, p, slot, keys):
+    """Summarise ``slot`` for seat ``p``.
+
+    Writes ``p``'s dice keys there, best first, into ``keys`` and returns
+    ``(total, n_mine, my_rank, best_other_rank, best_other_seat, other_tied)``,
+    where ``other_tied`` is True if the two best other seats are equal.
+    """
+    n_players = s.sc[S_N_PLAYERS]
+    total = 0
+    n_mine = 0
+    for q in range(n_players):
+        for d in range(s.die_slot.shape[1]):
+            if s.die_slot[q, d] == slot:
+                total += s.die_value[q, d]
+                if q == p:
+                    # insertion sort, best first
+                    k = die_key(s.die_value[q, d], t.dice_faces[d])
+                    j = n_mine
+                    while j > 0 and keys[j - 1] < k:
+                        keys[j] = keys[j - 1]
+                        j -= 1
+                    keys[j] = k
+                    n_mine += 1
+    my_rank = _insert_rank(keys, n_mine, 0) if n_mine > 0 else np.int64(0)
+    best = np.int64(0)
+    second = np.int64(0)
+    best_seat = -1
+    for q in range(n_players):
+        if q == p:
+            continue
+        r = _seat_rank(s, t, q, slot)
+        if r > best:
+            second = best
+            best = r
+            best_seat = q
+        elif r > second:
+            second = r
+    return total, n_mine, my_rank, best, best_seat, best > 0 and best == second
+
+
+@njit
+def _seat_rank(s, t, q, slot):
+    """Packed rank of seat ``q``'s dice on ``slot`` (0 if none)."""
+    keys = s.scratch[240 : 240 + RANK_DICE]
+    n = 0
+    for d in range(s.die_slot.shape[1]):
+        if s.die_slot[q, d] == slot and n < RANK_DICE:
+            k = die_key(s.die_value[q, d], t.dice_faces[d])
+            j = n
+            while j > 0 and keys[j - 1] < k:
+                keys[j] = keys[j - 1]
+                j -= 1
+            keys[j] = k
+            n += 1
+    if n == 0:
+        return np.int64(0)
+    return _insert_rank(keys, n, 0)
+
+
+@njit
+def config_value(s, t, p, prm, card, total, claim, n_mine, my_rank, best, best_seat, tied):
+    """Value for ``p`` of a slot in the given configuration (see module docstring)."""
+    worth = ruin_worth(s, t, p, card, True)
+    if total >= claim:
+        if my_rank > best:
+            return prm[P_W_RUIN] * worth
+        if my_rank == best or tied:
+            return prm[P_W_CARD] * n_mine
+        return -prm[P_RISK] * ruin_worth(s, t, best_seat, card, False) + prm[P_W_CARD] * n_mine
+    if my_rank > best:
+        return prm[P_LEAD] * worth * total / claim
+    return 0.0
+
+
+@njit
+def add_die_value(s, t, p, prm, card, claim, keys, info, faces, v):
+    """Value for ``p`` of its slot (summarised by ``slot_info``) after adding its die."""
+    total, n_mine, _my, best, best_seat, tied = info
+    r = _insert_rank(keys, n_mine, die_key(v, faces))
+    return config_value(s, t, p, prm, card, total + v, claim, n_mine + 1, r, best, best_seat, tied)
+
+
+@njit
+def stone_available(s, slot):
+    """True when a natural 1-3 on ``slot`` would give a stone (ruin or bag)."""
+    for c in range(s.slot_stones.shape[1]):
+        if s.slot_stones[slot, c] > 0:
+            return True
+    return bag_total(s) > 0
+
+
+# ====================================================================== modifiers
+
+
+@njit
+def owns_effect(s, t, p, effect):
+    """Index of the named wonder with ``effect`` that ``p`` owns, or -1."""
+    if not (s.effects[p] >> effect) & 1:
+        return -1
+    for w in range(s.named_state.shape[0]):
+        if s.named_state[w] == p and t.wonder_effect[w] == effect:
+            return w
+    return -1
+
+
+@njit
+def reachable_values(s, t, owner, slot, faces, natural, n_anc, n_read, mods):
+    """Bitmask of the final values a roll can take (bit v set: value v reachable).
+
+    Modifiers: the event's roll modifier (mandatory), ``n_anc`` Ancestral Claim
+    bonuses if the die has the card's faces (mandatory), ``n_read`` Reading the
+    Stones (mandatory, sign chosen), and the owner's named wonders: College
+    (optional, its dice only), Columns (optional), Sanctuary (optional, sign
+    chosen, if the natural roll matches a value already on that ruin). They may
+    be applied in any order, each result clamped to 1..faces; every order is
+    explored. ``mods``: int64 scratch of length >= 24. Draws no random numbers.
+    """
+    if (
+        s.sc[S_ROLL_MOD] == 0
+        and n_anc == 0
+        and n_read == 0
+        and not (s.effects[owner] & _MODIFIER_EFFECTS)
+    ):
+        return np.int64(1) << natural
+    n = 0
+    # mods[3*i]: delta, mods[3*i+1]: 1 optional, mods[3*i+2]: 1 sign chosen
+    if s.sc[S_ROLL_MOD] != 0:
+        mods[0] = s.sc[S_ROLL_MOD]
+        mods[1] = 0
+        mods[2] = 0
+        n += 1
+    anc_kind = -1
+    read_kind = -1
+    for k in range(t.delver_effect.shape[0]):
+        if t.delver_effect[k] == Delver.ANCESTRAL_CLAIM:
+            anc_kind = k
+        elif t.delver_effect[k] == Delver.READING_THE_STONES:
+            read_kind = k
+    if anc_kind >= 0 and (t.delver_faces[anc_kind] == 0 or t.delver_faces[anc_kind] == faces):
+        for _ in range(n_anc):
+            if n < 8:
+                mods[3 * n] = t.delver_amount[anc_kind]
+                mods[3 * n + 1] = 0
+                mods[3 * n + 2] = 0
+                n += 1
+    if read_kind >= 0:
+        for _ in range(n_read):
+            if n < 8:
+                mods[3 * n] = t.delver_amount[read_kind]
+                mods[3 * n + 1] = 0
+                mods[3 * n + 2] = 1
+                n += 1
+    w = owns_effect(s, t, owner, WonderEffect.COLLEGE)
+    if w >= 0 and (t.wonder_faces[w] == 0 or t.wonder_faces[w] == faces) and n < 8:
+        mods[3 * n] = t.wonder_amount[w]
+        mods[3 * n + 1] = 1
+        mods[3 * n + 2] = 0
+        n += 1
+    w = owns_effect(s, t, owner, WonderEffect.COLUMNS)
+    if w >= 0 and n < 8:
+        mods[3 * n] = t.wonder_amount[w]
+        mods[3 * n + 1] = 1
+        mods[3 * n + 2] = 0
+        n += 1
+    w = owns_effect(s, t, owner, WonderEffect.SANCTUARY)
+    if w >= 0 and slot >= 0 and n < 8:
+        match = False
+        n_players = s.sc[S_N_PLAYERS]
+        for q in range(n_players):
+            for d in range(s.die_slot.shape[1]):
+                if s.die_slot[q, d] == slot and s.die_value[q, d] == natural:
+                    match = True
+        if match:
+            mods[3 * n] = t.wonder_amount[w]
+            mods[3 * n + 1] = 1
+            mods[3 * n + 2] = 1
+            n += 1
+    if n == 0:
+        return np.int64(1) << natural
+    # reach[mask] = bitmask of values reachable after applying the mods in mask
+    reach = np.zeros(1 << n, np.int64)
+    reach[0] = np.int64(1) << natural
+    for mask in range(1 << n):
+        cur = reach[mask]
+        if cur == 0:
+            continue
+        for i in range(n):
+            if mask & (1 << i):
+                continue
+            nxt = mask | (1 << i)
+            delta = mods[3 * i]
+            for v in range(1, faces + 1):
+                if not (cur >> v) & 1:
+                    continue
+                reach[nxt] |= np.int64(1) << clamp(v + delta, faces)
+                if mods[3 * i + 2]:
+                    reach[nxt] |= np.int64(1) << clamp(v - delta, faces)
+                if mods[3 * i + 1]:
+                    reach[nxt] |= np.int64(1) << v
+    return reach[(1 << n) - 1]
+
+
+# ====================================================================== excavation
+
+
+@njit
+def fill_slot_cache(s, t, p, prm):
+    """Summarise every occupied slot for seat ``p`` into ``s.slot_cache`` and
+    ``s.slot_base`` (see :func:`slot_info`). Draws no random numbers."""
+    keys = s.scratch[0:RANK_DICE]
+    for slot in range(s.sc[S_N_SLOTS]):
+        card = s.slot_card[slot]
+        if card < 0:
+            continue
+        total, n_mine, my, best, best_seat, tied = slot_info(s, t, p, slot, keys)
+        row = s.slot_cache[slot]
+        row[0] = total
+        row[1] = n_mine
+        row[2] = my
+        row[3] = best
+        row[4] = best_seat
+        row[5] = 1 if tied else 0
+        for i in range(RANK_DICE):
+            row[6 + i] = keys[i] if i < n_mine else 0
+        claim = t.card_claim[card]
+        s.slot_base[slot] = config_value(
+            s, t, p, prm, card, total, claim, n_mine, my, best, best_seat, tied
+        )
+
+
+@njit
+def _cached_value(s, t, p, prm, slot, faces, v):
+    """Value for ``p`` of ``slot`` with one more die of its own (cache filled for ``p``)."""
+    row = s.slot_cache[slot]
+    card = s.slot_card[slot]
+    r = _insert_rank(row[6:12], row[1], die_key(v, faces))
+    return config_value(
+        s,
+        t,
+        p,
+        prm,
+        card,
+        row[0] + v,
+        t.card_claim[card],
+        row[1] + 1,
+        r,
+        row[3],
+        row[4],
+        row[5] == 1,
+    )
+
+
+@njit
+def _face_gain(s, t, p, prm, slot, d, f, n_anc, n_read, mods):
+    """Gain for ``p`` of die ``d`` landing on ``slot`` with natural face ``f``, the
+    best reachable value chosen (cache filled for ``p``)."""
+    faces = t.dice_faces[d]
+    mask = reachable_values(s, t, p, slot, faces, f, n_anc, n_read, mods)
+    top = -1e18
+    for v in range(1, faces + 1):
+        if (mask >> v) & 1:
+            val = _cached_value(s, t, p, prm, slot, faces, v)
+            if val > top:
+                top = val
+    g = top - s.slot_base[slot]
+    if f <= t.stone_faces_max and stone_available(s, slot):
+        g += prm[P_W_STONE]
+    return g
+
+
+@njit
+def _roll_gain(s, t, p, prm, slot, d, n_anc, n_read, mods):
+    """Expected gain for ``p`` of rolling die ``d`` onto ``slot``: exact over the
+    faces, the best reachable value chosen each time (cache filled for ``p``)."""
+    faces = t.dice_faces[d]
+    ev = 0.0
+    for f in range(1, faces + 1):
+        ev += _face_gain(s, t, p, prm, slot, d, f, n_anc, n_read, mods)
+    return ev / faces
+
+
+@njit
+def best_excavation(s, t, p, prm, n_anc, n_read, use_map, expedition, out):
+    """Best (die, slot) for ``p``'s excavation roll and its expected gain.
+
+    Considers one die of each face count in ``p``'s pool; if the pool is empty,
+    every die on a ruin (taken back first, as the FAQ allows). ``use_map``: an
+    Ancient Map reroll is available (the reroll loses card modifiers);
+    ``expedition``: the slot is chosen after the roll. Writes (die, slot) into
+    ``out[0:2]`` and returns the expected gain. Draws no random numbers.
+    """
+    mods = s.scratch[16:48]
+    n_dice = s.die_slot.shape[1]
+    n_slots = s.sc[S_N_SLOTS]
+    pool_empty = True
+    for d in range(n_dice):
+        if s.die_slot[p, d] < 0:
+            pool_empty = False
+    if not pool_empty:
+        fill_slot_cache(s, t, p, prm)
+    best = -1e18
+    out[0] = -1
+    out[1] = -1
+    for d in range(n_dice):
+        home = s.die_slot[p, d]
+        if not pool_empty:
+            if home >= 0:
+                continue
+            dup = False
+            for e in range(d):
+                if s.die_slot[p, e] < 0 and t.dice_faces[e] == t.dice_faces[d]:
+                    dup = True
+            if dup:
+                continue
+        else:
+            s.die_slot[p, d] = -1  # every die is a candidate: take it back
+            fill_slot_cache(s, t, p, prm)
+        faces = t.dice_faces[d]
+        if expedition:
+            # the slot is chosen after the roll: E over faces of max over slots
+            ev = 0.0
+            first_slot = -1
+            for f in range(1, faces + 1):
+                top = -1e18
+                for slot in range(n_slots):
+                    if s.slot_card[slot] < 0:
+                        continue
+                    if first_slot < 0:
+                        first_slot = slot
+                    g = _face_gain(s, t, p, prm, slot, d, f, n_anc, n_read, mods)
+                    if g > top:
+                        top = g
+                ev += top
+            ev /= faces
+            if first_slot >= 0 and ev > best:
+                best = ev
+                out[0] = d
+                out[1] = first_slot
+        else:
+            for slot in range(n_slots):
+                if s.slot_card[slot] < 0:
+                    continue
+                if use_map:
+                    plain = _roll_gain(s, t, p, prm, slot, d, 0, 0, mods)
+                    acc = 0.0
+                    for f in range(1, faces + 1):
+                        g = _face_gain(s, t, p, prm, slot, d, f, n_anc, n_read, mods)
+                        acc += max(g, plain)
+                    ev = acc / faces
+                else:
+                    ev = _roll_gain(s, t, p, prm, slot, d, n_anc, n_read, mods)
+                if ev > best:
+                    best = ev
+                    out[0] = d
+                    out[1] = slot
+        s.die_slot[p, d] = home
+    return best
+
+
+@njit
+def choose_excavation(s, t, p, strat, prm, out):
+    """Write ``p``'s excavation choice (die, slot) into ``out[0:2]``. Random draws
+    only for the random strategy."""
+    if strat == Strategy.RANDOM:
+        n_dice = s.die_slot.shape[1]
+        n_free = 0
+        for d in range(n_dice):
+            if s.die_slot[p, d] < 0:
+                n_free += 1
+        if n_free > 0:
+            k = rng_below(s.rng, n_free)
+            for d in range(n_dice):
+                if s.die_slot[p, d] < 0:
+                    if k == 0:
+                        out[0] = d
+                        break
+                    k -= 1
+        else:
+            out[0] = rng_below(s.rng, n_dice)
+        out[1] = random_slot(s)
+        return
+    best_excavation(
+        s,
+        t,
+        p,
+        prm,
+        s.sc[S_ANCESTRAL],
+        s.sc[S_READING],
+        s.sc[S_MAP] > 0,
+        s.sc[S_EXPEDITION] > 0,
+        out,
+    )
+
+
+@njit
+def random_slot(s):
+    """A uniformly random occupied slot (-1 if none)."""
+    n = 0
+    for slot in range(s.sc[S_N_SLOTS]):
+        if s.slot_card[slot] >= 0:
+            n += 1
+    if n == 0:
+        return -1
+    k = rng_below(s.rng, n)
+    for slot in range(s.sc[S_N_SLOTS]):
+        if s.slot_card[slot] >= 0:
+            if k == 0:
+                return slot
+            k -= 1
+    return -1
+
+
+@njit
+def choose_expedition_slot(s, t, p, strat, prm, d, natural, n_anc, n_read):
+    """Expedition: the slot for die ``d`` after seeing its natural roll."""
+    if strat == Strategy.RANDOM:
+        return random_slot(s)
+    mods = s.scratch[16:48]
+    fill_slot_cache(s, t, p, prm)
+    best = -1e18
+    best_slot = -1
+    for slot in range(s.sc[S_N_SLOTS]):
+        if s.slot_card[slot] < 0:
+            continue
+        g = _face_gain(s, t, p, prm, slot, d, natural, n_anc, n_read, mods)
+        if g > best:
+            best = g
+            best_slot = slot
+    return best_slot
+
+
+@njit
+def choose_value(s, t, owner, strat, prm, slot, d, mask):
+    """The final value the owner picks among the reachable ``mask`` for die ``d``
+    (not yet on ``slot``). Random strategy: uniform among reachable values."""
+    faces = t.dice_faces[d]
+    n = 0
+    for v in range(1, faces + 1):
+        if (mask >> v) & 1:
+            n += 1
+    if strat == Strategy.RANDOM:
+        k = rng_below(s.rng, n) if n > 1 else 0
+        for v in range(1, faces + 1):
+            if (mask >> v) & 1:
+                if k == 0:
+                    return v
+                k -= 1
+    if n == 1:
+        for v in range(1, faces + 1):
+            if (mask >> v) & 1:
+                return v
+    keys = s.scratch[0:RANK_DICE]
+    card = s.slot_card[slot]
+    claim = t.card_claim[card]
+    info = slot_info(s, t, owner, slot, keys)
+    best = -1e18
+    best_v = -1
+    for v in range(1, faces + 1):
+        if (mask >> v) & 1:
+            val = add_die_value(s, t, owner, prm, card, claim, keys, info, faces, v)
+            if val > best:
+                best = val
+                best_v = v
+    return best_v
+
+
+@njit
+def want_reroll(s, t, owner, strat, prm, slot, d, natural, mask, card_mods_lost):
+    """Ancient Map or Shattered Edifice: reroll die ``d`` (value options ``mask``)?
+
+    Compares the best value now (with the stone of a natural 1-3) with the
+    expected value of a fresh roll (which, for the Ancient Map, loses the card
+    modifiers). The die is not on ``slot`` yet. Random strategy: a coin flip.
+    """
+    if strat == Strategy.RANDOM:
+        return rng_below(s.rng, 2) == 1
+    mods = s.scratch[16:48]
+    faces = t.dice_faces[d]
+    fill_slot_cache(s, t, owner, prm)
+    now = -1e18
+    for v in range(1, faces + 1):
+        if (mask >> v) & 1:
+            now = max(now, _cached_value(s, t, owner, prm, slot, faces, v))
+    now -= s.slot_base[slot]
+    if natural <= t.stone_faces_max and stone_available(s, slot):
+        now += prm[P_W_STONE]
+    n_anc = 0 if card_mods_lost else s.sc[S_ANCESTRAL]
+    n_read = 0 if card_mods_lost else s.sc[S_READING]
+    again = _roll_gain(s, t, owner, prm, slot, d, n_anc, n_read, mods)
+    return again > now + 1e-9
+
+
+# ====================================================================== stones
+
+
+@njit
+def cell_score(s, t, p, cell, colour, neigh, tally):
+    """Ring-planning score of putting a ``colour`` stone on ``cell`` for seat ``p``."""
+    stone = s.stone[p]
+    centre = s.centre[p]
+    count_free_neighbours_filled(stone, centre, neigh, cell, colour, tally)
+    score = 0.0
+    for k in range(6):
+        filled = tally[k]
+        if filled == 0:
+            continue
+        same = tally[6 + k]
+        score += filled * filled
+        if filled == 6:
+            score += 30.0
+        if same == filled:
+            score += 0.6 * same * same  # keep rings one colour: greater wonders
+    # a stone on a cell that is itself nearly surrounded spoils a ring centre
+    around = 0
+    for k in range(6):
+        nb = neigh[cell, k]
+        if nb >= 0 and stone[nb] >= 0:
+            around += 1
+    if around >= 3:
+        score -= around * around * 1.5
+    return score
+
+
+@njit
+def choose_cell(s, t, p, strat, prm, colour, neigh, cells, tally):
+    """Where ``p`` puts a new ``colour`` stone (always a legal cell)."""
+    n_stones = 0
+    for c in range(s.n_stones.shape[1]):
+        n_stones += s.n_stones[p, c]
+    n = legal_cells(s.stone[p], s.centre[p], neigh, n_stones, cells)
+    if n == 1:
+        return cells[0]
+    if strat == Strategy.RANDOM:
+        return cells[rng_below(s.rng, n)]
+    best = -1e18
+    best_cell = cells[0]
+    for i in range(n):
+        cell = cells[i]
+        if prm[P_PLACE] > 0.5:
+            sc = cell_score(s, t, p, cell, colour, neigh, tally)
+        else:
+            sc = 0.0
+            for k in range(6):
+                nb = neigh[cell, k]
+                if nb >= 0 and s.stone[p, nb] >= 0:
+                    sc += 1.0
+        if sc > best:
+            best = sc
+            best_cell = cell
+    return best_cell
+
+
+@njit
+def choose_colour(s, t, p, strat, prm, avail, neigh, cells, tally):
+    """Which colour ``p`` takes among ``avail`` (int[n_colours] counts, some > 0)."""
+    n_col = avail.shape[0]
+    n = 0
+    for c in range(n_col):
+        if avail[c] > 0:
+            n += 1
+    if strat == Strategy.RANDOM:
+        k = rng_below(s.rng, n)
+        for c in range(n_col):
+            if avail[c] > 0:
+                if k == 0:
+                    return c
+                k -= 1
+    best = -1e18
+    best_c = -1
+    n_stones = 0
+    for c in range(n_col):
+        n_stones += s.n_stones[p, c]
+    for c in range(n_col):
+        if avail[c] == 0:
+            continue
+        sc = 0.1 * s.n_stones[p, c]  # build on the colour you have most of
+        if prm[P_PLACE] > 0.5:
+            m = legal_cells(s.stone[p], s.centre[p], neigh, n_stones, cells)
+            top = -1e18
+            for i in range(m):
+                top = max(top, cell_score(s, t, p, cells[i], c, neigh, tally))
+            sc += top
+        # named wonders still to be had that want this colour
+        for w in range(s.named_state.shape[0]):
+            if s.named_state[w] == -1 and t.wonder_colour[w] == c:
+                sc += 0.5
+        if sc > best:
+            best = sc
+            best_c = c
+    return best_c
+
+
+@njit
+def choose_named(s, t, p, strat, prm, counts, all_same):
+    """When ``p`` completes a ring with colour ``counts``: a named wonder index, or
+    -1 to take a token. Random strategy: uniform among the options."""
+    n_col = counts.shape[0]
+    n_opt = 0
+    for w in range(s.named_state.shape[0]):
+        if s.named_state[w] == -1 and formula_ok(
+            t.wonder_formula[w], t.wonder_colour[w], t.wonder_count[w], counts, n_col
+        ):
+            n_opt += 1
+    if n_opt == 0:
+        return -1
+    if strat == Strategy.RANDOM:
+        k = rng_below(s.rng, n_opt + 1)
+        for w in range(s.named_state.shape[0]):
+            if s.named_state[w] == -1 and formula_ok(
+                t.wonder_formula[w], t.wonder_colour[w], t.wonder_count[w], counts, n_col
+            ):
+                if k == 0:
+                    return w
+                k -= 1
+        return -1
+    # expected token value
+    pile = t.greater_values if all_same else t.lesser_values
+    token = 0.0
+    for i in range(pile.shape[0]):
+        token += pile[i]
+    token = token / max(pile.shape[0], 1)
+    best = token
+    best_w = -1
+    for w in range(s.named_state.shape[0]):
+        if s.named_state[w] != -1 or not formula_ok(
+            t.wonder_formula[w], t.wonder_colour[w], t.wonder_count[w], counts, n_col
+        ):
+            continue
+        v = float(t.wonder_points[w])
+        eff = t.wonder_effect[w]
+        if t.wonder_colour[w] >= 0 and t.wonder_points[w] == 0:
+            v += s.n_stones[p, t.wonder_colour[w]] + 2.0  # a temple: stones now and to come
+        elif eff == WonderEffect.TOMB:
+            v += 3.5
+        elif eff == WonderEffect.FOUNTAIN:
+            lo = s.n_stones[p, 0]
+            for c in range(1, n_col):
+                lo = min(lo, s.n_stones[p, c])
+            v += 2.0 * lo + 2.0
+        elif eff == WonderEffect.CENOTAPH or eff == WonderEffect.MEMORIAL:
+            v += 4.0 if s.sc[S_REMOVED_N] > 0 else 0.0
+        elif eff != WonderEffect.NONE:
+            v += prm[P_NAMED]
+        if v > best:
+            best = v
+            best_w = w
+    return best_w
+
+
+@njit
+def choose_memorial(s, t, p, strat):
+    """Crumbling Memorial: index into ``removed`` of the ruin ``p`` takes."""
+    n = s.sc[S_REMOVED_N]
+    if strat == Strategy.RANDOM:
+        return rng_below(s.rng, n)
+    best = -1e18
+    best_i = 0
+    for i in range(n):
+        v = ruin_worth(s, t, p, s.removed[i], True)
+        if v > best:
+            best = v
+            best_i = i
+    return best_i
+
+
+# ====================================================================== delver phase
+
+
+@njit
+def _die_change_gain(s, t, p, prm, q, d, new_value):
+    """Gain for ``p`` if die (q, d) on a ruin showed ``new_value`` instead."""
+    slot = s.die_slot[q, d]
+    card = s.slot_card[slot]
+    claim = t.card_claim[card]
+    keys = s.scratch[0:RANK_DICE]
+    old = s.die_value[q, d]
+    info = slot_info(s, t, p, slot, keys)
+    total, n_mine, my, best, best_seat, tied = info
+    before = config_value(s, t, p, prm, card, total, claim, n_mine, my, best, best_seat, tied)
+    s.die_value[q, d] = new_value
+    info = slot_info(s, t, p, slot, keys)
+    total, n_mine, my, best, best_seat, tied = info
+    after = config_value(s, t, p, prm, card, total, claim, n_mine, my, best, best_seat, tied)
+    s.die_value[q, d] = old
+    return after - before
+
+
+@njit
+def _reroll_gain(s, t, p, prm, q, d):
+    """Expected gain for ``p`` if die (q, d) on a ruin is rerolled by its owner."""
+    faces = t.dice_faces[d]
+    acc = 0.0
+    slot = s.die_slot[q, d]
+    stone_ok = stone_available(s, slot)
+    for f in range(1, faces + 1):
+        acc += _die_change_gain(s, t, p, prm, q, d, f)
+        if q == p and stone_ok and f <= t.stone_faces_max:
+            acc += prm[P_W_STONE]
+    return acc / faces
+
+
+@njit
+def choose_play(s, t, p, strat, prm, band_used, out):
+    """The next delver card ``p`` plays, or none.
+
+    Writes (kind, target a, target b) into ``out[0:3]`` (kind -1: stop playing).
+    Targets: a die on a ruin as (seat, die) for Forlorn, Lost in the Ruins and
+    A New Discovery; the number named for Forgotten Song. Smart strategies play
+    the card with the largest exact one-step gain if it is worth more than
+    ``P_CARD_MIN`` points; random plays uniformly among legal cards or stops.
+    """
+    out[0] = -1
+    out[1] = -1
+    out[2] = -1
+    n_kinds = s.hand.shape[1]
+    n_players = s.sc[S_N_PLAYERS]
+    n_dice = s.die_slot.shape[1]
+    dice_on = 0
+    for q in range(n_players):
+        for d in range(n_dice):
+            if s.die_slot[q, d] >= 0:
+                dice_on += 1
+    if strat == Strategy.RANDOM:
+        n_opt = 1  # stopping is always legal
+        for k in range(n_kinds):
+            if s.hand[p, k] > 0 and _legal(s, t, k, dice_on, band_used):
+                n_opt += 1
+        r = rng_below(s.rng, n_opt)
+        if r == 0:
+            return
+        r -= 1
+        for k in range(n_kinds):
+            if s.hand[p, k] > 0 and _legal(s, t, k, dice_on, band_used):
+                if r == 0:
+                    out[0] = k
+                    eff = t.delver_effect[k]
+                    if eff == Delver.FORGOTTEN_SONG:
+                        fmax = 1
+                        for d in range(n_dice):
+                            fmax = max(fmax, t.dice_faces[d])
+                        out[1] = 1 + rng_below(s.rng, fmax)
+                    elif (
+                        eff == Delver.FORLORN
+                        or eff == Delver.LOST_IN_THE_RUINS
+                        or (eff == Delver.A_NEW_DISCOVERY)
+                    ):
+                        j = rng_below(s.rng, dice_on)
+                        for q in range(n_players):
+                            for d in range(n_dice):
+                                if s.die_slot[q, d] >= 0:
+                                    if j == 0:
+                                        out[1] = q
+                                        out[2] = d
+                                    j -= 1
+                    return
+                r -= 1
+        return
+    base_out = s.scratch[48:50]
+    base = best_excavation(
+        s,
+        t,
+        p,
+        prm,
+        s.sc[S_ANCESTRAL],
+        s.sc[S_READING],
+        s.sc[S_MAP] > 0,
+        s.sc[S_EXPEDITION] > 0,
+        base_out,
+    )
+    best_gain = prm[P_CARD_MIN] + prm[P_W_CARD]
+    for k in range(n_kinds):
+        if s.hand[p, k] == 0 or not _legal(s, t, k, dice_on, band_used):
+            continue
+        eff = t.delver_effect[k]
+        gain = -1e18
+        a = -1
+        b = -1
+        if eff == Delver.ANCESTRAL_CLAIM:
+            gain = (
+                best_excavation(
+                    s,
+                    t,
+                    p,
+                    prm,
+                    s.sc[S_ANCESTRAL] + 1,
+                    s.sc[S_READING],
+                    s.sc[S_MAP] > 0,
+                    s.sc[S_EXPEDITION] > 0,
+                    base_out,
+                )
+                - base
+            )
+        elif eff == Delver.READING_THE_STONES:
+            gain = (
+                best_excavation(
+                    s,
+                    t,
+                    p,
+                    prm,
+                    s.sc[S_ANCESTRAL],
+                    s.sc[S_READING] + 1,
+                    s.sc[S_MAP] > 0,
+                    s.sc[S_EXPEDITION] > 0,
+                    base_out,
+                )
+                - base
+            )
+        elif eff == Delver.ANCIENT_MAP and s.sc[S_MAP] == 0:
+            gain = (
+                best_excavation(
+                    s,
+                    t,
+                    p,
+                    prm,
+                    s.sc[S_ANCESTRAL],
+                    s.sc[S_READING],
+                    True,
+                    s.sc[S_EXPEDITION] > 0,
+                    base_out,
+                )
+                - base
+            )
+        elif eff == Delver.EXPEDITION and s.sc[S_EXPEDITION] == 0:
+            gain = (
+                best_excavation(
+                    s,
+                    t,
+                    p,
+                    prm,
+                    s.sc[S_ANCESTRAL],
+                    s.sc[S_READING],
+                    s.sc[S_MAP] > 0,
+                    True,
+                    base_out,
+                )
+                - base
+            )
+        elif eff == Delver.BAND_OF_DELVERS:
+            gain = base
+        elif eff == Delver.A_NEW_DISCOVERY or eff == Delver.FORLORN:
+            amount = t.delver_amount[k]
+            for q in range(n_players):
+                for d in range(n_dice):
+                    if s.die_slot[q, d] < 0:
+                        continue
+                    nv = clamp(s.die_value[q, d] + amount, t.dice_faces[d])
+                    g = _die_change_gain(s, t, p, prm, q, d, nv)
+                    if g > gain:
+                        gain = g
+                        a = q
+                        b = d
+        elif eff == Delver.LOST_IN_THE_RUINS:
+            for q in range(n_players):
+                for d in range(n_dice):
+                    if s.die_slot[q, d] < 0:
+                        continue
+                    g = _reroll_gain(s, t, p, prm, q, d)
+                    if g > gain:
+                        gain = g
+                        a = q
+                        b = d
+        elif eff == Delver.RESTORATION:
+            gain = 0.0
+            for d in range(n_dice):
+                if s.die_slot[p, d] >= 0:
+                    gain += _reroll_gain(s, t, p, prm, p, d)
+        elif eff == Delver.FORGOTTEN_SONG:
+            fmax = 1
+            for d in range(n_dice):
+                fmax = max(fmax, t.dice_faces[d])
+            for v in range(1, fmax + 1):
+                g = 0.0
+                hit = False
+                for q in range(n_players):
+                    for d in range(n_dice):
+                        if s.die_slot[q, d] >= 0 and s.die_value[q, d] == v:
+                            g += _reroll_gain(s, t, p, prm, q, d)
+                            hit = True
+                if hit and g > gain:
+                    gain = g
+                    a = v
+        if gain > best_gain:
+            best_gain = gain
+            out[0] = k
+            out[1] = a
+            out[2] = b
+
+
+@njit
+def _legal(s, t, k, dice_on, band_used):
+    """Can a card of kind ``k`` be played now (it must be able to do something)?"""
+    eff = t.delver_effect[k]
+    if eff == Delver.FORLORN or eff == Delver.LOST_IN_THE_RUINS or eff == Delver.A_NEW_DISCOVERY:
+        return dice_on > 0
+    if eff == Delver.BAND_OF_DELVERS:
+        return not band_used
+    return True

@@ -1,0 +1,192 @@
+"""Stones, rings and wonders (``shared/rules/unearth.md``, "Stones, rings and wonders").
+
+Each player's stones lie on a hex grid. Cells are numbered ``r * G + q`` on a
+``G x G`` axial-coordinate parallelogram; the six neighbours of ``(q, r)`` are
+``(q±1, r)``, ``(q, r±1)``, ``(q+1, r-1)`` and ``(q-1, r+1)``. The first stone
+goes in the middle cell (the tableau is translation invariant, so "anywhere" is
+the middle); every later stone must touch a stone already placed.
+
+Per player, two int8 arrays of length ``G*G``:
+
+- ``stone[cell]``: the stone colour (0..n_colours-1) or -1 (no stone);
+- ``centre[cell]``: -1, or the :class:`~analyzer.unearth.codes.WonderKind` of the
+  wonder filling a completed ring's centre, or ``NO_WONDER`` for a completed ring
+  left empty because no wonder was left. A centre never takes a stone.
+
+A **ring** is six stones around one empty cell (no stone, not a centre). When a
+stone completes a ring, the centre is filled at once. ``G`` is 23: a player's
+tableau never reaches the edge in practice (60 stones in all, placed touching);
+cells on the edge are never ring centres and stones are not placed outside.
+"""
+
+import numpy as np
+
+from analyzer.jit import njit
+from analyzer.unearth.codes import Formula
+
+GRID = 23
+N_CELLS = GRID * GRID
+MIDDLE = (GRID // 2) * GRID + GRID // 2
+NO_WONDER = 9  #: a completed ring whose centre holds no wonder (both piles empty)
+
+_DQ = (1, -1, 0, 0, 1, -1)
+_DR = (0, 0, 1, -1, -1, 1)
+
+
+def neighbour_table(grid: int = GRID) -> np.ndarray:
+    """``int16[grid*grid, 6]``: the neighbour cells of each cell, -1 outside the grid."""
+    out = np.full((grid * grid, 6), -1, np.int16)
+    for r in range(grid):
+        for q in range(grid):
+            for k in range(6):
+                qq, rr = q + _DQ[k], r + _DR[k]
+                if 0 <= qq < grid and 0 <= rr < grid:
+                    out[r * grid + q, k] = rr * grid + qq
+    return out
+
+
+NEIGHBOURS = neighbour_table()
+
+
+@njit
+def is_free(stone, centre, cell):
+    """True when ``cell`` holds neither a stone nor a wonder centre."""
+    return stone[cell] < 0 and centre[cell] < 0
+
+
+@njit
+def legal_cells(stone, centre, neigh, n_stones, out):
+    """Write the cells where the next stone may go into ``out``; return how many.
+
+    With no stones yet, the only cell is the middle. Otherwise: every free cell
+    touching at least one stone. Cells in ascending order. Draws no random numbers.
+    """
+    if n_stones == 0:
+        out[0] = MIDDLE
+        return 1
+    n = 0
+    for cell in range(stone.shape[0]):
+        if not is_free(stone, centre, cell):
+            continue
+        for k in range(6):
+            nb = neigh[cell, k]
+            if nb >= 0 and stone[nb] >= 0:
+                out[n] = cell
+                n += 1
+                break
+    return n
+
+
+@njit
+def ring_closed(stone, centre, neigh, cell):
+    """True when free ``cell`` is surrounded by six stones (a completed ring centre)."""
+    if not is_free(stone, centre, cell):
+        return False
+    for k in range(6):
+        nb = neigh[cell, k]
+        if nb < 0 or stone[nb] < 0:
+            return False
+    return True
+
+
+@njit
+def rings_closed_by(stone, centre, neigh, cell, out):
+    """After a stone was placed on ``cell``: the ring centres it completed.
+
+    Writes the centre cells into ``out`` (length >= 6) and returns how many (one
+    stone can complete more than one ring). Draws no random numbers.
+    """
+    n = 0
+    for k in range(6):
+        nb = neigh[cell, k]
+        if nb >= 0 and ring_closed(stone, centre, neigh, nb):
+            out[n] = nb
+            n += 1
+    return n
+
+
+@njit
+def ring_colour_counts(stone, neigh, centre_cell, n_colours, counts):
+    """Count the colours of the six stones around ``centre_cell`` into ``counts``."""
+    for c in range(n_colours):
+        counts[c] = 0
+    for k in range(6):
+        counts[stone[neigh[centre_cell, k]]] += 1
+
+
+@njit
+def formula_ok(kind, colour, count, counts, n_colours):
+    """Does a ring with colour ``counts`` satisfy a named-wonder formula?
+
+    ``kind`` is a :class:`Formula`; ``colour``/``count`` are used by AT_LEAST.
+    Formulas count colours only. Formulas naming no colour are exact.
+    """
+    if kind == Formula.ANY:
+        return True
+    if kind == Formula.AT_LEAST:
+        return counts[colour] >= count
+    present = 0
+    twos = 0
+    threes = 0
+    sixes = 0
+    for c in range(n_colours):
+        if counts[c] > 0:
+            present += 1
+        if counts[c] == 2:
+            twos += 1
+        elif counts[c] == 3:
+            threes += 1
+        elif counts[c] == 6:
+            sixes += 1
+    if kind == Formula.ALL_COLOURS:
+        return present == n_colours
+    if kind == Formula.TWO_THREES:
+        return threes == 2
+    if kind == Formula.THREE_TWOS:
+        return twos == 3
+    if kind == Formula.SIX_ALIKE:
+        return sixes == 1
+    return False
+
+
+@njit
+def all_alike(counts, n_colours):
+    """True when all six stones of a ring share one colour (a greater wonder)."""
+    for c in range(n_colours):
+        if counts[c] == 6:
+            return True
+    return False
+
+
+@njit
+def count_free_neighbours_filled(stone, centre, neigh, cell, colour, tally):
+    """For planning: if a stone went on ``cell``, how filled would nearby rings be?
+
+    For each free neighbour ``c`` of ``cell`` (a possible ring centre), count the
+    stones around ``c`` counting the new one. ``tally[k]`` receives that count
+    for the k-th neighbour (0 when the neighbour is not a possible centre) and
+    ``tally[6 + k]`` how many of those stones have ``colour``. Returns nothing.
+    """
+    for k in range(6):
+        tally[k] = 0
+        tally[6 + k] = 0
+        c = neigh[cell, k]
+        if c < 0 or not is_free(stone, centre, c):
+            continue
+        filled = 1
+        same = 1
+        ok = True
+        for j in range(6):
+            nb = neigh[c, j]
+            if nb < 0:
+                ok = False
+                break
+            if nb == cell:
+                continue
+            if stone[nb] >= 0:
+                filled += 1
+                if stone[nb] == colour:
+                    same += 1
+        if ok:
+            tally[k] = filled
+            tally[6 + k] = same
