@@ -51,6 +51,23 @@ def main(argv: list[str] | None = None) -> None:
     sys.exit(run_cli(argv))
 
 
+def _click_modules():
+    """click's exception modules: the installed click and, for typer >= 0.29, the
+    copy of click that typer bundles (its exceptions are distinct classes)."""
+    mods = [click.exceptions]
+    try:
+        from typer._click import exceptions as bundled  # noqa: PLC0415
+    except ImportError:  # older typer uses the installed click
+        bundled = None
+    if bundled is not None and bundled is not click.exceptions:
+        mods.append(bundled)
+    return mods
+
+
+def _of(name: str) -> tuple[type, ...]:
+    return tuple(getattr(m, name) for m in _click_modules() if hasattr(m, name))
+
+
 def run_cli(argv: list[str] | None = None) -> int:
     """Run the CLI on ``argv`` and return the exit code instead of exiting (for tests)."""
     if not app.registered_commands:
@@ -60,15 +77,18 @@ def run_cli(argv: list[str] | None = None) -> int:
     except AnalyzerError as err:
         error_line(str(err))
         return err.exit_code
-    except click.exceptions.NoArgsIsHelpError as err:
-        click.echo(err.ctx.get_help() if err.ctx else "")
+    except _of("NoArgsIsHelpError") as err:
+        click.echo(err.ctx.get_help() if getattr(err, "ctx", None) else "")
         return 0
-    except click.UsageError as err:
+    except _of("UsageError") as err:
         error_line(err.format_message())
         return 2
-    except click.exceptions.Exit as err:
+    except _of("ClickException") as err:
+        error_line(err.format_message())
+        return err.exit_code or 1
+    except _of("Exit") as err:
         return err.exit_code
-    except (click.Abort, KeyboardInterrupt):
+    except (*_of("Abort"), KeyboardInterrupt):
         error_line("interrupted")
         return 130
     return 0

@@ -28,7 +28,7 @@ _RANK_BASE = 1024
 RANK_DICE = 6
 
 
-@njit
+@njit(inline="always")
 def die_key(value, faces):
     """Tiebreak key of one die: higher value wins, then more faces."""
     return value * _KEY_SHIFT + faces

@@ -20,8 +20,8 @@ from analyzer.unearth import engine
 from analyzer.unearth.rules import Rules, default_rules
 from analyzer.unearth.scoring import N_PARTS, PART_NAMES
 from analyzer.unearth.state import new_state
-from analyzer.unearth.structs import pack_state, pack_tables
 from analyzer.unearth.strategies import DEFAULT_PARAMS, N_PARAMS, STRATEGY_NAMES
+from analyzer.unearth.structs import pack_state, pack_tables
 from analyzer.unearth.tableau import NEIGHBOURS
 
 STRATEGIES = STRATEGY_NAMES

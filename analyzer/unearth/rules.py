@@ -127,45 +127,45 @@ class Tables(NamedTuple):
     ``n_ruins .. n_cards-1`` (end-of-age cards). ``-1`` means "none".
     """
 
-    card_kind: np.ndarray  #: int8[n_cards] CardKind
-    card_colour: np.ndarray  #: int8[n_cards] ruin colour 0..n_colours-1, -1 for none
-    card_claim: np.ndarray  #: int16[n_cards] claim value (0 for events)
-    card_stones: np.ndarray  #: int8[n_cards] stones placed on reveal
-    card_points: np.ndarray  #: int16[n_cards] points of a city (0 otherwise)
-    card_event: np.ndarray  #: int8[n_cards] EventEffect
-    card_amount: np.ndarray  #: int16[n_cards] event amount
+    card_kind: np.ndarray  #: int64[n_cards] CardKind
+    card_colour: np.ndarray  #: int64[n_cards] ruin colour 0..n_colours-1, -1 for none
+    card_claim: np.ndarray  #: int64[n_cards] claim value (0 for events)
+    card_stones: np.ndarray  #: int64[n_cards] stones placed on reveal
+    card_points: np.ndarray  #: int64[n_cards] points of a city (0 otherwise)
+    card_event: np.ndarray  #: int64[n_cards] EventEffect
+    card_amount: np.ndarray  #: int64[n_cards] event amount
     n_ruins: int
     n_ruin_colours: int
-    delver_effect: np.ndarray  #: int8[n_delver_kinds] Delver code of each kind
-    delver_copies: np.ndarray  #: int16[n_delver_kinds]
-    delver_amount: np.ndarray  #: int16[n_delver_kinds] modifier amount (0 if none)
-    delver_faces: np.ndarray  #: int8[n_delver_kinds] faces of the die it applies to (0: any)
-    wonder_formula: np.ndarray  #: int8[n_named] Formula
-    wonder_colour: np.ndarray  #: int8[n_named] stone colour of AT_LEAST, -1 otherwise
-    wonder_count: np.ndarray  #: int8[n_named] count of AT_LEAST, 0 otherwise
-    wonder_points: np.ndarray  #: int16[n_named]
-    wonder_effect: np.ndarray  #: int8[n_named] WonderEffect
-    wonder_amount: np.ndarray  #: int16[n_named] modifier size (Library: stones drawn)
-    wonder_faces: np.ndarray  #: int8[n_named] faces of the dice it applies to (0: any)
-    wonder_low: np.ndarray  #: int8[n_named] Edifice: lowest natural roll it may reroll
-    wonder_high: np.ndarray  #: int8[n_named] Edifice: highest natural roll it may reroll
-    lesser_values: np.ndarray  #: int16[n_lesser]
-    greater_values: np.ndarray  #: int16[n_greater]
-    set_points: np.ndarray  #: int16[n_ruins_of_a_colour + 1]
+    delver_effect: np.ndarray  #: int64[n_delver_kinds] Delver code of each kind
+    delver_copies: np.ndarray  #: int64[n_delver_kinds]
+    delver_amount: np.ndarray  #: int64[n_delver_kinds] modifier amount (0 if none)
+    delver_faces: np.ndarray  #: int64[n_delver_kinds] faces of the die it applies to (0: any)
+    wonder_formula: np.ndarray  #: int64[n_named] Formula
+    wonder_colour: np.ndarray  #: int64[n_named] stone colour of AT_LEAST, -1 otherwise
+    wonder_count: np.ndarray  #: int64[n_named] count of AT_LEAST, 0 otherwise
+    wonder_points: np.ndarray  #: int64[n_named]
+    wonder_effect: np.ndarray  #: int64[n_named] WonderEffect
+    wonder_amount: np.ndarray  #: int64[n_named] modifier size (Library: stones drawn)
+    wonder_faces: np.ndarray  #: int64[n_named] faces of the dice it applies to (0: any)
+    wonder_low: np.ndarray  #: int64[n_named] Edifice: lowest natural roll it may reroll
+    wonder_high: np.ndarray  #: int64[n_named] Edifice: highest natural roll it may reroll
+    lesser_values: np.ndarray  #: int64[n_lesser]
+    greater_values: np.ndarray  #: int64[n_greater]
+    set_points: np.ndarray  #: int64[n_ruins_of_a_colour + 1]
     five_colour_set: int
     bonus_threshold: int
     bonus_points: int
     bonus_mode: int  #: WonderBonus
     tomb_mode: int  #: TombMode
     token_fallback: bool
-    dice_faces: np.ndarray  #: int8[dice per player]
+    dice_faces: np.ndarray  #: int64[dice per player]
     n_stone_colours: int
     stones_per_colour: int
     stone_faces_max: int
     delver_dealt: int
     hidden_per_player: int
-    removed_by_players: np.ndarray  #: int16[max_players+1] ruins removed at set-up
-    revealed_by_players: np.ndarray  #: int16[max_players+1] ruins face up at a time
+    removed_by_players: np.ndarray  #: int64[max_players+1] ruins removed at set-up
+    revealed_by_players: np.ndarray  #: int64[max_players+1] ruins face up at a time
     min_players: int
     max_players: int
 
@@ -497,13 +497,13 @@ def _build_tables(data: dict, rulings: Rulings) -> Tables:
     eoa = data["end_of_age"]["card"]
     cards = ruins["ruin"]
     n = len(cards) + len(eoa)
-    kind = np.zeros(n, np.int8)
-    colour = np.full(n, -1, np.int8)
-    claim = np.zeros(n, np.int16)
-    stones = np.zeros(n, np.int8)
-    points = np.zeros(n, np.int16)
-    event = np.zeros(n, np.int8)
-    amount = np.zeros(n, np.int16)
+    kind = np.zeros(n, np.int64)
+    colour = np.full(n, -1, np.int64)
+    claim = np.zeros(n, np.int64)
+    stones = np.zeros(n, np.int64)
+    points = np.zeros(n, np.int64)
+    event = np.zeros(n, np.int64)
+    amount = np.zeros(n, np.int64)
     for i, r in enumerate(cards):
         kind[i] = CardKind.RUIN
         colour[i] = colours.index(r["colour"])
@@ -524,8 +524,8 @@ def _build_tables(data: dict, rulings: Rulings) -> Tables:
     nw = data["named_wonders"]["wonder"]
     comp = data["components"]
     maxp = comp["max_players"]
-    removed = np.zeros(maxp + 1, np.int16)
-    revealed = np.zeros(maxp + 1, np.int16)
+    removed = np.zeros(maxp + 1, np.int64)
+    revealed = np.zeros(maxp + 1, np.int64)
     for k, v in comp["by_players"].items():
         if int(k) <= maxp:
             removed[int(k)] = v["removed"]
@@ -541,11 +541,11 @@ def _build_tables(data: dict, rulings: Rulings) -> Tables:
         card_amount=amount,
         n_ruins=len(cards),
         n_ruin_colours=len(colours),
-        delver_effect=np.array([Delver[d["effect"].upper()] for d in dv], np.int8),
-        delver_copies=np.array([d["copies"] for d in dv], np.int16),
-        delver_amount=np.array([d.get("amount", 0) for d in dv], np.int16),
-        delver_faces=np.array([d.get("faces", 0) for d in dv], np.int8),
-        wonder_formula=np.array([Formula[w["formula"]["kind"].upper()] for w in nw], np.int8),
+        delver_effect=np.array([Delver[d["effect"].upper()] for d in dv], np.int64),
+        delver_copies=np.array([d["copies"] for d in dv], np.int64),
+        delver_amount=np.array([d.get("amount", 0) for d in dv], np.int64),
+        delver_faces=np.array([d.get("faces", 0) for d in dv], np.int64),
+        wonder_formula=np.array([Formula[w["formula"]["kind"].upper()] for w in nw], np.int64),
         wonder_colour=np.array(
             [
                 stone_colours.index(w["formula"]["colour"])
@@ -553,25 +553,25 @@ def _build_tables(data: dict, rulings: Rulings) -> Tables:
                 else -1
                 for w in nw
             ],
-            np.int8,
+            np.int64,
         ),
-        wonder_count=np.array([w["formula"].get("count", 0) for w in nw], np.int8),
-        wonder_points=np.array([w["points"] for w in nw], np.int16),
-        wonder_effect=np.array([WonderEffect[w["effect"].upper()] for w in nw], np.int8),
-        wonder_amount=np.array([w.get("amount", 0) for w in nw], np.int16),
-        wonder_faces=np.array([w.get("faces", 0) for w in nw], np.int8),
-        wonder_low=np.array([w.get("reroll_low", 0) for w in nw], np.int8),
-        wonder_high=np.array([w.get("reroll_high", 0) for w in nw], np.int8),
-        lesser_values=np.array(data["wonder_tokens"]["lesser"], np.int16),
-        greater_values=np.array(data["wonder_tokens"]["greater"], np.int16),
-        set_points=np.array(sc["set_points"], np.int16),
+        wonder_count=np.array([w["formula"].get("count", 0) for w in nw], np.int64),
+        wonder_points=np.array([w["points"] for w in nw], np.int64),
+        wonder_effect=np.array([WonderEffect[w["effect"].upper()] for w in nw], np.int64),
+        wonder_amount=np.array([w.get("amount", 0) for w in nw], np.int64),
+        wonder_faces=np.array([w.get("faces", 0) for w in nw], np.int64),
+        wonder_low=np.array([w.get("reroll_low", 0) for w in nw], np.int64),
+        wonder_high=np.array([w.get("reroll_high", 0) for w in nw], np.int64),
+        lesser_values=np.array(data["wonder_tokens"]["lesser"], np.int64),
+        greater_values=np.array(data["wonder_tokens"]["greater"], np.int64),
+        set_points=np.array(sc["set_points"], np.int64),
         five_colour_set=int(sc["five_colour_set"]),
         bonus_threshold=int(sc["wonder_bonus_threshold"]),
         bonus_points=int(sc["wonder_bonus_points"]),
         bonus_mode=int(WonderBonus[rulings.wonder_bonus.upper()]),
         tomb_mode=int(TombMode[rulings.tomb.upper()]),
         token_fallback=bool(rulings.token_fallback),
-        dice_faces=np.array(comp["dice"], np.int8),
+        dice_faces=np.array(comp["dice"], np.int64),
         n_stone_colours=len(stone_colours),
         stones_per_colour=int(comp["stones_per_colour"]),
         stone_faces_max=int(comp["stone_faces_max"]),

@@ -69,35 +69,35 @@ MAX_TURNS = 2000  #: safety cap; a game reaching it is flagged in S_ABORTED
 
 
 class State(NamedTuple):
-    """Arrays of one game (see module docstring). Shapes for P seats, D dice per seat."""
+    """Arrays of one game (see module docstring); all integers int64. P seats, D dice per seat."""
 
     sc: np.ndarray  #: int64[N_SCALARS]
     rng: np.ndarray  #: uint64[4] xoshiro256** state of this game
-    ruin_deck: np.ndarray  #: int16[n_cards] cards to reveal, in order
-    removed: np.ndarray  #: int16[n_cards] ruins set aside unseen at set-up
-    slot_card: np.ndarray  #: int16[max slots] card in each slot, -1 empty
-    slot_stones: np.ndarray  #: int16[max slots, n_colours] stones on each ruin
-    bag: np.ndarray  #: int16[n_colours] stones in the bag
-    die_slot: np.ndarray  #: int8[P, D] slot a die is on, -1 in the pool
-    die_value: np.ndarray  #: int8[P, D] value showing (when on a slot)
-    ddeck: np.ndarray  #: int8[n delver cards] draw pile of delver kinds
-    ddisc: np.ndarray  #: int16[K] discards by kind
-    hand: np.ndarray  #: int16[P, K] cards in hand by kind
-    stone: np.ndarray  #: int8[P, N_CELLS] tableau stones (colour or -1)
-    centre: np.ndarray  #: int8[P, N_CELLS] wonder centres (WonderKind or -1)
-    n_stones: np.ndarray  #: int16[P, n_colours] stones in each tableau by colour
-    lesser: np.ndarray  #: int16[n_lesser] shuffled lesser token values
-    greater: np.ndarray  #: int16[n_greater] shuffled greater token values
-    named_state: np.ndarray  #: int8[n_named] -2 not in play, -1 in play, else owner seat
-    tokens: np.ndarray  #: int16[P, 3] lesser built, greater built, token points
-    held: np.ndarray  #: int8[P, n_cards] cards of the ruins deck each seat holds
-    hidden: np.ndarray  #: int16[P] each seat's face-down ruin (seen by its owner only)
-    held_colour: np.ndarray  #: int16[P, n_ruin_colours] ruins held by colour (hidden included)
+    ruin_deck: np.ndarray  #: int64[n_cards] cards to reveal, in order
+    removed: np.ndarray  #: int64[n_cards] ruins set aside unseen at set-up
+    slot_card: np.ndarray  #: int64[max slots] card in each slot, -1 empty
+    slot_stones: np.ndarray  #: int64[max slots, n_colours] stones on each ruin
+    bag: np.ndarray  #: int64[n_colours] stones in the bag
+    die_slot: np.ndarray  #: int64[P, D] slot a die is on, -1 in the pool
+    die_value: np.ndarray  #: int64[P, D] value showing (when on a slot)
+    ddeck: np.ndarray  #: int64[n delver cards] draw pile of delver kinds
+    ddisc: np.ndarray  #: int64[K] discards by kind
+    hand: np.ndarray  #: int64[P, K] cards in hand by kind
+    stone: np.ndarray  #: int64[P, N_CELLS] tableau stones (colour or -1)
+    centre: np.ndarray  #: int64[P, N_CELLS] wonder centres (WonderKind or -1)
+    n_stones: np.ndarray  #: int64[P, n_colours] stones in each tableau by colour
+    lesser: np.ndarray  #: int64[n_lesser] shuffled lesser token values
+    greater: np.ndarray  #: int64[n_greater] shuffled greater token values
+    named_state: np.ndarray  #: int64[n_named] -2 not in play, -1 in play, else owner seat
+    tokens: np.ndarray  #: int64[P, 3] lesser built, greater built, token points
+    held: np.ndarray  #: int64[P, n_cards] cards of the ruins deck each seat holds
+    hidden: np.ndarray  #: int64[P] each seat's face-down ruin (seen by its owner only)
+    held_colour: np.ndarray  #: int64[P, n_ruin_colours] ruins held by colour (hidden included)
     effects: np.ndarray  #: int64[P] bitmask of WonderEffect codes of the named wonders owned
-    slot_cache: np.ndarray  #: int64[max slots, 12] per-slot summary for the deciding seat
-    slot_base: np.ndarray  #: float64[max slots] value of each slot now for the deciding seat
-    seat_stats: np.ndarray  #: int32[P, N_STATS_BASE + K] counters
-    trace: np.ndarray  #: int32[max events, 8] replay log (only when tracing)
+    slot_cache: np.ndarray  #: int64[max slots, 16] per-slot summary for the deciding seat
+    slot_base: np.ndarray  #: float64[max slots, 3] value now, worth to me, worth to the best other
+    seat_stats: np.ndarray  #: int64[P, N_STATS_BASE + K] counters
+    trace: np.ndarray  #: int64[max events, 8] replay log (only when tracing)
     scratch: np.ndarray  #: int64[256] scratch space for kernels (regions fixed by their users)
     cellbuf: np.ndarray  #: int64[N_CELLS] candidate cells for stone placement
 
@@ -112,31 +112,31 @@ def new_state(t, n_players: int, trace_rows: int = 0) -> State:
     return State(
         sc=np.zeros(N_SCALARS, np.int64),
         rng=np.zeros(4, np.uint64),
-        ruin_deck=np.full(n_cards, -1, np.int16),
-        removed=np.full(n_cards, -1, np.int16),
-        slot_card=np.full(max_slots, -1, np.int16),
-        slot_stones=np.zeros((max_slots, n_col), np.int16),
-        bag=np.zeros(n_col, np.int16),
-        die_slot=np.full((n_players, n_dice), -1, np.int8),
-        die_value=np.zeros((n_players, n_dice), np.int8),
-        ddeck=np.zeros(max(int(t.delver_copies.sum()), 1), np.int8),
-        ddisc=np.zeros(k, np.int16),
-        hand=np.zeros((n_players, k), np.int16),
-        stone=np.full((n_players, N_CELLS), -1, np.int8),
-        centre=np.full((n_players, N_CELLS), -1, np.int8),
-        n_stones=np.zeros((n_players, n_col), np.int16),
-        lesser=np.zeros(max(t.lesser_values.shape[0], 1), np.int16),
-        greater=np.zeros(max(t.greater_values.shape[0], 1), np.int16),
-        named_state=np.full(t.wonder_points.shape[0], -2, np.int8),
-        tokens=np.zeros((n_players, 3), np.int16),
-        held=np.zeros((n_players, n_cards), np.int8),
-        hidden=np.full(n_players, -1, np.int16),
-        held_colour=np.zeros((n_players, t.n_ruin_colours), np.int16),
+        ruin_deck=np.full(n_cards, -1, np.int64),
+        removed=np.full(n_cards, -1, np.int64),
+        slot_card=np.full(max_slots, -1, np.int64),
+        slot_stones=np.zeros((max_slots, n_col), np.int64),
+        bag=np.zeros(n_col, np.int64),
+        die_slot=np.full((n_players, n_dice), -1, np.int64),
+        die_value=np.zeros((n_players, n_dice), np.int64),
+        ddeck=np.zeros(max(int(t.delver_copies.sum()), 1), np.int64),
+        ddisc=np.zeros(k, np.int64),
+        hand=np.zeros((n_players, k), np.int64),
+        stone=np.full((n_players, N_CELLS), -1, np.int64),
+        centre=np.full((n_players, N_CELLS), -1, np.int64),
+        n_stones=np.zeros((n_players, n_col), np.int64),
+        lesser=np.zeros(max(t.lesser_values.shape[0], 1), np.int64),
+        greater=np.zeros(max(t.greater_values.shape[0], 1), np.int64),
+        named_state=np.full(t.wonder_points.shape[0], -2, np.int64),
+        tokens=np.zeros((n_players, 3), np.int64),
+        held=np.zeros((n_players, n_cards), np.int64),
+        hidden=np.full(n_players, -1, np.int64),
+        held_colour=np.zeros((n_players, t.n_ruin_colours), np.int64),
         effects=np.zeros(n_players, np.int64),
-        slot_cache=np.zeros((max_slots, 12), np.int64),
-        slot_base=np.zeros(max_slots, np.float64),
-        seat_stats=np.zeros((n_players, N_STATS_BASE + k), np.int32),
-        trace=np.zeros((max(trace_rows, 1), 8), np.int32),
+        slot_cache=np.zeros((max_slots, 16), np.int64),
+        slot_base=np.zeros((max_slots, 3), np.float64),
+        seat_stats=np.zeros((n_players, N_STATS_BASE + k), np.int64),
+        trace=np.zeros((max(trace_rows, 1), 8), np.int64),
         scratch=np.zeros(256, np.int64),
         cellbuf=np.zeros(N_CELLS, np.int64),
     )
@@ -162,7 +162,7 @@ def trace(s, event, seat, a, b, c, d, e):
 # ------------------------------------------------------------------ stones
 
 
-@njit
+@njit(inline="always")
 def bag_total(s):
     total = 0
     for c in range(s.bag.shape[0]):
@@ -262,7 +262,7 @@ def slot_total(s, slot):
     return total
 
 
-@njit
+@njit(inline="always")
 def clamp(v, faces):
     """Modifiers never take a die below 1 or above its faces."""
     if v < 1:

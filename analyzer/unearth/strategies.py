@@ -95,7 +95,7 @@ _MODIFIER_EFFECTS = (
 # ====================================================================== worth
 
 
-@njit
+@njit(inline="always")
 def ruin_worth(s, t, p, card, me):
     """Marginal points of ``card`` to seat ``p``. ``me``: True if ``p`` is the one
     deciding (sees its own hidden ruin); False counts only ``p``'s visible ruins."""
@@ -125,7 +125,7 @@ def ruin_worth(s, t, p, card, me):
 # ====================================================================== slot analysis
 
 
-@njit
+@njit(inline="always")
 def _insert_rank(keys, n_keys, k):
     """Packed rank of the sorted key list ``keys[:n_keys]`` with key ``k`` added."""
     rank = np.int64(0)
@@ -203,19 +203,27 @@ def _seat_rank(s, t, q, slot):
     return _insert_rank(keys, n, 0)
 
 
+@njit(inline="always")
+def _value(prm, worth_me, worth_best, total, claim, n_mine, my_rank, best, tied):
+    """Value for the deciding seat of a slot configuration (module docstring);
+    ``worth_best`` is the ruin's visible worth to the best other seat."""
+    if total >= claim:
+        if my_rank > best:
+            return prm[P_W_RUIN] * worth_me
+        if my_rank == best or tied:
+            return prm[P_W_CARD] * n_mine
+        return -prm[P_RISK] * worth_best + prm[P_W_CARD] * n_mine
+    if my_rank > best:
+        return prm[P_LEAD] * worth_me * total / claim
+    return 0.0
+
+
 @njit
 def config_value(s, t, p, prm, card, total, claim, n_mine, my_rank, best, best_seat, tied):
     """Value for ``p`` of a slot in the given configuration (see module docstring)."""
-    worth = ruin_worth(s, t, p, card, True)
-    if total >= claim:
-        if my_rank > best:
-            return prm[P_W_RUIN] * worth
-        if my_rank == best or tied:
-            return prm[P_W_CARD] * n_mine
-        return -prm[P_RISK] * ruin_worth(s, t, best_seat, card, False) + prm[P_W_CARD] * n_mine
-    if my_rank > best:
-        return prm[P_LEAD] * worth * total / claim
-    return 0.0
+    worth_me = ruin_worth(s, t, p, card, True)
+    worth_best = ruin_worth(s, t, best_seat, card, False) if best_seat >= 0 else 0.0
+    return _value(prm, worth_me, worth_best, total, claim, n_mine, my_rank, best, tied)
 
 
 @njit
@@ -226,7 +234,7 @@ def add_die_value(s, t, p, prm, card, claim, keys, info, faces, v):
     return config_value(s, t, p, prm, card, total + v, claim, n_mine + 1, r, best, best_seat, tied)
 
 
-@njit
+@njit(inline="always")
 def stone_available(s, slot):
     """True when a natural 1-3 on ``slot`` would give a stone (ruin or bag)."""
     for c in range(s.slot_stones.shape[1]):
@@ -238,7 +246,7 @@ def stone_available(s, slot):
 # ====================================================================== modifiers
 
 
-@njit
+@njit(inline="always")
 def owns_effect(s, t, p, effect):
     """Index of the named wonder with ``effect`` that ``p`` owns, or -1."""
     if not (s.effects[p] >> effect) & 1:
@@ -249,8 +257,25 @@ def owns_effect(s, t, p, effect):
     return -1
 
 
-@njit
+@njit(inline="always")
 def reachable_values(s, t, owner, slot, faces, natural, n_anc, n_read, mods):
+    """Bitmask of the final values a roll can take (bit v set: value v reachable).
+
+    The common case (no modifier at all) is answered inline; otherwise see
+    :func:`_reachable_slow`. Draws no random numbers.
+    """
+    if (
+        s.sc[S_ROLL_MOD] == 0
+        and n_anc == 0
+        and n_read == 0
+        and not (s.effects[owner] & _MODIFIER_EFFECTS)
+    ):
+        return np.int64(1) << natural
+    return _reachable_slow(s, t, owner, slot, faces, natural, n_anc, n_read, mods)
+
+
+@njit
+def _reachable_slow(s, t, owner, slot, faces, natural, n_anc, n_read, mods):
     """Bitmask of the final values a roll can take (bit v set: value v reachable).
 
     Modifiers: the event's roll modifier (mandatory), ``n_anc`` Ancestral Claim
@@ -352,14 +377,17 @@ def reachable_values(s, t, owner, slot, faces, natural, n_anc, n_read, mods):
 @njit
 def fill_slot_cache(s, t, p, prm):
     """Summarise every occupied slot for seat ``p`` into ``s.slot_cache`` and
-    ``s.slot_base`` (see :func:`slot_info`). Draws no random numbers."""
+    ``s.slot_base`` (see :func:`slot_info`), so the per-face evaluations below
+    touch only plain arrays. Draws no random numbers."""
     keys = s.scratch[0:RANK_DICE]
+    cache = s.slot_cache
+    base = s.slot_base
     for slot in range(s.sc[S_N_SLOTS]):
         card = s.slot_card[slot]
         if card < 0:
             continue
         total, n_mine, my, best, best_seat, tied = slot_info(s, t, p, slot, keys)
-        row = s.slot_cache[slot]
+        row = cache[slot]
         row[0] = total
         row[1] = n_mine
         row[2] = my
@@ -369,30 +397,56 @@ def fill_slot_cache(s, t, p, prm):
         for i in range(RANK_DICE):
             row[6 + i] = keys[i] if i < n_mine else 0
         claim = t.card_claim[card]
-        s.slot_base[slot] = config_value(
-            s, t, p, prm, card, total, claim, n_mine, my, best, best_seat, tied
-        )
+        row[12] = claim
+        row[13] = 1 if stone_available(s, slot) else 0
+        worth_me = ruin_worth(s, t, p, card, True)
+        worth_best = ruin_worth(s, t, best_seat, card, False) if best_seat >= 0 else 0.0
+        base[slot, 1] = worth_me
+        base[slot, 2] = worth_best
+        base[slot, 0] = _value(prm, worth_me, worth_best, total, claim, n_mine, my, best, tied)
 
 
-@njit
-def _cached_value(s, t, p, prm, slot, faces, v):
-    """Value for ``p`` of ``slot`` with one more die of its own (cache filled for ``p``)."""
-    row = s.slot_cache[slot]
-    card = s.slot_card[slot]
+@njit(inline="always")
+def _cached_value(cache, base, prm, slot, faces, v):
+    """Value of ``slot`` with one more die of the deciding seat showing ``v``."""
+    row = cache[slot]
     r = _insert_rank(row[6:12], row[1], die_key(v, faces))
-    return config_value(
-        s,
-        t,
-        p,
+    return _value(
         prm,
-        card,
+        base[slot, 1],
+        base[slot, 2],
         row[0] + v,
-        t.card_claim[card],
+        row[12],
         row[1] + 1,
         r,
         row[3],
-        row[4],
         row[5] == 1,
+    )
+
+
+@njit(inline="always")
+def _gain_for_mask(cache, base, prm, slot, faces, f, mask, stone_max):
+    """Gain of a die with natural face ``f`` and value options ``mask`` on ``slot``."""
+    top = -1e18
+    for v in range(1, faces + 1):
+        if (mask >> v) & 1:
+            val = _cached_value(cache, base, prm, slot, faces, v)
+            if val > top:
+                top = val
+    g = top - base[slot, 0]
+    if f <= stone_max and cache[slot, 13]:
+        g += prm[P_W_STONE]
+    return g
+
+
+@njit(inline="always")
+def _no_modifiers(s, p, n_anc, n_read):
+    """True when no modifier can touch ``p``'s next roll (values are the natural face)."""
+    return (
+        s.sc[S_ROLL_MOD] == 0
+        and n_anc == 0
+        and n_read == 0
+        and not (s.effects[p] & _MODIFIER_EFFECTS)
     )
 
 
@@ -401,17 +455,11 @@ def _face_gain(s, t, p, prm, slot, d, f, n_anc, n_read, mods):
     """Gain for ``p`` of die ``d`` landing on ``slot`` with natural face ``f``, the
     best reachable value chosen (cache filled for ``p``)."""
     faces = t.dice_faces[d]
-    mask = reachable_values(s, t, p, slot, faces, f, n_anc, n_read, mods)
-    top = -1e18
-    for v in range(1, faces + 1):
-        if (mask >> v) & 1:
-            val = _cached_value(s, t, p, prm, slot, faces, v)
-            if val > top:
-                top = val
-    g = top - s.slot_base[slot]
-    if f <= t.stone_faces_max and stone_available(s, slot):
-        g += prm[P_W_STONE]
-    return g
+    if _no_modifiers(s, p, n_anc, n_read):
+        mask = np.int64(1) << f
+    else:
+        mask = _reachable_slow(s, t, p, slot, faces, f, n_anc, n_read, mods)
+    return _gain_for_mask(s.slot_cache, s.slot_base, prm, slot, faces, f, mask, t.stone_faces_max)
 
 
 @njit
@@ -419,9 +467,17 @@ def _roll_gain(s, t, p, prm, slot, d, n_anc, n_read, mods):
     """Expected gain for ``p`` of rolling die ``d`` onto ``slot``: exact over the
     faces, the best reachable value chosen each time (cache filled for ``p``)."""
     faces = t.dice_faces[d]
+    cache = s.slot_cache
+    base = s.slot_base
+    stone_max = t.stone_faces_max
     ev = 0.0
-    for f in range(1, faces + 1):
-        ev += _face_gain(s, t, p, prm, slot, d, f, n_anc, n_read, mods)
+    if _no_modifiers(s, p, n_anc, n_read):
+        for f in range(1, faces + 1):
+            ev += _gain_for_mask(cache, base, prm, slot, faces, f, np.int64(1) << f, stone_max)
+    else:
+        for f in range(1, faces + 1):
+            mask = _reachable_slow(s, t, p, slot, faces, f, n_anc, n_read, mods)
+            ev += _gain_for_mask(cache, base, prm, slot, faces, f, mask, stone_max)
     return ev / faces
 
 
@@ -626,8 +682,8 @@ def want_reroll(s, t, owner, strat, prm, slot, d, natural, mask, card_mods_lost)
     now = -1e18
     for v in range(1, faces + 1):
         if (mask >> v) & 1:
-            now = max(now, _cached_value(s, t, owner, prm, slot, faces, v))
-    now -= s.slot_base[slot]
+            now = max(now, _cached_value(s.slot_cache, s.slot_base, prm, slot, faces, v))
+    now -= s.slot_base[slot, 0]
     if natural <= t.stone_faces_max and stone_available(s, slot):
         now += prm[P_W_STONE]
     n_anc = 0 if card_mods_lost else s.sc[S_ANCESTRAL]
@@ -833,16 +889,28 @@ def _die_change_gain(s, t, p, prm, q, d, new_value):
 
 @njit
 def _reroll_gain(s, t, p, prm, q, d):
-    """Expected gain for ``p`` if die (q, d) on a ruin is rerolled by its owner."""
+    """Expected gain for ``p`` if die (q, d) on a ruin is rerolled by its owner.
+
+    A reroll that cannot bring the ruin to its claim value only changes who leads
+    there (a small term, left out) and may give a stone: only that is counted then.
+    """
     faces = t.dice_faces[d]
-    acc = 0.0
     slot = s.die_slot[q, d]
     stone_ok = stone_available(s, slot)
+    p_stone = min(t.stone_faces_max, faces) / faces
+    stone = prm[P_W_STONE] * p_stone if (q == p and stone_ok) else 0.0
+    total = 0
+    n_players = s.sc[S_N_PLAYERS]
+    for qq in range(n_players):
+        for dd in range(s.die_slot.shape[1]):
+            if s.die_slot[qq, dd] == slot:
+                total += s.die_value[qq, dd]
+    if total - s.die_value[q, d] + faces < t.card_claim[s.slot_card[slot]]:
+        return stone
+    acc = 0.0
     for f in range(1, faces + 1):
         acc += _die_change_gain(s, t, p, prm, q, d, f)
-        if q == p and stone_ok and f <= t.stone_faces_max:
-            acc += prm[P_W_STONE]
-    return acc / faces
+    return acc / faces + stone
 
 
 @njit

@@ -12,9 +12,11 @@ so Python can read the NamedTuple's arrays after a kernel wrote through the stru
 
 from __future__ import annotations
 
+import numba
 from numba.core import types
 from numba.experimental import structref
 
+from analyzer.jit import njit
 from analyzer.unearth.rules import Tables
 from analyzer.unearth.state import State
 
@@ -43,11 +45,27 @@ structref.define_proxy(StateStruct, StateType, list(State._fields))
 structref.define_proxy(TablesStruct, TablesType, list(Tables._fields))
 
 
-def pack_state(s: State) -> StateStruct:
-    """The StructRef view of ``s`` (arrays shared)."""
-    return StateStruct(*s)
+def pack_state(s: State) -> StateStruct | State:
+    """The StructRef view of ``s`` (arrays shared); ``s`` itself with the JIT disabled."""
+    if numba.config.DISABLE_JIT:
+        return s
+    return _pack_state_jit(*s)
 
 
-def pack_tables(t: Tables) -> TablesStruct:
-    """The StructRef view of ``t`` (arrays shared; ints and bools as int64/boolean)."""
-    return TablesStruct(*t)
+def pack_tables(t: Tables) -> TablesStruct | Tables:
+    """The StructRef view of ``t`` (arrays shared); ``t`` itself with the JIT disabled."""
+    if numba.config.DISABLE_JIT:
+        return t
+    return _pack_tables_jit(*t)
+
+
+# Built inside a cached jitted function: the proxies' own constructors are
+# compiled afresh in every process, which costs seconds.
+@njit
+def _pack_state_jit(*arrays):
+    return StateStruct(*arrays)
+
+
+@njit
+def _pack_tables_jit(*fields):
+    return TablesStruct(*fields)

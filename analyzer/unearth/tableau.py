@@ -60,20 +60,35 @@ def legal_cells(stone, centre, neigh, n_stones, out):
 
     With no stones yet, the only cell is the middle. Otherwise: every free cell
     touching at least one stone. Cells in ascending order. Draws no random numbers.
+    Only the rows and columns around the stones are scanned.
     """
     if n_stones == 0:
         out[0] = MIDDLE
         return 1
-    n = 0
+    r0 = GRID
+    r1 = -1
+    q0 = GRID
+    q1 = -1
     for cell in range(stone.shape[0]):
-        if not is_free(stone, centre, cell):
-            continue
-        for k in range(6):
-            nb = neigh[cell, k]
-            if nb >= 0 and stone[nb] >= 0:
-                out[n] = cell
-                n += 1
-                break
+        if stone[cell] >= 0:
+            r = cell // GRID
+            q = cell % GRID
+            r0 = min(r0, r)
+            r1 = max(r1, r)
+            q0 = min(q0, q)
+            q1 = max(q1, q)
+    n = 0
+    for r in range(max(r0 - 1, 0), min(r1 + 2, GRID)):
+        for q in range(max(q0 - 1, 0), min(q1 + 2, GRID)):
+            cell = r * GRID + q
+            if not is_free(stone, centre, cell):
+                continue
+            for k in range(6):
+                nb = neigh[cell, k]
+                if nb >= 0 and stone[nb] >= 0:
+                    out[n] = cell
+                    n += 1
+                    break
     return n
 
 
