@@ -32,3 +32,326 @@ def naive_ruin_outcome(dice, claim_value, n_players):
         if seat != winner:
             cards[seat] += 1
     return winner, cards
+
+
+# --------------------------------------------------------------------------- exact odds twin
+
+
+def naive_odds(
+    claim_value,
+    dice,
+    me,
+    *,
+    players=None,
+    reading_the_stones=False,
+    ancestral_claim=False,
+    ancient_map=False,
+    event_amount=0,
+    wonders=None,
+    ruin_stones=None,
+    bag=None,
+    goal="claim",
+    stone_max=3,
+    rts_amount=1,
+    ac_amount=2,
+    ac_faces=6,
+    college_faces=8,
+    college_amount=1,
+    columns_amount=-1,
+    sanctuary_amount=1,
+    edifice_rolls=(4, 5),
+    force_first=0,
+):
+    """Exact odds of one ruin by brute force over every roll, with Fractions.
+
+    ``dice``: list of (player, faces, value or None); unknown dice are rolled in
+    order and the ruin checked after each roll. ``wonders``: {player: set of
+    "college", "columns", "edifice", "sanctuary"}. Modifier orders are tried
+    as explicit permutations, clamping after each. Choices: the asking player
+    maximises ``goal``; another player's optional abilities maximise their own
+    claim chance, the asking player then ordering the modifiers. Ties between
+    options: the other measure (stones / claim), fewer claims by the others,
+    more cards for the chooser, then the outcome vector (claims by seat, tie,
+    no claim, stones by seat, cards by seat) compared as a tuple. Returns a
+    dict of Fractions: p_win {player}, p_tie, p_no_claim, stones {player},
+    cards {player}.
+    """
+    import itertools
+    from fractions import Fraction
+
+    wonders = wonders or {}
+    if players is None:
+        players = []
+        for p, _, _ in dice:
+            if p not in players:
+                players.append(p)
+        if me not in players:
+            players.append(me)
+    seat = {p: k for k, p in enumerate(players)}
+    P = len(players)
+    known = [(seat[p], f, v) for p, f, v in dice if v is not None]
+    unknown = [(seat[p], f) for p, f, v in dice if v is None]
+    my = seat[me]
+    my_dice = [k for k, (o, _) in enumerate(unknown) if o == my]
+    rts_die = my_dice[0] if reading_the_stones and my_dice else None
+    map_die = my_dice[0] if ancient_map and my_dice else None
+    ac_die = None
+    if ancestral_claim:
+        ac_die = next((k for k in my_dice if unknown[k][1] == ac_faces), None)
+    limit = None if ruin_stones is None or bag is None else ruin_stones + bag
+
+    def vec(result, cards, stones):
+        claims = [Fraction(int(result == s)) for s in range(P)]
+        return tuple(
+            claims
+            + [Fraction(int(result == TIE)), Fraction(int(result == NO_CLAIM))]
+            + [Fraction(x) for x in stones]
+            + [Fraction(x) for x in cards]
+        )
+
+    def key(v, s, g):
+        c, st = v[s], v[P + 2 + s]
+        others = -sum(v[t] for t in range(P) if t != s)
+        head = (c, st) if g == "claim" else (st, c)
+        return head + (others, v[2 * P + 2 + s], v)
+
+    def pick(options, s, g):
+        return max(options, key=lambda v: key(v, s, g))
+
+    def finals(n, faces, mandatory, groups):
+        """{choice of the optional groups: set of final values over all orders}."""
+        out = {}
+        for choice in itertools.product(*groups) if groups else [()]:
+            mods = list(mandatory) + [a for a in choice if a != 0]
+            vals = set()
+            for order in itertools.permutations(mods):
+                x = n
+                for a in order:
+                    x = min(max(x + a, 1), faces)
+                vals.add(x)
+            out[choice] = vals
+        return out
+
+    def after_keep(k, natural, shown, placed, stones, left):
+        owner, faces = unknown[k]
+        stones = list(stones)
+        if natural <= stone_max and (left is None or left > 0):
+            stones[owner] += 1
+            left = None if left is None else left - 1
+        placed = placed + [(owner, faces, shown)]
+        res, cards = naive_ruin_outcome(placed, claim_value, P)
+        if res != NO_CLAIM:
+            return vec(res, cards, stones)
+        return go(k + 1, placed, stones, left)
+
+    def roll(k, first, map_left, edifice_left, placed, stones, left):
+        owner, faces = unknown[k]
+        g = goal if owner == my else "claim"
+        total = [Fraction(0)] * (3 * P + 2)
+        for n in range(1, faces + 1):
+            if force_first and k == 0 and first and n != force_first:
+                continue
+            mandatory = [event_amount] if event_amount else []
+            groups = []
+            if first and k == ac_die:
+                mandatory.append(ac_amount)
+            if first and k == rts_die:
+                groups.append((rts_amount, -rts_amount))
+            owned = wonders.get(players[owner], set())
+            if "college" in owned and faces == college_faces:
+                groups.append((0, college_amount))
+            if "columns" in owned:
+                groups.append((0, columns_amount))
+            if "sanctuary" in owned and any(v == n for _, _, v in placed):
+                groups.append((0, sanctuary_amount, -sanctuary_amount))
+            per_choice = finals(n, faces, mandatory, groups)
+            options = []
+            if owner == my:
+                vals = set().union(*per_choice.values())
+                options += [after_keep(k, n, x, placed, stones, left) for x in sorted(vals)]
+            else:
+                for vals in per_choice.values():
+                    opts = [after_keep(k, n, x, placed, stones, left) for x in sorted(vals)]
+                    options.append(pick(opts, my, goal))
+            if edifice_left and "edifice" in owned and n in edifice_rolls:
+                options.append(roll(k, False, map_left, False, placed, stones, left))
+            if map_left and k == map_die:
+                options.append(roll(k, False, False, True, placed, stones, left))
+            best = pick(options, owner, g)
+            total = [t + b / faces for t, b in zip(total, best, strict=True)]
+        return tuple(total)
+
+    def go(k, placed, stones, left):
+        if k == len(unknown):
+            return vec(NO_CLAIM, [0] * P, stones)
+        return roll(k, True, k == map_die, True, placed, stones, left)
+
+    res, cards = naive_ruin_outcome(known, claim_value, P) if known else (NO_CLAIM, [0] * P)
+    if res != NO_CLAIM:
+        v = vec(res, cards, [0] * P)
+    else:
+        v = go(0, known, [0] * P, limit)
+    return {
+        "p_win": {p: v[seat[p]] for p in players},
+        "p_tie": v[P],
+        "p_no_claim": v[P + 1],
+        "stones": {p: v[P + 2 + seat[p]] for p in players},
+        "cards": {p: v[2 * P + 2 + seat[p]] for p in players},
+    }
+
+
+# --------------------------------------------------------------------------- tableau twins
+# Cells are axial hex coordinates (q, r); the six neighbours of (q, r) are
+# (q±1, r), (q, r±1), (q+1, r-1) and (q-1, r+1). A tableau is a dict
+# {cell: colour} of stones plus a set of wonder centres (filled ring centres).
+
+HEX_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+
+
+def naive_hex_neighbours(cell):
+    """The six cells around ``cell``."""
+    q, r = cell
+    return [(q + dq, r + dr) for dq, dr in HEX_STEPS]
+
+
+def naive_rings(stones, centres):
+    """Every empty cell (no stone, no wonder) with a stone on all six sides."""
+    candidates = {nb for cell in stones for nb in naive_hex_neighbours(cell)}
+    return {
+        c
+        for c in candidates
+        if c not in stones
+        and c not in centres
+        and all(nb in stones for nb in naive_hex_neighbours(c))
+    }
+
+
+def naive_rings_closed(stones, centres, new_cell):
+    """Ring centres completed by the stone just placed on ``new_cell``.
+
+    By definition: the rings present now that were not present before the stone.
+    """
+    before = {c: v for c, v in stones.items() if c != new_cell}
+    return naive_rings(stones, centres) - naive_rings(before, centres)
+
+
+def naive_legal_cells(stones, centres):
+    """Where the next stone may go: ``None`` (anywhere) for the first stone, else
+    every cell with no stone and no wonder that touches a stone."""
+    if not stones:
+        return None
+    return {
+        nb
+        for cell in stones
+        for nb in naive_hex_neighbours(cell)
+        if nb not in stones and nb not in centres
+    }
+
+
+def naive_formula_ok(formula, ring, colours):
+    """Does a ring (six colour names) satisfy a named-wonder ``formula`` (deck dict)?
+
+    Formulas count colours, never positions. A named colour needs at least that
+    many of it; the colourless formulas are exact.
+    """
+    from collections import Counter
+
+    n = Counter(ring)
+    kind = formula["kind"]
+    if kind == "any":
+        return len(ring) == 6
+    if kind == "at_least":
+        return n[formula["colour"]] >= formula["count"]
+    if kind == "all_colours":
+        return all(n[c] >= 1 for c in colours)
+    shape = sorted(n.values())
+    if kind == "two_threes":
+        return shape == [3, 3]
+    if kind == "three_twos":
+        return shape == [2, 2, 2]
+    if kind == "six_alike":
+        return shape == [6]
+    raise ValueError(kind)
+
+
+# --------------------------------------------------------------------------- scoring twins
+
+
+def naive_score(rules, held_ids, stones, tokens, named_ids):
+    """Final score of one player, part by part, from the spec's "Scoring" section.
+
+    ``rules``: an :class:`analyzer.unearth.rules.Rules` (its data dicts and rulings
+    are read, never its kernel tables); ``held_ids``: card ids of every ruin and
+    city the player holds (hidden ruin included); ``stones``: {stone colour name:
+    count in the tableau}; ``tokens``: values of the wonder tokens built;
+    ``named_ids``: ids of the named wonders built. Returns a dict of the parts
+    (ruin_sets, five_colour, tokens, named, bonus, cities) and "total".
+    """
+    data = rules.data
+    ruin_colour = {r["id"]: r["colour"] for r in data["ruins"]["ruin"]}
+    city_points = {c["id"]: c.get("points", 0) for c in data["end_of_age"]["card"]}
+    sc = data["scoring"]
+    per_colour = {c: 0 for c in data["ruins"]["colours"]}
+    cities = 0
+    for cid in held_ids:
+        if cid in ruin_colour:
+            per_colour[ruin_colour[cid]] += 1
+        else:
+            cities += city_points[cid]  # cities: points, no colour
+    table = sc["set_points"]
+    ruin_sets = sum(table[min(k, len(table) - 1)] for k in per_colour.values())
+    five = min(per_colour.values()) * sc["five_colour_set"]
+    wonders = {w["id"]: w for w in data["named_wonders"]["wonder"]}
+    named = 0
+    for wid in named_ids:
+        w = wonders[wid]
+        named += w["points"]
+        eff = w["effect"]
+        if eff.startswith("temple_"):
+            named += stones.get(eff.removeprefix("temple_"), 0)
+        elif eff == "tomb":
+            if rules.rulings.tomb == "stone_colours":
+                named += sum(1 for v in stones.values() if v > 0)
+            else:
+                named += sum(1 for v in per_colour.values() if v > 0)
+        elif eff == "fountain":
+            all_colours = data["components"]["stone_colours"]
+            named += 2 * min(stones.get(c, 0) for c in all_colours)
+    n_wonders = len(tokens) + len(named_ids)
+    threshold = sc["wonder_bonus_threshold"]
+    if rules.rulings.wonder_bonus == "once":
+        bonus = sc["wonder_bonus_points"] if n_wonders >= threshold else 0
+    else:
+        bonus = sc["wonder_bonus_points"] * (n_wonders // threshold)
+    parts = {
+        "ruin_sets": ruin_sets,
+        "five_colour": five,
+        "tokens": sum(tokens),
+        "named": named,
+        "bonus": bonus,
+        "cities": cities,
+    }
+    parts["total"] = sum(parts.values())
+    return parts
+
+
+def naive_share_wins(rules, scores, held_ids):
+    """Win shares of a finished game: the best score wins; among equal scores,
+    most ruins of the highest claim value, then of the next highest, and so on;
+    players still equal share the win. ``held_ids``: one list of card ids per seat."""
+    from fractions import Fraction
+
+    claim = {r["id"]: r["claim"] for r in rules.data["ruins"]["ruin"]}
+    for c in rules.data["end_of_age"]["card"]:
+        if c["kind"] == "ruin":
+            claim[c["id"]] = c["claim"]
+    values = sorted(set(claim.values()), reverse=True)
+
+    def counts(seat):
+        return [sum(1 for cid in held_ids[seat] if claim[cid] == v) for v in values]
+
+    best = max(scores)
+    tied = [p for p in range(len(scores)) if scores[p] == best]
+    top = max(counts(p) for p in tied)
+    winners = [p for p in tied if counts(p) == top]
+    return [Fraction(1, len(winners)) if p in winners else Fraction(0) for p in range(len(scores))]

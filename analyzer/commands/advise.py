@@ -1,0 +1,44 @@
+"""``analyzer advise``: rank my excavation choices from a table-state file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``advise`` command to ``app``."""
+
+    @app.command("advise")
+    def advise(
+        state: Path = typer.Argument(None, help="Table-state TOML file.", show_default=False),
+        example: bool = typer.Option(
+            False, "--example", help="Print the documented example state file and exit."
+        ),
+        goal: str = typer.Option("claim", "--goal", help="What my choices maximise: claim|stone."),
+        json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    ) -> None:
+        """Every legal (die, ruin) choice ranked by my exact chance to claim."""
+        from analyzer.unearth import advise as lib
+
+        if example:
+            typer.echo(lib.example_text(), nl=False)
+            return
+        if state is None:
+            raise click.UsageError(
+                "advise: missing STATE.toml (allowed: a table-state file; "
+                "`analyzer advise --example` prints a documented example)"
+            )
+        from rich.console import Console
+
+        from analyzer.unearth.rules import default_rules
+
+        rules = default_rules()
+        table = lib.load_state(state, rules)
+        choices = lib.advise(table, rules, goal=goal)
+        if json_out:
+            typer.echo(lib.advice_json(table, choices, goal))
+            return
+        Console().print(lib.render_advice(table, choices, rules))

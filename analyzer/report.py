@@ -1,0 +1,506 @@
+"""Balance reports: a run directory with PDF, PNG charts, CSV tables, summary and manifest.
+
+:func:`run_and_report` is the library side of ``analyzer run``: it simulates a
+scenario (:func:`analyzer.scenario.run_scenario`) and writes the report.
+:func:`rebuild_report` is ``analyzer report DIR``: it recomputes every table,
+chart and the PDF from the per-game tables saved in ``DIR/data`` (or from the
+saved aggregate of an aggregate-only run), without simulating again.
+
+Reports only read tables: the aggregate goes through
+:func:`analyzer.aggregate.build_tables`, charts through :mod:`analyzer.charts`.
+A report directory is built whole in a temporary directory beside the target
+and moved into place at the end, so a half-written report never exists and an
+old report is replaced only by a complete new one.
+
+Layout of a report directory::
+
+    report.pdf  summary.md  manifest.json
+    charts/<name>.png        one per chart
+    tables/<name>.csv        one per table
+    data/games.parquet       per-game table (unless aggregate-only)
+    data/claims.parquet      per-claim table (if recorded)
+    data/aggregate.parquet   summed partials (always)
+    data/claims_exact.parquet  exact claim odds (if available)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_pdf import PdfPages
+
+from analyzer import charts
+from analyzer.aggregate import Reducer, build_tables, combine
+from analyzer.errors import AnalyzerError, InputError
+
+DATA_TABLES = ("games", "claims")
+
+
+@dataclass
+class ReportResult:
+    """Where a report went and what it holds."""
+
+    directory: Path
+    files: list[str]
+    info: dict
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def run_and_report(
+    scenario_path: str | Path,
+    out: str | Path | None = None,
+    *,
+    games: int | None = None,
+    seed: int | None = None,
+    workers: int | None = None,
+    progress: bool = True,
+) -> ReportResult:
+    """Validate, simulate and write the report of a scenario file.
+
+    ``out`` defaults to ``reports/<scenario name>``. ``games``/``seed`` override
+    the file's values. An invalid scenario raises :class:`InputError` before
+    anything is written.
+    """
+    from analyzer.scenario import load_scenario, run_scenario, with_overrides
+
+    sc = with_overrides(load_scenario(scenario_path), games=games, seed=seed)
+    target = Path(out) if out is not None else Path("reports") / sc.name
+    _check_target(target)
+    run = run_scenario(sc, workers=workers, progress=progress)
+    t0 = time.perf_counter()
+
+    def fill(tmp: Path) -> list[str]:
+        data = tmp / "data"
+        data.mkdir()
+        for name in DATA_TABLES:
+            if name in run.tables and run.tables[name] is not None:
+                _write_parquet(run.tables[name], data / f"{name}.parquet")
+        _write_parquet(run.aggregate, data / "aggregate.parquet", index=True)
+        for name, df in run.extra.items():
+            _write_parquet(df, data / f"{name}.parquet")
+        return write_report(tmp, run.aggregate, run.info, run.extra)
+
+    files = _build_dir(target, fill)
+    run.info["report_seconds"] = round(time.perf_counter() - t0, 3)
+    return ReportResult(directory=target, files=files, info=run.info)
+
+
+def rebuild_report(directory: str | Path) -> ReportResult:
+    """Recompute every table, chart, the PDF and summary of a saved run in place.
+
+    Uses ``data/games.parquet`` (and ``claims``) when present, else the saved
+    aggregate of an aggregate-only run. The directory is replaced only once the
+    new report is complete.
+    """
+    src = Path(directory)
+    manifest = src / "manifest.json"
+    if not manifest.is_file():
+        raise InputError(f"{src}: not a report directory (no manifest.json)")
+    try:
+        info = json.loads(manifest.read_text("utf-8"))
+    except (OSError, ValueError) as err:
+        raise InputError(f"{manifest}: cannot read ({err})") from None
+    data = src / "data"
+    tables = {}
+    try:
+        for name in DATA_TABLES:
+            if (data / f"{name}.parquet").is_file():
+                tables[name] = pd.read_parquet(data / f"{name}.parquet")
+        if "games" in tables:
+            pairs = tuple(tuple(p) for p in info.get("pairs", []))
+            agg = combine([Reducer(pairs)(tables)])
+        elif (data / "aggregate.parquet").is_file():
+            agg = pd.read_parquet(data / "aggregate.parquet")
+        else:
+            raise InputError(f"{data}: no games.parquet or aggregate.parquet to rebuild from")
+        extra = {}
+        if (data / "claims_exact.parquet").is_file():
+            extra["claims_exact"] = pd.read_parquet(data / "claims_exact.parquet")
+    except (OSError, ValueError) as err:
+        raise InputError(f"{data}: cannot read the saved tables ({err})") from None
+    info["report_rebuilt"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+
+    def fill(tmp: Path) -> list[str]:
+        shutil.copytree(data, tmp / "data")
+        if "games" in tables:  # the recomputed aggregate replaces the saved one
+            _write_parquet(agg, tmp / "data" / "aggregate.parquet", index=True)
+        return write_report(tmp, agg, info, extra)
+
+    files = _build_dir(src, fill)
+    return ReportResult(directory=src, files=files, info=info)
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def write_report(
+    directory: Path, aggregate: pd.DataFrame, info: dict, extra: dict | None = None
+) -> list[str]:
+    """Write tables (CSV), charts (PNG), ``report.pdf``, ``summary.md`` and
+    ``manifest.json`` into ``directory`` (which the caller owns). Returns the
+    relative paths of the files written."""
+    directory = Path(directory)
+    tables = build_tables(aggregate, info)
+    for name, df in (extra or {}).items():
+        df = df.copy()
+        if "cell" in df:
+            labels = {c["index"]: c["label"] for c in info.get("cells", [])}
+            df.insert(1, "label", df["cell"].map(labels))
+        tables[name] = df
+    stamp = make_stamp(info)
+    (directory / "tables").mkdir(exist_ok=True)
+    (directory / "charts").mkdir(exist_ok=True)
+    files = []
+    for name, df in tables.items():
+        df.to_csv(directory / "tables" / f"{name}.csv", index=False, float_format="%.6g")
+        files.append(f"tables/{name}.csv")
+    figures = make_charts(tables, info, stamp)
+    for name, fig in figures:
+        fig.savefig(directory / "charts" / f"{name}.png", dpi=110)
+        files.append(f"charts/{name}.png")
+    pages = [
+        charts.text_page(
+            f"Unearth balance report: {info['scenario']['name']}", title_lines(tables, info), stamp
+        )
+    ]
+    pages += [fig for _, fig in figures]
+    pages += table_figures(tables, info, stamp)
+    with PdfPages(directory / "report.pdf") as pdf:
+        for fig in pages:
+            pdf.savefig(fig)
+        meta = pdf.infodict()
+        meta["Title"] = f"analyzer report: {info['scenario']['name']}"
+        meta["Subject"] = stamp
+    files.append("report.pdf")
+    (directory / "summary.md").write_text(
+        summary_markdown(tables, info, [n for n, _ in figures]), "utf-8"
+    )
+    files.append("summary.md")
+    info = {**info, "files": sorted(files + ["manifest.json"])}
+    (directory / "manifest.json").write_text(
+        json.dumps(info, indent=1, default=_json) + "\n", "utf-8"
+    )
+    files.append("manifest.json")
+    return sorted(files)
+
+
+def make_stamp(info: dict) -> str:
+    """One line saying how a page was made: scenario, seed, versions, games."""
+    sc = info["scenario"]
+    n_cells = len(info.get("cells", [])) or 1
+    per = f"{info['games']:,} games" + (f" per configuration × {n_cells}" if n_cells > 1 else "")
+    return (
+        f"scenario {sc['name']} ({sc['path']}) · seed {info['seed']} · analyzer "
+        f"{info['analyzer_version']} · rules {info['rules_version']} · {per} · "
+        f"{str(info.get('created', ''))[:10]}"
+    )
+
+
+def make_charts(
+    tables: dict[str, pd.DataFrame], info: dict, stamp: str
+) -> list[tuple[str, object]]:
+    """``[(name, Figure)]`` for every chart the tables support."""
+    out = []
+    t = tables
+    if "seats" in t:
+        out.append(("seats", charts.seats(t["seats"], stamp)))
+    if "first_player" in t:
+        out.append(("first_player", charts.first_player(t["first_player"], stamp)))
+    if "strategies" in t and (t["strategies"].groupby("cell")["strategy"].nunique() > 1).any():
+        out.append(("strategies", charts.strategies(t["strategies"], stamp)))
+    if "comparison" in t:
+        cells = info.get("cells", [])
+        a, b = info["pairs"][0]
+        out.append(
+            (
+                "comparison",
+                charts.comparison(t["comparison"], cells[a]["label"], cells[b]["label"], stamp),
+            )
+        )
+    if "sweep" in t:
+        out.append(("sweep", charts.sweep(t["sweep"], list(info.get("sweep", [])), stamp)))
+    if "score_distribution" in t:
+        out.append(
+            ("score_distribution", charts.score_distribution(t["score_distribution"], stamp))
+        )
+    if "score_parts" in t:
+        out.append(("score_parts", charts.score_parts(t["score_parts"], stamp, t.get("wonders"))))
+    if "named_wonders" in t:
+        out.append(("named_wonders", charts.named_wonders(t["named_wonders"], stamp)))
+    if "delvers" in t:
+        out.append(("delvers", charts.delvers(t["delvers"], stamp)))
+    if "end_of_age" in t:
+        out.append(("end_of_age", charts.end_of_age(t["end_of_age"], stamp)))
+    if "game_length" in t:
+        out.append(("game_length", charts.game_length(t["game_length"], stamp)))
+    if "claims_dice" in t:
+        out.append(
+            (
+                "claims",
+                charts.claims(t["claims_dice"], t["claims_faces"], t["claims_tiebreak"], stamp),
+            )
+        )
+    if "claims_exact" in t:
+        ex = t["claims_exact"]
+        if "cell" in ex:
+            ex = ex[ex["cell"] == ex["cell"].min()]
+        out.append(("claims_exact", charts.claims_exact(ex, stamp)))
+    return out
+
+
+#: tables shown as PDF pages, in order, with the note printed under the title
+TABLE_PAGES = (
+    ("first_player", "First-player advantage", "seat 0 win rate vs fair share 1/players"),
+    ("seats", "Balance by seat", "win rate and mean score"),
+    ("strategies", "Balance by strategy", "seat-games pooled over seats"),
+    ("seat_strategy", "Strategy by seat", "rotation: every strategy in every seat"),
+    ("comparison", "Paired differences (b − a)", "per game index; * = interval excludes 0"),
+    ("sweep", "Sweep", "every metric at every swept value"),
+    ("games_summary", "Games", "per game: length, mean score, shared wins"),
+    ("claims_tiebreak", "Claims: dice and tiebreaks", "from play"),
+    ("claims_exact", "Claims: exact single-roll odds", "no sampling error"),
+    ("named_wonders", "Named wonders", "per seat-game"),
+    ("delvers", "Delver cards", "per seat-game; association with winning, not cause"),
+    ("end_of_age", "End-of-age card", "per game"),
+)
+
+
+def display_table(df: pd.DataFrame) -> pd.DataFrame:
+    """A table for reading: ``x, x_low, x_high`` become one ``x [95% CI]`` text column,
+    numbers are rounded, and id columns with a single value are dropped."""
+    out = {}
+    cols = list(df.columns)
+    for c in cols:
+        if c.endswith("_low") or c.endswith("_high"):
+            continue
+        if c in ("cell", "cell_a") or (c in ("label", "players") and df[c].nunique() <= 1):
+            continue
+        if c in ("low", "high") or (c in ("wonder", "card") and "name" in df):
+            continue
+        if f"{c}_low" in df and f"{c}_high" in df:
+            out[f"{c} [95% CI]"] = [
+                f"{_num(v)} [{_num(lo)}, {_num(hi)}]"
+                for v, lo, hi in zip(df[c], df[f"{c}_low"], df[f"{c}_high"], strict=True)
+            ]
+        elif c == "estimate" and "low" in df:
+            out["estimate [95% CI]"] = [
+                f"{_num(v)} [{_num(lo)}, {_num(hi)}]"
+                for v, lo, hi in zip(df[c], df["low"], df["high"], strict=True)
+            ]
+        elif c == "significant":
+            out[c] = np.where(df[c], "*", "")
+        else:
+            out[c] = [_num(v) for v in df[c]]
+    return pd.DataFrame(out)
+
+
+def _num(v) -> str:
+    if isinstance(v, bool | np.bool_):
+        return "yes" if v else "no"
+    if isinstance(v, int | np.integer):
+        return str(int(v))
+    if isinstance(v, float | np.floating):
+        if not np.isfinite(v):
+            return "–"
+        if float(v).is_integer() and abs(v) >= 10:
+            return f"{int(v):,}"
+        if abs(v) >= 100:
+            return f"{v:,.1f}"
+        return f"{v:.3f}" if abs(v) < 10 else f"{v:.2f}"
+    return str(v)
+
+
+def table_figures(tables: dict[str, pd.DataFrame], info: dict, stamp: str) -> list:
+    """PDF pages for the tables of :data:`TABLE_PAGES` that exist."""
+    pages = []
+    for name, title, note in TABLE_PAGES:
+        if name in tables and len(tables[name]):
+            df = tables[name]
+            if name == "seat_strategy" and df.groupby("cell")["strategy"].nunique().max() <= 1:
+                continue
+            if name == "claims_exact" and "cell" in df:
+                df = df[df["cell"] == df["cell"].min()]
+            pages += charts.table_pages(display_table(df), title, stamp, note)
+    return pages
+
+
+def title_lines(tables: dict[str, pd.DataFrame], info: dict) -> list[str]:
+    """Text of the title page: what was run, how, and the headline results."""
+    sc = info["scenario"]
+    lines = [sc.get("description") or "", ""]
+    lines.append(f"scenario file   {sc['path']}")
+    lines.append(f"players         {sc['players']}")
+    if sc.get("lineup"):
+        lines.append(
+            f"line-up         {', '.join(sc['lineup'])} (rotation: {sc['rotation']}, "
+            f"{info.get('games_per_order', 0):,} games per seat order)"
+        )
+    else:
+        lines.append(f"strategies      {', '.join(sc['strategies'])}")
+    lines.append(
+        f"games           {info['games']:,} per configuration, "
+        f"{info.get('games_total', info['games']):,} in all"
+    )
+    lines.append(f"seed            {info['seed']}")
+    lines.append(f"rules           {json.dumps(info['rules'].get('rulings', {}))}")
+    if sc.get("overrides"):
+        lines.append(f"overrides       {json.dumps(sc['overrides'])}")
+    for axis in sc.get("sweep") or []:
+        lines.append(f"sweep           {axis['param']} over {axis['values']}")
+    if sc.get("compare"):
+        for k, v in sc["compare"].items():
+            lines.append(
+                f"variant {k}       {v['label']}: rules {json.dumps(v['rules'])}, "
+                f"overrides {json.dumps(v['overrides'])}"
+            )
+    if info.get("seconds") is not None:
+        lines.append(
+            f"run time        {info['seconds']:.1f} s, "
+            f"{info.get('games_per_second') or 0:,.0f} games/s, workers "
+            f"{info.get('workers') or 'all cores'}"
+        )
+    lines.append(
+        f"versions        analyzer {info['analyzer_version']}, rules {info['rules_version']}"
+    )
+    lines += ["", "Headline results (95% intervals)", ""]
+    lines += [f"  {s}" for s in headlines(tables, info)]
+    if "claims_exact" not in tables:
+        lines += ["", "Exact claim odds: not available (analyzer.unearth.odds missing)."]
+    return lines
+
+
+def headlines(tables: dict[str, pd.DataFrame], info: dict) -> list[str]:
+    """A few sentences with the main estimates."""
+    out = []
+    fp = tables.get("first_player")
+    if fp is not None:
+        for _, r in fp.iterrows():
+            verdict = "differs from" if r["significant"] else "is consistent with"
+            out.append(
+                f"{r['label']}: first player wins {r['seat0_win']:.3f} "
+                f"[{r['seat0_win_low']:.3f}, {r['seat0_win_high']:.3f}] of {int(r['games']):,} "
+                f"games; {verdict} the fair share {r['fair']:.3f}."
+            )
+    st = tables.get("strategies")
+    if st is not None and st["strategy"].nunique() > 1:
+        for label, sub in st.groupby("label", sort=False):
+            best = sub.sort_values("win_rate", ascending=False).iloc[0]
+            out.append(
+                f"{label}: best strategy {best['strategy']} wins {best['win_rate']:.3f} "
+                f"[{best['win_rate_low']:.3f}, {best['win_rate_high']:.3f}] of its seat-games."
+            )
+    comp = tables.get("comparison")
+    if comp is not None:
+        sig = comp[comp["significant"]]
+        out.append(f"comparison: {len(sig)} of {len(comp)} paired differences exclude 0.")
+        for _, r in sig.head(6).iterrows():
+            out.append(
+                f"    {r['metric']} ({r['scope']}): {r['diff']:+.3f} "
+                f"[{r['diff_low']:+.3f}, {r['diff_high']:+.3f}]"
+            )
+    return out
+
+
+def summary_markdown(tables: dict[str, pd.DataFrame], info: dict, chart_names: list[str]) -> str:
+    """``summary.md``: settings, headline results and the main tables as Markdown."""
+    sc = info["scenario"]
+    lines = [
+        f"# {sc['name']}",
+        "",
+        sc.get("description") or "",
+        "",
+        f"_{make_stamp(info)}_",
+        "",
+        "## Settings",
+        "",
+    ]
+    lines += [f"    {s}" for s in title_lines(tables, info)[2:]]
+    lines += ["", "## Main tables (95% intervals)", ""]
+    for name, title, _ in TABLE_PAGES:
+        if name in ("claims_exact", "sweep") or name not in tables:
+            continue
+        lines += [f"### {title}", "", _markdown(display_table(tables[name])), ""]
+    lines += ["## Files", "", "- `report.pdf`: every chart and table"]
+    lines += [f"- `charts/{n}.png`" for n in chart_names]
+    lines += [f"- `tables/{n}.csv`" for n in tables]
+    lines += [
+        "- `data/*.parquet`: per-game tables and the aggregate (for `analyzer report`)",
+        "- `manifest.json`: scenario as resolved, seed, versions, timing",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _markdown(df: pd.DataFrame, max_rows: int = 40) -> str:
+    part = df.head(max_rows)
+    head = "| " + " | ".join(str(c) for c in part.columns) + " |"
+    sep = "|" + "|".join("---" for _ in part.columns) + "|"
+    rows = ["| " + " | ".join(str(v) for v in r) + " |" for r in part.itertuples(index=False)]
+    more = ["", f"({len(df) - max_rows} more rows in the CSV)"] if len(df) > max_rows else []
+    return "\n".join([head, sep, *rows, *more])
+
+
+# --------------------------------------------------------------------------- files
+
+
+def _json(v):
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, np.floating):
+        return float(v)
+    if isinstance(v, tuple | set):
+        return list(v)
+    return str(v)
+
+
+def _write_parquet(df: pd.DataFrame, path: Path, index: bool = False) -> None:
+    df.to_parquet(path, engine="pyarrow", index=index)
+
+
+def _check_target(target: Path) -> None:
+    if target.exists() and not target.is_dir():
+        raise InputError(f"--out: {target} exists and is not a directory")
+    if target.is_dir() and any(target.iterdir()) and not (target / "manifest.json").is_file():
+        raise InputError(
+            f"--out: {target} is a non-empty directory that is not a report "
+            "(allowed: a new directory, an empty one, or an earlier report to replace)"
+        )
+
+
+def _build_dir(target: Path, fill) -> list[str]:
+    """Build a directory with ``fill(tmp)`` beside ``target``, then swap it into place."""
+    target = Path(target)
+    _check_target(target)
+    parent = target.resolve().parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise InputError(f"--out: cannot create {parent} ({err.strerror})") from None
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=parent))
+    try:
+        files = fill(tmp)
+        os.chmod(tmp, 0o755)
+        old = None
+        if target.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=parent))
+            os.replace(target, old / target.name)
+        os.replace(tmp, target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return files
+
+
+__all__ = ["ReportResult", "rebuild_report", "run_and_report", "write_report", "AnalyzerError"]

@@ -1,0 +1,852 @@
+"""Scenario files: what to simulate, read from TOML and validated key by key.
+
+A scenario names the players, the strategy of every seat (or a line-up played
+in every seat order), the number of games and the seed, the edition and rulings,
+any card-value overrides, and optionally one or two *sweeps* (a parameter over a
+list of values) or one *comparison* (variant ``a`` against variant ``b``).
+``scenarios/README.md`` documents every key.
+
+:func:`load_scenario` reads and validates a file; anything wrong raises
+:class:`~analyzer.errors.InputError` naming the file, the key, the bad value and
+what is allowed. :func:`expand` turns a scenario into *cells*: one fully
+resolved configuration per sweep point or comparison variant. Every cell plays
+the same game indices with the same seed, so cells share their random streams
+game by game (common random numbers, see ``docs/CONTRACTS.md``); within a cell,
+seat order ``k`` of a rotation plays its own block of game indices, so the games
+of different orders are independent.
+
+Everything that is Unearth's is in the last section of this file ("Unearth
+binding"): the strategy names, building the rules, and :func:`make_job`, the one
+place that calls the engine.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from analyzer.errors import InputError, bad_value
+
+TOP_KEYS = (
+    "name",
+    "description",
+    "players",
+    "games",
+    "seed",
+    "strategies",
+    "lineup",
+    "rotation",
+    "rules",
+    "overrides",
+    "sweep",
+    "compare",
+    "output",
+)
+VARIANT_KEYS = ("label", "rules", "overrides", "strategies")
+OUTPUT_KEYS = ("claims", "save_tables", "batch_size")
+ROTATIONS = ("all", "cyclic")
+MAX_SWEEP_AXES = 2
+MAX_CELLS = 64
+
+
+@dataclass(frozen=True)
+class SweepAxis:
+    """One swept parameter: ``players``, ``edition``, ``rules.<ruling>`` or an override path."""
+
+    param: str
+    values: tuple
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One side of a comparison: changes applied on top of the scenario's base."""
+
+    key: str  #: "a" or "b"
+    label: str
+    rulings: dict = field(default_factory=dict)
+    overrides: dict = field(default_factory=dict)
+    strategies: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated scenario file (see ``scenarios/README.md``)."""
+
+    path: str
+    name: str
+    description: str
+    players: int
+    games: int
+    seed: int | None
+    strategies: tuple[str, ...] | None  #: one per seat (None when a line-up is rotated)
+    lineup: tuple[str, ...] | None  #: played in every seat order
+    rotation: str  #: "all" distinct seat orders or "cyclic" rotations (line-up only)
+    rulings: dict  #: edition and ruling switches (``Rulings`` fields)
+    overrides: dict  #: override path -> value (``load_rules(overrides=...)``)
+    sweep: tuple[SweepAxis, ...] = ()
+    compare: tuple[Variant, Variant] | None = None
+    claims: bool = True  #: also record the per-claim table
+    save_tables: bool = True  #: False: aggregate only (bounded memory, no Parquet tables)
+    batch_size: int = 5000
+
+    def as_dict(self) -> dict:
+        """JSON-able form for manifests (the scenario as resolved)."""
+        return {
+            "path": self.path,
+            "name": self.name,
+            "description": self.description,
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "strategies": list(self.strategies) if self.strategies else None,
+            "lineup": list(self.lineup) if self.lineup else None,
+            "rotation": self.rotation if self.lineup else None,
+            "rules": dict(self.rulings),
+            "overrides": dict(self.overrides),
+            "sweep": [{"param": a.param, "values": list(a.values)} for a in self.sweep],
+            "compare": (
+                {
+                    v.key: {
+                        "label": v.label,
+                        "rules": dict(v.rulings),
+                        "overrides": dict(v.overrides),
+                        "strategies": list(v.strategies) if v.strategies else None,
+                    }
+                    for v in self.compare
+                }
+                if self.compare
+                else None
+            ),
+            "output": {
+                "claims": self.claims,
+                "save_tables": self.save_tables,
+                "batch_size": self.batch_size,
+            },
+        }
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One resolved configuration: a sweep point, a comparison variant, or the whole scenario."""
+
+    index: int
+    label: str
+    params: dict  #: swept parameter -> value, or {"variant": "a"}; {} for a plain scenario
+    players: int
+    orders: tuple[tuple[str, ...], ...]  #: strategies per seat, one tuple per seat order
+    rulings: dict
+    overrides: dict
+    rules: Any  #: analyzer.unearth.rules.Rules
+
+    def describe(self) -> dict:
+        """JSON-able description for the manifest."""
+        return {
+            "index": self.index,
+            "label": self.label,
+            "params": {k: _jsonable(v) for k, v in self.params.items()},
+            "players": self.players,
+            "orders": [list(o) for o in self.orders],
+            "rules": rules_description(self.rules),
+        }
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and validate a scenario file.
+
+    Raises :class:`InputError` (file, key, bad value, what is allowed) on any
+    problem, including unknown keys, and checks every sweep point and variant
+    by building its rules.
+    """
+    p = Path(path)
+    where = str(path)
+    try:
+        text = p.read_text("utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{where}: no such scenario file") from None
+    except OSError as err:
+        raise InputError(f"{where}: cannot read ({err.strerror})") from None
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise InputError(f"{where}: not valid TOML ({err})") from None
+    return parse_scenario(raw, where, default_name=p.stem)
+
+
+def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Scenario:
+    """Validate an already-parsed scenario mapping; ``where`` names it in errors."""
+    _unknown(raw, TOP_KEYS, where, "")
+    name = raw.get("name", default_name)
+    _check(
+        isinstance(name, str) and name.strip() != "" and "/" not in name,
+        where,
+        "name",
+        name,
+        "a non-empty string without '/'",
+    )
+    description = raw.get("description", "")
+    _check(isinstance(description, str), where, "description", description, "a string")
+    _require(raw, "players", where)
+    players = raw["players"]
+    _check(_is_int(players) and players >= 1, where, "players", players, "a positive integer")
+    _require(raw, "games", where)
+    games = raw["games"]
+    _check(_is_int(games) and games >= 1, where, "games", games, "a positive integer")
+    seed = raw.get("seed")
+    _check(
+        seed is None or (_is_int(seed) and seed >= 0), where, "seed", seed, "a non-negative integer"
+    )
+
+    if ("strategies" in raw) == ("lineup" in raw):
+        raise InputError(
+            f"{where}: give exactly one of 'strategies' (one per seat, or one for every seat) "
+            "and 'lineup' (played in every seat order)"
+        )
+    strategies = lineup = None
+    if "strategies" in raw:
+        strategies = _strategies(raw["strategies"], players, where, "strategies")
+        if "rotation" in raw:
+            raise InputError(f"{where}: rotation: only allowed with 'lineup'")
+    else:
+        lineup = _strategy_list(raw["lineup"], where, "lineup")
+        _check(
+            len(lineup) == players,
+            where,
+            "lineup",
+            list(lineup),
+            f"a list of {players} strategy names (one per seat)",
+        )
+    rotation = raw.get("rotation", "all")
+    _check(rotation in ROTATIONS, where, "rotation", rotation, ", ".join(ROTATIONS))
+
+    rulings = _rulings(raw.get("rules", {}), where, "rules")
+    overrides = _overrides(raw.get("overrides", {}), where, "overrides")
+
+    sweep = _sweep(raw.get("sweep"), where) if "sweep" in raw else ()
+    compare = _compare(raw["compare"], where, players) if "compare" in raw else None
+    if sweep and compare:
+        raise InputError(f"{where}: give 'sweep' or 'compare', not both")
+    if compare and lineup is not None and any(v.strategies for v in compare):
+        raise InputError(
+            f"{where}: compare.a/b.strategies: not allowed with 'lineup' (every variant "
+            "plays the line-up in every seat order)"
+        )
+    if any(a.param == "players" for a in sweep) and (
+        lineup is not None or (strategies is not None and len(set(strategies)) > 1)
+    ):
+        raise InputError(
+            f"{where}: sweep.param: sweeping 'players' needs one strategy for every seat "
+            '(strategies = "name")'
+        )
+
+    output = raw.get("output", {})
+    _check(isinstance(output, dict), where, "output", output, "a table")
+    _unknown(output, OUTPUT_KEYS, where, "output.")
+    claims = output.get("claims", True)
+    _check(isinstance(claims, bool), where, "output.claims", claims, "true or false")
+    save_tables = output.get("save_tables", True)
+    _check(isinstance(save_tables, bool), where, "output.save_tables", save_tables, "true or false")
+    batch_size = output.get("batch_size", 5000)
+    _check(
+        _is_int(batch_size) and 1 <= batch_size <= 1_000_000,
+        where,
+        "output.batch_size",
+        batch_size,
+        "an integer from 1 to 1000000",
+    )
+
+    sc = Scenario(
+        path=where,
+        name=name,
+        description=description,
+        players=players,
+        games=games,
+        seed=seed,
+        strategies=strategies if strategies is None else tuple(strategies),
+        lineup=lineup,
+        rotation=rotation,
+        rulings=rulings,
+        overrides=overrides,
+        sweep=sweep,
+        compare=compare,
+        claims=claims,
+        save_tables=save_tables,
+        batch_size=batch_size,
+    )
+    expand(sc)  # builds every cell's rules: validates sweep values and variants
+    return sc
+
+
+def with_overrides(sc: Scenario, games: int | None = None, seed: int | None = None) -> Scenario:
+    """The scenario with ``games`` and/or ``seed`` replaced (command-line options)."""
+    if games is not None:
+        _check(_is_int(games) and games >= 1, "--games", None, games, "a positive integer")
+        sc = replace(sc, games=int(games))
+    if seed is not None:
+        _check(_is_int(seed) and seed >= 0, "--seed", None, seed, "a non-negative integer")
+        sc = replace(sc, seed=int(seed))
+    return sc
+
+
+# --------------------------------------------------------------------------- expansion
+
+
+def seat_orders(sc: Scenario, strategies: tuple[str, ...] | None = None) -> list[tuple[str, ...]]:
+    """Strategies per seat for every seat order the scenario plays.
+
+    Per-seat strategies give one order. A line-up gives every distinct
+    permutation (``rotation = "all"``) or its cyclic rotations (``"cyclic"``),
+    in a fixed order, duplicates removed.
+    """
+    if strategies is not None:
+        return [tuple(strategies)]
+    if sc.lineup is None:
+        return [tuple(sc.strategies)]
+    lineup = tuple(sc.lineup)
+    if sc.rotation == "cyclic":
+        cand = [lineup[i:] + lineup[:i] for i in range(len(lineup))]
+    else:
+        cand = list(itertools.permutations(lineup))
+    return list(dict.fromkeys(cand))
+
+
+def games_per_order(sc: Scenario) -> int:
+    """Games each seat order plays: ``games`` split equally, rounded up."""
+    return math.ceil(sc.games / len(seat_orders(sc)))
+
+
+def expand(sc: Scenario) -> list[Cell]:
+    """All cells of a scenario (sweep grid in row-major order, or variants a then b).
+
+    Builds and validates the rules of every cell.
+    """
+    where = sc.path
+    points: list[tuple[str, dict, dict, dict, int, tuple | None]] = []
+    if sc.compare:
+        for v in sc.compare:
+            rulings = {**sc.rulings, **v.rulings}
+            overrides = {**sc.overrides, **v.overrides}
+            points.append(
+                (v.label, {"variant": v.key}, rulings, overrides, sc.players, v.strategies)
+            )
+    elif sc.sweep:
+        grids = itertools.product(*[a.values for a in sc.sweep])
+        for combo in grids:
+            rulings, overrides, players = dict(sc.rulings), dict(sc.overrides), sc.players
+            params = {}
+            for axis, value in zip(sc.sweep, combo, strict=True):
+                params[axis.param] = value
+                kind, name = _param_kind(axis.param)
+                if kind == "players":
+                    players = value
+                elif kind == "ruling":
+                    rulings[name] = value
+                else:
+                    overrides[name] = value
+            label = ", ".join(f"{_short(k)}={_fmt(v)}" for k, v in params.items())
+            points.append((label, params, rulings, overrides, players, None))
+    else:
+        points.append((sc.name, {}, dict(sc.rulings), dict(sc.overrides), sc.players, None))
+    if len(points) > MAX_CELLS:
+        raise InputError(
+            f"{where}: sweep: {len(points)} configurations (allowed: at most {MAX_CELLS})"
+        )
+    cells = []
+    for i, (label, params, rulings, overrides, players, strategies) in enumerate(points):
+        key = "sweep.values" if sc.sweep else ("compare" if sc.compare else "rules")
+        rules = build_rules(rulings, overrides, f"{where}: {key}")
+        lo, hi = player_range(rules)
+        if not lo <= players <= hi:
+            k = "sweep.values" if any(a.param == "players" for a in sc.sweep) else "players"
+            raise bad_value(f"{where}: {k}", players, f"an integer from {lo} to {hi}")
+        if strategies is None and sc.strategies is not None and len(sc.strategies) == 1:
+            strategies = sc.strategies * players
+        orders = seat_orders(sc, strategies)
+        cells.append(
+            Cell(
+                index=i,
+                label=label,
+                params=params,
+                players=players,
+                orders=tuple(orders),
+                rulings=rulings,
+                overrides=overrides,
+                rules=rules,
+            )
+        )
+    return cells
+
+
+@dataclass(frozen=True)
+class ScenarioJob:
+    """Batch function over every cell and seat order of a scenario (picklable).
+
+    ``jobs[c][k]`` plays cell ``c`` in seat order ``k``. Game indices
+    ``[k*per_order, (k+1)*per_order)`` belong to order ``k``; every cell plays
+    the same indices (common random numbers between cells). Returns the
+    engine's tables for the games ``start .. start+count-1`` of every cell, with
+    two columns added in front: ``cell`` (int16) and ``order`` (int16).
+    Draws random numbers only through the jobs (deterministic in start, count).
+    """
+
+    jobs: tuple[tuple[Any, ...], ...]
+    per_order: int
+
+    def __call__(self, start: int, count: int) -> dict[str, pd.DataFrame]:
+        parts: dict[str, list[pd.DataFrame]] = {}
+        for c, cell_jobs in enumerate(self.jobs):
+            g, end = start, start + count
+            while g < end:
+                k = g // self.per_order
+                stop = min(end, (k + 1) * self.per_order)
+                out = cell_jobs[k](g, stop - g)
+                for name, df in out.items():
+                    df = df.copy()
+                    df.insert(0, "order", pd.Series(k, index=df.index, dtype="int16"))
+                    df.insert(0, "cell", pd.Series(c, index=df.index, dtype="int16"))
+                    parts.setdefault(name, []).append(df)
+                g = stop
+        return {name: pd.concat(dfs, ignore_index=True) for name, dfs in parts.items()}
+
+
+def scenario_job(sc: Scenario, cells: list[Cell], seed: int) -> ScenarioJob:
+    """The batch function for a resolved scenario (``seed`` already resolved)."""
+    jobs = tuple(
+        tuple(make_job(cell.players, order, seed, cell.rules, sc.claims) for order in cell.orders)
+        for cell in cells
+    )
+    return ScenarioJob(jobs=jobs, per_order=games_per_order(sc))
+
+
+@dataclass
+class ScenarioRun:
+    """What :func:`run_scenario` returns: everything a report needs."""
+
+    info: dict  #: the manifest (scenario as resolved, seed, versions, cells, timing)
+    aggregate: pd.DataFrame  #: summed partials (:mod:`analyzer.aggregate`)
+    tables: dict[str, pd.DataFrame]  #: per-game tables; {} for aggregate-only runs
+    extra: dict[str, pd.DataFrame]  #: tables computed without simulation (exact odds)
+
+
+def run_scenario(sc: Scenario, *, workers: int | None = None, progress: bool = True) -> ScenarioRun:
+    """Simulate every cell of ``sc`` with :func:`analyzer.runner.run`.
+
+    Resolves the seed (fresh entropy if the scenario has none; recorded), plays
+    ``games`` games per cell (rounded up to equal games per seat order) and
+    returns the aggregate, the per-game tables (unless ``output.save_tables`` is
+    false) and the manifest.
+    """
+    import datetime
+
+    from analyzer import __version__
+    from analyzer.aggregate import Reducer, headline
+    from analyzer.runner import RunOptions, run
+    from analyzer.seeding import resolve_seed
+
+    seed = resolve_seed(sc.seed)
+    sc = replace(sc, seed=seed)
+    cells = expand(sc)
+    per_order = games_per_order(sc)
+    games = per_order * len(seat_orders(sc))
+    pairs = ((0, 1),) if sc.compare else ()
+    info = {
+        "scenario": sc.as_dict(),
+        "seed": seed,
+        "analyzer_version": __version__,
+        "rules_version": rules_version(),
+        "rules": rules_description(cells[0].rules),
+        "cells": [c.describe() for c in cells],
+        "pairs": [list(p) for p in pairs],
+        "sweep": [a.param for a in sc.sweep],
+        "games": games,
+        "games_per_order": per_order,
+        "games_total": games * len(cells),
+        "labels": labels(cells[0].rules),
+        "wonder_points": wonder_points(cells[0].rules),
+        "tables_saved": sc.save_tables,
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+    }
+    job = scenario_job(sc, cells, seed)
+    options = RunOptions(
+        games=games,
+        seed=seed,
+        batch_size=min(sc.batch_size, games),
+        workers=workers,
+        keep_tables=sc.save_tables,
+        progress=progress,
+    )
+    result = run(job, options, Reducer(pairs), headline=headline(info))
+    total = result.games * len(cells)
+    info.update(
+        {
+            "games": result.games,
+            "games_total": total,
+            "batches": result.batches,
+            "seconds": round(result.seconds, 3),
+            "games_per_second": round(total / result.seconds, 1) if result.seconds > 0 else None,
+            "stopped_by": result.stopped_by,
+            "workers": workers,
+        }
+    )
+    extra = {}
+    exact = _exact_tables(sc, cells)
+    if exact is not None:
+        extra["claims_exact"] = exact
+    return ScenarioRun(info=info, aggregate=result.aggregate, tables=result.tables, extra=extra)
+
+
+def _exact_tables(sc: Scenario, cells: list[Cell]) -> pd.DataFrame | None:
+    """Exact claim odds for cell 0, or for every cell if a cell changes ruins or dice."""
+    changes = any(
+        p.startswith(("ruins.", "components.", "end_of_age."))
+        for c in cells
+        for p in c.overrides
+        if c.overrides.get(p) != sc.overrides.get(p)
+    )
+    frames = []
+    for cell in cells if changes else cells[:1]:
+        t = exact_claim_table(cell.rules)
+        if t is None:
+            return None
+        t = t.copy()
+        t.insert(0, "cell", cell.index)
+        frames.append(t)
+    return pd.concat(frames, ignore_index=True)
+
+
+# --------------------------------------------------------------------------- validation helpers
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check(cond: bool, where: str, key: str | None, value, allowed: str) -> None:
+    if not cond:
+        raise bad_value(f"{where}: {key}" if key else where, value, allowed)
+
+
+def _require(raw: dict, key: str, where: str) -> None:
+    if key not in raw:
+        raise InputError(f"{where}: missing key '{key}'")
+
+
+def _unknown(raw: dict, allowed: tuple[str, ...], where: str, prefix: str) -> None:
+    for key in raw:
+        if key not in allowed:
+            raise InputError(
+                f"{where}: unknown key '{prefix}{key}' (allowed: {', '.join(allowed)})"
+            )
+
+
+def _strategy_list(value, where: str, key: str) -> tuple[str, ...]:
+    names = strategy_names()
+    allowed = "a list of strategy names from " + ", ".join(names)
+    _check(isinstance(value, list) and len(value) >= 1, where, key, value, allowed)
+    for v in value:
+        _check(v in names, where, key, v, ", ".join(names))
+    return tuple(value)
+
+
+def _strategies(value, players: int, where: str, key: str) -> tuple[str, ...]:
+    """Per-seat strategies: one name for every seat, or a list with one name per seat."""
+    names = strategy_names()
+    if isinstance(value, str):
+        _check(value in names, where, key, value, ", ".join(names))
+        return (value,)
+    seq = _strategy_list(value, where, key)
+    _check(
+        len(seq) == players,
+        where,
+        key,
+        list(seq),
+        f"one strategy name for every seat, or a list of {players} (one per seat)",
+    )
+    return seq
+
+
+def _table(value, where: str, key: str) -> dict:
+    _check(isinstance(value, dict), where, key, value, "a table")
+    return dict(value)
+
+
+def _rulings(value, where: str, key: str) -> dict:
+    table = _table(value, where, key)
+    allowed = ruling_names()
+    _unknown(table, allowed, where, f"{key}.")
+    return table
+
+
+def _overrides(value, where: str, key: str) -> dict:
+    table = _table(value, where, key)
+    # TOML reads an unquoted dotted key as nested tables; flatten back to paths.
+    flat: dict[str, Any] = {}
+
+    def walk(prefix: str, t: dict) -> None:
+        for k, v in t.items():
+            path = f"{prefix}.{k}" if prefix else k
+            if isinstance(v, dict):
+                walk(path, v)
+            else:
+                flat[path] = v
+
+    walk("", table)
+    return flat
+
+
+def _param_kind(param: str) -> tuple[str, str]:
+    if param == "players":
+        return "players", "players"
+    if param == "edition":
+        return "ruling", "edition"
+    if param.startswith("rules."):
+        return "ruling", param.split(".", 1)[1]
+    return "override", param
+
+
+def _sweep(value, where: str) -> tuple[SweepAxis, ...]:
+    if isinstance(value, dict):
+        tables, keys = [value], ["sweep"]
+    elif isinstance(value, list) and 1 <= len(value) <= MAX_SWEEP_AXES:
+        tables, keys = value, [f"sweep[{i}]" for i in range(len(value))]
+    else:
+        raise bad_value(
+            f"{where}: sweep", value, f"a table, or a list of 1 to {MAX_SWEEP_AXES} tables"
+        )
+    axes = []
+    for t, key in zip(tables, keys, strict=True):
+        _check(isinstance(t, dict), where, key, t, "a table with 'param' and 'values'")
+        _unknown(t, ("param", "values"), where, f"{key}.")
+        _require(t, "param", f"{where}: {key}")
+        _require(t, "values", f"{where}: {key}")
+        param = t["param"]
+        _check(
+            isinstance(param, str) and param != "",
+            where,
+            f"{key}.param",
+            param,
+            "players, edition, rules.<ruling> or an override path like 'ruins.*17.claim'",
+        )
+        kind, name = _param_kind(param)
+        values = t["values"]
+        _check(
+            isinstance(values, list) and len(values) >= 1,
+            where,
+            f"{key}.values",
+            values,
+            "a non-empty list",
+        )
+        if kind == "players":
+            for v in values:
+                _check(_is_int(v), where, f"{key}.values", v, "a list of integers")
+        elif kind == "ruling":
+            allowed = ruling_names()
+            _check(
+                name in allowed,
+                where,
+                f"{key}.param",
+                param,
+                ", ".join(["edition"] + [f"rules.{r}" for r in allowed if r != "edition"]),
+            )
+        else:
+            old = override_example(name)
+            if old is not None:
+                for v in values:
+                    _check(_same_type(old, v), where, f"{key}.values", v, _type_name(old))
+        seen = [json.dumps(v, sort_keys=True) for v in values]
+        if len(set(seen)) != len(seen):
+            raise bad_value(f"{where}: {key}.values", values, "a list without repeated values")
+        axes.append(SweepAxis(param=param, values=tuple(values)))
+    if len({a.param for a in axes}) != len(axes):
+        raise InputError(f"{where}: sweep: the same param is swept twice")
+    return tuple(axes)
+
+
+def _compare(value, where: str, players: int) -> tuple[Variant, Variant]:
+    _check(isinstance(value, dict), where, "compare", value, "a table with tables 'a' and 'b'")
+    _unknown(value, ("a", "b"), where, "compare.")
+    variants = []
+    for key in ("a", "b"):
+        if key not in value:
+            raise InputError(f"{where}: missing key 'compare.{key}'")
+        t = _table(value[key], where, f"compare.{key}")
+        _unknown(t, VARIANT_KEYS, where, f"compare.{key}.")
+        label = t.get("label", key.upper())
+        _check(
+            isinstance(label, str) and label != "", where, f"compare.{key}.label", label, "a string"
+        )
+        strategies = None
+        if "strategies" in t:
+            strategies = _strategies(t["strategies"], players, where, f"compare.{key}.strategies")
+            if len(strategies) == 1:
+                strategies = strategies * players
+        variants.append(
+            Variant(
+                key=key,
+                label=label,
+                rulings=_rulings(t.get("rules", {}), where, f"compare.{key}.rules"),
+                overrides=_overrides(t.get("overrides", {}), where, f"compare.{key}.overrides"),
+                strategies=strategies,
+            )
+        )
+    if variants[0].label == variants[1].label:
+        raise bad_value(
+            f"{where}: compare.b.label", variants[1].label, "a label different from a's"
+        )
+    return variants[0], variants[1]
+
+
+def _same_type(old, v) -> bool:
+    if isinstance(old, bool):
+        return isinstance(v, bool)
+    if isinstance(old, int):
+        return _is_int(v)
+    if isinstance(old, list):
+        return isinstance(v, list) and all(_is_int(x) for x in v)
+    return isinstance(v, type(old))
+
+
+def _type_name(old) -> str:
+    if isinstance(old, bool):
+        return "a list of true/false values"
+    if isinstance(old, int):
+        return "a list of integers"
+    if isinstance(old, list):
+        return "a list of lists of integers"
+    if isinstance(old, str):
+        return "a list of strings"
+    return f"a list of values like {old!r}"
+
+
+def _fmt(v) -> str:
+    if isinstance(v, list | tuple):
+        return "[" + ",".join(str(x) for x in v) + "]"
+    return str(v)
+
+
+def _short(param: str) -> str:
+    return param.split(".")[-1] if param.startswith("rules.") else param
+
+
+def _jsonable(v):
+    return list(v) if isinstance(v, tuple) else v
+
+
+# --------------------------------------------------------------------------- Unearth binding
+# Everything below knows about Unearth; the rest of this module does not.
+
+_DOCUMENTED_STRATEGIES = ("random", "claimer", "collector", "balanced")
+
+
+def strategy_names() -> tuple[str, ...]:
+    """Strategy names the engine knows (``analyzer.unearth.game.STRATEGIES``)."""
+    try:
+        from analyzer.unearth.game import STRATEGIES
+    except ImportError:  # the engine is not there yet: the names fixed in CONTRACTS.md
+        return _DOCUMENTED_STRATEGIES
+    return tuple(STRATEGIES)
+
+
+def ruling_names() -> tuple[str, ...]:
+    """Keys allowed in a ``[rules]`` table: ``edition`` and the ``Rulings`` switches."""
+    from analyzer.unearth.rules import Rulings
+
+    return tuple(k for k in Rulings.__dataclass_fields__ if not k.startswith("_"))
+
+
+def build_rules(rulings: dict, overrides: dict, where: str):
+    """``analyzer.unearth.rules.load_rules`` for a cell; errors are prefixed with ``where``."""
+    from analyzer.unearth.rules import load_rules
+
+    rulings = dict(rulings)
+    edition = rulings.pop("edition", "english")
+    if not isinstance(edition, str):
+        raise bad_value(f"{where}: edition", edition, "english, german")
+    return load_rules(edition, overrides, rulings=rulings, where=where)
+
+
+def player_range(rules) -> tuple[int, int]:
+    """Smallest and largest player count the rules allow."""
+    comp = rules.data["components"]
+    return int(comp["min_players"]), int(comp["max_players"])
+
+
+def override_example(path: str):
+    """The shipped value an override path replaces (first match), or None if unknown."""
+    import fnmatch
+
+    from analyzer.unearth.rules import _CARD_LIST, base_data
+
+    data = base_data()
+    parts = path.split(".")
+    if parts[0] not in data:
+        return None
+    list_key = _CARD_LIST.get(parts[0])
+    if list_key is None:
+        return data[parts[0]].get(parts[1]) if len(parts) == 2 else None
+    if len(parts) != 3:
+        return None
+    for card in data[parts[0]][list_key]:
+        if fnmatch.fnmatchcase(card["id"], parts[1]) and parts[2] in card:
+            return card[parts[2]]
+    return None
+
+
+def rules_description(rules) -> dict:
+    """JSON-able description of a cell's rules (``Rules.describe``)."""
+    return rules.describe()
+
+
+def rules_version() -> str:
+    from analyzer.unearth.rules import RULES_VERSION
+
+    return RULES_VERSION
+
+
+def labels(rules) -> dict[str, str]:
+    """Display names of the ids that appear in table columns and keys."""
+    out = {}
+    out.update(zip(rules.wonder_ids, rules.wonder_names, strict=True))
+    out.update(zip(rules.delver_ids, rules.delver_names, strict=True))
+    for c in rules.data["end_of_age"]["card"]:
+        out[c["id"]] = c["name"]
+    return out
+
+
+def wonder_points(rules) -> dict[str, int]:
+    """Printed points of each named wonder (end-game effects come on top)."""
+    return {w["id"]: int(w["points"]) for w in rules.data["named_wonders"]["wonder"]}
+
+
+def exact_claim_table(rules) -> pd.DataFrame | None:
+    """Exact single-roll claim odds (``analyzer.unearth.odds.dice_to_claim_table``).
+
+    Columns ``claim_value, dice, p_claimed, exact``; ``None`` if the odds
+    module is not available.
+    """
+    try:
+        from analyzer.unearth.odds import dice_to_claim_table
+    except ImportError:
+        return None
+    return dice_to_claim_table(rules)
+
+
+def make_job(players: int, strategies: tuple[str, ...], seed: int, rules, claims: bool):
+    """The engine's batch function for one seat order (``analyzer.unearth.game.GameJob``).
+
+    The only place this package calls the Unearth engine.
+    """
+    from analyzer.unearth.game import GameJob
+
+    return GameJob(
+        players=players, strategies=tuple(strategies), seed=seed, rules=rules, claims=claims
+    )

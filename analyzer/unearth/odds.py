@@ -1,0 +1,1165 @@
+"""Exact "what are my odds" for one ruin (``shared/rules/unearth.md``: "A turn",
+"Claims and tiebreaks", the delver cards and named wonders that change a roll).
+
+A question is one ruin: its claim value, the dice already on it (owner, faces,
+value) and the dice still to be rolled onto it, in order. After each roll the
+ruin is checked; once it is claimed or tied, later dice are not rolled there.
+The answer is exact: the probability that each player claims, of an
+unbreakable tie and of no claim, and the expected stones and consolation
+delver cards of each player, as :class:`fractions.Fraction`.
+
+Engine: :func:`_odds_kernel` walks the roll tree depth first. Every node carries
+an integer weight over the common denominator ``prod(faces ** rolls)`` (the
+most rolls each die can take, rerolls included), so sums are exact in int64.
+Choices made after seeing a roll (modifier signs and order, rerolls) are
+maximised subtree by subtree for the player who makes them. The Python wrapper
+validates, precomputes which final values each choice can reach, and converts
+the integer result to fractions.
+
+Rulings are listed in ``docs/odds.md``; the main ones:
+
+- Modifiers are clamped to ``1 .. faces`` after each one; the asking player
+  orders them (the best order for the asking player's goal).
+- Stones come from the natural face of the final roll; the stone limit is the
+  ruin's stones plus the bag's, and only applies when both are given.
+- Ancient Map (the asking player's first rolled die) and The Shattered Edifice
+  (the owner's natural rolls in :data:`WONDER_DEFAULTS`) reroll; the reroll is
+  final for the ruin check, Reading the Stones and Ancestral Claim apply to the
+  first roll only (rulebook FAQ), event and wonder modifiers apply to every roll.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from analyzer.errors import InputError, bad_value
+from analyzer.jit import njit
+from analyzer.unearth.claims import NO_CLAIM, TIE, ruin_outcome
+from analyzer.unearth.codes import CardKind, EventEffect
+from analyzer.unearth.rules import Rules, default_rules
+
+GOALS = ("claim", "stone")
+
+#: Defaults for the parameters of the roll-changing named wonders, used only
+#: when ``data/named_wonders.toml`` does not carry them: a wonder entry's keys
+#: ``amount``, ``faces`` (0: any die) and ``reroll_low`` / ``reroll_high``
+#: (the Edifice) take precedence.
+WONDER_DEFAULTS = {
+    "college": {"faces": 8, "amount": 1},  # your d8 rolls may get +1
+    "columns": {"amount": -1},  # any die you roll may get -1
+    "edifice": {"rolls": [4, 5]},  # you may reroll your rolls of 4 and 5
+    "sanctuary": {"amount": 1},  # roll matches a value on the ruin: may get +1 or -1
+}
+#: Effects of named wonders that change a roll (the only ones ``--wonder`` takes).
+ROLL_WONDERS = tuple(WONDER_DEFAULTS)
+#: Ancestral Claim acts on "the next d6 you roll" (data key ``faces``; 0: any die).
+ANCESTRAL_FACES_DEFAULT = 6
+
+_TOKEN = re.compile(r"^([A-Za-z0-9_\-]+):[dD](\d+)(?:=(-?\d+))?$")
+#: int64 headroom for the integer weights (a vector entry is at most weight * dice)
+_WEIGHT_LIMIT = 2**62
+
+
+# --------------------------------------------------------------------------- questions
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die of a question: ``value`` None means it is still to be rolled."""
+
+    owner: str
+    faces: int
+    value: int | None = None
+
+    def token(self) -> str:
+        """The ``PLAYER:dFACES[=VALUE]`` spelling of this die."""
+        tail = "" if self.value is None else f"={self.value}"
+        return f"{self.owner}:d{self.faces}{tail}"
+
+
+@dataclass(frozen=True)
+class OddsQuestion:
+    """One ruin and the dice to roll onto it, with the asking player's options.
+
+    - ``dice``: known dice (with a value) are on the ruin; unknown ones are
+      rolled in the order given, the ruin checked after each roll.
+    - ``me``: the asking player (default: owner of the first unknown die).
+    - ``ruin_stones`` / ``bag``: stones on the ruin and in the bag; the stone
+      limit applies only when both are given (their sum), else unlimited.
+    - ``reading_the_stones``, ``ancestral_claim``, ``ancient_map``: the asking
+      player played that delver card this turn.
+    - ``event``: id or short name of a roll-modifier end-of-age event, or None.
+    - ``wonders``: ``(effect or wonder id, owner)`` pairs of roll-changing wonders.
+    - ``goal``: what the asking player's choices maximise, ``claim`` or ``stone``.
+    - ``force_first``: test/advise hook: the first unknown die's first natural
+      roll is this value (the result is then that branch's share only).
+    """
+
+    claim_value: int
+    dice: tuple[Die, ...]
+    me: str | None = None
+    ruin_stones: int | None = None
+    bag: int | None = None
+    reading_the_stones: bool = False
+    ancestral_claim: bool = False
+    ancient_map: bool = False
+    event: str | None = None
+    wonders: tuple[tuple[str, str], ...] = ()
+    goal: str = "claim"
+    force_first: int = 0
+
+    def describe(self) -> str:
+        """Short one-line statement of the inputs (for chart titles and reports)."""
+        parts = [f"claim {self.claim_value}", ", ".join(d.token() for d in self.dice)]
+        for flag, name in (
+            (self.reading_the_stones, "Reading the Stones"),
+            (self.ancestral_claim, "Ancestral Claim"),
+            (self.ancient_map, "Ancient Map"),
+        ):
+            if flag:
+                parts.append(name)
+        if self.event:
+            parts.append(f"event {self.event}")
+        for eff, owner in self.wonders:
+            parts.append(f"{eff}={owner}")
+        if self.ruin_stones is not None:
+            parts.append(f"ruin stones {self.ruin_stones}")
+        if self.bag is not None:
+            parts.append(f"bag {self.bag}")
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class OddsResult:
+    """Exact answer to an :class:`OddsQuestion` (all values are Fractions).
+
+    ``players`` lists the seats in the order used by the dicts.
+    ``p_win[player]`` is the probability that the player claims the ruin.
+    """
+
+    question: OddsQuestion
+    players: tuple[str, ...]
+    me: str
+    p_win: dict[str, Fraction]
+    p_tie: Fraction
+    p_no_claim: Fraction
+    expected_stones: dict[str, Fraction]
+    expected_cards: dict[str, Fraction]
+    denominator: int = field(default=1, compare=False)
+
+    @property
+    def p_claim(self) -> Fraction:
+        """Probability that somebody claims the ruin."""
+        return sum(self.p_win.values(), Fraction(0))
+
+    def as_dict(self) -> dict:
+        """JSON-able dict: floats, and the same values as ``"a/b"`` strings under ``exact``."""
+
+        def f(x: Fraction) -> float:
+            return float(x)
+
+        def s(x: Fraction) -> str:
+            return f"{x.numerator}/{x.denominator}"
+
+        out = {
+            "claim_value": self.question.claim_value,
+            "dice": [d.token() for d in self.question.dice],
+            "me": self.me,
+            "goal": self.question.goal,
+            "players": list(self.players),
+            "p_claim": f(self.p_claim),
+            "p_tie": f(self.p_tie),
+            "p_no_claim": f(self.p_no_claim),
+            "p_win": {p: f(v) for p, v in self.p_win.items()},
+            "expected_stones": {p: f(v) for p, v in self.expected_stones.items()},
+            "expected_cards": {p: f(v) for p, v in self.expected_cards.items()},
+        }
+        out["exact"] = {
+            "p_claim": s(self.p_claim),
+            "p_tie": s(self.p_tie),
+            "p_no_claim": s(self.p_no_claim),
+            "p_win": {p: s(v) for p, v in self.p_win.items()},
+            "expected_stones": {p: s(v) for p, v in self.expected_stones.items()},
+            "expected_cards": {p: s(v) for p, v in self.expected_cards.items()},
+        }
+        return out
+
+    def to_json(self) -> str:
+        return json.dumps(self.as_dict(), indent=2)
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def allowed_faces(rules: Rules) -> list[int]:
+    """Die sizes allowed in questions: those in the rules' ``components.dice``."""
+    return sorted(set(int(f) for f in rules.data["components"]["dice"]))
+
+
+def parse_die(token: str, rules: Rules, where: str, *, need_value: bool = False) -> Die:
+    """Parse one ``PLAYER:dFACES[=VALUE]`` token; raises :class:`InputError`."""
+    faces_ok = allowed_faces(rules)
+    faces_txt = ", ".join(f"d{f}" for f in faces_ok)
+    tok = token.strip()
+    m = _TOKEN.match(tok)
+    if not m:
+        form = "PLAYER:dFACES=VALUE" if need_value else "PLAYER:dFACES or PLAYER:dFACES=VALUE"
+        raise bad_value(where, tok, f"{form}, faces {faces_txt}")
+    owner, faces, value = m.group(1), int(m.group(2)), m.group(3)
+    if faces not in faces_ok:
+        raise bad_value(f"{where}: {tok!r}", f"d{faces}", faces_txt)
+    if value is None:
+        if need_value:
+            raise bad_value(
+                where, tok, f"a die with its value, PLAYER:dFACES=VALUE, faces {faces_txt}"
+            )
+        return Die(owner, faces, None)
+    v = int(value)
+    if not 1 <= v <= faces:
+        raise bad_value(f"{where}: {tok!r}", v, f"1 to {faces} on a d{faces}")
+    return Die(owner, faces, v)
+
+
+def parse_int(where: str, text: str | None, *, minimum: int = 0, required: bool = False):
+    """Parse an integer option given as text; None stays None unless ``required``."""
+    allowed = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
+    if text is None:
+        if required:
+            raise InputError(f"{where}: missing (allowed: {allowed})")
+        return None
+    try:
+        value = int(str(text).strip())
+    except ValueError:
+        raise bad_value(where, text, allowed) from None
+    if value < minimum:
+        raise bad_value(where, value, allowed)
+    return value
+
+
+def parse_dice(
+    text: str | None, rules: Rules | None = None, where: str = "--dice"
+) -> tuple[Die, ...]:
+    """Parse a comma-separated list of die tokens (``blue:d6=5,red:d8``)."""
+    rules = rules or default_rules()
+    if text is None:
+        raise InputError(f"{where}: missing (allowed: comma-separated PLAYER:dFACES[=VALUE])")
+    tokens = [t for t in text.split(",")]
+    if not text.strip() or any(not t.strip() for t in tokens):
+        raise bad_value(where, text, "comma-separated PLAYER:dFACES[=VALUE] tokens")
+    return tuple(parse_die(t, rules, where) for t in tokens)
+
+
+def _roll_events(rules: Rules) -> dict[str, int]:
+    """Roll-modifier events by accepted name (id and short name) -> amount."""
+    out = {}
+    for c in rules.data["end_of_age"]["card"]:
+        if c["kind"] == "event" and EventEffect[c["effect"].upper()] == EventEffect.ROLL_MODIFIER:
+            out[c["id"]] = int(c.get("amount", 0))
+            out[_short(c["id"])] = int(c.get("amount", 0))
+    return out
+
+
+def _short(card_id: str) -> str:
+    words = [w for w in card_id.split("_") if w not in ("the", "of")]
+    return words[0] if words else card_id
+
+
+def event_names(rules: Rules) -> list[str]:
+    """Short names of the roll-modifier events (``gathering``, ``festival``)."""
+    return [
+        _short(c["id"])
+        for c in rules.data["end_of_age"]["card"]
+        if c["kind"] == "event" and c["effect"] == "roll_modifier"
+    ]
+
+
+def _wonder_entries(rules: Rules) -> dict[str, dict]:
+    """Roll-changing wonders by accepted name (effect and id) -> merged parameters."""
+    out = {}
+    for w in rules.data["named_wonders"]["wonder"]:
+        eff = w["effect"]
+        if eff in WONDER_DEFAULTS:
+            params = dict(WONDER_DEFAULTS[eff])
+            params.update({k: w[k] for k in params if k in w})
+            if "reroll_low" in w and "reroll_high" in w:
+                params["rolls"] = list(range(int(w["reroll_low"]), int(w["reroll_high"]) + 1))
+            params["effect"] = eff
+            params["name"] = w["name"]
+            out[eff] = params
+            out[w["id"]] = params
+    return out
+
+
+def parse_wonder(text: str, rules: Rules | None = None, where: str = "--wonder") -> tuple[str, str]:
+    """Parse ``NAME=PLAYER`` (name: ``college``, ``columns``, ``edifice``, ``sanctuary``)."""
+    rules = rules or default_rules()
+    entries = _wonder_entries(rules)
+    name, sep, owner = text.partition("=")
+    allowed = ", ".join(f"{e}=PLAYER" for e in ROLL_WONDERS)
+    if not sep or not owner.strip() or not re.fullmatch(r"[A-Za-z0-9_\-]+", owner.strip()):
+        raise bad_value(where, text, allowed)
+    if name.strip() not in entries:
+        raise bad_value(where, text, allowed)
+    return entries[name.strip()]["effect"], owner.strip()
+
+
+def _delver_amount(rules: Rules, delver_id: str, default: int) -> int:
+    for d in rules.data["delvers"]["delver"]:
+        if d["effect"] == delver_id:
+            return int(d.get("amount", default))
+    return default
+
+
+# --------------------------------------------------------------------------- kernel
+
+
+class _Problem(NamedTuple):
+    """Kernel view of a question. Dice arrays hold the known dice, then the unknown.
+
+    ``masks[i, r, s, n, c]`` (int64 bitmask, bit ``v`` = final value ``v``):
+    the final values unknown die ``i`` can reach from natural ``n`` under owner
+    choice ``c`` (``r`` = 0 first roll, 1 a reroll; ``s`` = 1 when the
+    Sanctuary condition holds). For the asking player's own dice there is one
+    choice (the union); for others, one per combination of their optional
+    abilities, the asking player then picking the value (the order).
+    """
+
+    claim_value: int
+    n_players: int
+    n_known: int
+    n_unknown: int
+    me: int
+    goal: int  #: 0 claim, 1 stone
+    stone_max: int  #: natural faces 1..stone_max give a stone
+    edifice_rolls: int  #: bitmask of naturals the Edifice may reroll
+    owner: np.ndarray  #: int64[n_known + n_unknown] seat
+    faces: np.ndarray  #: int64[n_known + n_unknown]
+    masks: np.ndarray  #: int64[n_unknown, 2, 2, max_faces + 1, max_choices]
+    n_choice: np.ndarray  #: int64[n_unknown]
+    has_map: np.ndarray  #: bool[n_unknown] Ancient Map on this die's first roll
+    has_edifice: np.ndarray  #: bool[n_unknown]
+    has_sanctuary: np.ndarray  #: bool[n_unknown]
+    force: np.ndarray  #: int64[n_unknown] forced first natural, 0 = free
+    max_rest: np.ndarray  #: int64[n_unknown + 1] sum of faces of unknown dice i..
+    no_reroll_from: np.ndarray  #: bool[n_unknown + 1] no die i.. can be rerolled
+
+
+class _Work(NamedTuple):
+    """Scratch the kernel mutates; rows of the 2-D buffers are stack depths."""
+
+    value: np.ndarray  #: int64[n_dice] values on the ruin (0 = not rolled yet)
+    stones: np.ndarray  #: int64[n_players] stones gained along the current path
+    left: np.ndarray  #: int64[1] stones left to give, -1 = unlimited
+    cards: np.ndarray  #: int64[n_players]
+    dist: np.ndarray  #: int64[n_unknown + 2] stone-count distribution (fast path)
+    frame: np.ndarray  #: int64[depth, _NF] the explicit stack (fields _I .. _DEC)
+    acc: np.ndarray  #: int64[depth, L] result of the frame at that depth
+    tot: np.ndarray  #: int64[depth, L] running sum over naturals
+    best: np.ndarray  #: int64[depth, L] best option for the chooser
+    comb: np.ndarray  #: int64[depth, L] best value within one owner choice
+
+
+# stack frame fields: die, rolls so far, card modifiers apply, map / edifice
+# available, weight, natural, choice, value, phase, flags, keep bookkeeping
+_I, _U, _FIRST, _MAP, _EDIF, _W, _N, _C, _V, _PH, _HAVE, _HAVEC, _S, _GOT, _DEC, _HI = range(16)
+_NF = 16
+_PH_VAL, _PH_EDIF, _PH_MAP, _PH_NEXT, _PH_ENTER, _PH_BEGIN = 0, 1, 2, 3, 4, 5
+
+
+@njit
+def _better(a, ra, b, rb, seat, goal, n_players):
+    """Is row ``ra`` of ``a`` a strictly better outcome than row ``rb`` of ``b`` for ``seat``?
+
+    In order: the seat's goal measure (claim numerator for goal 0, stones for
+    goal 1); the other of the two; fewer claims by the other seats; more
+    consolation cards for the seat; then the whole vector lexicographically
+    (a fixed tie-break so that results are unique). Draws no random numbers.
+    """
+    k1 = seat if goal == 0 else n_players + 2 + seat
+    k2 = n_players + 2 + seat if goal == 0 else seat
+    if a[ra, k1] != b[rb, k1]:
+        return a[ra, k1] > b[rb, k1]
+    if a[ra, k2] != b[rb, k2]:
+        return a[ra, k2] > b[rb, k2]
+    oa = 0
+    ob = 0
+    for p in range(n_players):
+        if p != seat:
+            oa += a[ra, p]
+            ob += b[rb, p]
+    if oa != ob:
+        return oa < ob
+    kc = 2 * n_players + 2 + seat
+    if a[ra, kc] != b[rb, kc]:
+        return a[ra, kc] > b[rb, kc]
+    for k in range(a.shape[1]):
+        if a[ra, k] != b[rb, k]:
+            return a[ra, k] > b[rb, k]
+    return False
+
+
+@njit
+def _copy_row(src, rs, dst, rd):
+    for k in range(src.shape[1]):
+        dst[rd, k] = src[rs, k]
+
+
+@njit
+def _terminal(res, with_cards, w, stones, cards, dst, rd):
+    """Write row ``rd`` of ``dst``: the outcome vector of a resolved ruin, weight ``w``.
+
+    ``res``: a seat, ``TIE`` or ``NO_CLAIM``; ``stones`` / ``cards``: int64[n_players].
+    """
+    p_n = stones.shape[0]
+    for k in range(dst.shape[1]):
+        dst[rd, k] = 0
+    if res == NO_CLAIM:
+        dst[rd, p_n + 1] = w
+    elif res == TIE:
+        dst[rd, p_n] = w
+    else:
+        dst[rd, res] = w
+    for p in range(p_n):
+        dst[rd, p_n + 2 + p] = stones[p] * w
+        if with_cards:
+            dst[rd, 2 * p_n + 2 + p] = cards[p] * w
+
+
+@njit
+def _no_claim_rest(owner, faces, first_slot, stone_max, left, w, stones, dist, dst, rd):
+    """Row ``rd`` of ``dst``: dice ``first_slot..`` are rolled but nobody can claim.
+
+    Used only when none of those dice can be rerolled, so no choice changes
+    anything: each die gives its owner a stone on a natural 1..stone_max while
+    stones last (``left``, -1 = unlimited). Exact integer arithmetic: ``w`` is
+    divisible by the product of the remaining faces. Draws no random numbers.
+    """
+    _terminal(NO_CLAIM, False, w, stones, stones, dst, rd)
+    p_n = stones.shape[0]
+    for k in range(dist.shape[0]):
+        dist[k] = 0
+    dist[0] = w
+    for slot in range(first_slot, faces.shape[0]):
+        f = faces[slot]
+        sm = min(stone_max, f)
+        o = owner[slot]
+        if left < 0:
+            dst[rd, p_n + 2 + o] += w // f * sm
+            continue
+        # dist[k]: weight of paths on which k stones were given so far
+        for k in range(min(slot - first_slot, left), -1, -1):
+            if k < left:
+                give = dist[k] // f * sm
+                dst[rd, p_n + 2 + o] += give
+                dist[k + 1] += give
+                dist[k] -= give
+
+
+@njit
+def _odds_kernel(pb, ws, weight, out):
+    """Exact outcome vector of a question, as integers over ``weight``.
+
+    A depth-first walk over the roll tree with an explicit stack: frame ``d``
+    rolls one die once, its children are the next die or a reroll of the same
+    die; choices keep the best child for whoever makes them. ``out``
+    (int64[3 * n_players + 2], written): numerators of P(seat claims) for each
+    seat, P(tie), P(no claim), E[stones] per seat, E[cards] per seat.
+    ``weight`` is the common denominator (product of faces ** max rolls).
+    Draws no random numbers.
+    """
+    # unpack once: reading arrays out of the tuples inside the loop is costly
+    owner = pb.owner
+    faces = pb.faces
+    masks = pb.masks
+    n_choice = pb.n_choice
+    has_map = pb.has_map
+    has_edifice = pb.has_edifice
+    has_sanctuary = pb.has_sanctuary
+    force = pb.force
+    max_rest = pb.max_rest
+    no_reroll_from = pb.no_reroll_from
+    value = ws.value
+    stones = ws.stones
+    left = ws.left
+    cards = ws.cards
+    dist = ws.dist
+    fr = ws.frame
+    acc = ws.acc
+    tot = ws.tot
+    best = ws.best
+    comb = ws.comb
+    p_n = pb.n_players
+    n_known = pb.n_known
+    n_unknown = pb.n_unknown
+    claim_value = pb.claim_value
+    stone_max = pb.stone_max
+    me = pb.me
+    my_goal = pb.goal
+    width = acc.shape[1]
+
+    res = ruin_outcome(owner, faces, value, n_known, claim_value, p_n, cards)
+    if res != NO_CLAIM:
+        _terminal(res, True, weight, stones, cards, acc, 0)
+        for k in range(out.shape[0]):
+            out[k] = acc[0, k]
+        return
+    d = 0
+    fr[0, _I] = 0
+    fr[0, _U] = 0
+    fr[0, _FIRST] = 1
+    fr[0, _MAP] = 1
+    fr[0, _EDIF] = 1
+    fr[0, _W] = weight
+    fr[0, _PH] = _PH_ENTER
+    resume = False
+    while d >= 0:
+        i = fr[d, _I]
+        ph = fr[d, _PH]
+        if ph == _PH_ENTER:
+            # a new frame: prune if the claim is out of reach, else start at natural lo
+            finished = False
+            if i == n_unknown:
+                _terminal(NO_CLAIM, False, fr[d, _W], stones, cards, acc, d)
+                finished = True
+            elif fr[d, _U] == 0 and no_reroll_from[i] and force[i] == 0:
+                total = 0
+                for j in range(n_known + i):
+                    total += value[j]
+                if total + max_rest[i] < claim_value:
+                    _no_claim_rest(
+                        owner,
+                        faces,
+                        n_known + i,
+                        stone_max,
+                        left[0],
+                        fr[d, _W],
+                        stones,
+                        dist,
+                        acc,
+                        d,
+                    )
+                    finished = True
+            if finished:
+                d -= 1
+                resume = True
+                continue
+            lo = 1
+            hi = faces[n_known + i]
+            if fr[d, _U] == 0 and force[i] != 0:
+                lo = force[i]
+                hi = force[i]
+            for k in range(width):
+                tot[d, k] = 0
+            fr[d, _HI] = hi
+            fr[d, _N] = lo
+            ph = _PH_BEGIN
+        slot = n_known + i
+        n_faces = faces[slot]
+        own = owner[slot]
+        goal = my_goal if own == me else 0
+        wc = fr[d, _W] // n_faces
+        if ph == _PH_BEGIN:
+            n = fr[d, _N]
+            s = 0
+            if has_sanctuary[i]:
+                for j in range(slot):
+                    if value[j] == n:
+                        s = 1
+                        break
+            fr[d, _S] = s
+            fr[d, _C] = 0
+            fr[d, _V] = 1
+            fr[d, _HAVE] = 0
+            fr[d, _HAVEC] = 0
+            fr[d, _PH] = _PH_VAL
+            ph = _PH_VAL
+        n = fr[d, _N]
+        if resume:
+            resume = False
+            if ph == _PH_VAL:
+                # back from the next die after keeping value V: undo the keep
+                if fr[d, _GOT]:
+                    stones[own] -= 1
+                if fr[d, _DEC]:
+                    left[0] += 1
+                value[slot] = 0
+                # the asking player picks the value (the order of the modifiers)
+                if fr[d, _HAVEC] == 0 or _better(acc, d + 1, comb, d, me, my_goal, p_n):
+                    _copy_row(acc, d + 1, comb, d)
+                    fr[d, _HAVEC] = 1
+                fr[d, _V] += 1
+            else:
+                # back from a reroll (Edifice or Ancient Map): the owner decides
+                if _better(acc, d + 1, best, d, own, goal, p_n):
+                    _copy_row(acc, d + 1, best, d)
+                ph = _PH_MAP if ph == _PH_EDIF else _PH_NEXT
+                fr[d, _PH] = ph
+        if ph == _PH_VAL:
+            c = fr[d, _C]
+            v = fr[d, _V]
+            r = 1 - fr[d, _FIRST]
+            s = fr[d, _S]
+            found = False
+            while c < n_choice[i]:
+                mask = masks[i, r, s, n, c]
+                while v <= n_faces and not (mask >> v) & 1:
+                    v += 1
+                if v <= n_faces:
+                    found = True
+                    break
+                # this owner choice is done: the owner keeps the better one
+                if fr[d, _HAVEC] and (
+                    fr[d, _HAVE] == 0 or _better(comb, d, best, d, own, goal, p_n)
+                ):
+                    _copy_row(comb, d, best, d)
+                    fr[d, _HAVE] = 1
+                fr[d, _HAVEC] = 0
+                c += 1
+                v = 1
+            fr[d, _C] = c
+            fr[d, _V] = v
+            if found:
+                # keep: the die shows v (natural n); a stone from the natural face
+                value[slot] = v
+                fr[d, _GOT] = 0
+                fr[d, _DEC] = 0
+                if n <= stone_max and left[0] != 0:
+                    fr[d, _GOT] = 1
+                    stones[own] += 1
+                    if left[0] > 0:
+                        left[0] -= 1
+                        fr[d, _DEC] = 1
+                # the claim kernel decides; the running total only spares calling it
+                total = 0
+                for j in range(slot + 1):
+                    total += value[j]
+                res = NO_CLAIM
+                if total >= claim_value:
+                    res = ruin_outcome(owner, faces, value, slot + 1, claim_value, p_n, cards)
+                if res == NO_CLAIM:
+                    e = d + 1
+                    fr[e, _I] = i + 1
+                    fr[e, _U] = 0
+                    fr[e, _FIRST] = 1
+                    fr[e, _MAP] = 1
+                    fr[e, _EDIF] = 1
+                    fr[e, _W] = wc
+                    fr[e, _PH] = _PH_ENTER
+                    d = e
+                    continue
+                _terminal(res, True, wc, stones, cards, acc, d + 1)
+                resume = True
+                continue
+            ph = _PH_EDIF
+            fr[d, _PH] = ph
+        if ph == _PH_EDIF:
+            if fr[d, _EDIF] and has_edifice[i] and (pb.edifice_rolls >> n) & 1:
+                e = d + 1
+                fr[e, _I] = i
+                fr[e, _U] = fr[d, _U] + 1
+                fr[e, _FIRST] = 0
+                fr[e, _MAP] = fr[d, _MAP]
+                fr[e, _EDIF] = 0
+                fr[e, _W] = wc
+                fr[e, _PH] = _PH_ENTER
+                d = e
+                continue
+            ph = _PH_MAP
+            fr[d, _PH] = ph
+        if ph == _PH_MAP:
+            if fr[d, _MAP] and has_map[i]:
+                e = d + 1
+                fr[e, _I] = i
+                fr[e, _U] = fr[d, _U] + 1
+                fr[e, _FIRST] = 0
+                fr[e, _MAP] = 0
+                fr[e, _EDIF] = 1
+                fr[e, _W] = wc
+                fr[e, _PH] = _PH_ENTER
+                d = e
+                continue
+            fr[d, _PH] = _PH_NEXT
+        # every option for natural n seen: add the chosen one, go to the next natural
+        for k in range(width):
+            tot[d, k] += best[d, k]
+        if n < fr[d, _HI]:
+            fr[d, _N] = n + 1
+            fr[d, _PH] = _PH_BEGIN
+            continue
+        _copy_row(tot, d, acc, d)
+        d -= 1
+        resume = True
+    for k in range(out.shape[0]):
+        out[k] = acc[0, k]
+
+
+# --------------------------------------------------------------------------- wrapper
+
+
+@lru_cache(maxsize=4096)
+def _reachable(n: int, amounts: tuple[int, ...], faces: int) -> frozenset[int]:
+    """Final values reachable from ``n`` applying all ``amounts`` in some order.
+
+    Each modifier is clamped to ``1 .. faces`` right after it is applied.
+    """
+    if not amounts:
+        return frozenset([n])
+    out: set[int] = set()
+    for k, a in enumerate(amounts):
+        rest = amounts[:k] + amounts[k + 1 :]
+        out |= _reachable(min(max(n + a, 1), faces), tuple(sorted(rest)), faces)
+    return frozenset(out)
+
+
+@dataclass
+class _Prepared:
+    players: tuple[str, ...]
+    me: str
+    problem: _Problem
+    work: _Work
+    weight: int
+    length: int
+
+
+def _resolve_players(q: OddsQuestion) -> tuple[tuple[str, ...], str]:
+    players: list[str] = []
+    for d in q.dice:
+        if d.owner not in players:
+            players.append(d.owner)
+    unknown = [d for d in q.dice if d.value is None]
+    me = q.me or (unknown[0].owner if unknown else (q.dice[0].owner if q.dice else None))
+    if me is None:
+        raise InputError("--dice: no dice given (allowed: one or more PLAYER:dFACES[=VALUE])")
+    if me not in players:
+        players.append(me)
+    for _, owner in q.wonders:
+        if owner not in players:
+            players.append(owner)
+    return tuple(players), me
+
+
+def _validate(q: OddsQuestion, rules: Rules) -> None:
+    if isinstance(q.claim_value, bool) or not isinstance(q.claim_value, int) or q.claim_value < 1:
+        raise bad_value("--claim", q.claim_value, "a positive integer")
+    faces_ok = allowed_faces(rules)
+    for d in q.dice:
+        if d.faces not in faces_ok:
+            raise bad_value(
+                f"--dice: {d.token()!r}", f"d{d.faces}", ", ".join(f"d{f}" for f in faces_ok)
+            )
+        if d.value is not None and not 1 <= d.value <= d.faces:
+            raise bad_value(f"--dice: {d.token()!r}", d.value, f"1 to {d.faces} on a d{d.faces}")
+    for name, val in (("--ruin-stones", q.ruin_stones), ("--bag", q.bag)):
+        if val is not None and (isinstance(val, bool) or not isinstance(val, int) or val < 0):
+            raise bad_value(name, val, "a non-negative integer")
+    if q.goal not in GOALS:
+        raise bad_value("--goal", q.goal, ", ".join(GOALS))
+    if q.event is not None and q.event not in _roll_events(rules):
+        raise bad_value("--event", q.event, ", ".join(event_names(rules)))
+    entries = _wonder_entries(rules)
+    for eff, owner in q.wonders:
+        if eff not in entries:
+            raise bad_value(
+                "--wonder", f"{eff}={owner}", ", ".join(f"{e}=PLAYER" for e in ROLL_WONDERS)
+            )
+
+
+def _prepare(q: OddsQuestion, rules: Rules) -> _Prepared:
+    _validate(q, rules)
+    players, me = _resolve_players(q)
+    seat = {p: k for k, p in enumerate(players)}
+    known = [d for d in q.dice if d.value is not None]
+    unknown = [d for d in q.dice if d.value is None]
+    dice = known + unknown
+    n_k, n_u = len(known), len(unknown)
+    tables = rules.tables
+    entries = _wonder_entries(rules)
+    owned: dict[str, set[str]] = {}
+    for eff, owner in q.wonders:
+        owned.setdefault(owner, set()).add(entries[eff]["effect"])
+    college = entries.get("college", dict(WONDER_DEFAULTS["college"]))
+    columns = entries.get("columns", dict(WONDER_DEFAULTS["columns"]))
+    sanctuary = entries.get("sanctuary", dict(WONDER_DEFAULTS["sanctuary"]))
+    edifice = entries.get("edifice", dict(WONDER_DEFAULTS["edifice"]))
+    event_amount = _roll_events(rules)[q.event] if q.event else 0
+    rts_amount = _delver_amount(rules, "reading_the_stones", 1)
+    ac_amount = _delver_amount(rules, "ancestral_claim", 2)
+    ac_faces = ANCESTRAL_FACES_DEFAULT
+    for d in rules.data["delvers"]["delver"]:
+        if d["effect"] == "ancestral_claim":
+            ac_faces = int(d.get("faces", ANCESTRAL_FACES_DEFAULT))
+
+    # which of my unknown dice the cards act on: the next die / next d6 I roll
+    mine_idx = [i for i, d in enumerate(unknown) if d.owner == me]
+    rts_die = mine_idx[0] if (q.reading_the_stones and mine_idx) else -1
+    map_die = mine_idx[0] if (q.ancient_map and mine_idx) else -1
+    ac_die = -1
+    if q.ancestral_claim:
+        for i in mine_idx:
+            if ac_faces in (0, unknown[i].faces):
+                ac_die = i
+                break
+
+    max_f = max([d.faces for d in dice], default=1)
+    choice_sets = []
+    for i, d in enumerate(unknown):
+        own = owned.get(d.owner, set())
+        per = {}
+        for r in (0, 1):
+            for s in (0, 1):
+                fixed: list[int] = []
+                groups: list[list[int]] = []
+                if event_amount:
+                    fixed.append(event_amount)
+                if r == 0 and i == ac_die:
+                    fixed.append(ac_amount)
+                if r == 0 and i == rts_die:
+                    groups.append([rts_amount, -rts_amount])
+                if "college" in own and int(college["faces"]) in (0, d.faces):
+                    groups.append([0, int(college["amount"])])
+                if "columns" in own:
+                    groups.append([0, int(columns["amount"])])
+                if "sanctuary" in own:
+                    a = int(sanctuary["amount"])
+                    groups.append([0, a, -a] if s else [0, 0, 0])
+                combos = list(itertools.product(*groups)) if groups else [()]
+                rows = []
+                for n in range(1, d.faces + 1):
+                    row = []
+                    for combo in combos:
+                        amounts = tuple(sorted(fixed + [a for a in combo if a]))
+                        m = 0
+                        for v in _reachable(n, amounts, d.faces):
+                            m |= 1 << v
+                        row.append(m)
+                    if d.owner == me:  # every choice is mine: one union
+                        u_m = 0
+                        for m in row:
+                            u_m |= m
+                        row = [u_m]
+                    rows.append(row)
+                per[(r, s)] = rows
+        choice_sets.append(per)
+    n_choice = np.ones(max(n_u, 1), np.int64)
+    for i in range(n_u):
+        n_choice[i] = len(choice_sets[i][(0, 0)][0])
+    k_max = int(n_choice.max()) if n_u else 1
+    masks = np.zeros((max(n_u, 1), 2, 2, max_f + 1, k_max), np.int64)
+    for i in range(n_u):
+        for (r, s), rows in choice_sets[i].items():
+            for n, row in enumerate(rows, start=1):
+                masks[i, r, s, n, : len(row)] = row
+
+    has_map = np.zeros(max(n_u, 1), np.bool_)
+    has_edifice = np.zeros(max(n_u, 1), np.bool_)
+    has_sanct = np.zeros(max(n_u, 1), np.bool_)
+    force = np.zeros(max(n_u, 1), np.int64)
+    rolls = []
+    for i, d in enumerate(unknown):
+        own = owned.get(d.owner, set())
+        has_map[i] = i == map_die
+        has_edifice[i] = "edifice" in own
+        has_sanct[i] = "sanctuary" in own
+        r_max = 1 + (1 if has_edifice[i] else 0)
+        if has_map[i]:
+            r_max *= 2
+        rolls.append(r_max)
+    if q.force_first:
+        if not unknown or not 1 <= q.force_first <= unknown[0].faces:
+            raise bad_value("force_first", q.force_first, "a face of the first unknown die")
+        force[0] = q.force_first
+    ed_mask = 0
+    for v in edifice["rolls"]:
+        ed_mask |= 1 << int(v)
+
+    weight = 1
+    for d, r_max in zip(unknown, rolls, strict=True):
+        weight *= d.faces**r_max
+    if weight * (len(dice) + 1) >= _WEIGHT_LIMIT:
+        raise InputError(
+            f"--dice: too many unknown dice to enumerate exactly ({n_u} dice, "
+            f"{sum(rolls)} possible rolls; allowed: a product of faces ** rolls below "
+            f"2**62 / {len(dice) + 1})"
+        )
+    stones_left = -1
+    if q.ruin_stones is not None and q.bag is not None:
+        stones_left = q.ruin_stones + q.bag
+
+    max_rest = np.zeros(n_u + 1, np.int64)
+    no_reroll = np.ones(n_u + 1, np.bool_)
+    for i in range(n_u - 1, -1, -1):
+        max_rest[i] = max_rest[i + 1] + unknown[i].faces
+        no_reroll[i] = no_reroll[i + 1] and not (has_map[i] or has_edifice[i])
+    p_n = len(players)
+    length = 3 * p_n + 2
+    depth = sum(rolls) + 3
+    owner = np.array([seat[d.owner] for d in dice], np.int64)
+    faces = np.array([d.faces for d in dice], np.int64)
+    value = np.array([d.value or 0 for d in dice], np.int64)
+    problem = _Problem(
+        claim_value=int(q.claim_value),
+        n_players=p_n,
+        n_known=n_k,
+        n_unknown=n_u,
+        me=seat[me],
+        goal=GOALS.index(q.goal),
+        stone_max=int(tables.stone_faces_max),
+        edifice_rolls=ed_mask,
+        owner=owner,
+        faces=faces,
+        masks=masks,
+        n_choice=n_choice,
+        has_map=has_map,
+        has_edifice=has_edifice,
+        has_sanctuary=has_sanct,
+        force=force,
+        max_rest=max_rest,
+        no_reroll_from=no_reroll,
+    )
+    work = _Work(
+        value=value,
+        stones=np.zeros(p_n, np.int64),
+        left=np.array([stones_left], np.int64),
+        cards=np.zeros(p_n, np.int64),
+        dist=np.zeros(n_u + 2, np.int64),
+        frame=np.zeros((depth, _NF), np.int64),
+        acc=np.zeros((depth, length), np.int64),
+        tot=np.zeros((depth, length), np.int64),
+        best=np.zeros((depth, length), np.int64),
+        comb=np.zeros((depth, length), np.int64),
+    )
+    return _Prepared(players, me, problem, work, weight, length)
+
+
+def exact_odds(question: OddsQuestion, rules: Rules | None = None) -> OddsResult:
+    """Exact probabilities and expectations for ``question`` (see module docstring).
+
+    Raises :class:`InputError` for bad input. Draws no random numbers.
+    """
+    rules = rules or default_rules()
+    prep = _prepare(question, rules)
+    out = np.zeros(prep.length, np.int64)
+    _odds_kernel(prep.problem, prep.work, prep.weight, out)
+    p_n = len(prep.players)
+    w = prep.weight
+
+    def fr(k: int) -> Fraction:
+        return Fraction(int(out[k]), w)
+
+    return OddsResult(
+        question=question,
+        players=prep.players,
+        me=prep.me,
+        p_win={p: fr(k) for k, p in enumerate(prep.players)},
+        p_tie=fr(p_n),
+        p_no_claim=fr(p_n + 1),
+        expected_stones={p: fr(p_n + 2 + k) for k, p in enumerate(prep.players)},
+        expected_cards={p: fr(2 * p_n + 2 + k) for k, p in enumerate(prep.players)},
+        denominator=w,
+    )
+
+
+# --------------------------------------------------------------------------- Monte Carlo
+
+
+def has_choices(question: OddsQuestion) -> bool:
+    """True when some roll of the question involves a choice (a sign, an order, a reroll)."""
+    q = question
+    if q.reading_the_stones or q.ancient_map or q.wonders:
+        return True
+    return bool(q.ancestral_claim and q.event)
+
+
+def estimate_odds(
+    question: OddsQuestion, trials: int = 20_000, seed: int = 0, rules: Rules | None = None
+) -> dict[str, tuple[float, float]]:
+    """Seeded Monte Carlo estimate of the same quantities as :func:`exact_odds`.
+
+    Returns ``{key: (mean, standard error)}`` for keys ``p_tie``,
+    ``p_no_claim``, ``p_win:<player>``, ``stones:<player>``, ``cards:<player>``.
+    Only for questions without choices (:func:`has_choices` is False): event
+    modifiers and Ancestral Claim alone are fine. Draws random numbers from a
+    :class:`numpy.random.Generator` seeded with ``seed``.
+    """
+    from analyzer.seeding import resolve_seed
+
+    rules = rules or default_rules()
+    if has_choices(question):
+        raise InputError(
+            "estimate_odds: the question has choices (allowed: no Reading the Stones, "
+            "Ancient Map or wonders, and not Ancestral Claim with an event)"
+        )
+    prep = _prepare(question, rules)
+    pb = prep.problem
+    rng = np.random.default_rng(resolve_seed(seed))
+    n_k, n_u, p_n = pb.n_known, pb.n_unknown, pb.n_players
+    faces = pb.faces
+    nat = np.empty((trials, n_u), np.int64)
+    fin = np.empty((trials, n_u), np.int64)
+    for i in range(n_u):
+        f = int(faces[n_k + i])
+        nat[:, i] = rng.integers(1, f + 1, size=trials)
+        # no choices: the single reachable value of each natural (first roll)
+        lut = np.zeros(f + 1, np.int64)
+        for n in range(1, f + 1):
+            lut[n] = int(pb.masks[i, 0, 0, n, 0]).bit_length() - 1
+        fin[:, i] = lut[nat[:, i]]
+    samples = np.zeros((trials, prep.length), np.float64)
+    value = prep.work.value.copy()
+    cards = np.zeros(p_n, np.int64)
+    left0 = int(prep.work.left[0])
+    for t in range(trials):
+        stones = np.zeros(p_n, np.int64)
+        left = left0
+        res = ruin_outcome(pb.owner, faces, value, n_k, pb.claim_value, p_n, cards)
+        got_cards = res != NO_CLAIM
+        for i in range(n_u):
+            if res != NO_CLAIM:
+                break
+            value[n_k + i] = fin[t, i]
+            if nat[t, i] <= pb.stone_max and left != 0:
+                stones[pb.owner[n_k + i]] += 1
+                left = left - 1 if left > 0 else left
+            res = ruin_outcome(pb.owner, faces, value, n_k + i + 1, pb.claim_value, p_n, cards)
+            got_cards = res != NO_CLAIM
+        value[n_k:] = 0
+        row = samples[t]
+        if res == NO_CLAIM:
+            row[p_n + 1] = 1
+        elif res == TIE:
+            row[p_n] = 1
+        else:
+            row[res] = 1
+        row[p_n + 2 : 2 * p_n + 2] = stones
+        if got_cards:
+            row[2 * p_n + 2 :] = cards
+    mean = samples.mean(axis=0)
+    se = samples.std(axis=0, ddof=1) / math.sqrt(trials)
+    keys = (
+        [f"p_win:{p}" for p in prep.players]
+        + ["p_tie", "p_no_claim"]
+        + [f"stones:{p}" for p in prep.players]
+        + [f"cards:{p}" for p in prep.players]
+    )
+    return {k: (float(mean[j]), float(se[j])) for j, k in enumerate(keys)}
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def dice_to_claim_table(rules: Rules | None = None):
+    """Exact chance that a ruin is claimed within ``dice`` dice of one player.
+
+    For every distinct claim value of the rules' ruins and cities, and
+    ``dice`` = 1 .. number of dice a player has: one player rolls their dice
+    onto the empty ruin biggest first (``components.dice`` sorted by faces,
+    descending), no modifiers. Returns a pandas DataFrame with columns
+    ``claim_value`` (int), ``dice`` (int), ``p_claimed`` (float), ``exact``
+    (``"a/b"``). Draws no random numbers.
+    """
+    import pandas as pd
+
+    rules = rules or default_rules()
+    t = rules.tables
+    kinds = (int(CardKind.RUIN), int(CardKind.CITY))
+    claims = sorted({int(c) for k, c in zip(t.card_kind, t.card_claim, strict=True) if k in kinds})
+    faces = sorted((int(f) for f in rules.data["components"]["dice"]), reverse=True)
+    rows = []
+    for cv in claims:
+        for k in range(1, len(faces) + 1):
+            q = OddsQuestion(cv, tuple(Die("p", f) for f in faces[:k]), me="p")
+            p = exact_odds(q, rules).p_claim
+            rows.append((cv, k, float(p), f"{p.numerator}/{p.denominator}"))
+    return pd.DataFrame(rows, columns=["claim_value", "dice", "p_claimed", "exact"]).astype(
+        {"claim_value": "int64", "dice": "int64"}
+    )
+
+
+# --------------------------------------------------------------------------- output
+
+
+def fmt_fraction(x: Fraction) -> str:
+    """``a/b`` (or ``a`` when whole)."""
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def fmt_percent(x: Fraction) -> str:
+    return f"{float(x) * 100:.2f}%"
+
+
+def render_odds(result: OddsResult):
+    """Rich renderables (outcome table, per-player table) for the terminal."""
+    from rich.table import Table
+
+    q = result.question
+    t1 = Table(title=f"Exact odds: {q.describe()}", title_justify="left")
+    t1.add_column("outcome")
+    t1.add_column("probability", justify="right")
+    t1.add_column("%", justify="right")
+    for p, v in result.p_win.items():
+        label = f"{p} claims" + (" (me)" if p == result.me else "")
+        t1.add_row(label, fmt_fraction(v), fmt_percent(v))
+    t1.add_row("unbreakable tie", fmt_fraction(result.p_tie), fmt_percent(result.p_tie))
+    t1.add_row("no claim", fmt_fraction(result.p_no_claim), fmt_percent(result.p_no_claim))
+    t1.add_row("claimed (anyone)", fmt_fraction(result.p_claim), fmt_percent(result.p_claim))
+    t2 = Table(title=f"Per player (choices made for goal: {q.goal})", title_justify="left")
+    t2.add_column("player")
+    t2.add_column("P(claim)", justify="right")
+    t2.add_column("expected stones", justify="right")
+    t2.add_column("expected delver cards", justify="right")
+    for p in result.players:
+        es, ec = result.expected_stones[p], result.expected_cards[p]
+        t2.add_row(
+            p,
+            fmt_percent(result.p_win[p]),
+            f"{fmt_fraction(es)} ({float(es):.4f})",
+            f"{fmt_fraction(ec)} ({float(ec):.4f})",
+        )
+    return t1, t2
+
+
+def write_chart(result: OddsResult, path: str | os.PathLike) -> Path:
+    """Bar chart of the outcome distribution, written atomically to ``path`` (PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    if not path.parent.exists():
+        raise bad_value("--chart", str(path), "a file in an existing directory")
+    labels = [f"{p} claims" for p in result.players] + ["tie", "no claim"]
+    values = [float(result.p_win[p]) for p in result.players] + [
+        float(result.p_tie),
+        float(result.p_no_claim),
+    ]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    bars = ax.bar(labels, values, color="#4c72b0")
+    for b, v in zip(bars, values, strict=True):
+        ax.annotate(f"{v:.1%}", (b.get_x() + b.get_width() / 2, v), ha="center", va="bottom")
+    ax.set_ylabel("probability (exact)")
+    ax.set_ylim(0, max(values + [0.01]) * 1.15)
+    ax.set_title(f"Unearth ruin outcome, exact values\n{result.question.describe()}", fontsize=9)
+    fig.tight_layout()
+    fd, tmp = tempfile.mkstemp(suffix=".png", dir=path.parent, prefix=f".{path.name}.")
+    os.close(fd)
+    try:
+        fig.savefig(tmp, format="png")
+        os.replace(tmp, path)
+    finally:
+        plt.close(fig)
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return path

@@ -1,0 +1,160 @@
+"""Reports end to end: `analyzer run` and `analyzer report` into temporary folders."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import matplotlib.image as mpimg
+import pandas as pd
+import pytest
+
+import analyzer.scenario as scenario_mod
+from analyzer.cli import run_cli
+from analyzer.report import display_table
+from tests.test_aggregate import SyntheticJob
+
+SCENARIO = """
+name = "tiny"
+description = "tiny comparison for tests"
+players = 3
+strategies = "random"
+games = 40
+seed = 5
+[output]
+batch_size = 15
+[compare.a]
+label = "base"
+[compare.b]
+label = "four bands"
+overrides = { "delvers.band_of_delvers.copies" = 4 }
+"""
+
+
+@pytest.fixture
+def synthetic(monkeypatch):
+    """Play synthetic games instead of the engine; no exact odds."""
+    monkeypatch.setattr(
+        scenario_mod,
+        "make_job",
+        lambda players, strategies, seed, rules, claims: SyntheticJob(
+            players, tuple(strategies), seed, None, claims
+        ),
+    )
+    monkeypatch.setattr(scenario_mod, "exact_claim_table", lambda rules: None)
+
+
+def _check_report(out: Path, games: int) -> dict:
+    manifest = json.loads((out / "manifest.json").read_text())
+    for key in ("scenario", "seed", "analyzer_version", "rules_version", "rules", "games",
+                "seconds", "games_per_second", "cells"):  # fmt: skip
+        assert key in manifest, key
+    assert manifest["games"] == games and manifest["seed"] == 5
+    for rel in manifest["files"]:
+        assert (out / rel).is_file(), rel
+    pdf = (out / "report.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page ") >= 8
+    pngs = sorted((out / "charts").glob("*.png"))
+    assert {p.stem for p in pngs} >= {"seats", "first_player", "comparison", "claims", "delvers"}
+    for p in pngs:
+        assert mpimg.imread(p).shape[2] in (3, 4)
+    csvs = {p.stem: pd.read_csv(p) for p in (out / "tables").glob("*.csv")}
+    assert {"seats", "first_player", "comparison", "claims_tiebreak", "named_wonders"} <= set(csvs)
+    assert csvs["seats"]["n"].tolist() == [games] * 6  # 3 seats x 2 variants
+    summary = (out / "summary.md").read_text()
+    assert "# tiny" in summary and "First-player advantage" in summary
+    assert pd.read_parquet(out / "data" / "games.parquet").shape[0] == games * 3 * 2
+    assert len(pd.read_parquet(out / "data" / "aggregate.parquet"))
+    return manifest
+
+
+@pytest.mark.slow
+def test_run_then_report(tmp_path, synthetic):
+    src = tmp_path / "tiny.toml"
+    src.write_text(SCENARIO)
+    out = tmp_path / "out" / "tiny"
+    assert run_cli(["run", str(src), "--out", str(out), "--workers", "1", "--quiet"]) == 0
+    _check_report(out, 40)
+    before = pd.read_csv(out / "tables" / "comparison.csv")
+    assert before["pairs"].eq(40 * 3).any()  # seat-level pairs over all seats
+    (out / "tables" / "seats.csv").unlink()  # report must recreate everything
+    assert run_cli(["report", str(out)]) == 0
+    _check_report(out, 40)
+    after = pd.read_csv(out / "tables" / "comparison.csv")
+    pd.testing.assert_frame_equal(before, after, check_exact=False, rtol=1e-9)
+    assert not [p for p in out.parent.iterdir() if p.name.startswith(".")]  # no temp dirs left
+
+
+@pytest.mark.slow
+def test_games_and_seed_options_and_aggregate_only(tmp_path, synthetic):
+    src = tmp_path / "tiny.toml"
+    src.write_text(SCENARIO.replace("batch_size = 15", "save_tables = false"))
+    out = tmp_path / "r"
+    args = ["run", str(src), "--out", str(out), "--workers", "1", "--quiet", "--games", "12"]
+    assert run_cli([*args, "--seed", "9"]) == 0
+    m = json.loads((out / "manifest.json").read_text())
+    assert (m["games"], m["seed"], m["tables_saved"]) == (12, 9, False)
+    assert not (out / "data" / "games.parquet").exists()
+    assert run_cli(["report", str(out)]) == 0  # rebuilt from the saved aggregate
+    assert pd.read_csv(out / "tables" / "seats.csv")["n"].tolist() == [12] * 6
+
+
+def test_invalid_scenario_writes_nothing(tmp_path, capsys, synthetic):
+    src = tmp_path / "bad.toml"
+    src.write_text(SCENARIO.replace('strategies = "random"', 'strategies = "nope"'))
+    out = tmp_path / "never"
+    assert run_cli(["run", str(src), "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "bad.toml: strategies: bad value 'nope'" in err and "Traceback" not in err
+    assert not out.exists() and list(tmp_path.iterdir()) == [src]
+    assert run_cli(["report", str(tmp_path)]) == 2
+
+
+def test_failed_report_keeps_the_old_one(tmp_path, synthetic, monkeypatch):
+    src = tmp_path / "tiny.toml"
+    src.write_text(SCENARIO)
+    out = tmp_path / "rep"
+    out.mkdir()
+    (out / "manifest.json").write_text('{"old": true}')  # an earlier report
+
+    def boom(*a, **k):
+        raise RuntimeError("chart failed")
+
+    monkeypatch.setattr("analyzer.charts.seats", boom)
+    with pytest.raises(RuntimeError):
+        run_cli(["run", str(src), "--out", str(out), "--workers", "1", "--quiet",
+                 "--games", "5"])  # fmt: skip
+    assert (out / "manifest.json").read_text() == '{"old": true}'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rep", "tiny.toml"]
+    (out / "stray.txt").unlink(missing_ok=True)
+    other = tmp_path / "notareport"
+    other.mkdir()
+    (other / "x.txt").write_text("mine")
+    assert run_cli(["run", str(src), "--out", str(other), "--quiet"]) == 2  # never clobbered
+    assert (other / "x.txt").read_text() == "mine"
+
+
+def test_display_table_merges_intervals():
+    df = pd.DataFrame({"cell": [0], "label": ["x"], "win_rate": [0.25], "win_rate_low": [0.2],
+                       "win_rate_high": [0.3], "significant": [True]})  # fmt: skip
+    d = display_table(df)
+    assert list(d.columns) == ["win_rate [95% CI]", "significant"]
+    assert d.iloc[0].tolist() == ["0.250 [0.200, 0.300]", "*"]
+
+
+@pytest.mark.slow
+def test_engine_end_to_end(tmp_path):
+    """100 games of the random strategy with the real engine (GameJob)."""
+    pytest.importorskip("analyzer.unearth.game")
+    src = tmp_path / "e.toml"
+    src.write_text('players = 3\nstrategies = "random"\ngames = 100\nseed = 3\n')
+    out = tmp_path / "e"
+    assert run_cli(["run", str(src), "--out", str(out), "--workers", "1", "--quiet"]) == 0
+    seats = pd.read_csv(out / "tables" / "seats.csv")
+    assert seats["n"].tolist() == [100] * 3
+    assert seats["win_rate"].sum() == pytest.approx(1.0)
+    g = pd.read_parquet(out / "data" / "games.parquet")
+    assert g["game"].nunique() == 100 and (g["score"] == g.filter(like="pts_").sum(axis=1)).all()
+    tb = pd.read_csv(out / "tables" / "claims_tiebreak.csv")
+    assert tb["resolved"].sum() == len(pd.read_parquet(out / "data" / "claims.parquet"))
+    assert (out / "report.pdf").stat().st_size > 10_000
