@@ -1,0 +1,134 @@
+"""``analyzer simulate``: play many games and print win rate and mean score with 95% intervals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+EXAMPLES = """
+Play games with the batch runner on all cores and print win rate and mean score
+by seat and by strategy, with 95% intervals (Wilson for win rates).
+
+Examples:
+
+  analyzer simulate --players 4 --strategy balanced --games 100000 --seed 7
+
+  analyzer simulate --players 3 --strategy claimer,collector,random --games 20000
+
+  analyzer simulate --players 2 --strategy balanced --strategy random --precision 0.005
+
+  analyzer simulate --games 1000000 --checkpoint runs/big --out big.parquet
+
+  analyzer simulate --games 1000000 --checkpoint runs/big --resume
+
+  analyzer simulate --games 1000000 --scheduler tcp://10.0.0.5:8786
+"""
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``simulate`` command to ``app``."""
+
+    @app.command("simulate", help=EXAMPLES)
+    def simulate_cmd(
+        players: int = typer.Option(4, "--players", help="number of players (seats)"),
+        strategy: list[str] = typer.Option(
+            [],
+            "--strategy",
+            help="strategy, one for all seats or one per seat in seat order; repeat the "
+            "option or separate with commas (default: balanced)",
+        ),
+        games: int = typer.Option(10000, "--games", help="games to play"),
+        seed: int | None = typer.Option(None, "--seed", help="seed (default: fresh, printed)"),
+        edition: str = typer.Option("english", "--edition", help="english or german rules"),
+        out: Path | None = typer.Option(
+            None, "--out", help="write the per-game table to FILE.parquet (atomically)"
+        ),
+        workers: int | None = typer.Option(
+            None, "--workers", help="worker processes (default: all cores; 1: this process)"
+        ),
+        scheduler: str | None = typer.Option(
+            None,
+            "--scheduler",
+            help="Dask scheduler address tcp://HOST:PORT (default: $DASK_SCHEDULER_ADDRESS)",
+        ),
+        precision: float | None = typer.Option(
+            None,
+            "--precision",
+            help="stop once every seat's win-rate 95% interval is narrower than ±X",
+        ),
+        max_games: int | None = typer.Option(
+            None, "--max-games", help="cap on games with --precision (default: 10 × --games)"
+        ),
+        checkpoint: Path | None = typer.Option(
+            None, "--checkpoint", help="directory to save every finished batch in"
+        ),
+        resume: bool = typer.Option(
+            False, "--resume", help="continue the run saved in --checkpoint"
+        ),
+        batch_size: int = typer.Option(5000, "--batch-size", help="games per batch"),
+        quiet: bool = typer.Option(False, "--quiet", help="no progress display"),
+    ) -> None:
+        from analyzer.summary import simulate_games
+
+        sim = simulate_games(
+            players,
+            strategy,
+            games,
+            seed,
+            edition=edition,
+            out=out,
+            batch_size=batch_size,
+            workers=workers,
+            scheduler=scheduler,
+            checkpoint_dir=checkpoint,
+            resume=resume,
+            precision=precision,
+            max_games=max_games,
+            progress=not quiet,
+        )
+        _print(sim)
+
+
+def _print(sim) -> None:
+    """The estimates as a rich table on stdout, then the run figures."""
+    from rich.console import Console
+    from rich.table import Table
+
+    res = sim.result
+    table = Table(
+        title=f"{sim.players} players, {sim.edition} rules ({sim.rules_version}), seed {sim.seed}"
+    )
+    for name, justify in (
+        ("", "left"),
+        ("seat-games", "right"),
+        ("win rate", "right"),
+        ("95% CI", "right"),
+        ("mean score", "right"),
+        ("95% CI ", "right"),
+    ):
+        table.add_column(name, justify=justify)
+    for row in sim.table.itertuples(index=False):
+        if row.by == "seat":
+            name = f"seat {row.group} ({sim.strategies[int(row.group)]})"
+        else:
+            name = f"strategy {row.group}"
+        table.add_row(
+            name,
+            f"{row.n:,}",
+            f"{row.win_rate:.4f}",
+            f"[{row.win_low:.4f}, {row.win_high:.4f}]",
+            f"{row.mean_score:.2f}",
+            f"[{row.score_low:.2f}, {row.score_high:.2f}]",
+        )
+    console = Console(width=max(100, Console().width))
+    console.print(table)
+    stop = {"games": "", "precision": " (precision reached)", "cap": " (cap reached)"}
+    console.print(f"games: {res.games:,}{stop[res.stopped_by]}", highlight=False, soft_wrap=True)
+    console.print(
+        f"seconds: {res.seconds:.2f}  games/s: {res.games_per_second:,.0f}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    if sim.out is not None:
+        console.print(f"per-game table: {sim.out}", highlight=False, soft_wrap=True)

@@ -1,0 +1,675 @@
+"""Batch runner: spread a deterministic batch function over cores or a Dask cluster.
+
+Game-agnostic (never imports :mod:`analyzer.unearth`). A *batch function*
+``batch_fn(start, count)`` plays games ``start .. start+count-1`` and returns
+``{name: DataFrame}``; it must depend only on its arguments (the game job owns
+its seed and derives one random stream per game index). A *reducer* turns one
+batch's tables into a *partial aggregate*: a DataFrame of additive statistics
+(counts, sums, sums of squares) indexed by group keys.
+
+:func:`run` cuts the games into batches (batch ``i`` covers
+``[i*batch_size, (i+1)*batch_size)``, the last cut at the total), runs them
+in this process, on local worker processes or on a Dask cluster, and consumes
+the results **in batch order**: per-game tables are concatenated in game order
+and partials are summed exactly (integer columns as integers, float columns as
+exact rationals, rounded once at the end), so the result is bit-identical
+whatever the number of workers, the completion order or the batch size (as long
+as the reducer's own per-batch sums are exact, e.g. integers).
+
+Also here: precision stopping (judged after each batch in index order),
+checkpoint/resume (one atomic file per finished batch plus a run manifest), and
+a rich progress display on stderr. See ``docs/scale.md``.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import functools
+import hashlib
+import json
+import math
+import multiprocessing
+import os
+import re
+import tempfile
+import time
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analyzer.errors import AnalyzerError, InputError, bad_value
+
+BatchFn = Callable[[int, int], dict[str, pd.DataFrame]]
+Reducer = Callable[[dict[str, pd.DataFrame]], pd.DataFrame]
+
+#: default cap on games when a precision target is set: this many times ``games``
+DEFAULT_CAP_FACTOR = 10
+#: seconds to wait for a Dask scheduler before giving up
+CONNECT_TIMEOUT_S = 3.0
+#: version of the checkpoint layout; a checkpoint of another format is refused
+CHECKPOINT_FORMAT = 1
+MANIFEST_NAME = "run.json"
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How to run: sizes, where, resume, precision, memory, progress.
+
+    With ``precision`` set, the run stops after the first batch (in index order)
+    whose prefix aggregate has a headline half-width below ``precision``, or at
+    ``max_games`` (default ``10 * games``); ``games`` then only sets the default
+    cap. ``seed`` is recorded in the checkpoint manifest; the batch function owns
+    the seed that drives the games.
+    """
+
+    games: int
+    seed: int
+    batch_size: int = 5000
+    workers: int | None = None
+    scheduler: str | None = None
+    checkpoint_dir: Path | None = None
+    resume: bool = False
+    precision: float | None = None
+    max_games: int | None = None
+    keep_tables: bool = True
+    progress: bool = True
+
+
+@dataclass
+class Headline:
+    """One estimate with its 95% interval, e.g. a win rate."""
+
+    label: str
+    value: float
+    low: float
+    high: float
+    half_width: float
+
+
+@dataclass
+class RunResult:
+    """What :func:`run` returns.
+
+    ``games_per_second`` counts the games simulated in this call (not those
+    loaded from a checkpoint) over the wall time ``seconds``.
+    """
+
+    tables: dict[str, pd.DataFrame]
+    aggregate: pd.DataFrame
+    games: int
+    batches: int
+    seconds: float
+    games_per_second: float
+    stopped_by: str
+    headline: Headline | None
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
+def _validate(options: RunOptions, headline) -> None:
+    if not _is_int(options.games) or options.games < 1:
+        raise bad_value("games", options.games, "a positive integer")
+    if not _is_int(options.batch_size) or options.batch_size < 1:
+        raise bad_value("batch_size", options.batch_size, "a positive integer")
+    if options.workers is not None and (not _is_int(options.workers) or options.workers < 1):
+        raise bad_value("workers", options.workers, "a positive integer, or None for all cores")
+    if options.precision is not None:
+        p = options.precision
+        if (
+            isinstance(p, bool)
+            or not isinstance(p, int | float)
+            or not (p > 0 and math.isfinite(p))
+        ):
+            raise bad_value("precision", p, "a positive number")
+        if headline is None:
+            raise InputError("precision: needs a headline function to judge the target")
+    if options.max_games is not None:
+        if not _is_int(options.max_games) or options.max_games < 1:
+            raise bad_value("max_games", options.max_games, "a positive integer")
+        if options.precision is None:
+            raise InputError("max_games: only used with a precision target (set precision too)")
+    if options.resume and options.checkpoint_dir is None:
+        raise InputError("resume: needs a checkpoint directory to resume from")
+
+
+def _plan(options: RunOptions) -> tuple[int, int]:
+    """``(total games to plan for, number of batches)``."""
+    if options.precision is None:
+        total = int(options.games)
+    elif options.max_games is not None:
+        total = int(options.max_games)
+    else:
+        total = DEFAULT_CAP_FACTOR * int(options.games)
+    return total, -(-total // int(options.batch_size))
+
+
+def _batch_span(i: int, batch_size: int, total: int) -> tuple[int, int]:
+    start = i * batch_size
+    return start, min(batch_size, total - start)
+
+
+# --------------------------------------------------------------------------- exact sums
+
+
+#: exact residues are kept as integers in units of the smallest subnormal double
+_ULP_SCALE = 1074
+
+
+def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(s, e)`` with ``s = fl(a + b)`` and ``a + b = s + e`` exactly (Knuth's TwoSum)."""
+    s = a + b
+    bb = s - a
+    e = (a - (s - bb)) + (b - bb)
+    return s, e
+
+
+def _scaled(x: float) -> int:
+    """``x`` as an exact integer multiple of ``2**-1074``."""
+    num, den = float(x).as_integer_ratio()
+    return num << (_ULP_SCALE - (den.bit_length() - 1))
+
+
+class _ExactSum:
+    """Sum of partial aggregates, independent of how the games were split.
+
+    Integer (and bool) columns are summed as int64. Float columns are summed in
+    float64 with TwoSum: the rounding error of every addition is exact and is
+    kept as an integer residue (only for the cells where it is not zero), and
+    :meth:`value` rounds ``sum + residue`` once. So ``(a + b) + c`` and
+    ``a + (b + c)`` give the same bits, whatever the order of the partials.
+    Rows are the union of the group keys seen, sorted when read.
+    """
+
+    def __init__(self) -> None:
+        self._index: pd.Index | None = None
+        self._acc: dict[str, np.ndarray] = {}
+        self._resid: dict[str, dict[int, int]] = {}
+
+    def _grow(self, index: pd.Index) -> np.ndarray:
+        """Add unseen keys of ``index``; return the positions of its rows."""
+        if not index.is_unique:
+            raise AnalyzerError("reducer: the partial aggregate has duplicate group keys")
+        if self._index is None:
+            self._index = index
+        else:
+            new = index.difference(self._index, sort=False)
+            if len(new):
+                self._index = self._index.append(new)
+                for col, acc in self._acc.items():
+                    self._acc[col] = np.concatenate([acc, np.zeros(len(new), acc.dtype)])
+        return self._index.get_indexer(index)
+
+    def add(self, partial: pd.DataFrame) -> None:
+        pos = self._grow(partial.index)
+        n = len(self._index)
+        for col in partial.columns:
+            dtype = partial[col].dtype
+            if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_integer_dtype(dtype):
+                values = partial[col].to_numpy(dtype=np.int64)
+                kind = np.int64
+            elif pd.api.types.is_float_dtype(dtype):
+                values = partial[col].to_numpy(dtype=np.float64)
+                kind = np.float64
+            else:
+                raise AnalyzerError(
+                    f"reducer: column {col!r} has dtype {dtype} (allowed: integer or float)"
+                )
+            acc = self._acc.get(col)
+            if acc is None:
+                acc = self._acc[col] = np.zeros(n, dtype=kind)
+                self._resid[col] = {}
+            if acc.dtype.kind == "i":
+                if kind is np.float64:
+                    raise AnalyzerError(f"reducer: column {col!r} changed from integer to float")
+                acc[pos] += values
+                continue
+            s, e = _two_sum(acc[pos], values)
+            acc[pos] = s
+            resid = self._resid[col]
+            for k in np.flatnonzero((e != 0) & np.isfinite(e)):
+                p = int(pos[k])
+                resid[p] = resid.get(p, 0) + _scaled(e[k])
+
+    def value(self) -> pd.DataFrame:
+        """The sum so far as a numeric DataFrame sorted by index (empty if nothing added)."""
+        if self._index is None:
+            return pd.DataFrame()
+        out = {}
+        for col, acc in self._acc.items():
+            values = acc.copy()
+            for p, r in self._resid[col].items():
+                if r and math.isfinite(values[p]):
+                    values[p] = float(Fraction(values[p]) + Fraction(r, 1 << _ULP_SCALE))
+            out[col] = values
+        return pd.DataFrame(out, index=self._index).sort_index()
+
+
+# --------------------------------------------------------------------------- checkpoints
+
+
+def fingerprint(obj) -> str:
+    """A stable text identity of a batch function or reducer, for the run manifest.
+
+    Plain functions are named by module and qualified name; ``functools.partial``
+    by its function and arguments; anything else (e.g. a frozen dataclass job)
+    by its ``repr`` with memory addresses removed.
+    """
+    if isinstance(obj, functools.partial):
+        args = ", ".join(fingerprint(a) for a in obj.args)
+        kwargs = ", ".join(f"{k}={fingerprint(v)}" for k, v in sorted(obj.keywords.items()))
+        return f"partial({fingerprint(obj.func)}; {args}; {kwargs})"
+    if isinstance(obj, types.FunctionType | types.BuiltinFunctionType):
+        return f"{obj.__module__}.{obj.__qualname__}"
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(obj))
+
+
+def _manifest(batch_fn, reducer, options: RunOptions) -> dict:
+    fn_text = fingerprint(batch_fn)
+    return {
+        "format": CHECKPOINT_FORMAT,
+        "batch_fn": fn_text[:200],
+        "batch_fn_sha256": hashlib.sha256(fn_text.encode()).hexdigest(),
+        "reducer": fingerprint(reducer),
+        "seed": int(options.seed),
+        "games": int(options.games),
+        "batch_size": int(options.batch_size),
+        "precision": options.precision,
+        "max_games": options.max_games,
+        "keep_tables": bool(options.keep_tables),
+    }
+
+
+def _atomic_write(path: Path, write: Callable[[str], None]) -> None:
+    """Call ``write(tmp_path)`` on a temp file next to ``path``, then rename it into place."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_parquet_atomic(frame: pd.DataFrame, path: Path, *, index: bool = False) -> None:
+    """Write ``frame`` to ``path`` as Parquet (pyarrow) atomically: temp file + ``os.replace``."""
+    _atomic_write(Path(path), lambda tmp: frame.to_parquet(tmp, engine="pyarrow", index=index))
+
+
+class _Checkpoint:
+    """One directory per run: ``run.json`` plus, per finished batch ``i``,
+    ``batch-<i>.<table>.parquet`` (if tables are kept) and ``batch-<i>.partial.parquet``.
+
+    Every file is written atomically and the partial last, so a batch is finished
+    exactly when its partial file exists; temp files (``.name.*.tmp``) from a
+    killed run are never read and are removed on resume.
+    """
+
+    def __init__(self, directory: Path, manifest: dict, resume: bool) -> None:
+        self.dir = Path(directory)
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise InputError(
+                f"checkpoint: cannot create directory {str(self.dir)!r}: {err.strerror}"
+            ) from None
+        path = self.dir / MANIFEST_NAME
+        if path.exists():
+            if not resume:
+                raise InputError(
+                    f"checkpoint: {str(self.dir)!r} already holds a run "
+                    "(allowed: resume it, or use an empty directory)"
+                )
+            try:
+                old = json.loads(path.read_text("utf-8"))
+            except (OSError, ValueError) as err:
+                raise InputError(f"checkpoint: cannot read {str(path)!r}: {err}") from None
+            for key, value in manifest.items():
+                if old.get(key) != value:
+                    raise InputError(
+                        f"checkpoint: {str(path)!r} is a different run: {key} is {old.get(key)!r} "
+                        f"there, {value!r} now (allowed: resume with the same options and job)"
+                    )
+            for stale in self.dir.glob(".batch-*.tmp"):
+                stale.unlink(missing_ok=True)
+        else:
+            if any(self.dir.glob("batch-*.parquet")):
+                raise InputError(
+                    f"checkpoint: {str(self.dir)!r} holds batch files but no {MANIFEST_NAME} "
+                    "(allowed: an empty directory or a checkpoint written by analyzer)"
+                )
+            text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
+            _atomic_write(path, lambda tmp: Path(tmp).write_text(text, "utf-8"))
+        self.keep_tables = bool(manifest["keep_tables"])
+
+    def _partial_path(self, i: int) -> Path:
+        return self.dir / f"batch-{i:06d}.partial.parquet"
+
+    def _table_path(self, i: int, name: str) -> Path:
+        return self.dir / f"batch-{i:06d}.{name}.parquet"
+
+    def done(self, i: int) -> bool:
+        """True if batch ``i`` was finished (its partial file exists)."""
+        return self._partial_path(i).exists()
+
+    def save(self, i: int, partial: pd.DataFrame, tables: dict[str, pd.DataFrame] | None) -> None:
+        if tables is not None:
+            names = sorted(tables)
+            for name in names:
+                if not re.fullmatch(r"[A-Za-z0-9_]+", name) or name == "partial":
+                    raise AnalyzerError(
+                        f"batch function: table name {name!r} cannot be checkpointed "
+                        "(allowed: letters, digits, '_', not 'partial')"
+                    )
+                write_parquet_atomic(tables[name], self._table_path(i, name))
+            frame = partial.copy()
+            frame.attrs = {"tables": names}
+        else:
+            frame = partial
+        _atomic_write(
+            self._partial_path(i),
+            lambda tmp: frame.to_parquet(tmp, engine="pyarrow", index=True),
+        )
+
+    def load(self, i: int) -> tuple[pd.DataFrame, dict[str, pd.DataFrame] | None]:
+        path = self._partial_path(i)
+        try:
+            partial = pd.read_parquet(path, engine="pyarrow")
+            tables = None
+            if self.keep_tables:
+                names = partial.attrs.get("tables", [])
+                tables = {
+                    n: pd.read_parquet(self._table_path(i, n), engine="pyarrow") for n in names
+                }
+        except (OSError, ValueError) as err:
+            raise AnalyzerError(
+                f"checkpoint: cannot read batch {i} in {str(self.dir)!r}: {err}"
+            ) from None
+        partial.attrs = {}
+        return partial, tables
+
+
+# --------------------------------------------------------------------------- executing batches
+
+
+def _run_batch(batch_fn: BatchFn, reducer: Reducer, start: int, count: int, keep_tables: bool):
+    """Play one batch and reduce it: ``(partial, tables or None)``."""
+    tables = batch_fn(start, count)
+    if not isinstance(tables, dict):
+        raise AnalyzerError(
+            f"batch function: returned {type(tables).__name__} (allowed: dict of DataFrames)"
+        )
+    partial = reducer(tables)
+    return partial, (tables if keep_tables else None)
+
+
+_WORKER_JOB: tuple | None = None
+
+
+def _init_worker(batch_fn: BatchFn, reducer: Reducer, keep_tables: bool) -> None:
+    """Pool initializer: unpickle the job once per worker process."""
+    global _WORKER_JOB
+    _WORKER_JOB = (batch_fn, reducer, keep_tables)
+
+
+def _pool_batch(start: int, count: int):
+    batch_fn, reducer, keep_tables = _WORKER_JOB
+    return _run_batch(batch_fn, reducer, start, count, keep_tables)
+
+
+class _InlineExecutor(cf.Executor):
+    """Runs each submitted call at once in this process (``workers=1``)."""
+
+    def submit(self, fn, /, *args, **kwargs):
+        future = cf.Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as err:  # delivered through the future, like a pool
+            future.set_exception(err)
+        return future
+
+
+def _dask_client(address: str):
+    """Connect to a running Dask scheduler, or raise AnalyzerError within a few seconds."""
+    import dask
+    from distributed import Client
+
+    with dask.config.set({"distributed.comm.timeouts.connect": f"{CONNECT_TIMEOUT_S}s"}):
+        try:
+            return Client(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as err:
+            detail = " ".join(str(err).split())[:160] or type(err).__name__
+            raise AnalyzerError(
+                f"scheduler: cannot connect to {address!r} within {CONNECT_TIMEOUT_S:g} s "
+                f"({detail}); start one with 'dask scheduler' and 'dask worker {address}'"
+            ) from None
+
+
+class _Backend:
+    """An executor plus how many batches to keep in flight, and how to close it."""
+
+    def __init__(self, batch_fn, reducer, options: RunOptions, n_batches: int) -> None:
+        self.client = None
+        self.where = "this process"
+        address = options.scheduler or os.environ.get("DASK_SCHEDULER_ADDRESS") or None
+        if address:
+            self.client = _dask_client(address)
+            threads = sum(self.client.nthreads().values()) or 1
+            self.executor = self.client.get_executor(pure=False)
+            self.window = max(2, 2 * threads)
+            self.where = f"Dask {address} ({threads} threads)"
+            self.submit = functools.partial(self.executor.submit, _run_batch, batch_fn, reducer)
+            return
+        workers = options.workers or os.cpu_count() or 1
+        workers = max(1, min(workers, n_batches))
+        if workers == 1:
+            self.executor = _InlineExecutor()
+            self.window = 1
+            self.submit = functools.partial(self.executor.submit, _run_batch, batch_fn, reducer)
+            return
+        # spawn: no fork of a process holding threads (progress display, numba)
+        self.executor = cf.ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_init_worker,
+            initargs=(batch_fn, reducer, options.keep_tables),
+        )
+        self.window = 2 * workers
+        self.where = f"{workers} local processes"
+        self.submit = lambda start, count, keep: self.executor.submit(_pool_batch, start, count)
+
+    def close(self, failed: bool) -> None:
+        """Cancel batches not started; on success wait for running ones (clean exit)."""
+        try:
+            if self.client is not None:
+                self.executor.shutdown(wait=False)  # cancels what is left on the cluster
+            elif isinstance(self.executor, cf.ProcessPoolExecutor):
+                self.executor.shutdown(wait=not failed, cancel_futures=True)
+        finally:
+            if self.client is not None:
+                self.client.close()
+
+
+# --------------------------------------------------------------------------- progress
+
+
+class _Progress:
+    """Games done, games/s, ETA and the running headline on stderr (rich)."""
+
+    def __init__(self, enabled: bool, total: int, target: str) -> None:
+        self.enabled = enabled
+        if not enabled:
+            return
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+
+        self.progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(bar_width=20),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[estimate]}"),
+            console=Console(stderr=True),
+            transient=False,
+        )
+        self.task = self.progress.add_task(target, total=total, rate="", estimate="")
+        self.progress.start()
+
+    def update(self, done: int, rate: float, head: Headline | None) -> None:
+        if not self.enabled:
+            return
+        estimate = ""
+        if head is not None and math.isfinite(head.value):
+            estimate = f"{head.label} {head.value:.4f} [{head.low:.4f}, {head.high:.4f}]"
+        rate_text = f"{rate:,.0f} games/s"
+        self.progress.update(self.task, completed=done, rate=rate_text, estimate=estimate)
+
+    def close(self) -> None:
+        if self.enabled:
+            self.progress.stop()
+
+
+# --------------------------------------------------------------------------- run
+
+
+def run(
+    batch_fn: BatchFn,
+    options: RunOptions,
+    reducer: Reducer,
+    headline: Callable[[pd.DataFrame], Headline] | None = None,
+) -> RunResult:
+    """Run ``batch_fn`` over ``options.games`` games in batches and reduce the results.
+
+    ``batch_fn(start, count) -> {name: DataFrame}`` must be picklable and
+    deterministic in its arguments (it draws its own random numbers from per-game
+    streams); ``reducer(tables) -> partial aggregate`` (additive columns, exact
+    sums within a batch). Batches go to ``options.scheduler`` (or
+    ``$DASK_SCHEDULER_ADDRESS``) if set, else to ``options.workers`` local
+    processes (all cores if None; 1 runs here). Results are consumed in batch
+    order, so the returned tables, aggregate and stopping point do not depend on
+    workers, completion order or (for exact reducers) batch size.
+
+    Raises :class:`InputError` for bad options or a checkpoint of another run,
+    :class:`AnalyzerError` for an unreachable scheduler; errors raised by the
+    batch function propagate.
+    """
+    _validate(options, headline)
+    t0 = time.perf_counter()
+    total, n_batches = _plan(options)
+    size = int(options.batch_size)
+    keep = bool(options.keep_tables)
+    ckpt = None
+    if options.checkpoint_dir is not None:
+        ckpt = _Checkpoint(
+            options.checkpoint_dir, _manifest(batch_fn, reducer, options), options.resume
+        )
+    on_disk = {i for i in range(n_batches) if ckpt is not None and ckpt.done(i)}
+    todo = [i for i in range(n_batches) if i not in on_disk]
+
+    aggregate = _ExactSum()
+    tables: dict[str, list[pd.DataFrame]] = {}
+    ready: dict[int, tuple] = {}
+    pending: dict[cf.Future, int] = {}
+    games = computed = consumed = 0
+    head: Headline | None = None
+    stopped_by = "cap" if options.precision is not None else "games"
+    label = "games" if options.precision is None else f"games (to ±{options.precision:g})"
+    progress = _Progress(bool(options.progress), total, label)
+    backend = None
+    finished_ok = False
+    try:
+        if todo:
+            backend = _Backend(batch_fn, reducer, options, len(todo))
+        cursor = 0  # next position in ``todo`` to submit
+        while consumed < n_batches:
+            # keep the workers busy, but never too far ahead of the consumer
+            while (
+                backend is not None
+                and cursor < len(todo)
+                and len(pending) + len(ready) < (backend.window)
+            ):
+                i = todo[cursor]
+                cursor += 1
+                start, count = _batch_span(i, size, total)
+                pending[backend.submit(start, count, keep)] = i
+            if consumed in on_disk:
+                partial, batch_tables = ckpt.load(consumed)
+            elif consumed in ready:
+                partial, batch_tables = ready.pop(consumed)
+            else:
+                done, _ = cf.wait(list(pending), return_when=cf.FIRST_COMPLETED)
+                for future in done:
+                    i = pending.pop(future)
+                    result = future.result()
+                    if ckpt is not None:
+                        ckpt.save(i, *result)
+                    computed += _batch_span(i, size, total)[1]
+                    ready[i] = result
+                continue
+            aggregate.add(partial)
+            if keep:
+                for name, frame in (batch_tables or {}).items():
+                    tables.setdefault(name, []).append(frame)
+            games += _batch_span(consumed, size, total)[1]
+            consumed += 1
+            if headline is not None:
+                head = headline(aggregate.value())
+            elapsed = time.perf_counter() - t0
+            progress.update(games, computed / elapsed if elapsed > 0 else 0.0, head)
+            if options.precision is not None and head is not None:
+                if head.half_width < options.precision:
+                    stopped_by = "precision"
+                    break
+        finished_ok = True
+    finally:
+        progress.close()
+        if backend is not None:
+            backend.close(failed=not finished_ok)
+    seconds = time.perf_counter() - t0
+    out_tables = {}
+    if keep:
+        for name, frames in tables.items():
+            out_tables[name] = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    return RunResult(
+        tables=out_tables,
+        aggregate=aggregate.value(),
+        games=games,
+        batches=consumed,
+        seconds=seconds,
+        games_per_second=computed / seconds if seconds > 0 else 0.0,
+        stopped_by=stopped_by,
+        headline=head,
+    )
+
+
+__all__ = [
+    "BatchFn",
+    "Headline",
+    "Reducer",
+    "RunOptions",
+    "RunResult",
+    "fingerprint",
+    "run",
+    "write_parquet_atomic",
+]

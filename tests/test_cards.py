@@ -1,0 +1,903 @@
+"""Every delver card, named-wonder ability, end-of-age card and ruling, forced.
+
+Each test sets up a game with ``engine.setup``, then builds the situation by hand
+in the arrays of the :class:`State` (dice, values, hands, ruins, wonders) and
+calls one engine kernel (``play_card``, ``roll_die``, ``check_claims``,
+``build_wonder``, ``reveal``, ``take_turn``, ``final_scores``).
+
+Dice are forced by predicting the game's RNG: :func:`force` searches xoshiro
+states until the next draws (die faces, and the random strategy's choices, each
+one uniform draw) are the ones the test wants, then puts that state in
+``s.rng``. The draw order is the engine's (documented at each test); the twin
+generator here is checked against :mod:`analyzer.rng` first.
+"""
+
+import random
+
+import numpy as np
+import pytest
+
+from analyzer.rng import rng_die, rng_seed
+from analyzer.seeding import root_key
+from analyzer.unearth import engine
+from analyzer.unearth.codes import WonderKind
+from analyzer.unearth.rules import load_rules
+from analyzer.unearth.scoring import N_PARTS, PART_NAMES
+from analyzer.unearth.state import (
+    EV_CLAIM,
+    EV_EVENT,
+    EV_PLAY,
+    EV_ROLL,
+    EV_STONE,
+    N_STATS_BASE,
+    S_ANCESTRAL,
+    S_BOXED_N,
+    S_CUR,
+    S_DDECK_N,
+    S_DECK_LEN,
+    S_DECK_POS,
+    S_EXPEDITION,
+    S_GREATER_POS,
+    S_LESSER_POS,
+    S_MAP,
+    S_N_SLOTS,
+    S_READING,
+    S_REMOVED_N,
+    S_ROLL_MOD,
+    S_TRACE_N,
+    ST_DRAWN,
+    ST_PLAYED,
+    new_state,
+)
+from analyzer.unearth.strategies import DEFAULT_PARAMS, Strategy
+from analyzer.unearth.structs import pack_state, pack_tables
+from analyzer.unearth.tableau import MIDDLE, NEIGHBOURS, NO_WONDER
+
+RULES = load_rules()
+NO_FALLBACK = load_rules(rulings={"token_fallback": False})
+T = RULES.tables
+KEY = root_key(777)
+CARD = {cid: i for i, cid in enumerate(RULES.card_ids)}
+DELVER = {did: i for i, did in enumerate(RULES.delver_ids)}
+WONDER = {wid: i for i, wid in enumerate(RULES.wonder_ids)}
+BLACK, RED, BLUE, YELLOW = (
+    RULES.stone_colours.index(c) for c in ("black", "red", "blue", "yellow")
+)
+D6A, D6B, D6C, D4, D8 = 0, 1, 2, 3, 4
+assert [int(f) for f in T.dice_faces] == [6, 6, 6, 4, 8]
+
+# --------------------------------------------------------------------------- forcing the RNG
+
+MASK = (1 << 64) - 1
+
+
+def _rotl(x, k):
+    return ((x << k) | (x >> (64 - k))) & MASK
+
+
+class Twin:
+    """Plain-Python xoshiro256** with the draws of :mod:`analyzer.rng`."""
+
+    def __init__(self, words):
+        self.s = [int(w) for w in words]
+
+    def uniform(self):
+        s = self.s
+        result = (_rotl((s[1] * 5) & MASK, 7) * 9) & MASK
+        t = (s[1] << 17) & MASK
+        s[2] ^= s[0]
+        s[3] ^= s[1]
+        s[1] ^= s[2]
+        s[0] ^= s[3]
+        s[2] ^= t
+        s[3] = _rotl(s[3], 45)
+        return (result >> 11) * (1.0 / 9007199254740992.0)
+
+
+def die(faces, want=None):
+    """One die draw (``rng_die``): ``want`` an int, a tuple of ints, or None (any)."""
+    return ("die", faces, want)
+
+
+def pick(n, want=None):
+    """One ``rng_below(n)`` draw (a random-strategy choice or a bag draw)."""
+    return ("below", n, want)
+
+
+ANY = ("below", 1, None)  #: one draw whose value does not matter
+
+
+def _drawn(kind, n, u):
+    return 1 + int(u * n) if kind == "die" else int(u * n)
+
+
+def force(s, *draws):
+    """Put in ``s.rng`` a state whose next draws are the wanted ones."""
+    gen = random.Random(len(draws))
+    for _ in range(2_000_000):
+        words = [gen.getrandbits(64) for _ in range(4)]
+        twin = Twin(words)
+        ok = True
+        for kind, n, want in draws:
+            v = _drawn(kind, n, twin.uniform())
+            if want is not None and v not in (want if isinstance(want, tuple) else (want,)):
+                ok = False
+                break
+        if ok:
+            s.rng[:] = np.array(words, np.uint64)
+            return words
+    raise AssertionError(f"no RNG state gives {draws}")
+
+
+def draws_used(start_words, s, limit=200):
+    """How many uniform draws took the RNG from ``start_words`` to ``s.rng``."""
+    twin = Twin(start_words)
+    end = [int(w) for w in s.rng]
+    for k in range(limit):
+        if twin.s == end:
+            return k
+        twin.uniform()
+    raise AssertionError("RNG state not reached")
+
+
+def test_twin_generator_matches_the_kernel_rng():
+    state = np.zeros(4, np.uint64)
+    rng_seed(state, 1, 2, 3)
+    twin = Twin(state)
+    for faces in (4, 6, 8, 6, 6, 20):
+        assert rng_die(state, faces) == _drawn("die", faces, twin.uniform())
+    assert twin.s == [int(w) for w in state]
+
+
+# --------------------------------------------------------------------------- a table
+
+
+class Table:
+    """A game set up by ``engine.setup`` and cleared to a known situation:
+    no dice on ruins, empty hands, no stones on ruins, 17-ruins in every slot, no
+    named wonder in play, seat 0 to play. Every seat plays ``strategy``."""
+
+    def __init__(self, players=2, strategy=Strategy.RANDOM, rules=RULES, game=0):
+        self.rules = rules
+        self.t = rules.tables
+        self.T = pack_tables(self.t)
+        self.n = players
+        self.s = s = new_state(self.t, players, trace_rows=2000)
+        self.S = pack_state(s)
+        engine.setup(self.S, self.T, players, KEY[0], KEY[1], game)
+        s.hand[:] = 0
+        s.die_slot[:] = -1
+        s.die_value[:] = 0
+        s.slot_stones[:] = 0
+        s.bag[:] = self.t.stones_per_colour
+        s.named_state[:] = -2
+        s.effects[:] = 0
+        s.sc[S_CUR] = 0
+        s.sc[S_ROLL_MOD] = 0
+        for slot, cid in enumerate(["A17", "B17", "C17", "D17", "E17"][: int(s.sc[S_N_SLOTS])]):
+            s.slot_card[slot] = CARD[cid]
+        self.strat = np.full(players, int(strategy), np.int64)
+        self.prm = np.ascontiguousarray(DEFAULT_PARAMS[self.strat], np.float64)
+        self.claims = np.zeros((64, engine.N_CLAIM_COLS), np.int32)
+        self.n_claims = np.zeros(1, np.int64)
+        s.sc[S_TRACE_N] = 0
+
+    # set-up helpers ------------------------------------------------------
+    def put(self, seat, d, slot, value):
+        self.s.die_slot[seat, d] = slot
+        self.s.die_value[seat, d] = value
+
+    def ruin(self, slot, cid, **stones):
+        self.s.slot_card[slot] = CARD[cid]
+        self.s.slot_stones[slot] = 0
+        for colour, k in stones.items():
+            self.s.slot_stones[slot, RULES.stone_colours.index(colour)] = k
+
+    def own(self, seat, wid):
+        w = WONDER[wid]
+        self.s.named_state[w] = seat
+        self.s.effects[seat] |= 1 << int(self.t.wonder_effect[w])
+
+    def next_card(self, cid):
+        """The next card revealed from the ruins deck is ``cid``."""
+        self.s.ruin_deck[self.s.sc[S_DECK_POS]] = CARD[cid]
+
+    # kernels ---------------------------------------------------------------
+    def play(self, seat, did, a=-1, b=-1):
+        self.s.hand[seat, DELVER[did]] += 1
+        engine.play_card(
+            self.S, self.T, seat, DELVER[did], a, b, self.strat, self.prm, NEIGHBOURS,
+            self.claims, self.n_claims,
+        )  # fmt: skip
+
+    def roll(self, seat, d, slot, excavation=True):
+        engine.roll_die(
+            self.S, self.T, seat, d, slot, excavation, self.strat, self.prm, NEIGHBOURS,
+            self.claims, self.n_claims,
+        )  # fmt: skip
+
+    def check_claims(self):
+        engine.check_claims(
+            self.S, self.T, self.strat, self.prm, NEIGHBOURS, self.claims, self.n_claims
+        )
+
+    def build(self, seat, centre, T=None):
+        # called per seat in the engine: the seat's strategy code and parameter row
+        engine.build_wonder(
+            self.S, T or self.T, seat, centre, self.strat[seat], self.prm[seat], NEIGHBOURS
+        )
+
+    def reveal(self, slot):
+        engine.reveal(self.S, self.T, slot)
+
+    def take_turn(self, seat):
+        engine.take_turn(
+            self.S, self.T, seat, self.strat, self.prm, NEIGHBOURS, self.claims, self.n_claims
+        )
+
+    def scores(self):
+        scores = np.zeros(self.n, np.int64)
+        parts = np.zeros((self.n, N_PARTS), np.int64)
+        wins = np.zeros(self.n, np.float64)
+        engine.final_scores(self.S, self.T, self.n, scores, parts, wins)
+        return scores, parts, wins
+
+    # reading ---------------------------------------------------------------
+    def events(self, code):
+        rows = self.s.trace[: self.s.sc[S_TRACE_N]]
+        return rows[rows[:, 0] == code]
+
+    def rolls(self):
+        """(seat, die, slot, natural, final, kind) of every roll event."""
+        return [tuple(int(x) for x in ev[[2, 3, 4, 5, 6, 7]]) for ev in self.events(EV_ROLL)]
+
+    def stones(self, seat):
+        return self.s.n_stones[seat].tolist()
+
+
+def ring(table, seat, colours, centre=MIDDLE):
+    """Six stones of ``colours`` around ``centre`` in ``seat``'s tableau."""
+    for nb, c in zip(NEIGHBOURS[centre], colours, strict=True):
+        table.s.stone[seat, nb] = c
+        table.s.n_stones[seat, c] += 1
+
+
+# ====================================================================== delver cards
+
+
+def test_ancient_map_reroll_only_the_final_roll_counts_and_card_modifiers_are_lost():
+    g = Table()
+    g.ruin(0, "A13", red=1)
+    g.put(1, D8, 0, 7)
+    g.play(0, "ancestral_claim")
+    g.play(0, "ancient_map")
+    assert g.s.sc[S_MAP] == 1 and g.s.sc[S_ANCESTRAL] == 1
+    # natural 6 (+2: would claim 13), coin: reroll, natural 1 (+2 lost), stone colour
+    force(g.s, die(6, 6), pick(2, 1), die(6, 1), ANY)
+    g.roll(0, D6A, 0)
+    assert g.rolls() == [(0, D6A, 0, 6, -1, 2), (0, D6A, 0, 1, 1, 0)]
+    assert g.s.die_value[0, D6A] == 1  # not 3: Ancestral Claim lost on the reroll
+    assert g.s.slot_card[0] == CARD["A13"]  # the first roll's claim did not happen
+    assert g.stones(0)[RED] == 1  # the final natural 1 gives the stone
+    assert g.s.sc[S_MAP] == 0 and g.s.sc[S_ANCESTRAL] == 0
+
+
+def test_ancient_map_not_used_keeps_the_roll_its_modifiers_and_its_stone():
+    g = Table()
+    g.ruin(0, "A13", red=1)
+    g.put(1, D8, 0, 7)
+    g.play(0, "ancestral_claim")
+    g.play(0, "ancient_map")
+    start = force(g.s, die(6, 2), pick(2, 0), ANY)
+    g.roll(0, D6A, 0)
+    assert g.rolls() == [(0, D6A, 0, 2, -1, 2), (0, D6A, 0, 2, 4, 0)]
+    assert g.stones(0)[RED] == 1 and g.s.slot_stones[0, RED] == 0
+    assert g.s.sc[S_ANCESTRAL] == 0
+    assert draws_used(start, g.s) == 3
+
+
+def test_band_of_delvers_gives_a_second_excavation_and_never_a_third():
+    g = Table()
+    g.s.hand[0, DELVER["band_of_delvers"]] = 2
+    # play Band (option 1 of 2); stop (the second Band is no longer playable: one
+    # option); excavation: die 0 of 5 free, slot 0; second: die 1 (first of 4 free), slot 1
+    force(
+        g.s, pick(2, 1), ANY, pick(5, 0), pick(4, 0), die(6, (4, 5, 6)),
+        pick(4, 0), pick(4, 1), die(6, (4, 5, 6)),
+    )  # fmt: skip
+    g.take_turn(0)
+    excavations = [r for r in g.rolls() if r[5] == 0]
+    assert [(r[1], r[2]) for r in excavations] == [(D6A, 0), (D6B, 1)]
+    assert len(g.events(EV_PLAY)) == 1
+    assert g.s.hand[0, DELVER["band_of_delvers"]] == 1
+    assert g.s.seat_stats[0, ST_PLAYED] == 1
+
+
+def test_band_of_delvers_second_roll_may_use_the_die_that_came_back():
+    g = Table()
+    g.ruin(0, "A9")
+    g.put(1, D4, 0, 4)
+    g.next_card("B9")  # revealed after the claim: 2 random stones from the bag
+    g.s.hand[0, DELVER["band_of_delvers"]] = 1
+    force(
+        g.s, pick(2, 1), ANY, pick(5, 0), pick(4, 0), die(6, 5), ANY, ANY,
+        pick(5, 0), pick(4, 1), die(6, (4, 5, 6)),
+    )  # fmt: skip
+    g.take_turn(0)
+    assert g.s.held[0, CARD["A9"]] == 1  # 5 + 4 = 9 claimed with the d6 (5 > 4)
+    excavations = [r for r in g.rolls() if r[5] == 0]
+    assert [(r[1], r[2]) for r in excavations] == [(D6A, 0), (D6A, 1)]
+    assert g.s.die_slot[0, D6A] == 1
+
+
+def test_restoration_rerolls_all_of_your_dice_on_ruins_only():
+    g = Table()
+    g.put(0, D6A, 0, 2)
+    g.put(0, D4, 1, 1)
+    g.put(1, D6A, 0, 3)
+    start = force(g.s, die(6, 5), die(4, 4))
+    g.play(0, "restoration")
+    assert g.rolls() == [(0, D6A, 0, 5, 5, 1), (0, D4, 1, 4, 4, 1)]
+    assert g.s.die_value[0, D6A] == 5 and g.s.die_value[0, D4] == 4
+    assert g.s.die_slot[0, D6A] == 0 and g.s.die_slot[0, D4] == 1  # dice stay on their ruins
+    assert g.s.die_value[1, D6A] == 3
+    assert draws_used(start, g.s) == 2
+
+
+def test_ancestral_claim_adds_two_to_the_next_d6_only():
+    g = Table()
+    g.play(0, "ancestral_claim")
+    force(g.s, die(4, 4), die(6, 4), die(6, 4))
+    g.roll(0, D4, 0)  # a d4: no bonus, the card waits for a d6
+    assert g.s.die_value[0, D4] == 4 and g.s.sc[S_ANCESTRAL] == 1
+    g.roll(0, D6A, 1)
+    assert g.s.die_value[0, D6A] == 6 and g.s.sc[S_ANCESTRAL] == 0
+    g.roll(0, D6B, 2)
+    assert g.s.die_value[0, D6B] == 4
+
+
+def test_ancestral_claim_does_not_touch_an_opponents_reroll():
+    g = Table()
+    g.put(1, D6A, 3, 2)
+    g.play(0, "ancestral_claim")
+    force(g.s, die(6, 4))
+    g.play(0, "lost_in_the_ruins", 1, D6A)
+    assert g.s.die_value[1, D6A] == 4
+    assert g.s.sc[S_ANCESTRAL] == 1
+
+
+def test_forgotten_song_rerolls_every_die_showing_the_number_by_its_owner():
+    g = Table()
+    g.put(0, D6A, 0, 4)
+    g.put(0, D6B, 0, 5)
+    g.put(1, D6C, 1, 4)
+    g.put(1, D8, 2, 4)
+    g.ruin(1, "B17", yellow=1)
+    # seat 0's die first, then seat 1's in die order; seat 1's natural 2 takes the stone
+    force(g.s, die(6, 6), die(6, 2), ANY, die(8, 8))
+    g.play(0, "forgotten_song", 4)
+    assert g.rolls() == [(0, D6A, 0, 6, 6, 1), (1, D6C, 1, 2, 2, 1), (1, D8, 2, 8, 8, 1)]
+    assert g.s.die_value[0, D6B] == 5  # not showing 4: untouched
+    assert g.stones(1)[YELLOW] == 1 and sum(g.stones(0)) == 0
+
+
+def test_forlorn_takes_two_and_clamps_at_one():
+    g = Table()
+    g.put(1, D6A, 0, 5)
+    g.put(1, D8, 1, 2)
+    start = force(g.s)
+    g.play(0, "forlorn", 1, D6A)
+    g.play(0, "forlorn", 1, D8)
+    assert g.s.die_value[1, D6A] == 3 and g.s.die_value[1, D8] == 1
+    assert draws_used(start, g.s) == 0
+
+
+def test_a_new_discovery_adds_two_and_clamps_at_the_faces():
+    g = Table()
+    g.put(1, D6A, 0, 5)
+    g.put(0, D8, 1, 5)
+    g.put(1, D4, 2, 3)
+    g.play(0, "a_new_discovery", 1, D6A)
+    g.play(0, "a_new_discovery", 0, D8)
+    g.play(0, "a_new_discovery", 1, D4)
+    assert g.s.die_value[1, D6A] == 6
+    assert g.s.die_value[0, D8] == 7
+    assert g.s.die_value[1, D4] == 4
+
+
+def test_a_new_discovery_can_complete_a_claim_for_an_opponent():
+    g = Table()
+    g.ruin(0, "A9")
+    g.put(0, D6A, 0, 4)
+    g.put(1, D6A, 0, 3)
+    hand0 = g.s.hand[0].sum()
+    g.play(0, "a_new_discovery", 1, D6A)  # 4 + 5 = 9: seat 1 claims with its 5
+    assert g.s.held[1, CARD["A9"]] == 1 and g.s.held[0, CARD["A9"]] == 0
+    assert g.s.hand[0].sum() == hand0 + 1  # one consolation card for its die
+    assert g.s.die_slot[0, D6A] == -1 and g.s.die_slot[1, D6A] == -1
+
+
+def test_lost_in_the_ruins_rerolls_anyones_die_and_the_owner_gets_the_stone():
+    g = Table()
+    g.put(1, D6A, 0, 2)
+    g.ruin(0, "A17", blue=1)
+    force(g.s, die(6, 1), ANY)
+    g.play(0, "lost_in_the_ruins", 1, D6A)
+    assert g.rolls() == [(1, D6A, 0, 1, 1, 1)]
+    assert g.stones(1)[BLUE] == 1 and sum(g.stones(0)) == 0
+
+
+def test_reading_the_stones_minus_one_into_three_gives_no_stone():
+    g = Table()
+    g.ruin(0, "A17", black=2)
+    g.play(0, "reading_the_stones")
+    start = force(g.s, die(6, 4), pick(2, 0), die(6, 4))
+    g.roll(0, D6A, 0)
+    assert g.s.die_value[0, D6A] == 3
+    assert sum(g.stones(0)) == 0  # a modifier into 1-3 gives no stone
+    assert g.s.sc[S_READING] == 0
+    g.roll(0, D6B, 0)  # only the next die
+    assert g.s.die_value[0, D6B] == 4
+    assert draws_used(start, g.s) == 3
+
+
+def test_reading_the_stones_plus_one_clamps_and_the_natural_face_decides_the_stone():
+    g = Table()
+    g.ruin(0, "A17", black=2)
+    g.play(0, "reading_the_stones")
+    force(g.s, die(6, 6), pick(2, 1))  # {5, 6}: 7 is clamped to 6
+    g.roll(0, D6A, 0)
+    assert g.s.die_value[0, D6A] == 6
+    g.play(0, "reading_the_stones")
+    force(g.s, die(6, 3), pick(2, 1), ANY)  # natural 3 shown as 4: still a stone
+    g.roll(0, D6B, 0)
+    assert g.s.die_value[0, D6B] == 4
+    assert g.stones(0)[BLACK] == 1
+
+
+def test_expedition_chooses_the_ruin_after_the_roll():
+    g = Table()
+    g.play(0, "expedition")
+    force(g.s, die(6, 5), pick(4, 2))
+    g.roll(0, D6A, 0)  # declared slot 0, rolled 5, put on slot 2
+    assert g.s.die_slot[0, D6A] == 2 and g.s.die_value[0, D6A] == 5
+    assert g.s.sc[S_EXPEDITION] == 0
+
+
+def test_expedition_claimer_puts_the_roll_where_it_claims():
+    g = Table(strategy=Strategy.CLAIMER)
+    g.ruin(2, "C9")
+    g.put(1, D4, 2, 4)
+    g.play(0, "expedition")
+    force(g.s, die(6, 5))
+    g.roll(0, D6A, 0)
+    assert g.s.held[0, CARD["C9"]] == 1
+
+
+# ====================================================================== named wonders
+
+
+def test_college_d8_may_get_plus_one_other_dice_and_players_not():
+    g = Table()
+    g.own(0, "college_of_the_overseers")
+    force(g.s, die(8, 5), pick(2, 1))
+    g.roll(0, D8, 0)
+    assert g.s.die_value[0, D8] == 6
+    start = force(g.s, die(6, 5))
+    g.roll(0, D6A, 1)  # not a d8: no choice offered (one draw only)
+    assert g.s.die_value[0, D6A] == 5 and draws_used(start, g.s) == 1
+    start = force(g.s, die(8, 5))
+    g.roll(1, D8, 2)  # seat 1 has no College
+    assert g.s.die_value[1, D8] == 5 and draws_used(start, g.s) == 1
+
+
+def test_columns_any_die_may_get_minus_one():
+    g = Table()
+    g.own(0, "harmonious_columns")
+    g.ruin(0, "A17", red=1)
+    force(g.s, die(6, 4), pick(2, 0))
+    g.roll(0, D6A, 0)
+    assert g.s.die_value[0, D6A] == 3 and sum(g.stones(0)) == 0
+    force(g.s, die(4, 4), pick(2, 1))
+    g.roll(0, D4, 1)
+    assert g.s.die_value[0, D4] == 4
+
+
+def test_edifice_may_reroll_a_four_or_five_once():
+    g = Table()
+    g.own(0, "shattered_edifice")
+    g.ruin(0, "A17", black=1)
+    force(g.s, die(6, 4), pick(2, 1), die(6, 2), ANY)
+    g.roll(0, D6A, 0)
+    assert g.rolls() == [(0, D6A, 0, 4, -1, 3), (0, D6A, 0, 2, 2, 0)]
+    assert g.stones(0)[BLACK] == 1
+    start = force(g.s, die(6, 4), pick(2, 1), die(6, 5))
+    g.roll(0, D6B, 1)  # the reroll shows 5: no second reroll
+    assert g.s.die_value[0, D6B] == 5 and draws_used(start, g.s) == 3
+    start = force(g.s, die(6, 5), pick(2, 0))
+    g.roll(0, D6C, 1)  # kept
+    assert g.s.die_value[0, D6C] == 5 and draws_used(start, g.s) == 2
+    start = force(g.s, die(8, 6))
+    g.roll(0, D8, 2)  # a 6: no reroll offered
+    assert g.s.die_value[0, D8] == 6 and draws_used(start, g.s) == 1
+
+
+def _flame_table(seat2_on_ruin=False):
+    g = Table(players=3)
+    g.own(2, "eternal_flame")
+    g.ruin(0, "A9")
+    g.put(0, D6A, 0, 4)
+    g.put(1, D6A, 0, 3)
+    if seat2_on_ruin:
+        g.put(2, D4, 0, 1)
+    return g
+
+
+def test_eternal_flame_draws_when_a_ruin_without_its_dice_is_claimed():
+    g = _flame_table()
+    g.play(0, "a_new_discovery", 0, D6A)  # 6 + 3 = 9: seat 0 claims
+    assert g.s.held[0, CARD["A9"]] == 1
+    assert g.s.hand[1].sum() == 1 and g.s.hand[2].sum() == 1  # consolation; Flame
+    assert g.s.seat_stats[2, ST_DRAWN] == 1
+
+
+def test_eternal_flame_gives_nothing_extra_with_dice_there():
+    g = _flame_table(seat2_on_ruin=True)
+    g.play(0, "a_new_discovery", 0, D6A)  # 6 + 3 + 1 = 10: seat 0 claims
+    assert g.s.held[0, CARD["A9"]] == 1
+    assert g.s.hand[2].sum() == 1  # one consolation card for its one die, no Flame card
+
+
+def test_eternal_flame_gives_nothing_on_a_tie():
+    g = _flame_table()
+    g.put(0, D6A, 0, 5)
+    g.put(1, D6A, 0, 5)
+    g.check_claims()
+    assert [int(ev[5]) for ev in g.events(EV_CLAIM)] == [-2]
+    assert g.s.hand.sum(axis=1).tolist() == [1, 1, 0]
+
+
+def test_underground_library_draws_two_from_the_bag_and_keeps_one():
+    g = Table()
+    g.own(0, "underground_library")
+    g.s.bag[:] = 0
+    g.s.bag[BLACK] = 1
+    g.s.bag[RED] = 1
+    # natural 2 on an empty ruin; bag draws: black (0 of 2), red (0 of 1); keep red (1 of 2)
+    start = force(g.s, die(6, 2), pick(2, 0), pick(1, 0), pick(2, 1))
+    g.roll(0, D6A, 0)
+    assert g.stones(0) == [0, 1, 0, 0]
+    assert g.s.bag.tolist() == [1, 0, 0, 0]  # the other stone went back
+    assert [int(ev[5]) for ev in g.events(EV_STONE)] == [1]  # from the bag
+    assert draws_used(start, g.s) == 4
+
+
+def test_without_the_library_one_stone_is_drawn_from_the_bag():
+    g = Table()
+    g.s.bag[:] = 0
+    g.s.bag[BLACK] = 1
+    g.s.bag[RED] = 1
+    start = force(g.s, die(6, 2), pick(2, 1), ANY)
+    g.roll(0, D6A, 0)
+    assert g.stones(0) == [0, 1, 0, 0] and g.s.bag.tolist() == [1, 0, 0, 0]
+    assert draws_used(start, g.s) == 3
+
+
+def test_sanctuary_matching_value_may_get_plus_or_minus_one():
+    g = Table()
+    g.own(0, "sanctuary_of_the_builders")
+    g.put(1, D6A, 0, 4)
+    g.put(1, D6B, 1, 2)
+    force(g.s, die(6, 4), pick(3, 2))  # options {3, 4, 5}
+    g.roll(0, D6A, 0)
+    assert g.s.die_value[0, D6A] == 5
+    start = force(g.s, die(6, 4))
+    g.roll(0, D6B, 1)  # no 4 on slot 1: no option
+    assert g.s.die_value[0, D6B] == 4 and draws_used(start, g.s) == 1
+
+
+def test_palace_is_built_on_a_three_three_ring_and_scores_six():
+    g = Table()
+    g.s.named_state[WONDER["palace_of_relics"]] = -1
+    ring(g, 0, [RED, RED, RED, BLUE, BLUE, BLUE])
+    force(g.s, pick(2, 0))  # the Palace (option 0) rather than a token
+    g.build(0, MIDDLE)
+    assert g.s.named_state[WONDER["palace_of_relics"]] == 0
+    assert g.s.centre[0, MIDDLE] == WonderKind.NAMED
+    scores, parts, _ = g.scores()
+    named = dict(zip(PART_NAMES, parts[0].tolist(), strict=True))["named"]
+    assert named == 6
+
+
+def test_cenotaph_takes_a_random_ruin_from_the_removed_pile():
+    g = Table()
+    g.s.named_state[WONDER["blackened_cenotaph"]] = -1
+    ring(g, 0, [RED, RED, BLUE, BLUE, BLACK, BLACK])
+    n_removed = int(g.s.sc[S_REMOVED_N])
+    assert n_removed == 10  # two players
+    pile = g.s.removed[:n_removed].tolist()
+    force(g.s, pick(2, 0), pick(n_removed, 3))
+    g.build(0, MIDDLE)
+    assert g.s.named_state[WONDER["blackened_cenotaph"]] == 0
+    assert g.s.held[0, pile[3]] == 1
+    assert g.s.sc[S_REMOVED_N] == n_removed - 1
+    assert sorted(g.s.removed[: n_removed - 1].tolist()) == sorted(pile[:3] + pile[4:])
+    colour = T.card_colour[pile[3]]
+    same_colour = T.card_colour[: T.n_ruins] == colour
+    assert g.s.held_colour[0, colour] == g.s.held[0, : T.n_ruins][same_colour].sum()
+
+
+def test_cenotaph_may_be_declined_for_a_token():
+    g = Table()
+    g.s.named_state[WONDER["blackened_cenotaph"]] = -1
+    ring(g, 0, [RED, RED, BLUE, BLUE, BLACK, BLACK])
+    force(g.s, pick(2, 1))
+    g.build(0, MIDDLE)
+    assert g.s.named_state[WONDER["blackened_cenotaph"]] == -1
+    assert g.s.centre[0, MIDDLE] == WonderKind.LESSER and g.s.tokens[0, 0] == 1
+
+
+def test_memorial_takes_the_chosen_ruin_from_the_removed_pile():
+    g = Table()
+    g.s.named_state[WONDER["crumbling_memorial"]] = -1
+    g.s.removed[:2] = [CARD["A9"], CARD["B9"]]
+    g.s.sc[S_REMOVED_N] = 2
+    ring(g, 0, [BLUE] * 6)
+    force(g.s, pick(2, 0), pick(2, 1))
+    g.build(0, MIDDLE)
+    assert g.s.held[0, CARD["B9"]] == 1 and g.s.held[0, CARD["A9"]] == 0
+    assert g.s.sc[S_REMOVED_N] == 1 and g.s.removed[0] == CARD["A9"]
+
+
+def test_memorial_with_an_empty_removed_pile_takes_nothing():
+    g = Table()
+    g.s.named_state[WONDER["crumbling_memorial"]] = -1
+    g.s.sc[S_REMOVED_N] = 0
+    ring(g, 0, [BLUE] * 6)
+    held = g.s.held[0].copy()
+    start = force(g.s, pick(2, 0))
+    g.build(0, MIDDLE)
+    assert g.s.named_state[WONDER["crumbling_memorial"]] == 0
+    assert (g.s.held[0] == held).all()
+    assert draws_used(start, g.s) == 1
+
+
+def test_temples_tomb_and_fountain_score_from_the_final_state():
+    g = Table()
+    g.s.held[:] = 0
+    g.s.held[0, CARD["A9"]] = 1
+    g.s.held[0, CARD["B11"]] = 1
+    g.s.n_stones[0] = [3, 2, 5, 4]  # black, red, blue, yellow
+    for wid in ("temple_of_clarity", "tomb_of_the_last_age", "fountain_of_reflection"):
+        g.own(0, wid)
+    _, parts, _ = g.scores()
+    named = dict(zip(PART_NAMES, parts[0].tolist(), strict=True))
+    assert named["named"] == 5 + 4 + 2 * 2
+    assert named["bonus"] == 5  # three named wonders
+    german = Table(rules=load_rules("german"))
+    german.s.held[:] = 0
+    german.s.held[0, CARD["A9"]] = 1
+    german.s.held[0, CARD["B11"]] = 1
+    german.s.n_stones[0] = [3, 2, 5, 4]
+    german.own(0, "tomb_of_the_last_age")
+    _, parts, _ = german.scores()
+    assert parts[0, PART_NAMES.index("named")] == 2  # two ruin colours
+
+
+# ====================================================================== tokens
+
+
+@pytest.mark.parametrize(
+    ("colours", "lesser_left", "greater_left", "fallback", "want"),
+    [
+        ([RED, RED, RED, BLUE, BLUE, BLACK], True, True, True, WonderKind.LESSER),
+        ([RED] * 6, True, True, True, WonderKind.GREATER),
+        ([RED, RED, RED, BLUE, BLUE, BLACK], False, True, True, WonderKind.GREATER),
+        ([RED] * 6, True, False, True, WonderKind.LESSER),
+        ([RED, RED, RED, BLUE, BLUE, BLACK], False, True, False, NO_WONDER),
+        ([RED] * 6, True, False, False, NO_WONDER),
+        ([RED] * 6, False, False, True, NO_WONDER),
+    ],
+)
+def test_token_piles_and_the_fallback_ruling(colours, lesser_left, greater_left, fallback, want):
+    g = Table()
+    ring(g, 0, colours)
+    if not lesser_left:
+        g.s.sc[S_LESSER_POS] = T.lesser_values.shape[0]
+    if not greater_left:
+        g.s.sc[S_GREATER_POS] = T.greater_values.shape[0]
+    lesser_pos, greater_pos = int(g.s.sc[S_LESSER_POS]), int(g.s.sc[S_GREATER_POS])
+    start = force(g.s)
+    g.build(0, MIDDLE, None if fallback else pack_tables(NO_FALLBACK.tables))
+    assert g.s.centre[0, MIDDLE] == want
+    assert draws_used(start, g.s) == 0  # no named wonder in play: no choice
+    if want == WonderKind.LESSER:
+        assert g.s.tokens[0].tolist() == [1, 0, g.s.lesser[lesser_pos]]
+    elif want == WonderKind.GREATER:
+        assert g.s.tokens[0].tolist() == [0, 1, g.s.greater[greater_pos]]
+    else:
+        assert g.s.tokens[0].tolist() == [0, 0, 0]
+
+
+# ====================================================================== claims
+
+
+def test_rulebook_d8_four_beats_d6_four_in_a_game():
+    g = Table(players=3)
+    g.ruin(0, "A9", red=1)
+    g.put(0, D8, 0, 4)
+    g.put(1, D6A, 0, 4)
+    g.put(2, D4, 0, 1)
+    bag = g.s.bag.sum()
+    g.next_card("C11")
+    g.check_claims()
+    assert g.s.held[0, CARD["A9"]] == 1
+    assert g.s.hand.sum(axis=1).tolist() == [0, 1, 1]
+    assert (g.s.die_slot == -1).all()
+    assert g.s.slot_card[0] == CARD["C11"]
+    assert g.s.bag.sum() == bag + 1 - 2  # the ruin's stone back, two for C11
+    row = g.claims[0]
+    assert row[engine.C_WINNER] == 0 and row[engine.C_FACES] == 8 and row[engine.C_DECIDED] == 1
+
+
+def test_rulebook_second_die_decides_in_a_game():
+    g = Table()
+    g.ruin(0, "A17")
+    g.put(0, D6A, 0, 5)
+    g.put(0, D6B, 0, 4)
+    g.put(1, D6A, 0, 5)
+    g.put(1, D8, 0, 4)
+    g.check_claims()
+    assert g.s.held[1, CARD["A17"]] == 1
+    assert g.s.hand.sum(axis=1).tolist() == [2, 0]
+    assert g.claims[0, engine.C_DECIDED] == 3  # second die, by faces
+
+
+def test_rulebook_unbreakable_tie_boxes_the_ruin_and_everyone_draws():
+    g = Table()
+    g.ruin(0, "A9", blue=2)
+    g.put(0, D6A, 0, 5)
+    g.put(1, D6A, 0, 5)
+    bag = g.s.bag.sum()
+    g.next_card("E11")
+    g.check_claims()
+    assert g.s.held[:, CARD["A9"]].tolist() == [0, 0]
+    assert g.s.sc[S_BOXED_N] == 1
+    assert g.s.hand.sum(axis=1).tolist() == [1, 1]
+    assert (g.s.die_slot == -1).all()
+    assert g.s.slot_card[0] == CARD["E11"]
+    assert g.s.bag.sum() == bag + 2 - 2
+    row = g.claims[0]
+    assert row[engine.C_WINNER] == -1 and row[engine.C_DECIDED] == -1
+
+
+# ====================================================================== end of age
+
+
+def _last_card(g, cid):
+    pos = int(g.s.sc[S_DECK_POS])
+    g.s.ruin_deck[pos] = CARD[cid]
+    g.s.sc[S_DECK_LEN] = pos + 1
+    g.s.slot_card[0] = -1
+
+
+def test_day_of_rest_every_player_draws_three_and_the_slot_stays_empty():
+    g = Table(players=3)
+    _last_card(g, "day_of_rest")
+    g.reveal(0)
+    assert g.s.slot_card[0] == -1
+    assert g.s.hand.sum(axis=1).tolist() == [3, 3, 3]
+    assert g.s.seat_stats[:, ST_DRAWN].tolist() == [3, 3, 3]
+    assert [int(ev[3]) for ev in g.events(EV_EVENT)] == [CARD["day_of_rest"]]
+
+
+def test_the_gathering_every_later_roll_gets_minus_one():
+    g = Table()
+    g.ruin(1, "B17", red=1)
+    _last_card(g, "the_gathering")
+    g.reveal(0)
+    assert g.s.sc[S_ROLL_MOD] == -1 and g.s.slot_card[0] == -1
+    force(g.s, die(6, 4))
+    g.roll(0, D6A, 1)
+    assert g.s.die_value[0, D6A] == 3 and sum(g.stones(0)) == 0  # shown 3, natural 4
+    force(g.s, die(6, 1), ANY)
+    g.roll(0, D6B, 1)
+    assert g.s.die_value[0, D6B] == 1 and g.stones(0)[RED] == 1  # clamped at 1
+    g.put(1, D6A, 2, 6)
+    force(g.s, die(6, 5))
+    g.play(0, "lost_in_the_ruins", 1, D6A)  # rerolls too, anyone's
+    assert g.s.die_value[1, D6A] == 4
+
+
+def test_festival_every_later_roll_gets_plus_one():
+    g = Table()
+    g.ruin(1, "B17", red=1)
+    _last_card(g, "festival_of_reclamation")
+    g.reveal(0)
+    assert g.s.sc[S_ROLL_MOD] == 1
+    force(g.s, die(6, 6))
+    g.roll(0, D6A, 1)
+    assert g.s.die_value[0, D6A] == 6
+    force(g.s, die(6, 3), ANY)
+    g.roll(0, D6B, 1)
+    assert g.s.die_value[0, D6B] == 4 and g.stones(0)[RED] == 1  # the natural 3 decides
+
+
+@pytest.mark.parametrize(("cid", "points"), [("city_of_gold", 7), ("city_of_ash", -4)])
+def test_cities_are_claimed_and_score_points_with_no_colour(cid, points):
+    g = Table()
+    _last_card(g, cid)
+    bag = g.s.bag.sum()
+    g.reveal(0)
+    assert g.s.slot_card[0] == CARD[cid]
+    assert g.s.slot_stones[0].sum() == T.card_stones[CARD[cid]] == bag - g.s.bag.sum()
+    claim = int(T.card_claim[CARD[cid]])
+    g.put(0, D8, 0, 8)
+    g.put(0, D6A, 0, 6)
+    g.put(0, D6B, 0, 6)
+    g.put(1, D6A, 0, max(1, claim - 20))
+    g.s.held[:] = 0
+    g.s.held_colour[:] = 0
+    g.check_claims()
+    assert g.s.held[0, CARD[cid]] == 1
+    assert g.s.held_colour[0].sum() == 0
+    _, parts, _ = g.scores()
+    got = dict(zip(PART_NAMES, parts[0].tolist(), strict=True))
+    assert got["cities"] == points and got["ruin_sets"] == 0 and got["five_colour"] == 0
+
+
+# ====================================================================== deck and bag
+
+
+def test_empty_delver_deck_reshuffles_the_discards():
+    g = Table()
+    g.s.sc[S_DDECK_N] = 1
+    g.s.ddeck[0] = DELVER["band_of_delvers"]
+    g.s.ddisc[:] = 0
+    g.s.ddisc[DELVER["ancient_map"]] = 10
+    _last_card(g, "day_of_rest")
+    g.reveal(0)  # six draws: the one card left, then five from the reshuffled maps
+    assert g.s.hand.sum() == 6
+    assert g.s.hand[:, DELVER["band_of_delvers"]].sum() == 1
+    assert g.s.hand[:, DELVER["ancient_map"]].sum() == 5
+    assert g.s.sc[S_DDECK_N] == 5 and g.s.ddisc.sum() == 0
+
+
+def test_deck_and_discards_both_empty_draws_nothing():
+    g = Table()
+    g.s.sc[S_DDECK_N] = 0
+    g.s.ddisc[:] = 0
+    g.s.ddisc[DELVER["forlorn"]] = 2
+    _last_card(g, "day_of_rest")
+    g.reveal(0)
+    assert g.s.hand.sum() == 2 and g.s.hand[:, DELVER["forlorn"]].sum() == 2
+    assert g.s.sc[S_DDECK_N] == 0 and g.s.ddisc.sum() == 0
+    assert g.s.seat_stats[:, ST_DRAWN].sum() == 2
+
+
+def test_empty_bag_gives_no_stone():
+    g = Table()
+    g.s.bag[:] = 0
+    start = force(g.s, die(6, 1))
+    g.roll(0, D6A, 0)
+    assert sum(g.stones(0)) == 0 and len(g.events(EV_STONE)) == 0
+    assert draws_used(start, g.s) == 1
+
+
+def test_stone_from_the_ruin_first_then_from_the_bag():
+    g = Table()
+    g.ruin(0, "A17", yellow=1)
+    force(g.s, die(6, 3), ANY)
+    g.roll(0, D6A, 0)
+    force(g.s, die(6, 2), ANY, ANY, ANY)  # the ruin is empty now: a random stone from the bag
+    g.roll(0, D6B, 0)
+    assert [int(ev[5]) for ev in g.events(EV_STONE)] == [0, 1]
+    assert g.stones(0)[YELLOW] >= 1 and sum(g.stones(0)) == 2
+    assert g.s.slot_stones[0].sum() == 0
+
+
+def test_played_cards_go_to_the_discards_and_are_counted():
+    g = Table()
+    g.play(0, "forlorn", 1, D6A)  # no die there: nothing happens, still played
+    assert g.s.ddisc[DELVER["forlorn"]] >= 1
+    assert g.s.seat_stats[0, N_STATS_BASE + DELVER["forlorn"]] == 1

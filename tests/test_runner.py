@@ -1,0 +1,350 @@
+"""The batch runner on a game-agnostic toy job (no Unearth engine involved).
+
+The toy plays seeded coin-flip "games": each seat flips ten coins, the highest
+count wins (shared wins split 1/k). Game ``g`` draws only from its own
+generator seeded by ``(seed, g)``, so any split into batches or workers must
+give identical tables and aggregates.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer import runner
+from analyzer.errors import AnalyzerError, InputError
+from analyzer.runner import RunOptions, run
+from analyzer.summary import WIN_SCALE, headline, reduce_games, summary_table
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class CoinJob:
+    """Toy batch function: ``(start, count) -> {"games": ..., "flips": ...}``."""
+
+    seed: int
+    seats: int = 3
+    delay: float = 0.0  # seconds to sleep per batch (for kill-and-resume)
+
+    def __call__(self, start: int, count: int) -> dict[str, pd.DataFrame]:
+        if self.delay:
+            time.sleep(self.delay)
+        scores = np.empty((count, self.seats), dtype=np.int16)
+        for k in range(count):
+            rng = np.random.default_rng([self.seed, start + k])
+            scores[k] = rng.binomial(10, 0.5 + 0.05 * np.arange(self.seats))
+        best = scores.max(axis=1, keepdims=True)
+        winners = scores == best
+        win = (winners / winners.sum(axis=1, keepdims=True)).astype(np.float32)
+        games = pd.DataFrame(
+            {
+                "game": np.repeat(np.arange(start, start + count, dtype=np.int64), self.seats),
+                "seat": np.tile(np.arange(self.seats, dtype=np.int8), count),
+                "strategy": pd.Categorical(
+                    np.tile(["even" if s % 2 == 0 else "odd" for s in range(self.seats)], count),
+                    categories=["even", "odd", "unused"],
+                ),
+                "score": scores.reshape(-1),
+                "win": win.reshape(-1),
+            }
+        )
+        flips = pd.DataFrame(
+            {
+                "game": np.arange(start, start + count, dtype=np.int64),
+                "total": scores.sum(axis=1).astype(np.int16),
+            }
+        )
+        return {"games": games, "flips": flips}
+
+
+def options(**kw) -> RunOptions:
+    base = {"games": 600, "seed": 1, "batch_size": 100, "workers": 1, "progress": False}
+    base.update(kw)
+    return RunOptions(**base)
+
+
+def same(a, b) -> None:
+    """Bit-identical tables, aggregate and stopping point."""
+    assert a.games == b.games and a.batches == b.batches and a.stopped_by == b.stopped_by
+    pd.testing.assert_frame_equal(a.aggregate, b.aggregate, check_exact=True)
+    assert sorted(a.tables) == sorted(b.tables)
+    for name in a.tables:
+        pd.testing.assert_frame_equal(a.tables[name], b.tables[name], check_exact=True)
+    assert (a.headline is None) == (b.headline is None)
+    if a.headline is not None:
+        assert a.headline == b.headline
+
+
+@pytest.fixture(scope="module")
+def reference():
+    """One uninterrupted in-process run of 600 games (batches of 100)."""
+    return run(CoinJob(seed=5), options(), reduce_games, headline)
+
+
+# --------------------------------------------------------------------------- basics
+
+
+def test_reference_run_is_complete_and_in_game_order(reference):
+    games = reference.tables["games"]
+    assert reference.games == 600 and reference.batches == 6
+    assert reference.stopped_by == "games"
+    assert games["game"].tolist() == list(np.repeat(np.arange(600), 3))
+    assert reference.tables["flips"]["game"].tolist() == list(range(600))
+    # the aggregate equals a direct count of the whole table
+    agg = reference.aggregate
+    assert agg.loc[("games", "all"), "n"] == 600
+    for seat in range(3):
+        rows = games[games["seat"] == seat]
+        assert agg.loc[("seat", str(seat)), "n"] == len(rows)
+        assert agg.loc[("seat", str(seat)), "score_sum"] == int(rows["score"].astype(int).sum())
+        wins = sum(Fraction(float(w)).limit_denominator(12) for w in rows["win"])
+        assert Fraction(int(agg.loc[("seat", str(seat)), "wins_x"]), WIN_SCALE) == wins
+    table = summary_table(agg)
+    assert list(table["group"]) == ["0", "1", "2", "even", "odd"]
+    assert abs(table["win_rate"][:3].sum() - 1.0) < 1e-12  # seat win shares add up to one
+
+
+def test_two_workers_and_other_batch_sizes_are_bit_identical(reference):
+    job = CoinJob(seed=5)
+    two = run(job, options(workers=2), reduce_games, headline)
+    same(reference, two)
+    for size in (7, 250, 600, 1000):
+        same_games = run(job, options(batch_size=size), reduce_games, headline)
+        pd.testing.assert_frame_equal(reference.aggregate, same_games.aggregate, check_exact=True)
+        for name in reference.tables:
+            pd.testing.assert_frame_equal(reference.tables[name], same_games.tables[name])
+        assert reference.headline == same_games.headline
+
+
+def test_aggregate_only_run_keeps_no_tables(reference):
+    lean = run(CoinJob(seed=5), options(keep_tables=False), reduce_games, headline)
+    assert lean.tables == {}
+    pd.testing.assert_frame_equal(reference.aggregate, lean.aggregate, check_exact=True)
+
+
+def test_float_partials_are_summed_exactly_whatever_the_grouping():
+    tiny = 2.0**-53  # half an ulp of 1.0
+    index = pd.Index(["x"], name="group")
+
+    def total(partials):
+        acc = runner._ExactSum()
+        for value in partials:
+            acc.add(pd.DataFrame({"s": [value], "n": [1]}, index=index))
+        return acc.value()
+
+    exact = 1.0 + 2 * tiny  # representable; naive left-to-right float addition loses it
+    assert (1.0 + tiny) + tiny == 1.0
+    for order in ([1.0, tiny, tiny], [tiny, 1.0, tiny], [tiny, tiny, 1.0], [1.0, 2 * tiny]):
+        out = total(order)
+        assert out["s"].iloc[0] == exact
+        assert out["n"].dtype == np.int64 and out["n"].iloc[0] == len(order)
+
+
+def test_exact_sum_of_many_float_partials_does_not_depend_on_order():
+    rng = np.random.default_rng(3)
+    keys = pd.MultiIndex.from_tuples([("a", "x"), ("a", "y"), ("b", "x")], names=["g", "k"])
+    values = rng.standard_normal((40, 3)) * 10.0 ** rng.integers(-20, 20, (40, 3))
+    exact = [float(sum(Fraction(v) for v in values[:, j])) for j in range(3)]
+    for trial in range(3):
+        acc = runner._ExactSum()
+        for i in rng.permutation(40) if trial else range(40):
+            rows = rng.permutation(3)[: 1 + i % 3]  # partials hold a varying subset of keys
+            acc.add(pd.DataFrame({"v": values[i, rows]}, index=keys[rows]))
+            rest = [r for r in range(3) if r not in rows]
+            acc.add(pd.DataFrame({"v": values[i, rest]}, index=keys[rest]))
+        out = acc.value()
+        assert list(out.index) == sorted(keys)
+        assert out["v"].tolist() == [exact[list(keys).index(k)] for k in out.index]
+
+
+# --------------------------------------------------------------------------- precision
+
+
+def test_precision_stops_at_the_first_batch_meeting_the_target():
+    job = CoinJob(seed=9)
+    target = 0.04
+    opts = options(games=400, precision=target, max_games=4000)
+    res = run(job, opts, reduce_games, headline)
+    assert res.stopped_by == "precision"
+    assert res.headline.half_width < target
+    assert res.games % 100 == 0 and 100 <= res.games < 4000
+    # one batch fewer did not meet the target
+    shorter = run(job, options(games=res.games - 100), reduce_games, headline)
+    assert shorter.headline.half_width >= target
+    # same stopping point with two workers
+    same(res, run(job, options(games=400, precision=target, max_games=4000, workers=2),
+                  reduce_games, headline))  # fmt: skip
+    capped = run(job, options(games=400, precision=0.001, max_games=450), reduce_games, headline)
+    assert capped.stopped_by == "cap" and capped.games == 450 and capped.batches == 5
+    default_cap = run(job, options(games=30, batch_size=50, precision=1e-6), reduce_games, headline)
+    assert default_cap.stopped_by == "cap" and default_cap.games == 300
+
+
+# --------------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize(
+    ("kw", "needle"),
+    [
+        ({"games": 0}, "games: bad value 0"),
+        ({"batch_size": -1}, "batch_size"),
+        ({"workers": 0}, "workers"),
+        ({"precision": -0.1}, "precision"),
+        ({"max_games": 10}, "max_games"),
+        ({"resume": True}, "resume"),
+    ],
+)
+def test_bad_options_are_one_line_input_errors(kw, needle):
+    with pytest.raises(InputError, match=needle) as info:
+        run(CoinJob(seed=1), options(**kw), reduce_games, headline)
+    assert "\n" not in str(info.value)
+
+
+def test_precision_needs_a_headline():
+    with pytest.raises(InputError, match="headline"):
+        run(CoinJob(seed=1), options(precision=0.1), reduce_games)
+
+
+def test_unreachable_scheduler_fails_quickly_with_a_clear_error():
+    t0 = time.monotonic()
+    with pytest.raises(AnalyzerError, match="scheduler: cannot connect to 'tcp://127.0.0.1:9'"):
+        run(CoinJob(seed=1), options(scheduler="tcp://127.0.0.1:9"), reduce_games, headline)
+    assert time.monotonic() - t0 < 30  # generous: a hang would be minutes
+
+
+# --------------------------------------------------------------------------- Dask
+
+
+def test_dask_local_cluster_gives_identical_results(reference):
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tcp://127.0.0.1:")
+        res = run(CoinJob(seed=5), options(scheduler=address), reduce_games, headline)
+        same(reference, res)
+        # the environment variable is used when no scheduler is given
+        os.environ["DASK_SCHEDULER_ADDRESS"] = address
+        try:
+            env = run(CoinJob(seed=5), options(keep_tables=False), reduce_games, headline)
+        finally:
+            del os.environ["DASK_SCHEDULER_ADDRESS"]
+        pd.testing.assert_frame_equal(reference.aggregate, env.aggregate, check_exact=True)
+
+
+# --------------------------------------------------------------------------- checkpoints
+
+
+def test_resume_skips_finished_batches_and_ignores_temp_files(tmp_path, reference):
+    ckpt = tmp_path / "ckpt"
+    job = CoinJob(seed=5)
+    first = run(job, options(checkpoint_dir=ckpt), reduce_games, headline)
+    same(reference, first)
+    assert (ckpt / "run.json").exists()
+    assert len(list(ckpt.glob("batch-*.partial.parquet"))) == 6
+    # simulate a crash: batch 3 lost, a half-written temp file of it left behind
+    for f in ckpt.glob("batch-000003.*"):
+        f.unlink()
+    (ckpt / ".batch-000003.partial.parquet.x1y2.tmp").write_bytes(b"PAR1 half written")
+
+    @dataclass(frozen=True)
+    class Other(CoinJob):
+        pass
+
+    # a different job is refused ...
+    with pytest.raises(InputError, match="different run"):
+        run(Other(seed=5), options(checkpoint_dir=ckpt, resume=True), reduce_games, headline)
+    # ... as is another batch size, or starting over without resume
+    with pytest.raises(InputError, match="batch_size"):
+        run(job, options(checkpoint_dir=ckpt, resume=True, batch_size=50), reduce_games)
+    with pytest.raises(InputError, match="already holds a run"):
+        run(job, options(checkpoint_dir=ckpt), reduce_games, headline)
+
+    resumed = run(job, options(checkpoint_dir=ckpt, resume=True), reduce_games, headline)
+    same(reference, resumed)
+    assert not list(ckpt.glob(".*.tmp"))
+    assert len(list(ckpt.glob("batch-*.partial.parquet"))) == 6
+    assert resumed.games_per_second > 0  # batch 3 was recomputed
+
+
+def test_aggregate_only_checkpoint_holds_only_partials(tmp_path, reference):
+    ckpt = tmp_path / "lean"
+    opts = options(checkpoint_dir=ckpt, keep_tables=False)
+    run(CoinJob(seed=5), opts, reduce_games, headline)
+    names = sorted(p.name for p in ckpt.iterdir())
+    assert names == [f"batch-{i:06d}.partial.parquet" for i in range(6)] + ["run.json"]
+    again = run(
+        CoinJob(seed=5), options(checkpoint_dir=ckpt, keep_tables=False, resume=True),
+        reduce_games, headline,
+    )  # fmt: skip
+    assert again.games_per_second == 0.0  # everything came from disk
+    pd.testing.assert_frame_equal(reference.aggregate, again.aggregate, check_exact=True)
+
+
+KILL_SCRIPT = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    import pandas as pd
+    from analyzer.runner import RunOptions, run
+    from analyzer.summary import headline, reduce_games
+    from tests.test_runner import CoinJob
+
+    if __name__ == "__main__":
+        ckpt, resume, out = Path(sys.argv[1]), sys.argv[2] == "1", Path(sys.argv[3])
+        opts = RunOptions(games=600, seed=1, batch_size=100, workers=1, progress=False,
+                          checkpoint_dir=ckpt, resume=resume)
+        res = run(CoinJob(seed=5, delay=0.3), opts, reduce_games, headline)
+        res.aggregate.to_pickle(out / "aggregate.pkl")
+        pd.to_pickle(res.tables, out / "tables.pkl")
+    """
+)
+
+
+def test_sigkill_then_resume_equals_an_uninterrupted_run(tmp_path, reference):
+    script = tmp_path / "job.py"
+    script.write_text(KILL_SCRIPT)
+    ckpt = tmp_path / "ckpt"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, str(script), str(ckpt), "0", str(tmp_path)]
+    proc = subprocess.Popen(cmd, env=env, cwd=ROOT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not list(ckpt.glob("batch-*.partial.parquet")):
+            assert proc.poll() is None, "the run ended before any batch was written"
+            assert time.monotonic() < deadline, "no batch written within 60 s"
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGKILL)  # the run and its worker processes
+    finally:
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    done = len(list(ckpt.glob("batch-*.partial.parquet")))
+    assert 1 <= done < 6
+    assert not (tmp_path / "aggregate.pkl").exists()
+    cmd[3] = "1"
+    subprocess.run(cmd, env=env, cwd=ROOT, check=True, timeout=120)
+    pd.testing.assert_frame_equal(
+        reference.aggregate, pd.read_pickle(tmp_path / "aggregate.pkl"), check_exact=True
+    )
+    tables = pd.read_pickle(tmp_path / "tables.pkl")
+    for name in reference.tables:
+        pd.testing.assert_frame_equal(reference.tables[name], tables[name], check_exact=True)

@@ -1,0 +1,116 @@
+"""``analyzer simulate`` end to end on the Unearth engine (small game counts)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer.cli import run_cli
+from analyzer.stats import wilson
+
+
+def simulate(capsys, *args: str) -> tuple[int, str, str]:
+    code = run_cli(["simulate", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def estimates(out: str) -> str:
+    """The printed table and game count, without the timing and output-file lines."""
+    skip = ("seconds:", "per-game table:")
+    return "\n".join(line for line in out.splitlines() if not line.startswith(skip))
+
+
+BASE = ("--players", "3", "--strategy", "random", "--games", "200", "--seed", "7")
+BASE += ("--batch-size", "60", "--quiet")
+
+
+def test_one_and_two_workers_print_and_write_the_same(capsys, tmp_path):
+    one, two = tmp_path / "one.parquet", tmp_path / "two.parquet"
+    code, out1, err1 = simulate(capsys, *BASE, "--workers", "1", "--out", str(one))
+    assert code == 0, err1
+    assert err1 == ""  # --quiet: no progress
+    code, out2, err2 = simulate(capsys, *BASE, "--workers", "2", "--out", str(two))
+    assert code == 0, err2
+    assert estimates(out1) == estimates(out2)
+    a, b = pd.read_parquet(one), pd.read_parquet(two)
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+    assert not list(tmp_path.glob(".*.tmp"))  # atomic write left no temp file
+
+    # the per-game table follows the contract and backs the printed numbers
+    assert len(a) == 600 and a["game"].tolist() == list(np.repeat(np.arange(200), 3))
+    assert a["seat"].tolist() == [0, 1, 2] * 200
+    assert set(a["strategy"]) == {"random"}
+    wins_per_game = a.groupby("game")["win"].sum()
+    assert np.allclose(wins_per_game, 1.0, atol=1e-6)
+    for seat in range(3):
+        rows = a[a["seat"] == seat]
+        rate = rows["win"].astype(float).sum() / 200
+        low, high = wilson(rows["win"].astype(float).sum(), 200)
+        mean = rows["score"].astype(float).mean()
+        line = next(x for x in out1.splitlines() if f"seat {seat} (random)" in x)
+        assert f"{rate:.4f}" in line and f"[{low:.4f}, {high:.4f}]" in line
+        assert f"{mean:.2f}" in line
+    assert "games: 200" in out1
+    assert re.search(r"seconds: [0-9.]+ +games/s: [0-9,]+", out1)
+
+
+def test_strategies_per_seat_repeated_or_comma_separated(capsys):
+    args = ("--players", "2", "--games", "40", "--seed", "3", "--workers", "1", "--quiet")
+    code, out_a, err = simulate(capsys, *args, "--strategy", "random", "--strategy", "claimer")
+    assert code == 0, err
+    code, out_b, err = simulate(capsys, *args, "--strategy", "random,claimer")
+    assert code == 0, err
+    assert estimates(out_a) == estimates(out_b)
+    assert "seat 0 (random)" in out_a and "seat 1 (claimer)" in out_a
+    assert "strategy claimer" in out_a and "strategy random" in out_a
+
+
+def test_precision_and_resume_from_the_command_line(capsys, tmp_path):
+    ckpt = tmp_path / "ckpt"
+    args = ("--players", "2", "--strategy", "random", "--seed", "11", "--workers", "1")
+    args += ("--games", "100", "--batch-size", "20", "--precision", "0.2", "--quiet")
+    code, out, err = simulate(capsys, *args, "--checkpoint", str(ckpt))
+    assert code == 0, err
+    assert "(precision reached)" in out
+    assert (ckpt / "run.json").exists()
+    code, again, err = simulate(capsys, *args, "--checkpoint", str(ckpt), "--resume")
+    assert code == 0, err
+    assert estimates(again) == estimates(out)
+    code, _, err = simulate(capsys, *args, "--checkpoint", str(ckpt))
+    assert code == 2 and "already holds a run" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("--players", "9"), "--players: bad value 9"),
+        (("--strategy", "nope"), "--strategy: bad value 'nope'"),
+        (("--players", "4", "--strategy", "random,claimer"), "got 2 strategies for 4 players"),
+        (("--games", "0"), "games: bad value 0"),
+        (("--edition", "french"), "bad value 'french'"),
+        (("--out", "/nonexistent-dir/x.parquet"), "--out"),
+        (("--out", "table.csv"), "--out"),
+        (("--resume",), "resume"),
+        (("--precision", "-1"), "precision"),
+        (("--max-games", "100"), "max_games"),
+        (("--games", "abc"), "--games"),
+    ],
+)
+def test_bad_options_print_one_line_and_exit_2(capsys, args, needle):
+    code, out, err = simulate(capsys, "--quiet", "--workers", "1", *args)
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("analyzer: error: ")
+    assert needle in err
+    assert "Traceback" not in err
+
+
+def test_help_shows_examples(capsys):
+    code, out, _ = simulate(capsys, "--help")
+    assert code == 0
+    assert "analyzer simulate --players 4 --strategy balanced --games 100000 --seed 7" in out
+    for option in ("--scheduler", "--precision", "--checkpoint", "--resume", "--out"):
+        assert option in out
