@@ -553,6 +553,15 @@ class _Progress:
 # --------------------------------------------------------------------------- run
 
 
+def _warm_up(batch_fn) -> None:
+    """Let the batch function compile its kernels here, once, if it offers
+    ``warm_up()``: worker processes then load the on-disk cache instead of each
+    compiling the same code at the same time."""
+    warm = getattr(batch_fn, "warm_up", None)
+    if callable(warm):
+        warm()
+
+
 def run(
     batch_fn: BatchFn,
     options: RunOptions,
@@ -600,6 +609,8 @@ def run(
     finished_ok = False
     try:
         if todo:
+            if options.workers != 1:
+                _warm_up(batch_fn)
             backend = _Backend(batch_fn, reducer, options, len(todo))
         cursor = 0  # next position in ``todo`` to submit
         while consumed < n_batches:

@@ -417,6 +417,15 @@ class ScenarioJob:
                 g = stop
         return {name: pd.concat(dfs, ignore_index=True) for name, dfs in parts.items()}
 
+    def warm_up(self) -> None:
+        """Compile (or load) the engine's kernels once in this process."""
+        for cell_jobs in self.jobs:
+            for job in cell_jobs:
+                warm = getattr(job, "warm_up", None)
+                if callable(warm):
+                    warm()
+                    return
+
 
 def scenario_job(sc: Scenario, cells: list[Cell], seed: int) -> ScenarioJob:
     """The batch function for a resolved scenario (``seed`` already resolved)."""

@@ -77,14 +77,21 @@ def main(argv=None) -> None:
             jit = games / statistics.median(times)
             plain = plain_rate(players, strategy, args.plain_games)
             rows.append(
-                {"strategy": strategy, "players": players, "jit": jit, "plain": plain,
-                 "ratio": jit / plain}
+                {
+                    "strategy": strategy,
+                    "players": players,
+                    "jit": jit,
+                    "plain": plain,
+                    "ratio": jit / plain,
+                }
             )
             print(f"{strategy:<10} {players:>7} {jit:>12.0f} {plain:>14.2f} {jit / plain:>8.0f}x")
             sys.stdout.flush()
     per_game = table_memory(4)
-    print(f"per-game table, 4 players: {per_game:.0f} bytes/game -> "
-          f"{per_game * 1e6 / 2**30:.2f} GiB for a million games")
+    print(
+        f"per-game table, 4 players: {per_game:.0f} bytes/game -> "
+        f"{per_game * 1e6 / 2**30:.2f} GiB for a million games"
+    )
     if args.json:
         print(json.dumps({"rows": rows, "bytes_per_game_4p": per_game}))
 

@@ -568,12 +568,12 @@ def play_card(s, t, p, kind, a, b, strat, prm, neigh, claims, n_claims):
                 roll_die(s, t, p, d, slot, False, strat, prm, neigh, claims, n_claims)
     elif eff == Delver.FORGOTTEN_SONG:
         # every die showing the number at the moment the card is played
-        marked = s.scratch[200:224]
+        marked = np.empty(n_players * n_dice, np.int64)
         n_marked = 0
         for i in range(n_players):
             q = (p + i) % n_players
             for d in range(n_dice):
-                if s.die_slot[q, d] >= 0 and s.die_value[q, d] == a and n_marked < 24:
+                if s.die_slot[q, d] >= 0 and s.die_value[q, d] == a:
                     marked[n_marked] = q * n_dice + d
                     n_marked += 1
         for i in range(n_marked):
@@ -853,4 +853,5 @@ def play_batch(
         results[i * n_players, R_INVARIANTS] = check_invariants(s, t, n_players, neigh)
         for p in range(1, n_players):
             results[i * n_players + p, R_INVARIANTS] = results[i * n_players, R_INVARIANTS]
-        trace(s, EV_END, -1, 0, 0, 0, 0, 0)
+        for p in range(n_players):
+            trace(s, EV_END, p, scores[p], int(round(win[p] * 1000)), 0, 0, 0)

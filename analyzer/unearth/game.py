@@ -91,6 +91,10 @@ class GameJob:
     def __call__(self, start: int, count: int) -> dict[str, pd.DataFrame]:
         return play_tables(self, start, count)
 
+    def warm_up(self) -> None:
+        """Compile (or load from the cache) the engine's kernels: play one game."""
+        play_raw(self, 0, 1)
+
     def __repr__(self) -> str:  # a stable fingerprint for checkpoints
         return (
             f"GameJob(players={self.players}, strategies={self.strategies}, seed={self.seed}, "
@@ -117,8 +121,20 @@ def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0):
     n_claims = np.zeros(1, np.int64)
     key0, key1 = root_key(job.seed)
     engine.play_batch(
-        pack_state(s), pack_tables(t), n, codes, prm, NEIGHBOURS, key0, key1, start, count,
-        results, wins, claims, n_claims,
+        pack_state(s),
+        pack_tables(t),
+        n,
+        codes,
+        prm,
+        NEIGHBOURS,
+        key0,
+        key1,
+        start,
+        count,
+        results,
+        wins,
+        claims,
+        n_claims,
     )
     return results, wins, claims[: n_claims[0]] if job.claims else None, s
 

@@ -131,7 +131,7 @@ def event_text(names: _Names, row) -> str:
             return f"slot {a}: {names.card(b)} claimed by seat {c} (total {d})"
         return f"slot {a}: {names.card(b)} tied, leaves the game (total {d})"
     if ev == EV_END:
-        return "game over"
+        return f"game over: score {a}, win share {b / 1000:g}"
     return f"event {ev}: {a} {b} {c} {d} {e}"
 
 

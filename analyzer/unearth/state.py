@@ -53,7 +53,7 @@ N_STATS_BASE = 4
 
 # ------------------------------------------------------------------ trace events
 #: trace rows are int32[8]: (event, turn, seat, a, b, c, d, e)
-EV_SETUP_RUIN = 1  #: a=slot, b=card, c..: stones placed by colour not logged
+EV_SETUP_RUIN = 1  #: reserved (set-up reveals are logged as EV_REVEAL)
 EV_ROLL = 2  #: seat rolled; a=die, b=slot, c=natural, d=final, e=kind (0 excavation, 1 reroll)
 EV_STONE = 3  #: a=colour, b=cell, c=source (0 ruin, 1 bag)
 EV_WONDER = 4  #: a=centre cell, b=kind (WonderKind), c=named index or token value
@@ -62,7 +62,7 @@ EV_REVEAL = 6  #: a=slot, b=card
 EV_PLAY = 7  #: a=delver kind, b=target a, c=target b
 EV_DRAW = 8  #: a=delver kind
 EV_EVENT = 9  #: a=card
-EV_END = 10  #: a=score, b=win*1000
+EV_END = 10  #: one per seat: a=score, b=win share * 1000
 EV_TAKE_BACK = 11  #: a=die, b=slot
 
 MAX_TURNS = 2000  #: safety cap; a game reaching it is flagged in S_ABORTED
