@@ -41,7 +41,10 @@ S_GAME = 18  #: global game index (for the claims log)
 S_TRACE_N = 19  #: events written to the trace
 S_BOXED_N = 20  #: ruins removed from the game by unbreakable ties
 S_ABORTED = 21  #: 1 if the game hit the turn cap (never expected)
-N_SCALARS = 22
+S_EXC_READY = 22  #: 1: the delver phase left the excavation choice in S_EXC_DIE/S_EXC_SLOT
+S_EXC_DIE = 23
+S_EXC_SLOT = 24
+N_SCALARS = 25
 
 # ------------------------------------------------------------------ per-seat stats
 ST_DRAWN = 0  #: delver cards drawn after set-up (consolation, events, Eternal Flame)

@@ -38,6 +38,9 @@ from analyzer.unearth.claims import RANK_DICE, die_key
 from analyzer.unearth.codes import CardKind, Delver, WonderEffect
 from analyzer.unearth.state import (
     S_ANCESTRAL,
+    S_EXC_DIE,
+    S_EXC_READY,
+    S_EXC_SLOT,
     S_EXPEDITION,
     S_MAP,
     S_N_PLAYERS,
@@ -581,6 +584,12 @@ def choose_excavation(s, t, p, strat, prm, out):
             out[0] = rng_below(s.rng, n_dice)
         out[1] = random_slot(s)
         return
+    if s.sc[S_EXC_READY]:
+        # the delver phase just evaluated this very state and played no card
+        s.sc[S_EXC_READY] = 0
+        out[0] = s.sc[S_EXC_DIE]
+        out[1] = s.sc[S_EXC_SLOT]
+        return
     best_excavation(
         s,
         t,
@@ -926,6 +935,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
     out[0] = -1
     out[1] = -1
     out[2] = -1
+    s.sc[S_EXC_READY] = 0
     n_kinds = s.hand.shape[1]
     n_players = s.sc[S_N_PLAYERS]
     n_dice = s.die_slot.shape[1]
@@ -981,6 +991,12 @@ def choose_play(s, t, p, strat, prm, band_used, out):
         s.sc[S_EXPEDITION] > 0,
         base_out,
     )
+    # if no card is played, this is the excavation choice: keep it for excavate()
+    exc_die = base_out[0]
+    exc_slot = base_out[1]
+    max_faces = 1
+    for d in range(n_dice):
+        max_faces = max(max_faces, t.dice_faces[d])
     best_gain = prm[P_CARD_MIN] + prm[P_W_CARD]
     for k in range(n_kinds):
         if s.hand[p, k] == 0 or not _legal(s, t, k, dice_on, band_used):
@@ -989,7 +1005,9 @@ def choose_play(s, t, p, strat, prm, band_used, out):
         gain = -1e18
         a = -1
         b = -1
-        if eff == Delver.ANCESTRAL_CLAIM:
+        if eff == Delver.ANCESTRAL_CLAIM and not _can_roll_faces(s, t, p, t.delver_faces[k]):
+            gain = 0.0  # no die it applies to can be rolled this turn
+        elif eff == Delver.ANCESTRAL_CLAIM:
             gain = (
                 best_excavation(
                     s,
@@ -1055,7 +1073,12 @@ def choose_play(s, t, p, strat, prm, band_used, out):
             amount = t.delver_amount[k]
             for q in range(n_players):
                 for d in range(n_dice):
-                    if s.die_slot[q, d] < 0:
+                    slot = s.die_slot[q, d]
+                    if slot < 0:
+                        continue
+                    # only ruins where a claim is at most one die away after the change
+                    reach = _slot_sum(s, slot) + amount + max_faces
+                    if reach < t.card_claim[s.slot_card[slot]]:
                         continue
                     nv = clamp(s.die_value[q, d] + amount, t.dice_faces[d])
                     g = _die_change_gain(s, t, p, prm, q, d, nv)
@@ -1098,6 +1121,35 @@ def choose_play(s, t, p, strat, prm, band_used, out):
             out[0] = k
             out[1] = a
             out[2] = b
+    if out[0] < 0:
+        s.sc[S_EXC_READY] = 1
+        s.sc[S_EXC_DIE] = exc_die
+        s.sc[S_EXC_SLOT] = exc_slot
+
+
+@njit
+def _slot_sum(s, slot):
+    """Total of the dice on ``slot``."""
+    total = 0
+    n_players = s.sc[S_N_PLAYERS]
+    for q in range(n_players):
+        for d in range(s.die_slot.shape[1]):
+            if s.die_slot[q, d] == slot:
+                total += s.die_value[q, d]
+    return total
+
+
+@njit
+def _can_roll_faces(s, t, p, faces):
+    """Can ``p`` roll a die with ``faces`` faces this turn (0: any die)?"""
+    pool_empty = True
+    for d in range(s.die_slot.shape[1]):
+        if s.die_slot[p, d] < 0:
+            pool_empty = False
+    for d in range(s.die_slot.shape[1]):
+        if (pool_empty or s.die_slot[p, d] < 0) and (faces == 0 or t.dice_faces[d] == faces):
+            return True
+    return False
 
 
 @njit
