@@ -17,6 +17,7 @@ import functools
 import hashlib
 import os
 import platform
+import tempfile
 from pathlib import Path
 
 import numba
@@ -33,8 +34,19 @@ def _source_hash() -> str:
 
 
 def _cache_dir() -> str:
-    base = os.environ.get("NUMBA_CACHE_DIR") or str(Path.home() / ".cache" / "analyzer" / "numba")
-    return str(Path(base) / _source_hash())
+    base = os.environ.get("NUMBA_CACHE_DIR")
+    if not base:
+        try:
+            base = str(Path.home() / ".cache" / "analyzer" / "numba")
+        except RuntimeError:  # no home directory
+            base = str(Path(tempfile.gettempdir()) / "analyzer-numba")
+    path = Path(base) / _source_hash()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:  # not writable: fall back to the temporary directory
+        path = Path(tempfile.gettempdir()) / "analyzer-numba" / _source_hash()
+        path.mkdir(parents=True, exist_ok=True)
+    return str(path)
 
 
 #: where compiled kernels are cached (see the module docstring)
