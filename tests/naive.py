@@ -355,3 +355,25 @@ def naive_share_wins(rules, scores, held_ids):
     top = max(counts(p) for p in tied)
     winners = [p for p in tied if counts(p) == top]
     return [Fraction(1, len(winners)) if p in winners else Fraction(0) for p in range(len(scores))]
+
+
+# --------------------------------------------------------------------------- RNG
+
+MASK64 = (1 << 64) - 1
+
+
+def _rotl64(x, k):
+    return ((x << k) | (x >> (64 - k))) & MASK64
+
+
+def xoshiro_next(s):
+    """One xoshiro256** step on a list of four Python ints (updated in place)."""
+    result = (_rotl64((s[1] * 5) & MASK64, 7) * 9) & MASK64
+    t = (s[1] << 17) & MASK64
+    s[2] ^= s[0]
+    s[3] ^= s[1]
+    s[1] ^= s[2]
+    s[0] ^= s[3]
+    s[2] ^= t
+    s[3] = _rotl64(s[3], 45)
+    return result

@@ -52,6 +52,7 @@ from analyzer.unearth.state import (
 from analyzer.unearth.strategies import DEFAULT_PARAMS, Strategy
 from analyzer.unearth.structs import pack_state, pack_tables
 from analyzer.unearth.tableau import MIDDLE, NEIGHBOURS, NO_WONDER
+from tests.naive import xoshiro_next
 
 RULES = load_rules()
 NO_FALLBACK = load_rules(rulings={"token_fallback": False})
@@ -68,12 +69,6 @@ assert [int(f) for f in T.dice_faces] == [6, 6, 6, 4, 8]
 
 # --------------------------------------------------------------------------- forcing the RNG
 
-MASK = (1 << 64) - 1
-
-
-def _rotl(x, k):
-    return ((x << k) | (x >> (64 - k))) & MASK
-
 
 class Twin:
     """Plain-Python xoshiro256** with the draws of :mod:`analyzer.rng`."""
@@ -82,16 +77,7 @@ class Twin:
         self.s = [int(w) for w in words]
 
     def uniform(self):
-        s = self.s
-        result = (_rotl((s[1] * 5) & MASK, 7) * 9) & MASK
-        t = (s[1] << 17) & MASK
-        s[2] ^= s[0]
-        s[3] ^= s[1]
-        s[1] ^= s[2]
-        s[0] ^= s[3]
-        s[2] ^= t
-        s[3] = _rotl(s[3], 45)
-        return (result >> 11) * (1.0 / 9007199254740992.0)
+        return (xoshiro_next(self.s) >> 11) * (1.0 / 9007199254740992.0)
 
 
 def die(faces, want=None):

@@ -50,6 +50,7 @@ from analyzer.unearth.state import (
     S_ROLL_MOD,
     bag_total,
     clamp,
+    slot_total,
 )
 from analyzer.unearth.tableau import (
     count_free_neighbours_filled,
@@ -908,12 +909,7 @@ def _reroll_gain(s, t, p, prm, q, d):
     stone_ok = stone_available(s, slot)
     p_stone = min(t.stone_faces_max, faces) / faces
     stone = prm[P_W_STONE] * p_stone if (q == p and stone_ok) else 0.0
-    total = 0
-    n_players = s.sc[S_N_PLAYERS]
-    for qq in range(n_players):
-        for dd in range(s.die_slot.shape[1]):
-            if s.die_slot[qq, dd] == slot:
-                total += s.die_value[qq, dd]
+    total = slot_total(s, slot)
     if total - s.die_value[q, d] + faces < t.card_claim[s.slot_card[slot]]:
         return stone
     acc = 0.0
@@ -980,17 +976,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
                 r -= 1
         return
     base_out = s.scratch[48:50]
-    base = best_excavation(
-        s,
-        t,
-        p,
-        prm,
-        s.sc[S_ANCESTRAL],
-        s.sc[S_READING],
-        s.sc[S_MAP] > 0,
-        s.sc[S_EXPEDITION] > 0,
-        base_out,
-    )
+    base = _excavation_with(s, t, p, prm, 0, 0, False, False, base_out)
     # if no card is played, this is the excavation choice: keep it for excavate()
     exc_die = base_out[0]
     exc_slot = base_out[1]
@@ -1008,65 +994,13 @@ def choose_play(s, t, p, strat, prm, band_used, out):
         if eff == Delver.ANCESTRAL_CLAIM and not _can_roll_faces(s, t, p, t.delver_faces[k]):
             gain = 0.0  # no die it applies to can be rolled this turn
         elif eff == Delver.ANCESTRAL_CLAIM:
-            gain = (
-                best_excavation(
-                    s,
-                    t,
-                    p,
-                    prm,
-                    s.sc[S_ANCESTRAL] + 1,
-                    s.sc[S_READING],
-                    s.sc[S_MAP] > 0,
-                    s.sc[S_EXPEDITION] > 0,
-                    base_out,
-                )
-                - base
-            )
+            gain = _excavation_with(s, t, p, prm, 1, 0, False, False, base_out) - base
         elif eff == Delver.READING_THE_STONES:
-            gain = (
-                best_excavation(
-                    s,
-                    t,
-                    p,
-                    prm,
-                    s.sc[S_ANCESTRAL],
-                    s.sc[S_READING] + 1,
-                    s.sc[S_MAP] > 0,
-                    s.sc[S_EXPEDITION] > 0,
-                    base_out,
-                )
-                - base
-            )
+            gain = _excavation_with(s, t, p, prm, 0, 1, False, False, base_out) - base
         elif eff == Delver.ANCIENT_MAP and s.sc[S_MAP] == 0:
-            gain = (
-                best_excavation(
-                    s,
-                    t,
-                    p,
-                    prm,
-                    s.sc[S_ANCESTRAL],
-                    s.sc[S_READING],
-                    True,
-                    s.sc[S_EXPEDITION] > 0,
-                    base_out,
-                )
-                - base
-            )
+            gain = _excavation_with(s, t, p, prm, 0, 0, True, False, base_out) - base
         elif eff == Delver.EXPEDITION and s.sc[S_EXPEDITION] == 0:
-            gain = (
-                best_excavation(
-                    s,
-                    t,
-                    p,
-                    prm,
-                    s.sc[S_ANCESTRAL],
-                    s.sc[S_READING],
-                    s.sc[S_MAP] > 0,
-                    True,
-                    base_out,
-                )
-                - base
-            )
+            gain = _excavation_with(s, t, p, prm, 0, 0, False, True, base_out) - base
         elif eff == Delver.BAND_OF_DELVERS:
             gain = base
         elif eff == Delver.A_NEW_DISCOVERY or eff == Delver.FORLORN:
@@ -1077,7 +1011,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
                     if slot < 0:
                         continue
                     # only ruins where a claim is at most one die away after the change
-                    reach = _slot_sum(s, slot) + amount + max_faces
+                    reach = slot_total(s, slot) + amount + max_faces
                     if reach < t.card_claim[s.slot_card[slot]]:
                         continue
                     nv = clamp(s.die_value[q, d] + amount, t.dice_faces[d])
@@ -1128,15 +1062,20 @@ def choose_play(s, t, p, strat, prm, band_used, out):
 
 
 @njit
-def _slot_sum(s, slot):
-    """Total of the dice on ``slot``."""
-    total = 0
-    n_players = s.sc[S_N_PLAYERS]
-    for q in range(n_players):
-        for d in range(s.die_slot.shape[1]):
-            if s.die_slot[q, d] == slot:
-                total += s.die_value[q, d]
-    return total
+def _excavation_with(s, t, p, prm, more_anc, more_read, map_now, expedition_now, out):
+    """Expected gain of ``p``'s best excavation if one more Ancestral Claim /
+    Reading the Stones were pending, or an Ancient Map / Expedition played now."""
+    return best_excavation(
+        s,
+        t,
+        p,
+        prm,
+        s.sc[S_ANCESTRAL] + more_anc,
+        s.sc[S_READING] + more_read,
+        map_now or s.sc[S_MAP] > 0,
+        expedition_now or s.sc[S_EXPEDITION] > 0,
+        out,
+    )
 
 
 @njit
