@@ -230,14 +230,6 @@ def config_value(s, t, p, prm, card, total, claim, n_mine, my_rank, best, best_s
     return _value(prm, worth_me, worth_best, total, claim, n_mine, my_rank, best, tied)
 
 
-@njit
-def add_die_value(s, t, p, prm, card, claim, keys, info, faces, v):
-    """Value for ``p`` of its slot (summarised by ``slot_info``) after adding its die."""
-    total, n_mine, _my, best, best_seat, tied = info
-    r = _insert_rank(keys, n_mine, die_key(v, faces))
-    return config_value(s, t, p, prm, card, total + v, claim, n_mine + 1, r, best, best_seat, tied)
-
-
 @njit(inline="always")
 def stone_available(s, slot):
     """True when a natural 1-3 on ``slot`` would give a stone (ruin or bag)."""
@@ -647,29 +639,27 @@ def choose_value(s, t, owner, strat, prm, slot, d, mask):
     (not yet on ``slot``). Random strategy: uniform among reachable values."""
     faces = t.dice_faces[d]
     n = 0
+    first = -1
     for v in range(1, faces + 1):
         if (mask >> v) & 1:
             n += 1
-    if strat == Strategy.RANDOM:
-        k = rng_below(s.rng, n) if n > 1 else 0
+            if first < 0:
+                first = v
+    if strat == Strategy.RANDOM and n > 1:
+        k = rng_below(s.rng, n)
         for v in range(1, faces + 1):
             if (mask >> v) & 1:
                 if k == 0:
                     return v
                 k -= 1
-    if n == 1:
-        for v in range(1, faces + 1):
-            if (mask >> v) & 1:
-                return v
-    keys = s.scratch[0:RANK_DICE]
-    card = s.slot_card[slot]
-    claim = t.card_claim[card]
-    info = slot_info(s, t, owner, slot, keys)
+    if n == 1 or strat == Strategy.RANDOM:
+        return first
+    fill_slot_cache(s, t, owner, prm)
     best = -1e18
     best_v = -1
     for v in range(1, faces + 1):
         if (mask >> v) & 1:
-            val = add_die_value(s, t, owner, prm, card, claim, keys, info, faces, v)
+            val = _cached_value(s.slot_cache, s.slot_base, prm, slot, faces, v)
             if val > best:
                 best = val
                 best_v = v
