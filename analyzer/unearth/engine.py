@@ -24,6 +24,7 @@ Rulings made here where the spec is silent (also in ``docs/rulings.md``):
 import numpy as np
 
 from analyzer.jit import njit
+from analyzer.kernel_view import borrowed
 from analyzer.rng import rng_below, rng_die, rng_seed, rng_shuffle
 from analyzer.unearth.claims import RANK_DICE, claim_winner, player_rank
 from analyzer.unearth.codes import CardKind, Delver, EventEffect, WonderEffect, WonderKind
@@ -70,6 +71,7 @@ from analyzer.unearth.state import (
     gather_slot,
     place_ruin_stones,
     return_ruin_stones,
+    slot_total,
     take_ruin,
     trace,
 )
@@ -300,12 +302,10 @@ def check_claims(s, t, strat, prm, neigh, claims, n_claims):
         card = s.slot_card[slot]
         if card < 0:
             continue
-        n = gather_slot(s, t, slot, owner, faces, value)
-        total = 0
-        for i in range(n):
-            total += value[i]
+        total = slot_total(s, slot)
         if total < t.card_claim[card]:
             continue
+        n = gather_slot(s, t, slot, owner, faces, value)
         winner = claim_winner(owner, faces, value, n, n_players)
         row = n_claims[0]
         if claims.shape[0] > 1 and row < claims.shape[0]:
@@ -568,7 +568,7 @@ def play_card(s, t, p, kind, a, b, strat, prm, neigh, claims, n_claims):
                 roll_die(s, t, p, d, slot, False, strat, prm, neigh, claims, n_claims)
     elif eff == Delver.FORGOTTEN_SONG:
         # every die showing the number at the moment the card is played
-        marked = np.empty(n_players * n_dice, np.int64)
+        marked = s.marked
         n_marked = 0
         for i in range(n_players):
             q = (p + i) % n_players
@@ -842,6 +842,14 @@ def play_batch(
     ``strat``: int64[n_players] strategy codes; ``prm``: float64[n_players, N_PARAMS].
     Each game draws only from its own stream (key0, key1, game index).
     """
+    # the caller owns every array: no reference counting below this point
+    strat = borrowed(strat)
+    prm = borrowed(prm)
+    neigh = borrowed(neigh)
+    results = borrowed(results)
+    wins = borrowed(wins)
+    claims = borrowed(claims)
+    n_claims = borrowed(n_claims)
     scores = np.zeros(n_players, np.int64)
     parts = np.zeros((n_players, N_PARTS), np.int64)
     win = np.zeros(n_players, np.float64)

@@ -103,6 +103,8 @@ class State(NamedTuple):
     trace: np.ndarray  #: int64[max events, 8] replay log (only when tracing)
     scratch: np.ndarray  #: int64[256] scratch space for kernels (regions fixed by their users)
     cellbuf: np.ndarray  #: int64[N_CELLS] candidate cells for stone placement
+    reach: np.ndarray  #: int64[256] work space of the reachable-values search
+    marked: np.ndarray  #: int64[P * D] dice marked by Forgotten Song
 
 
 def new_state(t, n_players: int, trace_rows: int = 0) -> State:
@@ -142,6 +144,8 @@ def new_state(t, n_players: int, trace_rows: int = 0) -> State:
         trace=np.zeros((max(trace_rows, 1), 8), np.int64),
         scratch=np.zeros(256, np.int64),
         cellbuf=np.zeros(N_CELLS, np.int64),
+        reach=np.zeros(256, np.int64),
+        marked=np.zeros(n_players * n_dice, np.int64),
     )
 
 

@@ -345,7 +345,9 @@ def _reachable_slow(s, t, owner, slot, faces, natural, n_anc, n_read, mods):
     if n == 0:
         return np.int64(1) << natural
     # reach[mask] = bitmask of values reachable after applying the mods in mask
-    reach = np.zeros(1 << n, np.int64)
+    reach = s.reach
+    for mask in range(1 << n):
+        reach[mask] = 0
     reach[0] = np.int64(1) << natural
     for mask in range(1 << n):
         cur = reach[mask]
@@ -421,14 +423,27 @@ def _cached_value(cache, base, prm, slot, faces, v):
 
 
 @njit(inline="always")
+def _bit_index(bit):
+    """Index of the single set bit of ``bit``."""
+    v = 0
+    while bit > 1:
+        bit >>= 1
+        v += 1
+    return v
+
+
+@njit(inline="always")
 def _gain_for_mask(cache, base, prm, slot, faces, f, mask, stone_max):
     """Gain of a die with natural face ``f`` and value options ``mask`` on ``slot``."""
     top = -1e18
-    for v in range(1, faces + 1):
-        if (mask >> v) & 1:
-            val = _cached_value(cache, base, prm, slot, faces, v)
-            if val > top:
-                top = val
+    rest = mask & ((np.int64(1) << (faces + 1)) - 2)  # values 1..faces, ascending
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        v = _bit_index(low)
+        val = _cached_value(cache, base, prm, slot, faces, v)
+        if val > top:
+            top = val
     g = top - base[slot, 0]
     if f <= stone_max and cache[slot, 13]:
         g += prm[P_W_STONE]
@@ -478,14 +493,16 @@ def _roll_gain(s, t, p, prm, slot, d, n_anc, n_read, mods):
 
 
 @njit
-def best_excavation(s, t, p, prm, n_anc, n_read, use_map, expedition, out):
+def best_excavation(s, t, p, prm, n_anc, n_read, use_map, expedition, out, refill=True):
     """Best (die, slot) for ``p``'s excavation roll and its expected gain.
 
     Considers one die of each face count in ``p``'s pool; if the pool is empty,
     every die on a ruin (taken back first, as the FAQ allows). ``use_map``: an
     Ancient Map reroll is available (the reroll loses card modifiers);
     ``expedition``: the slot is chosen after the roll. Writes (die, slot) into
-    ``out[0:2]`` and returns the expected gain. Draws no random numbers.
+    ``out[0:2]`` and returns the expected gain. ``refill=False``: the slot summary
+    already describes this state for ``p`` (a second look in the same delver-phase
+    decision). Draws no random numbers.
     """
     mods = s.scratch[16:48]
     n_dice = s.die_slot.shape[1]
@@ -494,7 +511,7 @@ def best_excavation(s, t, p, prm, n_anc, n_read, use_map, expedition, out):
     for d in range(n_dice):
         if s.die_slot[p, d] < 0:
             pool_empty = False
-    if not pool_empty:
+    if not pool_empty and refill:
         fill_slot_cache(s, t, p, prm)
     best = -1e18
     out[0] = -1
@@ -966,7 +983,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
                 r -= 1
         return
     base_out = s.scratch[48:50]
-    base = _excavation_with(s, t, p, prm, 0, 0, False, False, base_out)
+    base = _excavation_with(s, t, p, prm, 0, 0, False, False, base_out, True)
     # if no card is played, this is the excavation choice: keep it for excavate()
     exc_die = base_out[0]
     exc_slot = base_out[1]
@@ -1052,9 +1069,10 @@ def choose_play(s, t, p, strat, prm, band_used, out):
 
 
 @njit
-def _excavation_with(s, t, p, prm, more_anc, more_read, map_now, expedition_now, out):
+def _excavation_with(s, t, p, prm, more_anc, more_read, map_now, expedition_now, out, refill=False):
     """Expected gain of ``p``'s best excavation if one more Ancestral Claim /
-    Reading the Stones were pending, or an Ancient Map / Expedition played now."""
+    Reading the Stones were pending, or an Ancient Map / Expedition played now.
+    ``refill``: summarise the slots afresh (the first look of a decision)."""
     return best_excavation(
         s,
         t,
@@ -1065,6 +1083,7 @@ def _excavation_with(s, t, p, prm, more_anc, more_read, map_now, expedition_now,
         map_now or s.sc[S_MAP] > 0,
         expedition_now or s.sc[S_EXPEDITION] > 0,
         out,
+        refill,
     )
 
 
