@@ -162,6 +162,8 @@ def setup(s, t, n_players, key0, key1, game):
     s.seat_stats[:] = 0
     s.named_state[:] = -2
     s.trace[:] = 0
+    s.gkeys[:] = -1  # S_FILL restarts at 0: forget the last game's face-gain memo
+    s.gstamp[:] = -1
     # 1. delver deck, deal
     n = 0
     for k in range(t.delver_copies.shape[0]):

@@ -44,7 +44,8 @@ S_ABORTED = 21  #: 1 if the game hit the turn cap (never expected)
 S_EXC_READY = 22  #: 1: the delver phase left the excavation choice in S_EXC_DIE/S_EXC_SLOT
 S_EXC_DIE = 23
 S_EXC_SLOT = 24
-N_SCALARS = 25
+S_FILL = 25  #: counts slot summaries (fill_slot_cache); stamps the face-gain memo
+N_SCALARS = 26
 
 # ------------------------------------------------------------------ per-seat stats
 ST_DRAWN = 0  #: delver cards drawn after set-up (consolation, events, Eternal Flame)
@@ -69,6 +70,7 @@ EV_END = 10  #: one per seat: a=score, b=win share * 1000
 EV_TAKE_BACK = 11  #: a=die, b=slot
 
 MAX_TURNS = 2000  #: safety cap; a game reaching it is flagged in S_ABORTED
+GAIN_KEYS = 4  #: modifier settings memoised per slot summary (one more row set is scratch)
 
 
 class State(NamedTuple):
@@ -105,6 +107,9 @@ class State(NamedTuple):
     cellbuf: np.ndarray  #: int64[N_CELLS] candidate cells for stone placement
     reach: np.ndarray  #: int64[256] work space of the reachable-values search
     marked: np.ndarray  #: int64[P * D] dice marked by Forgotten Song
+    gkeys: np.ndarray  #: int64[1 + GAIN_KEYS] face-gain memo: stamp, then modifier keys
+    gstamp: np.ndarray  #: int64[GAIN_KEYS + 1, D, max slots] stamp of each memo row
+    gtab: np.ndarray  #: float64[(GAIN_KEYS + 1) * D * max slots, 16] memoised face gains
 
 
 def new_state(t, n_players: int, trace_rows: int = 0) -> State:
@@ -146,6 +151,9 @@ def new_state(t, n_players: int, trace_rows: int = 0) -> State:
         cellbuf=np.zeros(N_CELLS, np.int64),
         reach=np.zeros(256, np.int64),
         marked=np.zeros(n_players * n_dice, np.int64),
+        gkeys=np.full(1 + GAIN_KEYS, -1, np.int64),
+        gstamp=np.full((GAIN_KEYS + 1, n_dice, max_slots), -1, np.int64),
+        gtab=np.zeros(((GAIN_KEYS + 1) * n_dice * max_slots, 16), np.float64),
     )
 
 

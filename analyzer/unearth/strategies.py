@@ -37,11 +37,13 @@ from analyzer.rng import rng_below
 from analyzer.unearth.claims import RANK_DICE, die_key
 from analyzer.unearth.codes import CardKind, Delver, WonderEffect
 from analyzer.unearth.state import (
+    GAIN_KEYS,
     S_ANCESTRAL,
     S_EXC_DIE,
     S_EXC_READY,
     S_EXC_SLOT,
     S_EXPEDITION,
+    S_FILL,
     S_MAP,
     S_N_PLAYERS,
     S_N_SLOTS,
@@ -289,8 +291,21 @@ def _reachable_slow(s, t, owner, slot, faces, natural, n_anc, n_read, mods):
         and not (s.effects[owner] & _MODIFIER_EFFECTS)
     ):
         return np.int64(1) << natural
+    n = _collect_mods(s, t, owner, faces, n_anc, n_read, mods)
+    n = _add_sanctuary(s, t, owner, slot, natural, mods, n)
+    if n == 0:
+        return np.int64(1) << natural
+    return _reach_search(s, mods, n, natural, faces)
+
+
+@njit
+def _collect_mods(s, t, owner, faces, n_anc, n_read, mods):
+    """Write the modifiers of ``owner``'s next roll of a ``faces`` die into ``mods``
+    (all but the Sanctuary, which depends on the face rolled); return how many.
+
+    ``mods[3*i]``: delta, ``mods[3*i+1]``: 1 optional, ``mods[3*i+2]``: 1 sign chosen.
+    """
     n = 0
-    # mods[3*i]: delta, mods[3*i+1]: 1 optional, mods[3*i+2]: 1 sign chosen
     if s.sc[S_ROLL_MOD] != 0:
         mods[0] = s.sc[S_ROLL_MOD]
         mods[1] = 0
@@ -329,6 +344,13 @@ def _reachable_slow(s, t, owner, slot, faces, natural, n_anc, n_read, mods):
         mods[3 * n + 1] = 1
         mods[3 * n + 2] = 0
         n += 1
+    return n
+
+
+@njit
+def _add_sanctuary(s, t, owner, slot, natural, mods, n):
+    """Append the owner's Sanctuary to ``mods`` if a natural ``natural`` on ``slot``
+    matches a value already there; return the new count."""
     w = owns_effect(s, t, owner, WonderEffect.SANCTUARY)
     if w >= 0 and slot >= 0 and n < 8:
         match = False
@@ -342,8 +364,12 @@ def _reachable_slow(s, t, owner, slot, faces, natural, n_anc, n_read, mods):
             mods[3 * n + 1] = 1
             mods[3 * n + 2] = 1
             n += 1
-    if n == 0:
-        return np.int64(1) << natural
+    return n
+
+
+@njit
+def _reach_search(s, mods, n, natural, faces):
+    """Values reachable from ``natural`` applying the ``n`` modifiers in any order."""
     # reach[mask] = bitmask of values reachable after applying the mods in mask
     reach = s.reach
     for mask in range(1 << n):
@@ -380,6 +406,7 @@ def fill_slot_cache(s, t, p, prm):
     keys = s.scratch[0:RANK_DICE]
     cache = s.slot_cache
     base = s.slot_base
+    s.sc[S_FILL] += 1  # a new summary: the face-gain memo starts afresh
     for slot in range(s.sc[S_N_SLOTS]):
         card = s.slot_card[slot]
         if card < 0:
@@ -462,15 +489,58 @@ def _no_modifiers(s, p, n_anc, n_read):
 
 
 @njit
+def _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods):
+    """Row ``r`` of ``s.gtab`` with ``gtab[r, f]`` the gain for ``p`` of die ``d``
+    landing on ``slot`` with natural face ``f`` (1..faces), the best reachable
+    value chosen (cache filled for ``p``).
+
+    Memoised per slot summary (``S_FILL``) and modifier setting: the delver phase
+    looks at the same faces for the plain roll, the Ancient Map and the Expedition.
+    """
+    stamp = s.sc[S_FILL]
+    keys = s.gkeys
+    if keys[0] != stamp:
+        keys[0] = stamp
+        for i in range(1, keys.shape[0]):
+            keys[i] = -1
+    key = n_anc * 4096 + n_read
+    k = GAIN_KEYS  # the scratch row set when every key is taken
+    for i in range(GAIN_KEYS):
+        if keys[1 + i] == key or keys[1 + i] < 0:
+            keys[1 + i] = key
+            k = i
+            break
+    n_dice = s.die_slot.shape[1]
+    row = (k * n_dice + d) * s.gstamp.shape[2] + slot
+    if k < GAIN_KEYS and s.gstamp[k, d, slot] == stamp:
+        return row
+    faces = t.dice_faces[d]
+    cache = s.slot_cache
+    base = s.slot_base
+    stone_max = t.stone_faces_max
+    out = s.gtab
+    if _no_modifiers(s, p, n_anc, n_read):
+        for f in range(1, faces + 1):
+            out[row, f] = _gain_for_mask(
+                cache, base, prm, slot, faces, f, np.int64(1) << f, stone_max
+            )
+    else:
+        # the same modifiers for every face but the Sanctuary's: collect them once
+        n0 = _collect_mods(s, t, p, faces, n_anc, n_read, mods)
+        for f in range(1, faces + 1):
+            n = _add_sanctuary(s, t, p, slot, f, mods, n0)
+            mask = (np.int64(1) << f) if n == 0 else _reach_search(s, mods, n, f, faces)
+            out[row, f] = _gain_for_mask(cache, base, prm, slot, faces, f, mask, stone_max)
+    if k < GAIN_KEYS:
+        s.gstamp[k, d, slot] = stamp
+    return row
+
+
+@njit
 def _face_gain(s, t, p, prm, slot, d, f, n_anc, n_read, mods):
     """Gain for ``p`` of die ``d`` landing on ``slot`` with natural face ``f``, the
     best reachable value chosen (cache filled for ``p``)."""
-    faces = t.dice_faces[d]
-    if _no_modifiers(s, p, n_anc, n_read):
-        mask = np.int64(1) << f
-    else:
-        mask = _reachable_slow(s, t, p, slot, faces, f, n_anc, n_read, mods)
-    return _gain_for_mask(s.slot_cache, s.slot_base, prm, slot, faces, f, mask, t.stone_faces_max)
+    return s.gtab[_gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods), f]
 
 
 @njit
@@ -478,17 +548,10 @@ def _roll_gain(s, t, p, prm, slot, d, n_anc, n_read, mods):
     """Expected gain for ``p`` of rolling die ``d`` onto ``slot``: exact over the
     faces, the best reachable value chosen each time (cache filled for ``p``)."""
     faces = t.dice_faces[d]
-    cache = s.slot_cache
-    base = s.slot_base
-    stone_max = t.stone_faces_max
+    row = _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods)
     ev = 0.0
-    if _no_modifiers(s, p, n_anc, n_read):
-        for f in range(1, faces + 1):
-            ev += _gain_for_mask(cache, base, prm, slot, faces, f, np.int64(1) << f, stone_max)
-    else:
-        for f in range(1, faces + 1):
-            mask = _reachable_slow(s, t, p, slot, faces, f, n_anc, n_read, mods)
-            ev += _gain_for_mask(cache, base, prm, slot, faces, f, mask, stone_max)
+    for f in range(1, faces + 1):
+        ev += s.gtab[row, f]
     return ev / faces
 
 
@@ -789,12 +852,14 @@ def choose_colour(s, t, p, strat, prm, avail, neigh, cells, tally):
     n_stones = 0
     for c in range(n_col):
         n_stones += s.n_stones[p, c]
+    m = 0
+    if prm[P_PLACE] > 0.5:  # the cells do not depend on the colour
+        m = legal_cells(s.stone[p], s.centre[p], neigh, n_stones, cells)
     for c in range(n_col):
         if avail[c] == 0:
             continue
         sc = 0.1 * s.n_stones[p, c]  # build on the colour you have most of
         if prm[P_PLACE] > 0.5:
-            m = legal_cells(s.stone[p], s.centre[p], neigh, n_stones, cells)
             top = -1e18
             for i in range(m):
                 top = max(top, cell_score(s, t, p, cells[i], c, neigh, tally))
