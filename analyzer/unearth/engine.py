@@ -164,6 +164,7 @@ def setup(s, t, n_players, key0, key1, game):
     s.trace[:] = 0
     s.gkeys[:] = -1  # S_FILL restarts at 0: forget the last game's face-gain memo
     s.gstamp[:] = -1
+    s.vstamp[:] = -1
     # 1. delver deck, deal
     n = 0
     for k in range(t.delver_copies.shape[0]):

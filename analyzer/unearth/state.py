@@ -110,6 +110,8 @@ class State(NamedTuple):
     gkeys: np.ndarray  #: int64[1 + GAIN_KEYS] face-gain memo: stamp, then modifier keys
     gstamp: np.ndarray  #: int64[GAIN_KEYS + 1, D, max slots] stamp of each memo row
     gtab: np.ndarray  #: float64[(GAIN_KEYS + 1) * D * max slots, 16] memoised face gains
+    vstamp: np.ndarray  #: int64[D, max slots] stamp of each row of ``vtab``
+    vtab: np.ndarray  #: float64[D, max slots, 16] memoised slot values by die value
 
 
 def new_state(t, n_players: int, trace_rows: int = 0) -> State:
@@ -154,6 +156,8 @@ def new_state(t, n_players: int, trace_rows: int = 0) -> State:
         gkeys=np.full(1 + GAIN_KEYS, -1, np.int64),
         gstamp=np.full((GAIN_KEYS + 1, n_dice, max_slots), -1, np.int64),
         gtab=np.zeros(((GAIN_KEYS + 1) * n_dice * max_slots, 16), np.float64),
+        vstamp=np.full((n_dice, max_slots), -1, np.int64),
+        vtab=np.zeros((n_dice, max_slots, 16), np.float64),
     )
 
 

@@ -460,19 +460,19 @@ def _bit_index(bit):
 
 
 @njit(inline="always")
-def _gain_for_mask(cache, base, prm, slot, faces, f, mask, stone_max):
-    """Gain of a die with natural face ``f`` and value options ``mask`` on ``slot``."""
+def _gain_for_mask(vals, base, prm, slot, d, faces, f, mask, stone_max, stone_here):
+    """Gain of die ``d`` with natural face ``f`` and value options ``mask`` on
+    ``slot``; ``vals[d, slot, v]``: the slot's value with the die showing ``v``."""
     top = -1e18
     rest = mask & ((np.int64(1) << (faces + 1)) - 2)  # values 1..faces, ascending
     while rest:
         low = rest & -rest
         rest ^= low
-        v = _bit_index(low)
-        val = _cached_value(cache, base, prm, slot, faces, v)
+        val = vals[d, slot, _bit_index(low)]
         if val > top:
             top = val
     g = top - base[slot, 0]
-    if f <= stone_max and cache[slot, 13]:
+    if f <= stone_max and stone_here:
         g += prm[P_W_STONE]
     return g
 
@@ -519,10 +519,15 @@ def _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods):
     base = s.slot_base
     stone_max = t.stone_faces_max
     out = s.gtab
+    vals = s.vtab
+    if s.vstamp[d, slot] != stamp:  # the slot's value with this die showing each v
+        for v in range(1, faces + 1):
+            vals[d, slot, v] = _cached_value(cache, base, prm, slot, faces, v)
+        s.vstamp[d, slot] = stamp
     if _no_modifiers(s, p, n_anc, n_read):
         for f in range(1, faces + 1):
             out[row, f] = _gain_for_mask(
-                cache, base, prm, slot, faces, f, np.int64(1) << f, stone_max
+                vals, base, prm, slot, d, faces, f, np.int64(1) << f, stone_max, cache[slot, 13]
             )
     else:
         # the same modifiers for every face but the Sanctuary's: collect them once
@@ -530,7 +535,9 @@ def _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods):
         for f in range(1, faces + 1):
             n = _add_sanctuary(s, t, p, slot, f, mods, n0)
             mask = (np.int64(1) << f) if n == 0 else _reach_search(s, mods, n, f, faces)
-            out[row, f] = _gain_for_mask(cache, base, prm, slot, faces, f, mask, stone_max)
+            out[row, f] = _gain_for_mask(
+                vals, base, prm, slot, d, faces, f, mask, stone_max, cache[slot, 13]
+            )
     if k < GAIN_KEYS:
         s.gstamp[k, d, slot] = stamp
     return row
