@@ -71,7 +71,6 @@ from analyzer.unearth.state import (
     gather_slot,
     place_ruin_stones,
     return_ruin_stones,
-    slot_total,
     take_ruin,
     trace,
 )
@@ -301,11 +300,19 @@ def check_claims(s, t, strat, prm, neigh, claims, n_claims):
     faces = s.scratch[128:160]
     value = s.scratch[160:192]
     n_players = s.sc[S_N_PLAYERS]
-    for slot in range(s.sc[S_N_SLOTS]):
+    n_slots = s.sc[S_N_SLOTS]
+    # every slot's total in one pass over the dice; resolving a slot changes only its own
+    totals = s.scratch[200 : 200 + n_slots]
+    totals[:] = 0
+    for q in range(n_players):
+        for d in range(s.die_slot.shape[1]):
+            if s.die_slot[q, d] >= 0:
+                totals[s.die_slot[q, d]] += s.die_value[q, d]
+    for slot in range(n_slots):
         card = s.slot_card[slot]
         if card < 0:
             continue
-        total = slot_total(s, slot)
+        total = totals[slot]
         if total < t.card_claim[card]:
             continue
         n = gather_slot(s, t, slot, owner, faces, value)

@@ -958,22 +958,31 @@ def choose_memorial(s, t, p, strat):
 
 
 @njit
+def _slot_value_for(s, t, p, prm, slot):
+    """Value of ``slot`` for ``p`` as its dice stand now."""
+    card = s.slot_card[slot]
+    keys = s.scratch[0:RANK_DICE]
+    total, n_mine, my, best, best_seat, tied = slot_info(s, t, p, slot, keys)
+    return config_value(
+        s, t, p, prm, card, total, t.card_claim[card], n_mine, my, best, best_seat, tied
+    )
+
+
+@njit
+def _value_if(s, t, p, prm, q, d, new_value):
+    """Value for ``p`` of the ruin under die (q, d) if that die showed ``new_value``."""
+    old = s.die_value[q, d]
+    s.die_value[q, d] = new_value
+    after = _slot_value_for(s, t, p, prm, s.die_slot[q, d])
+    s.die_value[q, d] = old
+    return after
+
+
+@njit
 def _die_change_gain(s, t, p, prm, q, d, new_value):
     """Gain for ``p`` if die (q, d) on a ruin showed ``new_value`` instead."""
-    slot = s.die_slot[q, d]
-    card = s.slot_card[slot]
-    claim = t.card_claim[card]
-    keys = s.scratch[0:RANK_DICE]
-    old = s.die_value[q, d]
-    info = slot_info(s, t, p, slot, keys)
-    total, n_mine, my, best, best_seat, tied = info
-    before = config_value(s, t, p, prm, card, total, claim, n_mine, my, best, best_seat, tied)
-    s.die_value[q, d] = new_value
-    info = slot_info(s, t, p, slot, keys)
-    total, n_mine, my, best, best_seat, tied = info
-    after = config_value(s, t, p, prm, card, total, claim, n_mine, my, best, best_seat, tied)
-    s.die_value[q, d] = old
-    return after - before
+    before = _slot_value_for(s, t, p, prm, s.die_slot[q, d])
+    return _value_if(s, t, p, prm, q, d, new_value) - before
 
 
 @njit
@@ -991,9 +1000,10 @@ def _reroll_gain(s, t, p, prm, q, d):
     total = slot_total(s, slot)
     if total - s.die_value[q, d] + faces < t.card_claim[s.slot_card[slot]]:
         return stone
+    before = _slot_value_for(s, t, p, prm, slot)  # the same for every face
     acc = 0.0
     for f in range(1, faces + 1):
-        acc += _die_change_gain(s, t, p, prm, q, d, f)
+        acc += _value_if(s, t, p, prm, q, d, f) - before
     return acc / faces + stone
 
 

@@ -69,6 +69,7 @@ def legal_cells(stone, centre, neigh, n_stones, out):
     r1 = -1
     q0 = GRID
     q1 = -1
+    seen = 0
     for cell in range(stone.shape[0]):
         if stone[cell] >= 0:
             r = cell // GRID
@@ -77,6 +78,9 @@ def legal_cells(stone, centre, neigh, n_stones, out):
             r1 = max(r1, r)
             q0 = min(q0, q)
             q1 = max(q1, q)
+            seen += 1
+            if seen == n_stones:  # every stone found: the box is complete
+                break
     n = 0
     for r in range(max(r0 - 1, 0), min(r1 + 2, GRID)):
         for q in range(max(q0 - 1, 0), min(q1 + 2, GRID)):
