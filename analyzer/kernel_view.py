@@ -11,9 +11,8 @@ once per batch. Array fields are stored *borrowed* (no owner, no counter), so
 reading ``s.field`` inside a kernel costs one load and no reference counting,
 and passing ``s`` to a function costs one pointer. The Python :class:`View`
 object keeps the NamedTuple (and so every array) alive; a kernel must not keep
-a view, or an array read from it, beyond the call that received it, and must
-not allocate through it. Fields are read-only from kernels (arrays are written
-in place as usual).
+a view, or an array read from it, beyond the call that received it. Fields are
+read-only from kernels (arrays are written in place as usual).
 
 :func:`borrowed` gives the same treatment to a single array argument.
 

@@ -524,16 +524,21 @@ def _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods):
         for v in range(1, faces + 1):
             vals[d, slot, v] = _cached_value(cache, base, prm, slot, faces, v)
         s.vstamp[d, slot] = stamp
-    if _no_modifiers(s, p, n_anc, n_read):
+    if _no_modifiers(s, p, n_anc, n_read):  # the value is the face: no search
+        now = base[slot, 0]
+        stone = prm[P_W_STONE]
+        stone_here = cache[slot, 13]
         for f in range(1, faces + 1):
-            out[row, f] = _gain_for_mask(
-                vals, base, prm, slot, d, faces, f, np.int64(1) << f, stone_max, cache[slot, 13]
-            )
+            g = vals[d, slot, f] - now
+            if f <= stone_max and stone_here:
+                g += stone
+            out[row, f] = g
     else:
         # the same modifiers for every face but the Sanctuary's: collect them once
         n0 = _collect_mods(s, t, p, faces, n_anc, n_read, mods)
+        sanctuary = (s.effects[p] >> WonderEffect.SANCTUARY) & 1
         for f in range(1, faces + 1):
-            n = _add_sanctuary(s, t, p, slot, f, mods, n0)
+            n = _add_sanctuary(s, t, p, slot, f, mods, n0) if sanctuary else n0
             mask = (np.int64(1) << f) if n == 0 else _reach_search(s, mods, n, f, faces)
             out[row, f] = _gain_for_mask(
                 vals, base, prm, slot, d, faces, f, mask, stone_max, cache[slot, 13]
