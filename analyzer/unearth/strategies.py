@@ -608,6 +608,10 @@ def best_excavation(s, t, p, prm, n_anc, n_read, use_map, expedition, out, refil
         faces = t.dice_faces[d]
         if expedition:
             # the slot is chosen after the roll: E over faces of max over slots
+            rows = s.scratch[224 : 224 + n_slots]
+            for slot in range(n_slots):
+                if s.slot_card[slot] >= 0:
+                    rows[slot] = _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods)
             ev = 0.0
             first_slot = -1
             for f in range(1, faces + 1):
@@ -617,7 +621,7 @@ def best_excavation(s, t, p, prm, n_anc, n_read, use_map, expedition, out, refil
                         continue
                     if first_slot < 0:
                         first_slot = slot
-                    g = _face_gain(s, t, p, prm, slot, d, f, n_anc, n_read, mods)
+                    g = s.gtab[rows[slot], f]
                     if g > top:
                         top = g
                 ev += top
@@ -632,10 +636,10 @@ def best_excavation(s, t, p, prm, n_anc, n_read, use_map, expedition, out, refil
                     continue
                 if use_map:
                     plain = _roll_gain(s, t, p, prm, slot, d, 0, 0, mods)
+                    row = _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods)
                     acc = 0.0
                     for f in range(1, faces + 1):
-                        g = _face_gain(s, t, p, prm, slot, d, f, n_anc, n_read, mods)
-                        acc += max(g, plain)
+                        acc += max(s.gtab[row, f], plain)
                     ev = acc / faces
                 else:
                     ev = _roll_gain(s, t, p, prm, slot, d, n_anc, n_read, mods)
