@@ -112,6 +112,10 @@ class State(NamedTuple):
     gtab: np.ndarray  #: float64[(GAIN_KEYS + 1) * D * max slots, 16] memoised face gains
     vstamp: np.ndarray  #: int64[D, max slots] stamp of each row of ``vtab``
     vtab: np.ndarray  #: float64[D, max slots, 16] memoised slot values by die value
+    seat_keys: (
+        np.ndarray
+    )  #: int64[P, 8] work space (RANK_DICE used): each seat's dice keys on a ruin
+    seat_n: np.ndarray  #: int64[P] how many keys of each seat in ``seat_keys``
 
 
 def new_state(t, n_players: int, trace_rows: int = 0) -> State:
@@ -158,6 +162,8 @@ def new_state(t, n_players: int, trace_rows: int = 0) -> State:
         gtab=np.zeros(((GAIN_KEYS + 1) * n_dice * max_slots, 16), np.float64),
         vstamp=np.full((n_dice, max_slots), -1, np.int64),
         vtab=np.zeros((n_dice, max_slots, 16), np.float64),
+        seat_keys=np.zeros((n_players, 8), np.int64),
+        seat_n=np.zeros(n_players, np.int64),
     )
 
 

@@ -156,23 +156,36 @@ def slot_info(s, t, p, slot, keys):
     Writes ``p``'s dice keys there, best first, into ``keys`` and returns
     ``(total, n_mine, my_rank, best_other_rank, best_other_seat, other_tied)``,
     where ``other_tied`` is True if the two best other seats are equal.
+    One pass over the dice sorts every seat's keys (at most ``RANK_DICE`` for
+    the others, as :func:`~analyzer.unearth.claims.player_rank` counts them).
     """
     n_players = s.sc[S_N_PLAYERS]
+    other = s.seat_keys
+    n_other = s.seat_n
+    for q in range(n_players):
+        n_other[q] = 0
     total = 0
     n_mine = 0
     for q in range(n_players):
         for d in range(s.die_slot.shape[1]):
             if s.die_slot[q, d] == slot:
                 total += s.die_value[q, d]
+                k = die_key(s.die_value[q, d], t.dice_faces[d])
                 if q == p:
                     # insertion sort, best first
-                    k = die_key(s.die_value[q, d], t.dice_faces[d])
                     j = n_mine
                     while j > 0 and keys[j - 1] < k:
                         keys[j] = keys[j - 1]
                         j -= 1
                     keys[j] = k
                     n_mine += 1
+                elif n_other[q] < RANK_DICE:
+                    j = n_other[q]
+                    while j > 0 and other[q, j - 1] < k:
+                        other[q, j] = other[q, j - 1]
+                        j -= 1
+                    other[q, j] = k
+                    n_other[q] += 1
     my_rank = _insert_rank(keys, n_mine, 0) if n_mine > 0 else np.int64(0)
     best = np.int64(0)
     second = np.int64(0)
@@ -180,7 +193,7 @@ def slot_info(s, t, p, slot, keys):
     for q in range(n_players):
         if q == p:
             continue
-        r = _seat_rank(s, t, q, slot)
+        r = _insert_rank(other[q], n_other[q], 0) if n_other[q] > 0 else np.int64(0)
         if r > best:
             second = best
             best = r
@@ -188,25 +201,6 @@ def slot_info(s, t, p, slot, keys):
         elif r > second:
             second = r
     return total, n_mine, my_rank, best, best_seat, best > 0 and best == second
-
-
-@njit
-def _seat_rank(s, t, q, slot):
-    """Packed rank of seat ``q``'s dice on ``slot`` (0 if none)."""
-    keys = s.scratch[240 : 240 + RANK_DICE]
-    n = 0
-    for d in range(s.die_slot.shape[1]):
-        if s.die_slot[q, d] == slot and n < RANK_DICE:
-            k = die_key(s.die_value[q, d], t.dice_faces[d])
-            j = n
-            while j > 0 and keys[j - 1] < k:
-                keys[j] = keys[j - 1]
-                j -= 1
-            keys[j] = k
-            n += 1
-    if n == 0:
-        return np.int64(0)
-    return _insert_rank(keys, n, 0)
 
 
 @njit(inline="always")
