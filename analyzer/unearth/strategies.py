@@ -250,18 +250,24 @@ def owns_effect(s, t, p, effect):
 
 
 @njit(inline="always")
+def _no_modifiers(s, p, n_anc, n_read):
+    """True when no modifier can touch ``p``'s next roll (values are the natural face)."""
+    return (
+        s.sc[S_ROLL_MOD] == 0
+        and n_anc == 0
+        and n_read == 0
+        and not (s.effects[p] & _MODIFIER_EFFECTS)
+    )
+
+
+@njit(inline="always")
 def reachable_values(s, t, owner, slot, faces, natural, n_anc, n_read, mods):
     """Bitmask of the final values a roll can take (bit v set: value v reachable).
 
     The common case (no modifier at all) is answered inline; otherwise see
     :func:`_reachable_slow`. Draws no random numbers.
     """
-    if (
-        s.sc[S_ROLL_MOD] == 0
-        and n_anc == 0
-        and n_read == 0
-        and not (s.effects[owner] & _MODIFIER_EFFECTS)
-    ):
+    if _no_modifiers(s, owner, n_anc, n_read):
         return np.int64(1) << natural
     return _reachable_slow(s, t, owner, slot, faces, natural, n_anc, n_read, mods)
 
@@ -278,18 +284,22 @@ def _reachable_slow(s, t, owner, slot, faces, natural, n_anc, n_read, mods):
     be applied in any order, each result clamped to 1..faces; every order is
     explored. ``mods``: int64 scratch of length >= 24. Draws no random numbers.
     """
-    if (
-        s.sc[S_ROLL_MOD] == 0
-        and n_anc == 0
-        and n_read == 0
-        and not (s.effects[owner] & _MODIFIER_EFFECTS)
-    ):
+    if _no_modifiers(s, owner, n_anc, n_read):
         return np.int64(1) << natural
     n = _collect_mods(s, t, owner, faces, n_anc, n_read, mods)
     n = _add_sanctuary(s, t, owner, slot, natural, mods, n)
     if n == 0:
         return np.int64(1) << natural
     return _reach_search(s, mods, n, natural, faces)
+
+
+@njit(inline="always")
+def _push_mod(mods, n, delta, optional, signed):
+    """Append a modifier to ``mods`` (see :func:`_collect_mods`); return the new count."""
+    mods[3 * n] = delta
+    mods[3 * n + 1] = optional
+    mods[3 * n + 2] = signed
+    return n + 1
 
 
 @njit
@@ -301,10 +311,7 @@ def _collect_mods(s, t, owner, faces, n_anc, n_read, mods):
     """
     n = 0
     if s.sc[S_ROLL_MOD] != 0:
-        mods[0] = s.sc[S_ROLL_MOD]
-        mods[1] = 0
-        mods[2] = 0
-        n += 1
+        n = _push_mod(mods, n, s.sc[S_ROLL_MOD], 0, 0)
     anc_kind = -1
     read_kind = -1
     for k in range(t.delver_effect.shape[0]):
@@ -315,29 +322,17 @@ def _collect_mods(s, t, owner, faces, n_anc, n_read, mods):
     if anc_kind >= 0 and (t.delver_faces[anc_kind] == 0 or t.delver_faces[anc_kind] == faces):
         for _ in range(n_anc):
             if n < 8:
-                mods[3 * n] = t.delver_amount[anc_kind]
-                mods[3 * n + 1] = 0
-                mods[3 * n + 2] = 0
-                n += 1
+                n = _push_mod(mods, n, t.delver_amount[anc_kind], 0, 0)
     if read_kind >= 0:
         for _ in range(n_read):
             if n < 8:
-                mods[3 * n] = t.delver_amount[read_kind]
-                mods[3 * n + 1] = 0
-                mods[3 * n + 2] = 1
-                n += 1
+                n = _push_mod(mods, n, t.delver_amount[read_kind], 0, 1)
     w = owns_effect(s, t, owner, WonderEffect.COLLEGE)
     if w >= 0 and (t.wonder_faces[w] == 0 or t.wonder_faces[w] == faces) and n < 8:
-        mods[3 * n] = t.wonder_amount[w]
-        mods[3 * n + 1] = 1
-        mods[3 * n + 2] = 0
-        n += 1
+        n = _push_mod(mods, n, t.wonder_amount[w], 1, 0)
     w = owns_effect(s, t, owner, WonderEffect.COLUMNS)
     if w >= 0 and n < 8:
-        mods[3 * n] = t.wonder_amount[w]
-        mods[3 * n + 1] = 1
-        mods[3 * n + 2] = 0
-        n += 1
+        n = _push_mod(mods, n, t.wonder_amount[w], 1, 0)
     return n
 
 
@@ -354,10 +349,7 @@ def _add_sanctuary(s, t, owner, slot, natural, mods, n):
                 if s.die_slot[q, d] == slot and s.die_value[q, d] == natural:
                     match = True
         if match:
-            mods[3 * n] = t.wonder_amount[w]
-            mods[3 * n + 1] = 1
-            mods[3 * n + 2] = 1
-            n += 1
+            n = _push_mod(mods, n, t.wonder_amount[w], 1, 1)
     return n
 
 
@@ -469,17 +461,6 @@ def _gain_for_mask(vals, base, prm, slot, d, faces, f, mask, stone_max, stone_he
     if f <= stone_max and stone_here:
         g += prm[P_W_STONE]
     return g
-
-
-@njit(inline="always")
-def _no_modifiers(s, p, n_anc, n_read):
-    """True when no modifier can touch ``p``'s next roll (values are the natural face)."""
-    return (
-        s.sc[S_ROLL_MOD] == 0
-        and n_anc == 0
-        and n_read == 0
-        and not (s.effects[p] & _MODIFIER_EFFECTS)
-    )
 
 
 @njit
