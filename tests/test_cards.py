@@ -49,9 +49,9 @@ from analyzer.unearth.state import (
     ST_PLAYED,
     new_state,
 )
-from analyzer.unearth.strategies import DEFAULT_PARAMS, Strategy
+from analyzer.unearth.strategies import DEFAULT_PARAMS, Strategy, _value_if, die_values
 from analyzer.unearth.structs import pack_state, pack_tables
-from analyzer.unearth.tableau import MIDDLE, NEIGHBOURS, NO_WONDER
+from analyzer.unearth.tableau import MIDDLE, NEIGHBOURS, NO_WONDER, grow_box
 from tests.naive import xoshiro_next
 
 RULES = load_rules()
@@ -245,6 +245,7 @@ def ring(table, seat, colours, centre=MIDDLE):
     """Six stones of ``colours`` around ``centre`` in ``seat``'s tableau."""
     for nb, c in zip(NEIGHBOURS[centre], colours, strict=True):
         table.s.stone[seat, nb] = c
+        grow_box(table.s.box[seat], nb)
         table.s.n_stones[seat, c] += 1
 
 
@@ -887,3 +888,40 @@ def test_played_cards_go_to_the_discards_and_are_counted():
     g.play(0, "forlorn", 1, D6A)  # no die there: nothing happens, still played
     assert g.s.ddisc[DELVER["forlorn"]] >= 1
     assert g.s.seat_stats[0, N_STATS_BASE + DELVER["forlorn"]] == 1
+
+
+# ====================================================================== strategy shortcuts
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_die_values_equal_the_plain_evaluation_die_by_die(players):
+    """``die_values`` (one pass, used for Lost in the Ruins, Forgotten Song,
+    Restoration, A New Discovery and Forlorn) against ``_value_if`` (set the die,
+    summarise the ruin afresh), for every seat, die on a ruin and value, on random
+    tables: dice of every seat on the ruins, ruins held, hidden ruins."""
+    gen = np.random.default_rng(players)
+    checked = 0
+    for game in range(25):
+        g = Table(players, Strategy.BALANCED, game=game)
+        n_slots = int(g.s.sc[S_N_SLOTS])
+        for slot in range(n_slots):
+            g.s.slot_card[slot] = gen.integers(0, T.n_ruins)
+        g.s.held_colour[:players] = gen.integers(0, 3, (players, T.n_ruin_colours))
+        for q in range(players):
+            for d, faces in enumerate(T.dice_faces):
+                if gen.random() < 0.6:
+                    g.put(q, d, int(gen.integers(0, n_slots)), int(gen.integers(1, faces + 1)))
+        out = np.zeros(16, np.float64)
+        for p in range(players):
+            prm = g.prm[p]
+            for q in range(players):
+                for d, faces in enumerate(T.dice_faces):
+                    if g.s.die_slot[q, d] < 0:
+                        continue
+                    before = g.s.die_value.copy()
+                    die_values(g.S, g.T, p, prm, q, d, out)
+                    plain = [_value_if(g.S, g.T, p, prm, q, d, v) for v in range(1, faces + 1)]
+                    assert list(out[1 : faces + 1]) == plain, (game, p, q, d)
+                    assert (g.s.die_value == before).all()
+                    checked += 1
+    assert checked > 100

@@ -14,14 +14,20 @@ from hypothesis import strategies as st
 
 from analyzer.unearth.codes import WonderKind
 from analyzer.unearth.rules import default_rules
+from analyzer.unearth.state import new_state
+from analyzer.unearth.strategies import cell_score, score_cells
+from analyzer.unearth.structs import pack_state, pack_tables
 from analyzer.unearth.tableau import (
     GRID,
     MIDDLE,
     N_CELLS,
     NEIGHBOURS,
     all_alike,
+    empty_box,
     formula_ok,
+    grow_box,
     legal_cells,
+    legal_cells_boxed,
     ring_colour_counts,
     rings_closed_by,
 )
@@ -128,6 +134,48 @@ def test_legal_cells_matches_twin(case):
     k = legal_cells(stone, centre, NEIGHBOURS, len(stones), out)
     assert list(out[:k]) == sorted(out[:k])  # ascending, as documented
     assert {to_qr(c) for c in out[:k]} == naive_legal_cells(stones, set(centres))
+
+
+def box_of(stones):
+    """The bounding box kept stone by stone, as the engine keeps it."""
+    box = np.zeros(4, np.int64)
+    empty_box(box)
+    for qr in stones:
+        grow_box(box, to_cell(qr))
+    return box
+
+
+@settings(max_examples=200, deadline=None)
+@given(tableaux())
+def test_legal_cells_with_a_kept_box_match_the_scan(case):
+    stones, centres, _ = case
+    stone, centre = to_arrays(stones, centres)
+    out = np.zeros(N_CELLS, np.int64)
+    k = legal_cells(stone, centre, NEIGHBOURS, len(stones), out)
+    boxed = np.zeros(N_CELLS, np.int64)
+    assert legal_cells_boxed(stone, centre, NEIGHBOURS, box_of(stones), boxed) == k
+    assert list(boxed[:k]) == list(out[:k])
+
+
+@settings(max_examples=150, deadline=None)
+@given(tableaux())
+def test_score_cells_equals_cell_score_for_every_cell_and_colour(case):
+    """The all-colours scorer used by choose_colour/choose_cell against the
+    one-colour scorer (the same float additions, so equal, not just close)."""
+    stones, centres, _ = case
+    s = new_state(T, 1)
+    s.stone[0], s.centre[0] = to_arrays(stones, centres)
+    s.box[0] = box_of(stones)
+    S, TT = pack_state(s), pack_tables(T)
+    cells = np.zeros(N_CELLS, np.int64)
+    m = legal_cells_boxed(s.stone[0], s.centre[0], NEIGHBOURS, s.box[0], cells)
+    n_col = len(COLOURS)
+    out = np.zeros(m * n_col, np.float64)
+    score_cells(S, 0, NEIGHBOURS, cells, m, n_col, out)
+    tally = np.zeros(12, np.int64)
+    for i in range(m):
+        for col in range(n_col):
+            assert out[i * n_col + col] == cell_score(S, TT, 0, cells[i], col, NEIGHBOURS, tally)
 
 
 def test_first_stone_goes_in_the_middle():

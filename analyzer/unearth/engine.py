@@ -88,8 +88,11 @@ from analyzer.unearth.strategies import (
     want_reroll,
 )
 from analyzer.unearth.tableau import (
+    GRID,
     NO_WONDER,
     all_alike,
+    empty_box,
+    grow_box,
     ring_colour_counts,
     rings_closed_by,
 )
@@ -152,6 +155,8 @@ def setup(s, t, n_players, key0, key1, game):
     s.ddisc[:] = 0
     s.stone[:] = -1
     s.centre[:] = -1
+    for q in range(s.box.shape[0]):
+        empty_box(s.box[q])
     s.n_stones[:] = 0
     s.tokens[:] = 0
     s.held[:] = 0
@@ -164,6 +169,7 @@ def setup(s, t, n_players, key0, key1, game):
     s.gkeys[:] = -1  # S_FILL restarts at 0: forget the last game's face-gain memo
     s.gstamp[:] = -1
     s.vstamp[:] = -1
+    s.mstamp[:] = -1
     # 1. delver deck, deal
     n = 0
     for k in range(t.delver_copies.shape[0]):
@@ -418,6 +424,7 @@ def place_stone(s, t, p, colour, strat, prm, neigh, source):
     tally = s.scratch[48:60]
     cell = choose_cell(s, t, p, strat, prm, colour, neigh, s.cellbuf, tally)
     s.stone[p, cell] = colour
+    grow_box(s.box[p], cell)
     s.n_stones[p, colour] += 1
     trace(s, EV_STONE, p, colour, cell, source, 0, 0)
     centres = s.scratch[60:66]
@@ -680,6 +687,7 @@ INV_DELVERS = 2  #: delver cards conserved across deck, discards and hands
 INV_RUINS = 4  #: every ruin held, set aside, boxed by a tie, or on the table / in the deck
 INV_TABLE = 8  #: the game ended with no ruin on the table and the deck used up
 INV_TOUCH = 16  #: every stone touches another (a tableau of 2+ stones is connected)
+INV_BOX = 32  #: the bounding box kept for each tableau (``s.box``) matches its stones
 
 
 @njit
@@ -695,14 +703,6 @@ def check_invariants(s, t, n_players, neigh):
             total += s.n_stones[p, c]
         if total != t.stones_per_colour:
             bad |= INV_STONES
-    for p in range(n_players):
-        for c in range(n_col):
-            cnt = 0
-            for cell in range(s.stone.shape[1]):
-                if s.stone[p, cell] == c:
-                    cnt += 1
-            if cnt != s.n_stones[p, c]:
-                bad |= INV_STONES
     cards = s.sc[S_DDECK_N]
     for k in range(s.ddisc.shape[0]):
         cards += s.ddisc[k]
@@ -726,22 +726,42 @@ def check_invariants(s, t, n_players, neigh):
             bad |= INV_RUINS
     if not s.sc[S_ABORTED] and (on_table != 0 or in_deck != 0):
         bad |= INV_TABLE
-    # connectivity: flood fill from one stone must reach every stone
-    seen = np.zeros(s.stone.shape[1], np.bool_)
-    stack = np.zeros(s.stone.shape[1], np.int64)
+    # one pass over each tableau: stones by colour, bounding box, then a flood fill
+    # from one stone must reach every stone
+    cnt = s.scratch[0:16]
+    seen = s.cellmark
+    stack = s.cellbuf
     for p in range(n_players):
-        seen[:] = False
+        for c in range(n_col):
+            cnt[c] = 0
+        r0 = GRID
+        r1 = -1
+        q0 = GRID
+        q1 = -1
         start = -1
         n = 0
         for cell in range(s.stone.shape[1]):
-            if s.stone[p, cell] >= 0:
+            seen[cell] = 0
+            c = s.stone[p, cell]
+            if c >= 0:
+                cnt[c] += 1
                 n += 1
                 start = cell
+                r0 = min(r0, cell // GRID)
+                r1 = max(r1, cell // GRID)
+                q0 = min(q0, cell % GRID)
+                q1 = max(q1, cell % GRID)
+        for c in range(n_col):
+            if cnt[c] != s.n_stones[p, c]:
+                bad |= INV_STONES
+        box = s.box[p]
+        if box[0] != r0 or box[1] != r1 or box[2] != q0 or box[3] != q1:
+            bad |= INV_BOX
         if n < 2:
             continue
         top = 0
         stack[0] = start
-        seen[start] = True
+        seen[start] = 1
         reached = 1
         while top >= 0:
             cell = stack[top]
@@ -749,7 +769,7 @@ def check_invariants(s, t, n_players, neigh):
             for k in range(6):
                 nb = neigh[cell, k]
                 if nb >= 0 and not seen[nb] and s.stone[p, nb] >= 0:
-                    seen[nb] = True
+                    seen[nb] = 1
                     reached += 1
                     top += 1
                     stack[top] = nb

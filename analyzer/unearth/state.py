@@ -45,7 +45,8 @@ S_EXC_READY = 22  #: 1: the delver phase left the excavation choice in S_EXC_DIE
 S_EXC_DIE = 23
 S_EXC_SLOT = 24
 S_FILL = 25  #: counts slot summaries (fill_slot_cache); stamps the face-gain memo
-N_SCALARS = 26
+S_CELLS_READY = 26  #: > 0: choose_colour left that many scored cells for choose_cell
+N_SCALARS = 27
 
 # ------------------------------------------------------------------ per-seat stats
 ST_DRAWN = 0  #: delver cards drawn after set-up (consolation, events, Eternal Flame)
@@ -103,7 +104,7 @@ class State(NamedTuple):
     slot_base: np.ndarray  #: float64[max slots, 3] value now, worth to me, worth to the best other
     seat_stats: np.ndarray  #: int64[P, N_STATS_BASE + K] counters
     trace: np.ndarray  #: int64[max events, 8] replay log (only when tracing)
-    scratch: np.ndarray  #: int64[256] scratch space for kernels (regions fixed by their users)
+    scratch: np.ndarray  #: int64[320] scratch space for kernels (regions fixed by their users)
     cellbuf: np.ndarray  #: int64[N_CELLS] candidate cells for stone placement
     reach: np.ndarray  #: int64[256] work space of the reachable-values search
     marked: np.ndarray  #: int64[P * D] dice marked by Forgotten Song
@@ -116,6 +117,12 @@ class State(NamedTuple):
         np.ndarray
     )  #: int64[P, 8] work space (RANK_DICE used): each seat's dice keys on a ruin
     seat_n: np.ndarray  #: int64[P] how many keys of each seat in ``seat_keys``
+    mstamp: np.ndarray  #: int64[GAIN_KEYS + 1, D] stamp of each row of ``mtab``
+    mtab: np.ndarray  #: int64[GAIN_KEYS + 1, D, 16] memoised reachable-value masks by face
+    fscratch: np.ndarray  #: float64[32] float scratch (strategies.die_values)
+    box: np.ndarray  #: int64[P, 4] bounding box of each tableau's stones (tableau.grow_box)
+    cellmark: np.ndarray  #: int64[N_CELLS] work space (flood fill of the invariant check)
+    cellval: np.ndarray  #: float64[N_CELLS] stone planning: score of each candidate cell
 
 
 def new_state(t, n_players: int, trace_rows: int = 0) -> State:
@@ -153,7 +160,7 @@ def new_state(t, n_players: int, trace_rows: int = 0) -> State:
         slot_base=np.zeros((max_slots, 3), np.float64),
         seat_stats=np.zeros((n_players, N_STATS_BASE + k), np.int64),
         trace=np.zeros((max(trace_rows, 1), 8), np.int64),
-        scratch=np.zeros(256, np.int64),
+        scratch=np.zeros(320, np.int64),
         cellbuf=np.zeros(N_CELLS, np.int64),
         reach=np.zeros(256, np.int64),
         marked=np.zeros(n_players * n_dice, np.int64),
@@ -164,6 +171,12 @@ def new_state(t, n_players: int, trace_rows: int = 0) -> State:
         vtab=np.zeros((n_dice, max_slots, 16), np.float64),
         seat_keys=np.zeros((n_players, 8), np.int64),
         seat_n=np.zeros(n_players, np.int64),
+        mstamp=np.full((GAIN_KEYS + 1, n_dice), -1, np.int64),
+        mtab=np.zeros((GAIN_KEYS + 1, n_dice, 16), np.int64),
+        fscratch=np.zeros(32, np.float64),
+        box=np.zeros((n_players, 4), np.int64),
+        cellmark=np.zeros(N_CELLS, np.int64),
+        cellval=np.zeros(N_CELLS, np.float64),
     )
 
 

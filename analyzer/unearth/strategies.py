@@ -39,6 +39,7 @@ from analyzer.unearth.codes import CardKind, Delver, WonderEffect
 from analyzer.unearth.state import (
     GAIN_KEYS,
     S_ANCESTRAL,
+    S_CELLS_READY,
     S_EXC_DIE,
     S_EXC_READY,
     S_EXC_SLOT,
@@ -57,7 +58,7 @@ from analyzer.unearth.state import (
 from analyzer.unearth.tableau import (
     count_free_neighbours_filled,
     formula_ok,
-    legal_cells,
+    legal_cells_boxed,
 )
 
 
@@ -508,15 +509,26 @@ def _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods):
             if f <= stone_max and stone_here:
                 g += stone
             out[row, f] = g
-    else:
-        # the same modifiers for every face but the Sanctuary's: collect them once
+    elif (s.effects[p] >> WonderEffect.SANCTUARY) & 1:
+        # the Sanctuary's modifier depends on the ruin: search for every face here
         n0 = _collect_mods(s, t, p, faces, n_anc, n_read, mods)
-        sanctuary = (s.effects[p] >> WonderEffect.SANCTUARY) & 1
         for f in range(1, faces + 1):
-            n = _add_sanctuary(s, t, p, slot, f, mods, n0) if sanctuary else n0
+            n = _add_sanctuary(s, t, p, slot, f, mods, n0)
             mask = (np.int64(1) << f) if n == 0 else _reach_search(s, mods, n, f, faces)
             out[row, f] = _gain_for_mask(
                 vals, base, prm, slot, d, faces, f, mask, stone_max, cache[slot, 13]
+            )
+    else:
+        # the reachable values of each face are the same on every ruin: memoised
+        masks = s.mtab[k, d]
+        if k == GAIN_KEYS or s.mstamp[k, d] != stamp:
+            n = _collect_mods(s, t, p, faces, n_anc, n_read, mods)
+            for f in range(1, faces + 1):
+                masks[f] = (np.int64(1) << f) if n == 0 else _reach_search(s, mods, n, f, faces)
+            s.mstamp[k, d] = stamp
+        for f in range(1, faces + 1):
+            out[row, f] = _gain_for_mask(
+                vals, base, prm, slot, d, faces, f, masks[f], stone_max, cache[slot, 13]
             )
     if k < GAIN_KEYS:
         s.gstamp[k, d, slot] = stamp
@@ -795,28 +807,96 @@ def cell_score(s, t, p, cell, colour, neigh, tally):
 
 
 @njit
+def score_cells(s, p, neigh, cells, m, n_col, out):
+    """:func:`cell_score` of every colour on each of the ``m`` cells ``cells[:m]``:
+    ``out[i * n_col + c]`` for cell ``i`` and colour ``c``, the same numbers (the
+    same additions in the same order), with one look at each cell's neighbourhood
+    for all colours."""
+    stone = s.stone[p]
+    centre = s.centre[p]
+    filled = s.scratch[304:310]
+    hist = s.scratch[256:304]  # hist[k * 8 + c]: colour-c stones around the k-th neighbour
+    for i in range(m):
+        cell = cells[i]
+        for k in range(6):
+            filled[k] = 0
+            c = neigh[cell, k]
+            if c < 0 or not (stone[c] < 0 and centre[c] < 0):
+                continue
+            for col in range(n_col):
+                hist[k * 8 + col] = 0
+            n = 1
+            ok = True
+            for j in range(6):
+                nb = neigh[c, j]
+                if nb < 0:
+                    ok = False
+                    break
+                if nb == cell:
+                    continue
+                if stone[nb] >= 0:
+                    n += 1
+                    hist[k * 8 + stone[nb]] += 1
+            if ok:
+                filled[k] = n
+        around = 0
+        for k in range(6):
+            nb = neigh[cell, k]
+            if nb >= 0 and stone[nb] >= 0:
+                around += 1
+        for col in range(n_col):
+            score = 0.0
+            for k in range(6):
+                f = filled[k]
+                if f == 0:
+                    continue
+                same = 1 + hist[k * 8 + col]
+                score += f * f
+                if f == 6:
+                    score += 30.0
+                if same == f:
+                    score += 0.6 * same * same
+            if around >= 3:
+                score -= around * around * 1.5
+            out[i * n_col + col] = score
+
+
+@njit
 def choose_cell(s, t, p, strat, prm, colour, neigh, cells, tally):
-    """Where ``p`` puts a new ``colour`` stone (always a legal cell)."""
-    n_stones = 0
-    for c in range(s.n_stones.shape[1]):
-        n_stones += s.n_stones[p, c]
-    n = legal_cells(s.stone[p], s.centre[p], neigh, n_stones, cells)
+    """Where ``p`` puts a new ``colour`` stone (always a legal cell).
+
+    Ring planners reuse the scores :func:`choose_colour` left in ``s.cellval``
+    for this very tableau (``S_CELLS_READY``).
+    """
+    ready = s.sc[S_CELLS_READY]
+    s.sc[S_CELLS_READY] = 0
+    if ready > 0 and prm[P_PLACE] > 0.5:
+        n = ready
+    else:
+        n = legal_cells_boxed(s.stone[p], s.centre[p], neigh, s.box[p], cells)
     if n == 1:
         return cells[0]
     if strat == Strategy.RANDOM:
         return cells[rng_below(s.rng, n)]
     best = -1e18
     best_cell = cells[0]
+    if prm[P_PLACE] > 0.5:
+        n_col = t.n_stone_colours
+        if ready == 0:
+            score_cells(s, p, neigh, cells, n, n_col, s.cellval)
+        for i in range(n):
+            sc = s.cellval[i * n_col + colour]
+            if sc > best:
+                best = sc
+                best_cell = cells[i]
+        return best_cell
     for i in range(n):
         cell = cells[i]
-        if prm[P_PLACE] > 0.5:
-            sc = cell_score(s, t, p, cell, colour, neigh, tally)
-        else:
-            sc = 0.0
-            for k in range(6):
-                nb = neigh[cell, k]
-                if nb >= 0 and s.stone[p, nb] >= 0:
-                    sc += 1.0
+        sc = 0.0
+        for k in range(6):
+            nb = neigh[cell, k]
+            if nb >= 0 and s.stone[p, nb] >= 0:
+                sc += 1.0
         if sc > best:
             best = sc
             best_cell = cell
@@ -825,7 +905,12 @@ def choose_cell(s, t, p, strat, prm, colour, neigh, cells, tally):
 
 @njit
 def choose_colour(s, t, p, strat, prm, avail, neigh, cells, tally):
-    """Which colour ``p`` takes among ``avail`` (int[n_colours] counts, some > 0)."""
+    """Which colour ``p`` takes among ``avail`` (int[n_colours] counts, some > 0).
+
+    Ring planners score every legal cell for every colour (:func:`score_cells`)
+    and leave the cells in ``cells`` and the scores in ``s.cellval`` for
+    :func:`choose_cell`, which places the stone next.
+    """
     n_col = avail.shape[0]
     n = 0
     for c in range(n_col):
@@ -840,12 +925,11 @@ def choose_colour(s, t, p, strat, prm, avail, neigh, cells, tally):
                 k -= 1
     best = -1e18
     best_c = -1
-    n_stones = 0
-    for c in range(n_col):
-        n_stones += s.n_stones[p, c]
     m = 0
     if prm[P_PLACE] > 0.5:  # the cells do not depend on the colour
-        m = legal_cells(s.stone[p], s.centre[p], neigh, n_stones, cells)
+        m = legal_cells_boxed(s.stone[p], s.centre[p], neigh, s.box[p], cells)
+        score_cells(s, p, neigh, cells, m, n_col, s.cellval)
+        s.sc[S_CELLS_READY] = m
     for c in range(n_col):
         if avail[c] == 0:
             continue
@@ -853,7 +937,7 @@ def choose_colour(s, t, p, strat, prm, avail, neigh, cells, tally):
         if prm[P_PLACE] > 0.5:
             top = -1e18
             for i in range(m):
-                top = max(top, cell_score(s, t, p, cells[i], c, neigh, tally))
+                top = max(top, s.cellval[i * n_col + c])
             sc += top
         # named wonders still to be had that want this colour
         for w in range(s.named_state.shape[0]):
@@ -963,10 +1047,77 @@ def _value_if(s, t, p, prm, q, d, new_value):
 
 
 @njit
+def die_values(s, t, p, prm, q, d, out):
+    """``out[v]``: value for ``p`` of the ruin under die (q, d) if that die showed
+    ``v`` (1..faces), what :func:`_value_if` gives for each ``v``, from one pass
+    over the dice: the other dice's summary is kept and only the changed seat's
+    rank is recomputed per ``v``."""
+    faces = t.dice_faces[d]
+    n_dice = s.die_slot.shape[1]
+    if n_dice > RANK_DICE:  # ranks would truncate differently: the plain way
+        for v in range(1, faces + 1):
+            out[v] = _value_if(s, t, p, prm, q, d, v)
+        return
+    slot = s.die_slot[q, d]
+    card = s.slot_card[slot]
+    claim = t.card_claim[card]
+    n_players = s.sc[S_N_PLAYERS]
+    keys = s.seat_keys
+    n_keys = s.seat_n
+    worth = s.fscratch[16 : 16 + n_players]
+    base_total = 0
+    for j in range(n_players):
+        n_keys[j] = 0
+        for e in range(n_dice):
+            if s.die_slot[j, e] != slot or (j == q and e == d):
+                continue
+            base_total += s.die_value[j, e]
+            k = die_key(s.die_value[j, e], t.dice_faces[e])
+            m = n_keys[j]
+            while m > 0 and keys[j, m - 1] < k:
+                keys[j, m] = keys[j, m - 1]
+                m -= 1
+            keys[j, m] = k
+            n_keys[j] += 1
+        if j != p:
+            worth[j] = ruin_worth(s, t, j, card, False)
+    worth_me = ruin_worth(s, t, p, card, True)
+    n_mine = n_keys[p] + (1 if q == p else 0)
+    fixed_mine = _insert_rank(keys[p], n_keys[p], 0) if n_keys[p] > 0 else np.int64(0)
+    for v in range(1, faces + 1):
+        key = die_key(v, faces)
+        my_rank = _insert_rank(keys[p], n_keys[p], key) if q == p else fixed_mine
+        best = np.int64(0)
+        second = np.int64(0)
+        best_seat = -1
+        for j in range(n_players):
+            if j == p:
+                continue
+            if j == q:
+                r = _insert_rank(keys[j], n_keys[j], key)
+            elif n_keys[j] > 0:
+                r = _insert_rank(keys[j], n_keys[j], 0)
+            else:
+                r = np.int64(0)
+            if r > best:
+                second = best
+                best = r
+                best_seat = j
+            elif r > second:
+                second = r
+        worth_best = worth[best_seat] if best_seat >= 0 else 0.0
+        tied = best > 0 and best == second
+        out[v] = _value(
+            prm, worth_me, worth_best, base_total + v, claim, n_mine, my_rank, best, tied
+        )
+
+
+@njit
 def _die_change_gain(s, t, p, prm, q, d, new_value):
     """Gain for ``p`` if die (q, d) on a ruin showed ``new_value`` instead."""
-    before = _slot_value_for(s, t, p, prm, s.die_slot[q, d])
-    return _value_if(s, t, p, prm, q, d, new_value) - before
+    vals = s.fscratch[0:16]
+    die_values(s, t, p, prm, q, d, vals)
+    return vals[new_value] - vals[s.die_value[q, d]]
 
 
 @njit
@@ -984,10 +1135,12 @@ def _reroll_gain(s, t, p, prm, q, d):
     total = slot_total(s, slot)
     if total - s.die_value[q, d] + faces < t.card_claim[s.slot_card[slot]]:
         return stone
-    before = _slot_value_for(s, t, p, prm, slot)  # the same for every face
+    vals = s.fscratch[0:16]
+    die_values(s, t, p, prm, q, d, vals)
+    before = vals[s.die_value[q, d]]  # the ruin as it stands
     acc = 0.0
     for f in range(1, faces + 1):
-        acc += _value_if(s, t, p, prm, q, d, f) - before
+        acc += vals[f] - before
     return acc / faces + stone
 
 

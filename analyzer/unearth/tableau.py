@@ -60,7 +60,8 @@ def legal_cells(stone, centre, neigh, n_stones, out):
 
     With no stones yet, the only cell is the middle. Otherwise: every free cell
     touching at least one stone. Cells in ascending order. Draws no random numbers.
-    Only the rows and columns around the stones are scanned.
+    Finds the stones' bounding box, then scans only around it (see
+    :func:`legal_cells_boxed` when the box is kept up to date).
     """
     if n_stones == 0:
         out[0] = MIDDLE
@@ -81,6 +82,42 @@ def legal_cells(stone, centre, neigh, n_stones, out):
             seen += 1
             if seen == n_stones:  # every stone found: the box is complete
                 break
+    return _cells_in_box(stone, centre, neigh, r0, r1, q0, q1, out)
+
+
+@njit
+def legal_cells_boxed(stone, centre, neigh, box, out):
+    """:func:`legal_cells` with the stones' bounding box ``box`` = (row min, row max,
+    column min, column max) kept by :func:`grow_box` (row max -1: no stone yet)."""
+    if box[1] < 0:
+        out[0] = MIDDLE
+        return 1
+    return _cells_in_box(stone, centre, neigh, box[0], box[1], box[2], box[3], out)
+
+
+@njit(inline="always")
+def empty_box(box):
+    """Reset ``box`` (int[4]) to the box of no stones."""
+    box[0] = GRID
+    box[1] = -1
+    box[2] = GRID
+    box[3] = -1
+
+
+@njit(inline="always")
+def grow_box(box, cell):
+    """Widen the bounding box ``box`` (see :func:`legal_cells_boxed`) to take in ``cell``."""
+    r = cell // GRID
+    q = cell % GRID
+    box[0] = min(box[0], r)
+    box[1] = max(box[1], r)
+    box[2] = min(box[2], q)
+    box[3] = max(box[3], q)
+
+
+@njit
+def _cells_in_box(stone, centre, neigh, r0, r1, q0, q1, out):
+    """The free cells touching a stone, scanning the box widened by one cell."""
     n = 0
     for r in range(max(r0 - 1, 0), min(r1 + 2, GRID)):
         for q in range(max(q0 - 1, 0), min(q1 + 2, GRID)):
