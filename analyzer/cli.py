@@ -23,6 +23,7 @@ app = typer.Typer(
         "  analyzer odds --claim 13 --dice 'blue:d6=5,blue:d6=3,red:d8'\n\n"
         "  analyzer advise my_table.toml\n\n"
         "  analyzer simulate --players 4 --strategy balanced --games 100000 --seed 7\n\n"
+        "  analyzer replay --players 4 --strategy balanced --seed 7 --game 3\n\n"
         "  analyzer run scenarios/default.toml"
     ),
     no_args_is_help=True,
@@ -32,7 +33,7 @@ app = typer.Typer(
 )
 
 #: command modules under analyzer.commands, each with ``register(app)``
-COMMAND_MODULES = ("odds", "advise", "simulate", "run")
+COMMAND_MODULES = ("odds", "advise", "simulate", "replay", "run")
 
 
 def _register_commands() -> None:

@@ -29,6 +29,7 @@ from analyzer.unearth.state import (
     EV_PLAY,
     EV_ROLL,
     EV_STONE,
+    EV_TAKE_RUIN,
     N_STATS_BASE,
     S_ANCESTRAL,
     S_BOXED_N,
@@ -49,7 +50,14 @@ from analyzer.unearth.state import (
     ST_PLAYED,
     new_state,
 )
-from analyzer.unearth.strategies import DEFAULT_PARAMS, Strategy, _value_if, die_values
+from analyzer.unearth.strategies import (
+    DEFAULT_PARAMS,
+    Strategy,
+    _roll_ev,
+    _value_if,
+    best_excavation,
+    die_values,
+)
 from analyzer.unearth.structs import pack_state, pack_tables
 from analyzer.unearth.tableau import MIDDLE, NEIGHBOURS, NO_WONDER, grow_box
 from tests.naive import xoshiro_next
@@ -262,7 +270,7 @@ def test_ancient_map_reroll_only_the_final_roll_counts_and_card_modifiers_are_lo
     # natural 6 (+2: would claim 13), coin: reroll, natural 1 (+2 lost), stone colour
     force(g.s, die(6, 6), pick(2, 1), die(6, 1), ANY)
     g.roll(0, D6A, 0)
-    assert g.rolls() == [(0, D6A, 0, 6, -1, 2), (0, D6A, 0, 1, 1, 0)]
+    assert g.rolls() == [(0, D6A, 0, 6, 1, 2), (0, D6A, 0, 1, 1, 0)]
     assert g.s.die_value[0, D6A] == 1  # not 3: Ancestral Claim lost on the reroll
     assert g.s.slot_card[0] == CARD["A13"]  # the first roll's claim did not happen
     assert g.stones(0)[RED] == 1  # the final natural 1 gives the stone
@@ -277,7 +285,7 @@ def test_ancient_map_not_used_keeps_the_roll_its_modifiers_and_its_stone():
     g.play(0, "ancient_map")
     start = force(g.s, die(6, 2), pick(2, 0), ANY)
     g.roll(0, D6A, 0)
-    assert g.rolls() == [(0, D6A, 0, 2, -1, 2), (0, D6A, 0, 2, 4, 0)]
+    assert g.rolls() == [(0, D6A, 0, 2, 0, 2), (0, D6A, 0, 2, 4, 0)]
     assert g.stones(0)[RED] == 1 and g.s.slot_stones[0, RED] == 0
     assert g.s.sc[S_ANCESTRAL] == 0
     assert draws_used(start, g.s) == 3
@@ -496,7 +504,7 @@ def test_edifice_may_reroll_a_four_or_five_once():
     g.ruin(0, "A17", black=1)
     force(g.s, die(6, 4), pick(2, 1), die(6, 2), ANY)
     g.roll(0, D6A, 0)
-    assert g.rolls() == [(0, D6A, 0, 4, -1, 3), (0, D6A, 0, 2, 2, 0)]
+    assert g.rolls() == [(0, D6A, 0, 4, 1, 3), (0, D6A, 0, 2, 2, 0)]
     assert g.stones(0)[BLACK] == 1
     start = force(g.s, die(6, 4), pick(2, 1), die(6, 5))
     g.roll(0, D6B, 1)  # the reroll shows 5: no second reroll
@@ -504,6 +512,7 @@ def test_edifice_may_reroll_a_four_or_five_once():
     start = force(g.s, die(6, 5), pick(2, 0))
     g.roll(0, D6C, 1)  # kept
     assert g.s.die_value[0, D6C] == 5 and draws_used(start, g.s) == 2
+    assert g.rolls()[-2:] == [(0, D6C, 1, 5, 0, 3), (0, D6C, 1, 5, 5, 0)]  # logged as kept
     start = force(g.s, die(8, 6))
     g.roll(0, D8, 2)  # a 6: no reroll offered
     assert g.s.die_value[0, D8] == 6 and draws_used(start, g.s) == 1
@@ -607,6 +616,8 @@ def test_cenotaph_takes_a_random_ruin_from_the_removed_pile():
     g.build(0, MIDDLE)
     assert g.s.named_state[WONDER["blackened_cenotaph"]] == 0
     assert g.s.held[0, pile[3]] == 1
+    taken = g.events(EV_TAKE_RUIN)
+    assert [(int(e[3]), int(e[4])) for e in taken] == [(pile[3], WONDER["blackened_cenotaph"])]
     assert g.s.sc[S_REMOVED_N] == n_removed - 1
     assert sorted(g.s.removed[: n_removed - 1].tolist()) == sorted(pile[:3] + pile[4:])
     colour = T.card_colour[pile[3]]
@@ -633,6 +644,8 @@ def test_memorial_takes_the_chosen_ruin_from_the_removed_pile():
     force(g.s, pick(2, 0), pick(2, 1))
     g.build(0, MIDDLE)
     assert g.s.held[0, CARD["B9"]] == 1 and g.s.held[0, CARD["A9"]] == 0
+    taken = g.events(EV_TAKE_RUIN)
+    assert [(int(e[3]), int(e[4])) for e in taken] == [(CARD["B9"], WONDER["crumbling_memorial"])]
     assert g.s.sc[S_REMOVED_N] == 1 and g.s.removed[0] == CARD["A9"]
 
 
@@ -646,6 +659,7 @@ def test_memorial_with_an_empty_removed_pile_takes_nothing():
     g.build(0, MIDDLE)
     assert g.s.named_state[WONDER["crumbling_memorial"]] == 0
     assert (g.s.held[0] == held).all()
+    assert len(g.events(EV_TAKE_RUIN)) == 0
     assert draws_used(start, g.s) == 1
 
 
@@ -925,3 +939,52 @@ def test_die_values_equal_the_plain_evaluation_die_by_die(players):
                     assert (g.s.die_value == before).all()
                     checked += 1
     assert checked > 100
+
+
+def test_pruned_excavation_choice_equals_the_plain_loop():
+    """``best_excavation`` looks at (die, ruin) pairs best bound first and skips
+    the rest once no bound can win; it must give the plain loop's answer (the
+    first best pair in (die, ruin) order, and its gain), with and without
+    modifiers, an Ancient Map and roll-modifying wonders."""
+    gen = np.random.default_rng(11)
+    out = np.zeros(2, np.int64)
+    mods = np.zeros(32, np.int64)
+    compared = 0
+    for game in range(40):
+        players = int(gen.integers(2, 5))
+        g = Table(players, Strategy.BALANCED, game=game)
+        n_slots = int(g.s.sc[S_N_SLOTS])
+        plain_table = game % 4 == 0  # the Table's 17s, no stones: ties between ruins
+        for slot in range(n_slots):
+            if plain_table:
+                break
+            g.s.slot_card[slot] = gen.integers(0, T.n_ruins) if gen.random() < 0.9 else -1
+            g.s.slot_stones[slot, 0] = gen.integers(0, 2)
+        if (g.s.slot_card[:n_slots] < 0).all():
+            continue
+        occupied = [slot for slot in range(n_slots) if g.s.slot_card[slot] >= 0]
+        for q in range(players):
+            for d, faces in enumerate(T.dice_faces):
+                if gen.random() < (0.3 if q == 0 else 0.5) and not plain_table:
+                    g.put(q, d, int(gen.choice(occupied)), int(gen.integers(1, faces + 1)))
+        if (g.s.die_slot[0] >= 0).all():
+            g.s.die_slot[0, D8] = -1
+        for wid in ("college_of_the_overseers", "harmonious_columns", "sanctuary_of_the_builders"):
+            if gen.random() < 0.3:
+                g.own(0, wid)
+        prm = g.prm[0]
+        for n_anc, n_read, use_map in ((0, 0, False), (1, 0, False), (0, 1, True), (1, 1, False)):
+            got = best_excavation(g.S, g.T, 0, prm, n_anc, n_read, use_map, False, out)
+            got_pair = (int(out[0]), int(out[1]))
+            best, pair, faces_seen = -1e18, (-1, -1), set()
+            for d, faces in enumerate(T.dice_faces):
+                if g.s.die_slot[0, d] >= 0 or faces in faces_seen:
+                    continue
+                faces_seen.add(faces)
+                for slot in occupied:
+                    ev = _roll_ev(g.S, g.T, 0, prm, slot, d, n_anc, n_read, use_map, mods)
+                    if ev > best:
+                        best, pair = ev, (d, slot)
+            assert (got, got_pair) == (best, pair), (game, n_anc, n_read, use_map)
+            compared += 1
+    assert compared > 100

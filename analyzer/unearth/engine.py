@@ -38,6 +38,7 @@ from analyzer.unearth.state import (
     EV_ROLL,
     EV_STONE,
     EV_TAKE_BACK,
+    EV_TAKE_RUIN,
     EV_WONDER,
     MAX_TURNS,
     S_ABORTED,
@@ -456,6 +457,7 @@ def build_wonder(s, t, p, centre, strat, prm, neigh):
             else:
                 i = choose_memorial(s, t, p, strat)
             take_ruin(s, t, p, s.removed[i])
+            trace(s, EV_TAKE_RUIN, p, s.removed[i], w, 0, 0, 0)
             s.removed[i] = s.removed[n_rem - 1]
             s.removed[n_rem - 1] = -1
             s.sc[S_REMOVED_N] = n_rem - 1
@@ -510,8 +512,9 @@ def roll_die(s, t, q, d, slot, is_excavation, strat, prm, neigh, claims, n_claim
     n_read = s.sc[S_READING] if mine else 0
     if is_excavation and mine and s.sc[S_MAP] > 0:
         mask = reachable_values(s, t, q, slot, faces, natural, n_anc, n_read, mods)
-        trace(s, EV_ROLL, q, d, slot, natural, -1, 2)
-        if want_reroll(s, t, q, strat[q], prm[q], slot, d, natural, mask, True):
+        again = want_reroll(s, t, q, strat[q], prm[q], slot, d, natural, mask, True)
+        trace(s, EV_ROLL, q, d, slot, natural, 1 if again else 0, 2)
+        if again:
             s.sc[S_MAP] -= 1
             natural = rng_die(s.rng, faces)
             # the FAQ: modifiers played before only apply to the first roll
@@ -524,8 +527,9 @@ def roll_die(s, t, q, d, slot, is_excavation, strat, prm, neigh, claims, n_claim
     mask = reachable_values(s, t, q, slot, faces, natural, n_anc, n_read, mods)
     edi = owns_effect(s, t, q, WonderEffect.EDIFICE)
     if edi >= 0 and t.wonder_low[edi] <= natural <= t.wonder_high[edi]:
-        if want_reroll(s, t, q, strat[q], prm[q], slot, d, natural, mask, True):
-            trace(s, EV_ROLL, q, d, slot, natural, -1, 3)
+        again = want_reroll(s, t, q, strat[q], prm[q], slot, d, natural, mask, True)
+        trace(s, EV_ROLL, q, d, slot, natural, 1 if again else 0, 3)
+        if again:
             natural = rng_die(s.rng, faces)
             if mine:
                 _consume_card_mods(s, t, faces)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.errors import AnalyzerError
-from analyzer.unearth.codes import Delver, WonderKind
+from analyzer.unearth.codes import Delver, WonderEffect, WonderKind
 from analyzer.unearth.rules import RULES_VERSION, Rules
 from analyzer.unearth.scoring import N_PARTS, PART_NAMES
 from analyzer.unearth.state import (
@@ -30,6 +30,7 @@ from analyzer.unearth.state import (
     EV_SETUP_RUIN,
     EV_STONE,
     EV_TAKE_BACK,
+    EV_TAKE_RUIN,
     EV_WONDER,
     S_EOA,
     S_TRACE_N,
@@ -72,6 +73,16 @@ class _Names:
     def delver(self, kind: int) -> str:
         return self.delvers[kind] if 0 <= kind < len(self.delvers) else f"delver {kind}"
 
+    def wonder_with(self, effect: int) -> str:
+        """The name of the named wonder with ``effect`` (a WonderEffect)."""
+        hits = [w for w in range(len(self.wonders)) if int(self.t.wonder_effect[w]) == effect]
+        return self.wonders[hits[0]] if hits else f"wonder effect {effect}"
+
+    def delver_with(self, effect: int) -> str:
+        """The name of the delver card with ``effect`` (a Delver code)."""
+        hits = [k for k in range(len(self.delvers)) if int(self.t.delver_effect[k]) == effect]
+        return self.delvers[hits[0]] if hits else f"delver effect {effect}"
+
     def colour(self, c: int) -> str:
         return self.colours[c] if 0 <= c < len(self.colours) else f"colour {c}"
 
@@ -108,11 +119,16 @@ def event_text(names: _Names, row) -> str:
     if ev == EV_TAKE_BACK:
         return f"takes back {names.die(a)} from slot {b}"
     if ev == EV_ROLL:
-        if e == 2:
-            return f"rolls {names.die(a)} onto slot {b}: natural {c} (Ancient Map may reroll)"
-        if e == 3:
-            return f"rerolls {names.die(a)} on slot {b}: natural {c} (The Shattered Edifice)"
+        if e in (2, 3):
+            choice = "rerolls it" if d == 1 else "keeps it"
+            if e == 2:
+                card = names.delver_with(Delver.ANCIENT_MAP)
+            else:
+                card = names.wonder_with(WonderEffect.EDIFICE)
+            return f"rolls {names.die(a)} onto slot {b}: natural {c}, {choice} ({card})"
         return f"{_ROLL_KIND.get(e, 'roll')}: {names.die(a)} on slot {b}: natural {c}, shows {d}"
+    if ev == EV_TAKE_RUIN:
+        return f"takes {names.card(a)} from the set-aside ruins ({names.wonders[b]})"
     if ev == EV_STONE:
         source = "the ruin" if c == 0 else "the bag"
         return f"takes a {names.colour(a)} stone from {source}, placed at {_cell(b)}"

@@ -59,7 +59,9 @@ N_STATS_BASE = 4
 # ------------------------------------------------------------------ trace events
 #: trace rows are int32[8]: (event, turn, seat, a, b, c, d, e)
 EV_SETUP_RUIN = 1  #: reserved (set-up reveals are logged as EV_REVEAL)
-EV_ROLL = 2  #: seat rolled; a=die, b=slot, c=natural, d=final, e=kind (0 excavation, 1 reroll)
+#: seat rolled; a=die, b=slot, c=natural, d=final, e=kind (0 excavation, 1 reroll);
+#: kind 2 (Ancient Map) and 3 (The Shattered Edifice): a reroll offered, d=1 taken, 0 kept
+EV_ROLL = 2
 EV_STONE = 3  #: a=colour, b=cell, c=source (0 ruin, 1 bag)
 EV_WONDER = 4  #: a=centre cell, b=kind (WonderKind), c=named index or token value
 EV_CLAIM = 5  #: a=slot, b=card, c=winner (-2 tie), d=total
@@ -69,6 +71,7 @@ EV_DRAW = 8  #: a=delver kind
 EV_EVENT = 9  #: a=card
 EV_END = 10  #: one per seat: a=score, b=win share * 1000
 EV_TAKE_BACK = 11  #: a=die, b=slot
+EV_TAKE_RUIN = 12  #: a set-aside ruin taken by a named wonder: a=card, b=wonder
 
 MAX_TURNS = 2000  #: safety cap; a game reaching it is flagged in S_ABORTED
 GAIN_KEYS = 4  #: modifier settings memoised per slot summary (one more row set is scratch)
@@ -120,6 +123,10 @@ class State(NamedTuple):
     mstamp: np.ndarray  #: int64[GAIN_KEYS + 1, D] stamp of each row of ``mtab``
     mtab: np.ndarray  #: int64[GAIN_KEYS + 1, D, 16] memoised reachable-value masks by face
     fscratch: np.ndarray  #: float64[32] float scratch (strategies.die_values)
+    cand: np.ndarray  #: int64[D * max slots] (die, slot) pairs in best_excavation's order
+    cand_ub: np.ndarray  #: float64[D * max slots] their gain bounds
+    rdone: np.ndarray  #: int64[P * D] 1: ``rval`` holds this die's reroll gain
+    rval: np.ndarray  #: float64[P * D] reroll gains of the current delver-phase decision
     box: np.ndarray  #: int64[P, 4] bounding box of each tableau's stones (tableau.grow_box)
     cellmark: np.ndarray  #: int64[N_CELLS] work space (flood fill of the invariant check)
     cellval: np.ndarray  #: float64[N_CELLS] stone planning: score of each candidate cell
@@ -174,6 +181,10 @@ def new_state(t, n_players: int, trace_rows: int = 0) -> State:
         mstamp=np.full((GAIN_KEYS + 1, n_dice), -1, np.int64),
         mtab=np.zeros((GAIN_KEYS + 1, n_dice, 16), np.int64),
         fscratch=np.zeros(32, np.float64),
+        cand=np.zeros(n_dice * max_slots, np.int64),
+        cand_ub=np.zeros(n_dice * max_slots, np.float64),
+        rdone=np.zeros(n_players * n_dice, np.int64),
+        rval=np.zeros(n_players * n_dice, np.float64),
         box=np.zeros((n_players, 4), np.int64),
         cellmark=np.zeros(N_CELLS, np.int64),
         cellval=np.zeros(N_CELLS, np.float64),

@@ -464,6 +464,31 @@ def _gain_for_mask(vals, base, prm, slot, d, faces, f, mask, stone_max, stone_he
     return g
 
 
+@njit(inline="always")
+def _fill_values(s, prm, slot, d, faces, stamp):
+    """Make ``s.vtab[d, slot, v]`` the slot's value with die ``d`` showing ``v``
+    (1..faces) and ``s.vtab[d, slot, 0]`` their maximum, once per summary."""
+    if s.vstamp[d, slot] != stamp:
+        vals = s.vtab[d, slot]
+        top = -1e18
+        for v in range(1, faces + 1):
+            vals[v] = _cached_value(s.slot_cache, s.slot_base, prm, slot, faces, v)
+            top = max(top, vals[v])
+        vals[0] = top
+        s.vstamp[d, slot] = stamp
+
+
+@njit
+def _gain_bound(s, t, prm, slot, d):
+    """An upper bound of the expected gain of die ``d`` on ``slot``, with any
+    modifiers or an Ancient Map: the best value any face can give, plus a stone."""
+    _fill_values(s, prm, slot, d, t.dice_faces[d], s.sc[S_FILL])
+    g = s.vtab[d, slot, 0] - s.slot_base[slot, 0]
+    if s.slot_cache[slot, 13]:
+        g += max(prm[P_W_STONE], 0.0)
+    return g
+
+
 @njit
 def _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods):
     """Row ``r`` of ``s.gtab`` with ``gtab[r, f]`` the gain for ``p`` of die ``d``
@@ -496,10 +521,7 @@ def _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods):
     stone_max = t.stone_faces_max
     out = s.gtab
     vals = s.vtab
-    if s.vstamp[d, slot] != stamp:  # the slot's value with this die showing each v
-        for v in range(1, faces + 1):
-            vals[d, slot, v] = _cached_value(cache, base, prm, slot, faces, v)
-        s.vstamp[d, slot] = stamp
+    _fill_values(s, prm, slot, d, faces, stamp)
     if _no_modifiers(s, p, n_anc, n_read):  # the value is the face: no search
         now = base[slot, 0]
         stone = prm[P_W_STONE]
@@ -575,6 +597,8 @@ def best_excavation(s, t, p, prm, n_anc, n_read, use_map, expedition, out, refil
             pool_empty = False
     if not pool_empty and refill:
         fill_slot_cache(s, t, p, prm)
+    if not pool_empty and not expedition:
+        return _best_roll_pruned(s, t, p, prm, n_anc, n_read, use_map, out)
     best = -1e18
     out[0] = -1
     out[1] = -1
@@ -635,6 +659,73 @@ def best_excavation(s, t, p, prm, n_anc, n_read, use_map, expedition, out, refil
                     out[0] = d
                     out[1] = slot
         s.die_slot[p, d] = home
+    return best
+
+
+@njit
+def _roll_ev(s, t, p, prm, slot, d, n_anc, n_read, use_map, mods):
+    """Expected gain of rolling die ``d`` onto ``slot`` (with an Ancient Map reroll
+    if ``use_map``; the summary filled for ``p``)."""
+    if not use_map:
+        return _roll_gain(s, t, p, prm, slot, d, n_anc, n_read, mods)
+    faces = t.dice_faces[d]
+    plain = _roll_gain(s, t, p, prm, slot, d, 0, 0, mods)
+    row = _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods)
+    acc = 0.0
+    for f in range(1, faces + 1):
+        acc += max(s.gtab[row, f], plain)
+    return acc / faces
+
+
+@njit
+def _best_roll_pruned(s, t, p, prm, n_anc, n_read, use_map, out):
+    """:func:`best_excavation` for a non-empty pool and no Expedition: the same
+    answer, (die, slot) pairs looked at in decreasing order of an upper bound of
+    their gain (:func:`_gain_bound`) and the rest skipped once no bound can beat
+    the best found. Ties go to the pair first in (die, slot) order, as in the
+    plain loop."""
+    mods = s.scratch[16:48]
+    n_dice = s.die_slot.shape[1]
+    n_slots = s.sc[S_N_SLOTS]
+    cand = s.cand
+    ub = s.cand_ub
+    n = 0
+    for d in range(n_dice):
+        if s.die_slot[p, d] >= 0:
+            continue
+        dup = False
+        for e in range(d):
+            if s.die_slot[p, e] < 0 and t.dice_faces[e] == t.dice_faces[d]:
+                dup = True
+        if dup:
+            continue
+        for slot in range(n_slots):
+            if s.slot_card[slot] < 0:
+                continue
+            g = _gain_bound(s, t, prm, slot, d)
+            j = n  # insertion: decreasing bound, stable
+            while j > 0 and ub[j - 1] < g:
+                ub[j] = ub[j - 1]
+                cand[j] = cand[j - 1]
+                j -= 1
+            ub[j] = g
+            cand[j] = d * n_slots + slot
+            n += 1
+    best = -1e18
+    best_i = -1
+    out[0] = -1
+    out[1] = -1
+    for i in range(n):
+        if best_i >= 0 and ub[i] + 1e-9 <= best:
+            break  # no pair left can reach the best (rounding margin included)
+        d = cand[i] // n_slots
+        slot = cand[i] % n_slots
+        ev = _roll_ev(s, t, p, prm, slot, d, n_anc, n_read, use_map, mods)
+        if ev > best or (ev == best and cand[i] < best_i):
+            best = ev
+            best_i = cand[i]
+            out[0] = d
+            out[1] = slot
     return best
 
 
@@ -1145,6 +1236,17 @@ def _reroll_gain(s, t, p, prm, q, d):
 
 
 @njit
+def _reroll_gain_once(s, t, p, prm, q, d):
+    """:func:`_reroll_gain`, computed once per die and delver-phase decision
+    (Lost in the Ruins, Restoration and Forgotten Song ask about the same dice)."""
+    i = q * s.die_slot.shape[1] + d
+    if not s.rdone[i]:
+        s.rval[i] = _reroll_gain(s, t, p, prm, q, d)
+        s.rdone[i] = 1
+    return s.rval[i]
+
+
+@njit
 def choose_play(s, t, p, strat, prm, band_used, out):
     """The next delver card ``p`` plays, or none.
 
@@ -1201,6 +1303,8 @@ def choose_play(s, t, p, strat, prm, band_used, out):
                     return
                 r -= 1
         return
+    for i in range(n_players * n_dice):
+        s.rdone[i] = 0  # the reroll-gain memo of this decision (_reroll_gain_once)
     base_out = s.scratch[48:50]
     base = _excavation_with(s, t, p, prm, 0, 0, False, False, base_out, True)
     # if no card is played, this is the excavation choice: keep it for excavate()
@@ -1251,7 +1355,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
                 for d in range(n_dice):
                     if s.die_slot[q, d] < 0:
                         continue
-                    g = _reroll_gain(s, t, p, prm, q, d)
+                    g = _reroll_gain_once(s, t, p, prm, q, d)
                     if g > gain:
                         gain = g
                         a = q
@@ -1260,7 +1364,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
             gain = 0.0
             for d in range(n_dice):
                 if s.die_slot[p, d] >= 0:
-                    gain += _reroll_gain(s, t, p, prm, p, d)
+                    gain += _reroll_gain_once(s, t, p, prm, p, d)
         elif eff == Delver.FORGOTTEN_SONG:
             fmax = 1
             for d in range(n_dice):
@@ -1271,7 +1375,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
                 for q in range(n_players):
                     for d in range(n_dice):
                         if s.die_slot[q, d] >= 0 and s.die_value[q, d] == v:
-                            g += _reroll_gain(s, t, p, prm, q, d)
+                            g += _reroll_gain_once(s, t, p, prm, q, d)
                             hit = True
                 if hit and g > gain:
                     gain = g
