@@ -30,6 +30,7 @@ from analyzer.unearth.state import (
     EV_EVENT,
     EV_ROLL,
     EV_STONE,
+    EV_TAKE_RUIN,
     EV_WONDER,
     S_ABORTED,
     S_DDECK_N,
@@ -152,6 +153,9 @@ def check_final_state(job, g):
         )
         assert len(extra) <= picks
         assert all(T.card_kind[c] == CardKind.RUIN for c in extra)
+        # and the replay log names each of them
+        taken = [int(ev[3]) for ev in events(s, EV_TAKE_RUIN) if ev[2] == p]
+        assert sorted(taken) == sorted(extra)
 
     # every stone touches another; wonder centres are full rings
     for p in range(n):
@@ -172,7 +176,10 @@ def check_final_state(job, g):
     for ev in events(s, EV_ROLL):
         faces = T.dice_faces[ev[3]]
         assert 1 <= ev[5] <= faces
-        assert ev[6] == -1 or 1 <= ev[6] <= faces
+        if ev[7] in (2, 3):  # a reroll offered (Ancient Map, Edifice): 1 taken, 0 kept
+            assert ev[6] in (0, 1)
+        else:
+            assert 1 <= ev[6] <= faces
 
     # scores recomputed from the final state by the twin
     held_ids, scores = [], []

@@ -577,7 +577,9 @@ def _roll_gain(s, t, p, prm, slot, d, n_anc, n_read, mods):
 
 
 @njit
-def best_excavation(s, t, p, prm, n_anc, n_read, use_map, expedition, out, refill=True):
+def best_excavation(
+    s, t, p, prm, n_anc, n_read, use_map, expedition, out, refill=True, floor=-1e18
+):
     """Best (die, slot) for ``p``'s excavation roll and its expected gain.
 
     Considers one die of each face count in ``p``'s pool; if the pool is empty,
@@ -586,7 +588,9 @@ def best_excavation(s, t, p, prm, n_anc, n_read, use_map, expedition, out, refil
     ``expedition``: the slot is chosen after the roll. Writes (die, slot) into
     ``out[0:2]`` and returns the expected gain. ``refill=False``: the slot summary
     already describes this state for ``p`` (a second look in the same delver-phase
-    decision). Draws no random numbers.
+    decision). ``floor``: the caller only needs answers above it; when no choice
+    beats it, any answer at or below it may be returned (-1e18, no choice).
+    Draws no random numbers.
     """
     mods = s.scratch[16:48]
     n_dice = s.die_slot.shape[1]
@@ -598,7 +602,7 @@ def best_excavation(s, t, p, prm, n_anc, n_read, use_map, expedition, out, refil
     if not pool_empty and refill:
         fill_slot_cache(s, t, p, prm)
     if not pool_empty and not expedition:
-        return _best_roll_pruned(s, t, p, prm, n_anc, n_read, use_map, out)
+        return _best_roll_pruned(s, t, p, prm, n_anc, n_read, use_map, out, floor)
     best = -1e18
     out[0] = -1
     out[1] = -1
@@ -678,12 +682,12 @@ def _roll_ev(s, t, p, prm, slot, d, n_anc, n_read, use_map, mods):
 
 
 @njit
-def _best_roll_pruned(s, t, p, prm, n_anc, n_read, use_map, out):
+def _best_roll_pruned(s, t, p, prm, n_anc, n_read, use_map, out, floor):
     """:func:`best_excavation` for a non-empty pool and no Expedition: the same
     answer, (die, slot) pairs looked at in decreasing order of an upper bound of
     their gain (:func:`_gain_bound`) and the rest skipped once no bound can beat
-    the best found. Ties go to the pair first in (die, slot) order, as in the
-    plain loop."""
+    the best found, or ``floor``. Ties go to the pair first in (die, slot) order,
+    as in the plain loop."""
     mods = s.scratch[16:48]
     n_dice = s.die_slot.shape[1]
     n_slots = s.sc[S_N_SLOTS]
@@ -716,8 +720,8 @@ def _best_roll_pruned(s, t, p, prm, n_anc, n_read, use_map, out):
     out[0] = -1
     out[1] = -1
     for i in range(n):
-        if best_i >= 0 and ub[i] + 1e-9 <= best:
-            break  # no pair left can reach the best (rounding margin included)
+        if ub[i] + 1e-9 <= max(best, floor):
+            break  # no pair left can beat the best or the floor (rounding margin included)
         d = cand[i] // n_slots
         slot = cand[i] % n_slots
         ev = _roll_ev(s, t, p, prm, slot, d, n_anc, n_read, use_map, mods)
@@ -1321,14 +1325,19 @@ def choose_play(s, t, p, strat, prm, band_used, out):
         gain = -1e18
         a = -1
         b = -1
+        # an excavation worth no more than this cannot make the card the one played
+        floor = base + best_gain - 1e-9
         if eff == Delver.ANCESTRAL_CLAIM and not _can_roll_faces(s, t, p, t.delver_faces[k]):
             gain = 0.0  # no die it applies to can be rolled this turn
         elif eff == Delver.ANCESTRAL_CLAIM:
-            gain = _excavation_with(s, t, p, prm, 1, 0, False, False, base_out) - base
+            gain = _excavation_with(s, t, p, prm, 1, 0, False, False, base_out, False, floor)
+            gain -= base
         elif eff == Delver.READING_THE_STONES:
-            gain = _excavation_with(s, t, p, prm, 0, 1, False, False, base_out) - base
+            gain = _excavation_with(s, t, p, prm, 0, 1, False, False, base_out, False, floor)
+            gain -= base
         elif eff == Delver.ANCIENT_MAP and s.sc[S_MAP] == 0:
-            gain = _excavation_with(s, t, p, prm, 0, 0, True, False, base_out) - base
+            gain = _excavation_with(s, t, p, prm, 0, 0, True, False, base_out, False, floor)
+            gain -= base
         elif eff == Delver.EXPEDITION and s.sc[S_EXPEDITION] == 0:
             gain = _excavation_with(s, t, p, prm, 0, 0, False, True, base_out) - base
         elif eff == Delver.BAND_OF_DELVERS:
@@ -1392,10 +1401,13 @@ def choose_play(s, t, p, strat, prm, band_used, out):
 
 
 @njit
-def _excavation_with(s, t, p, prm, more_anc, more_read, map_now, expedition_now, out, refill=False):
+def _excavation_with(
+    s, t, p, prm, more_anc, more_read, map_now, expedition_now, out, refill=False, floor=-1e18
+):
     """Expected gain of ``p``'s best excavation if one more Ancestral Claim /
     Reading the Stones were pending, or an Ancient Map / Expedition played now.
-    ``refill``: summarise the slots afresh (the first look of a decision)."""
+    ``refill``: summarise the slots afresh (the first look of a decision);
+    ``floor``: see :func:`best_excavation`."""
     return best_excavation(
         s,
         t,
@@ -1407,6 +1419,7 @@ def _excavation_with(s, t, p, prm, more_anc, more_read, map_now, expedition_now,
         expedition_now or s.sc[S_EXPEDITION] > 0,
         out,
         refill,
+        floor,
     )
 
 
