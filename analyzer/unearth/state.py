@@ -127,6 +127,8 @@ class State(NamedTuple):
     cand_ub: np.ndarray  #: float64[D * max slots] their gain bounds
     rdone: np.ndarray  #: int64[P * D] 1: ``rval`` holds this die's reroll gain
     rval: np.ndarray  #: float64[P * D] reroll gains of the current delver-phase decision
+    ddone: np.ndarray  #: int64[P * D] 1: ``dvals`` holds this die's row
+    dvals: np.ndarray  #: float64[P * D, 16] die_values of the current delver-phase decision
     box: np.ndarray  #: int64[P, 4] bounding box of each tableau's stones (tableau.grow_box)
     cellmark: np.ndarray  #: int64[N_CELLS] work space (flood fill of the invariant check)
     cellval: np.ndarray  #: float64[N_CELLS] stone planning: score of each candidate cell
@@ -185,6 +187,8 @@ def new_state(t, n_players: int, trace_rows: int = 0) -> State:
         cand_ub=np.zeros(n_dice * max_slots, np.float64),
         rdone=np.zeros(n_players * n_dice, np.int64),
         rval=np.zeros(n_players * n_dice, np.float64),
+        ddone=np.zeros(n_players * n_dice, np.int64),
+        dvals=np.zeros((n_players * n_dice, 16), np.float64),
         box=np.zeros((n_players, 4), np.int64),
         cellmark=np.zeros(N_CELLS, np.int64),
         cellval=np.zeros(N_CELLS, np.float64),

@@ -1208,10 +1208,20 @@ def die_values(s, t, p, prm, q, d, out):
 
 
 @njit
+def _die_values_once(s, t, p, prm, q, d):
+    """:func:`die_values` of die (q, d) into row ``q * D + d`` of ``s.dvals``, computed
+    once per delver-phase decision (``s.ddone`` is cleared by :func:`choose_play`)."""
+    i = q * s.die_slot.shape[1] + d
+    if not s.ddone[i]:
+        die_values(s, t, p, prm, q, d, s.dvals[i])
+        s.ddone[i] = 1
+    return s.dvals[i]
+
+
+@njit
 def _die_change_gain(s, t, p, prm, q, d, new_value):
     """Gain for ``p`` if die (q, d) on a ruin showed ``new_value`` instead."""
-    vals = s.fscratch[0:16]
-    die_values(s, t, p, prm, q, d, vals)
+    vals = _die_values_once(s, t, p, prm, q, d)
     return vals[new_value] - vals[s.die_value[q, d]]
 
 
@@ -1230,8 +1240,7 @@ def _reroll_gain(s, t, p, prm, q, d):
     total = slot_total(s, slot)
     if total - s.die_value[q, d] + faces < t.card_claim[s.slot_card[slot]]:
         return stone
-    vals = s.fscratch[0:16]
-    die_values(s, t, p, prm, q, d, vals)
+    vals = _die_values_once(s, t, p, prm, q, d)
     before = vals[s.die_value[q, d]]  # the ruin as it stands
     acc = 0.0
     for f in range(1, faces + 1):
@@ -1308,7 +1317,8 @@ def choose_play(s, t, p, strat, prm, band_used, out):
                 r -= 1
         return
     for i in range(n_players * n_dice):
-        s.rdone[i] = 0  # the reroll-gain memo of this decision (_reroll_gain_once)
+        s.rdone[i] = 0  # the memos of this decision (_reroll_gain_once, _die_values_once)
+        s.ddone[i] = 0
     base_out = s.scratch[48:50]
     base = _excavation_with(s, t, p, prm, 0, 0, False, False, base_out, True)
     # if no card is played, this is the excavation choice: keep it for excavate()
