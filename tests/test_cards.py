@@ -20,6 +20,7 @@ import pytest
 from analyzer.rng import rng_die, rng_seed
 from analyzer.seeding import root_key
 from analyzer.unearth import engine
+from analyzer.unearth.claims import RANK_DICE
 from analyzer.unearth.codes import WonderKind
 from analyzer.unearth.rules import load_rules
 from analyzer.unearth.scoring import N_PARTS, PART_NAMES
@@ -53,6 +54,7 @@ from analyzer.unearth.state import (
 from analyzer.unearth.strategies import (
     DEFAULT_PARAMS,
     Strategy,
+    _insert_rank,
     _roll_ev,
     _value_if,
     best_excavation,
@@ -988,3 +990,21 @@ def test_pruned_excavation_choice_equals_the_plain_loop():
             assert (got, got_pair) == (best, pair), (game, n_anc, n_read, use_map)
             compared += 1
     assert compared > 100
+
+
+def test_insert_rank_packs_the_best_six_keys_with_the_new_one():
+    """``_insert_rank`` (a seat's rank on a ruin with one more die) against packing
+    the sorted keys by hand, as ``claims.player_rank`` ranks dice."""
+    gen = np.random.default_rng(5)
+    for _ in range(500):
+        n = int(gen.integers(0, 7))
+        keys = sorted((int(x) for x in gen.integers(33, 300, n)), reverse=True)
+        arr = np.zeros(8, np.int64)
+        arr[:n] = keys
+        k = int(gen.choice([0, int(gen.integers(33, 300))]))
+        best = sorted([*keys, k], reverse=True)[:RANK_DICE]
+        best += [0] * (RANK_DICE - len(best))
+        expect = 0
+        for key in best:
+            expect = expect * 1024 + key
+        assert _insert_rank(arr, n, k) == expect

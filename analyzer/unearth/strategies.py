@@ -135,6 +135,8 @@ def ruin_worth(s, t, p, card, me):
 @njit(inline="always")
 def _insert_rank(keys, n_keys, k):
     """Packed rank of the sorted key list ``keys[:n_keys]`` with key ``k`` added."""
+    if n_keys == 0:  # the common case (no die of this seat there yet): k alone
+        return np.int64(k) << (10 * (RANK_DICE - 1))
     rank = np.int64(0)
     i = 0
     used = False
