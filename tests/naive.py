@@ -248,6 +248,30 @@ def naive_legal_cells(stones, centres):
     }
 
 
+def naive_cell_score(stones, centres, cell, colour):
+    """Ring-planning score of a ``colour`` stone on the free ``cell`` (twin of
+    ``strategies.score_cells``): for each free neighbour (a possible ring centre),
+    ``f`` = its stones counting the new one and ``s`` = those of ``colour``: ``f²``,
+    +30 if the ring closes, +0.6·s² if all one colour; then minus 1.5·a² if
+    ``a >= 3`` stones already touch ``cell``. Neighbours in the kernel's order."""
+    score = 0.0
+    for c in naive_hex_neighbours(cell):
+        if c in stones or c in centres:
+            continue
+        around = [nb for nb in naive_hex_neighbours(c) if nb != cell]
+        filled = 1 + sum(nb in stones for nb in around)
+        same = 1 + sum(stones.get(nb) == colour for nb in around)
+        score += filled * filled
+        if filled == 6:
+            score += 30.0
+        if same == filled:
+            score += 0.6 * same * same
+    touching = sum(nb in stones for nb in naive_hex_neighbours(cell))
+    if touching >= 3:
+        score -= touching * touching * 1.5
+    return score
+
+
 def naive_formula_ok(formula, ring, colours):
     """Does a ring (six colour names) satisfy a named-wonder ``formula`` (deck dict)?
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import typer
 
+from analyzer.commands import STRATEGY_HELP
+
 EXAMPLES = """
 Play one game and print its replay: set-up, every draw, card, roll, reroll
 decision, stone, wonder and claim, then the final scores. Game N of seed S is
@@ -29,12 +31,7 @@ def register(app: typer.Typer) -> None:
     @app.command("replay", help=EXAMPLES)
     def replay_cmd(
         players: int = typer.Option(4, "--players", help="number of players (seats)"),
-        strategy: list[str] = typer.Option(
-            [],
-            "--strategy",
-            help="strategy, one for all seats or one per seat in seat order; repeat the "
-            "option or separate with commas (default: balanced)",
-        ),
+        strategy: list[str] = typer.Option([], "--strategy", help=STRATEGY_HELP),
         seed: int = typer.Option(..., "--seed", help="seed of the run the game belongs to"),
         game: int = typer.Option(0, "--game", help="game index within the run (0-based)"),
         edition: str = typer.Option("english", "--edition", help="english or german rules"),

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import typer
 
+from analyzer.commands import STRATEGY_HELP
+
 EXAMPLES = """
 Play games with the batch runner on all cores and print win rate and mean score
 by seat and by strategy, with 95% intervals (Wilson for win rates).
@@ -32,12 +34,7 @@ def register(app: typer.Typer) -> None:
     @app.command("simulate", help=EXAMPLES)
     def simulate_cmd(
         players: int = typer.Option(4, "--players", help="number of players (seats)"),
-        strategy: list[str] = typer.Option(
-            [],
-            "--strategy",
-            help="strategy, one for all seats or one per seat in seat order; repeat the "
-            "option or separate with commas (default: balanced)",
-        ),
+        strategy: list[str] = typer.Option([], "--strategy", help=STRATEGY_HELP),
         games: int = typer.Option(10000, "--games", help="games to play"),
         seed: int | None = typer.Option(None, "--seed", help="seed (default: fresh, printed)"),
         edition: str = typer.Option("english", "--edition", help="english or german rules"),

@@ -55,11 +55,7 @@ from analyzer.unearth.state import (
     clamp,
     slot_total,
 )
-from analyzer.unearth.tableau import (
-    count_free_neighbours_filled,
-    formula_ok,
-    legal_cells_boxed,
-)
+from analyzer.unearth.tableau import formula_ok, legal_cells_boxed
 
 
 class Strategy(IntEnum):
@@ -152,6 +148,27 @@ def _insert_rank(keys, n_keys, k):
     return rank
 
 
+@njit(inline="always")
+def _push_key(keys, n, k):
+    """Insert key ``k`` into the sorted (best first) ``keys[:n]``, which has room."""
+    j = n
+    while j > 0 and keys[j - 1] < k:
+        keys[j] = keys[j - 1]
+        j -= 1
+    keys[j] = k
+
+
+@njit(inline="always")
+def _keep_best_two(r, seat, best, second, best_seat):
+    """Fold rank ``r`` of ``seat`` into the best two ranks seen so far and the
+    best one's seat (an equal rank does not displace an earlier seat)."""
+    if r > best:
+        return r, best, seat
+    if r > second:
+        return best, r, best_seat
+    return best, second, best_seat
+
+
 @njit
 def slot_info(s, t, p, slot, keys):
     """Summarise ``slot`` for seat ``p``.
@@ -175,19 +192,10 @@ def slot_info(s, t, p, slot, keys):
                 total += s.die_value[q, d]
                 k = die_key(s.die_value[q, d], t.dice_faces[d])
                 if q == p:
-                    # insertion sort, best first
-                    j = n_mine
-                    while j > 0 and keys[j - 1] < k:
-                        keys[j] = keys[j - 1]
-                        j -= 1
-                    keys[j] = k
+                    _push_key(keys, n_mine, k)
                     n_mine += 1
                 elif n_other[q] < RANK_DICE:
-                    j = n_other[q]
-                    while j > 0 and other[q, j - 1] < k:
-                        other[q, j] = other[q, j - 1]
-                        j -= 1
-                    other[q, j] = k
+                    _push_key(other[q], n_other[q], k)
                     n_other[q] += 1
     my_rank = _insert_rank(keys, n_mine, 0) if n_mine > 0 else np.int64(0)
     best = np.int64(0)
@@ -197,12 +205,7 @@ def slot_info(s, t, p, slot, keys):
         if q == p:
             continue
         r = _insert_rank(other[q], n_other[q], 0) if n_other[q] > 0 else np.int64(0)
-        if r > best:
-            second = best
-            best = r
-            best_seat = q
-        elif r > second:
-            second = r
+        best, second, best_seat = _keep_best_two(r, q, best, second, best_seat)
     return total, n_mine, my_rank, best, best_seat, best > 0 and best == second
 
 
@@ -611,13 +614,7 @@ def best_excavation(
     for d in range(n_dice):
         home = s.die_slot[p, d]
         if not pool_empty:
-            if home >= 0:
-                continue
-            dup = False
-            for e in range(d):
-                if s.die_slot[p, e] < 0 and t.dice_faces[e] == t.dice_faces[d]:
-                    dup = True
-            if dup:
+            if not _first_of_its_faces(s, t, p, d):
                 continue
         else:
             s.die_slot[p, d] = -1  # every die is a candidate: take it back
@@ -683,6 +680,18 @@ def _roll_ev(s, t, p, prm, slot, d, n_anc, n_read, use_map, mods):
     return acc / faces
 
 
+@njit(inline="always")
+def _first_of_its_faces(s, t, p, d):
+    """Is die ``d`` in ``p``'s pool and the first pool die with its face count?
+    (Dice with the same faces are interchangeable for the excavation choice.)"""
+    if s.die_slot[p, d] >= 0:
+        return False
+    for e in range(d):
+        if s.die_slot[p, e] < 0 and t.dice_faces[e] == t.dice_faces[d]:
+            return False
+    return True
+
+
 @njit
 def _best_roll_pruned(s, t, p, prm, n_anc, n_read, use_map, out, floor):
     """:func:`best_excavation` for a non-empty pool and no Expedition: the same
@@ -697,13 +706,7 @@ def _best_roll_pruned(s, t, p, prm, n_anc, n_read, use_map, out, floor):
     ub = s.cand_ub
     n = 0
     for d in range(n_dice):
-        if s.die_slot[p, d] >= 0:
-            continue
-        dup = False
-        for e in range(d):
-            if s.die_slot[p, e] < 0 and t.dice_faces[e] == t.dice_faces[d]:
-                dup = True
-        if dup:
+        if not _first_of_its_faces(s, t, p, d):
             continue
         for slot in range(n_slots):
             if s.slot_card[slot] < 0:
@@ -876,39 +879,16 @@ def want_reroll(s, t, owner, strat, prm, slot, d, natural, mask, card_mods_lost)
 
 
 @njit
-def cell_score(s, t, p, cell, colour, neigh, tally):
-    """Ring-planning score of putting a ``colour`` stone on ``cell`` for seat ``p``."""
-    stone = s.stone[p]
-    centre = s.centre[p]
-    count_free_neighbours_filled(stone, centre, neigh, cell, colour, tally)
-    score = 0.0
-    for k in range(6):
-        filled = tally[k]
-        if filled == 0:
-            continue
-        same = tally[6 + k]
-        score += filled * filled
-        if filled == 6:
-            score += 30.0
-        if same == filled:
-            score += 0.6 * same * same  # keep rings one colour: greater wonders
-    # a stone on a cell that is itself nearly surrounded spoils a ring centre
-    around = 0
-    for k in range(6):
-        nb = neigh[cell, k]
-        if nb >= 0 and stone[nb] >= 0:
-            around += 1
-    if around >= 3:
-        score -= around * around * 1.5
-    return score
-
-
-@njit
 def score_cells(s, p, neigh, cells, m, n_col, out):
-    """:func:`cell_score` of every colour on each of the ``m`` cells ``cells[:m]``:
-    ``out[i * n_col + c]`` for cell ``i`` and colour ``c``, the same numbers (the
-    same additions in the same order), with one look at each cell's neighbourhood
-    for all colours."""
+    """Ring-planning score of a stone of each colour on each of the ``m`` cells
+    ``cells[:m]`` of ``p``'s tableau: ``out[i * n_col + c]`` for cell ``i`` and
+    colour ``c``, one look at each cell's neighbourhood for all colours.
+
+    For each free neighbour (a possible ring centre) with ``f`` stones around it
+    counting the new one, ``s`` of them of the colour: ``f²``, +30 if the ring
+    closes, +0.6·s² if all ``f`` share the colour (greater wonders); minus 1.5·a²
+    when ``a >= 3`` stones already touch the cell (a stone there spoils a ring
+    centre). Slow twin: ``tests/naive.py::naive_cell_score``."""
     stone = s.stone[p]
     centre = s.centre[p]
     filled = s.scratch[304:310]
@@ -1169,12 +1149,7 @@ def die_values(s, t, p, prm, q, d, out):
             if s.die_slot[j, e] != slot or (j == q and e == d):
                 continue
             base_total += s.die_value[j, e]
-            k = die_key(s.die_value[j, e], t.dice_faces[e])
-            m = n_keys[j]
-            while m > 0 and keys[j, m - 1] < k:
-                keys[j, m] = keys[j, m - 1]
-                m -= 1
-            keys[j, m] = k
+            _push_key(keys[j], n_keys[j], die_key(s.die_value[j, e], t.dice_faces[e]))
             n_keys[j] += 1
         if j != p:
             worth[j] = ruin_worth(s, t, j, card, False)
@@ -1196,12 +1171,7 @@ def die_values(s, t, p, prm, q, d, out):
                 r = _insert_rank(keys[j], n_keys[j], 0)
             else:
                 r = np.int64(0)
-            if r > best:
-                second = best
-                best = r
-                best_seat = j
-            elif r > second:
-                second = r
+            best, second, best_seat = _keep_best_two(r, j, best, second, best_seat)
         worth_best = worth[best_seat] if best_seat >= 0 else 0.0
         tied = best > 0 and best == second
         out[v] = _value(

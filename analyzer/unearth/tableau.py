@@ -212,37 +212,3 @@ def all_alike(counts, n_colours):
         if counts[c] == 6:
             return True
     return False
-
-
-@njit
-def count_free_neighbours_filled(stone, centre, neigh, cell, colour, tally):
-    """For planning: if a stone went on ``cell``, how filled would nearby rings be?
-
-    For each free neighbour ``c`` of ``cell`` (a possible ring centre), count the
-    stones around ``c`` counting the new one. ``tally[k]`` receives that count
-    for the k-th neighbour (0 when the neighbour is not a possible centre) and
-    ``tally[6 + k]`` how many of those stones have ``colour``. Returns nothing.
-    """
-    for k in range(6):
-        tally[k] = 0
-        tally[6 + k] = 0
-        c = neigh[cell, k]
-        if c < 0 or not is_free(stone, centre, c):
-            continue
-        filled = 1
-        same = 1
-        ok = True
-        for j in range(6):
-            nb = neigh[c, j]
-            if nb < 0:
-                ok = False
-                break
-            if nb == cell:
-                continue
-            if stone[nb] >= 0:
-                filled += 1
-                if stone[nb] == colour:
-                    same += 1
-        if ok:
-            tally[k] = filled
-            tally[6 + k] = same
