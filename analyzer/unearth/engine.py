@@ -89,13 +89,13 @@ from analyzer.unearth.strategies import (
     want_reroll,
 )
 from analyzer.unearth.tableau import (
-    GRID,
     NO_WONDER,
     all_alike,
     empty_box,
     grow_box,
     ring_colour_counts,
     rings_closed_by,
+    stones_box,
 )
 
 # columns of the per-(game, seat) result row written by play_batch
@@ -393,10 +393,9 @@ def gain_stone(s, t, p, slot, strat, prm, neigh):
         avail[c] = s.slot_stones[slot, c] if slot >= 0 else 0
         if avail[c] > 0:
             any_on = True
-    tally = s.scratch[48:60]
     source = 0
     if any_on:
-        colour = choose_colour(s, t, p, strat, prm, avail[:n_col], neigh, s.cellbuf, tally)
+        colour = choose_colour(s, t, p, strat, prm, avail[:n_col], neigh, s.cellbuf)
         s.slot_stones[slot, colour] -= 1
     else:
         source = 1
@@ -412,7 +411,7 @@ def gain_stone(s, t, p, slot, strat, prm, neigh):
                 got += 1
         if got == 0:
             return
-        colour = choose_colour(s, t, p, strat, prm, avail[:n_col], neigh, s.cellbuf, tally)
+        colour = choose_colour(s, t, p, strat, prm, avail[:n_col], neigh, s.cellbuf)
         avail[colour] -= 1
         for c in range(n_col):
             s.bag[c] += avail[c]
@@ -422,8 +421,7 @@ def gain_stone(s, t, p, slot, strat, prm, neigh):
 @njit
 def place_stone(s, t, p, colour, strat, prm, neigh, source):
     """Put a ``colour`` stone in ``p``'s tableau and build any wonders it completes."""
-    tally = s.scratch[48:60]
-    cell = choose_cell(s, t, p, strat, prm, colour, neigh, s.cellbuf, tally)
+    cell = choose_cell(s, t, p, strat, prm, colour, neigh, s.cellbuf)
     s.stone[p, cell] = colour
     grow_box(s.box[p], cell)
     s.n_stones[p, colour] += 1
@@ -738,10 +736,6 @@ def check_invariants(s, t, n_players, neigh):
     for p in range(n_players):
         for c in range(n_col):
             cnt[c] = 0
-        r0 = GRID
-        r1 = -1
-        q0 = GRID
-        q1 = -1
         start = -1
         n = 0
         for cell in range(s.stone.shape[1]):
@@ -751,13 +745,10 @@ def check_invariants(s, t, n_players, neigh):
                 cnt[c] += 1
                 n += 1
                 start = cell
-                r0 = min(r0, cell // GRID)
-                r1 = max(r1, cell // GRID)
-                q0 = min(q0, cell % GRID)
-                q1 = max(q1, cell % GRID)
         for c in range(n_col):
             if cnt[c] != s.n_stones[p, c]:
                 bad |= INV_STONES
+        r0, r1, q0, q1 = stones_box(s.stone[p], n)
         box = s.box[p]
         if box[0] != r0 or box[1] != r1 or box[2] != q0 or box[3] != q1:
             bad |= INV_BOX

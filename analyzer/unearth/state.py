@@ -125,8 +125,6 @@ class State(NamedTuple):
     fscratch: np.ndarray  #: float64[32] float scratch (strategies.die_values)
     cand: np.ndarray  #: int64[D * max slots] (die, slot) pairs in best_excavation's order
     cand_ub: np.ndarray  #: float64[D * max slots] their gain bounds
-    rdone: np.ndarray  #: int64[P * D] 1: ``rval`` holds this die's reroll gain
-    rval: np.ndarray  #: float64[P * D] reroll gains of the current delver-phase decision
     ddone: np.ndarray  #: int64[P * D] 1: ``dvals`` holds this die's row
     dvals: np.ndarray  #: float64[P * D, 16] die_values of the current delver-phase decision
     box: np.ndarray  #: int64[P, 4] bounding box of each tableau's stones (tableau.grow_box)
@@ -185,8 +183,6 @@ def new_state(t, n_players: int, trace_rows: int = 0) -> State:
         fscratch=np.zeros(32, np.float64),
         cand=np.zeros(n_dice * max_slots, np.int64),
         cand_ub=np.zeros(n_dice * max_slots, np.float64),
-        rdone=np.zeros(n_players * n_dice, np.int64),
-        rval=np.zeros(n_players * n_dice, np.float64),
         ddone=np.zeros(n_players * n_dice, np.int64),
         dvals=np.zeros((n_players * n_dice, 16), np.float64),
         box=np.zeros((n_players, 4), np.int64),

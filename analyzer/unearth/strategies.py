@@ -55,7 +55,7 @@ from analyzer.unearth.state import (
     clamp,
     slot_total,
 )
-from analyzer.unearth.tableau import formula_ok, legal_cells_boxed
+from analyzer.unearth.tableau import formula_ok, is_free, legal_cells_boxed
 
 
 class Strategy(IntEnum):
@@ -648,15 +648,7 @@ def best_excavation(
             for slot in range(n_slots):
                 if s.slot_card[slot] < 0:
                     continue
-                if use_map:
-                    plain = _roll_gain(s, t, p, prm, slot, d, 0, 0, mods)
-                    row = _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods)
-                    acc = 0.0
-                    for f in range(1, faces + 1):
-                        acc += max(s.gtab[row, f], plain)
-                    ev = acc / faces
-                else:
-                    ev = _roll_gain(s, t, p, prm, slot, d, n_anc, n_read, mods)
+                ev = _roll_ev(s, t, p, prm, slot, d, n_anc, n_read, use_map, mods)
                 if ev > best:
                     best = ev
                     out[0] = d
@@ -898,7 +890,7 @@ def score_cells(s, p, neigh, cells, m, n_col, out):
         for k in range(6):
             filled[k] = 0
             c = neigh[cell, k]
-            if c < 0 or not (stone[c] < 0 and centre[c] < 0):
+            if c < 0 or not is_free(stone, centre, c):
                 continue
             for col in range(n_col):
                 hist[k * 8 + col] = 0
@@ -939,7 +931,7 @@ def score_cells(s, p, neigh, cells, m, n_col, out):
 
 
 @njit
-def choose_cell(s, t, p, strat, prm, colour, neigh, cells, tally):
+def choose_cell(s, t, p, strat, prm, colour, neigh, cells):
     """Where ``p`` puts a new ``colour`` stone (always a legal cell).
 
     Ring planners reuse the scores :func:`choose_colour` left in ``s.cellval``
@@ -981,7 +973,7 @@ def choose_cell(s, t, p, strat, prm, colour, neigh, cells, tally):
 
 
 @njit
-def choose_colour(s, t, p, strat, prm, avail, neigh, cells, tally):
+def choose_colour(s, t, p, strat, prm, avail, neigh, cells):
     """Which colour ``p`` takes among ``avail`` (int[n_colours] counts, some > 0).
 
     Ring planners score every legal cell for every colour (:func:`score_cells`)
@@ -1221,17 +1213,6 @@ def _reroll_gain(s, t, p, prm, q, d):
 
 
 @njit
-def _reroll_gain_once(s, t, p, prm, q, d):
-    """:func:`_reroll_gain`, computed once per die and delver-phase decision
-    (Lost in the Ruins, Restoration and Forgotten Song ask about the same dice)."""
-    i = q * s.die_slot.shape[1] + d
-    if not s.rdone[i]:
-        s.rval[i] = _reroll_gain(s, t, p, prm, q, d)
-        s.rdone[i] = 1
-    return s.rval[i]
-
-
-@njit
 def choose_play(s, t, p, strat, prm, band_used, out):
     """The next delver card ``p`` plays, or none.
 
@@ -1289,8 +1270,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
                 r -= 1
         return
     for i in range(n_players * n_dice):
-        s.rdone[i] = 0  # the memos of this decision (_reroll_gain_once, _die_values_once)
-        s.ddone[i] = 0
+        s.ddone[i] = 0  # the die-values memo of this decision (_die_values_once)
     base_out = s.scratch[48:50]
     base = _excavation_with(s, t, p, prm, 0, 0, False, False, base_out, True)
     # if no card is played, this is the excavation choice: keep it for excavate()
@@ -1346,7 +1326,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
                 for d in range(n_dice):
                     if s.die_slot[q, d] < 0:
                         continue
-                    g = _reroll_gain_once(s, t, p, prm, q, d)
+                    g = _reroll_gain(s, t, p, prm, q, d)
                     if g > gain:
                         gain = g
                         a = q
@@ -1355,7 +1335,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
             gain = 0.0
             for d in range(n_dice):
                 if s.die_slot[p, d] >= 0:
-                    gain += _reroll_gain_once(s, t, p, prm, p, d)
+                    gain += _reroll_gain(s, t, p, prm, p, d)
         elif eff == Delver.FORGOTTEN_SONG:
             fmax = 1
             for d in range(n_dice):
@@ -1366,7 +1346,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
                 for q in range(n_players):
                     for d in range(n_dice):
                         if s.die_slot[q, d] >= 0 and s.die_value[q, d] == v:
-                            g += _reroll_gain_once(s, t, p, prm, q, d)
+                            g += _reroll_gain(s, t, p, prm, q, d)
                             hit = True
                 if hit and g > gain:
                     gain = g

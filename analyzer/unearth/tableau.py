@@ -66,12 +66,22 @@ def legal_cells(stone, centre, neigh, n_stones, out):
     if n_stones == 0:
         out[0] = MIDDLE
         return 1
+    r0, r1, q0, q1 = stones_box(stone, n_stones)
+    return _cells_in_box(stone, centre, neigh, r0, r1, q0, q1, out)
+
+
+@njit
+def stones_box(stone, n_stones):
+    """(row min, row max, column min, column max) of the stones, scanning the grid
+    until ``n_stones`` were found; (GRID, -1, GRID, -1) when there are none."""
     r0 = GRID
     r1 = -1
     q0 = GRID
     q1 = -1
     seen = 0
     for cell in range(stone.shape[0]):
+        if seen == n_stones:  # every stone found: the box is complete
+            break
         if stone[cell] >= 0:
             r = cell // GRID
             q = cell % GRID
@@ -80,9 +90,7 @@ def legal_cells(stone, centre, neigh, n_stones, out):
             q0 = min(q0, q)
             q1 = max(q1, q)
             seen += 1
-            if seen == n_stones:  # every stone found: the box is complete
-                break
-    return _cells_in_box(stone, centre, neigh, r0, r1, q0, q1, out)
+    return r0, r1, q0, q1
 
 
 @njit
