@@ -49,6 +49,7 @@ from analyzer.unearth.state import (
     S_TRACE_N,
     ST_DRAWN,
     ST_PLAYED,
+    State,
     new_state,
 )
 from analyzer.unearth.strategies import (
@@ -59,6 +60,7 @@ from analyzer.unearth.strategies import (
     _value_if,
     best_excavation,
     die_values,
+    forget_memo,
 )
 from analyzer.unearth.structs import pack_state, pack_tables
 from analyzer.unearth.tableau import MIDDLE, NEIGHBOURS, NO_WONDER, grow_box
@@ -990,6 +992,95 @@ def test_pruned_excavation_choice_equals_the_plain_loop():
             assert (got, got_pair) == (best, pair), (game, n_anc, n_read, use_map)
             compared += 1
     assert compared > 100
+
+
+def _cold_copy(s):
+    """A copy of State ``s`` with an empty strategy memo, and its kernel view."""
+    cold = State(*(a.copy() for a in s))
+    view = pack_state(cold)
+    forget_memo(view)
+    return cold, view
+
+
+def test_memo_across_summaries_equals_a_cold_memo():
+    """The slot values and face gains are memoised per seat and slot across
+    decisions and turns (``fill_slot_cache``). After dice move, values change,
+    ruins are claimed, stones run out, wonders and the event's modifier change
+    and parameters change, every answer must equal a cold memo's."""
+    gen = np.random.default_rng(23)
+    out = np.zeros(2, np.int64)
+    cold_out = np.zeros(2, np.int64)
+    compared = 0
+    for game in range(12):
+        players = int(gen.integers(2, 5))
+        g = Table(players, Strategy.BALANCED, game=game)
+        n_slots = int(g.s.sc[S_N_SLOTS])
+        prm = g.prm.copy()
+        for step in range(40):
+            what = int(gen.integers(0, 8))
+            slot = int(gen.integers(0, n_slots))
+            q = int(gen.integers(0, players))
+            d = int(gen.integers(0, len(T.dice_faces)))
+            if what <= 2:  # a die lands, moves or changes value
+                g.put(q, d, slot, int(gen.integers(1, T.dice_faces[d] + 1)))
+            elif what == 3:  # a die goes back to its pool
+                g.s.die_slot[q, d] = -1
+            elif what == 4:  # a ruin is held: worths change
+                g.s.held_colour[q, int(gen.integers(0, T.n_ruin_colours))] += 1
+            elif what == 5:  # a new ruin, or stones run out on one
+                if gen.random() < 0.5:
+                    g.s.slot_card[slot] = gen.integers(0, T.n_ruins)
+                else:
+                    g.s.slot_stones[slot] = 0
+                    g.s.bag[:] = 0 if gen.random() < 0.5 else T.stones_per_colour
+            elif what == 6:  # wonders and the event's modifier
+                wid = (
+                    "college_of_the_overseers",
+                    "harmonious_columns",
+                    "sanctuary_of_the_builders",
+                )
+                if gen.random() < 0.5:
+                    g.own(q, wid[int(gen.integers(0, 3))])
+                else:
+                    g.s.sc[S_ROLL_MOD] = int(gen.integers(-1, 2))
+            else:  # a designer's parameter change between batches
+                prm[q, int(gen.integers(0, prm.shape[1]))] += 0.25
+            p = int(gen.integers(0, players))
+            if (g.s.die_slot[p] >= 0).all():
+                g.s.die_slot[p, int(gen.integers(0, len(T.dice_faces)))] = -1
+            n_anc, n_read = int(gen.integers(0, 2)), int(gen.integers(0, 2))
+            use_map, expedition = bool(gen.random() < 0.3), bool(gen.random() < 0.2)
+            got = best_excavation(g.S, g.T, p, prm[p], n_anc, n_read, use_map, expedition, out)
+            _, cold = _cold_copy(g.s)
+            want = best_excavation(
+                cold, g.T, p, prm[p], n_anc, n_read, use_map, expedition, cold_out
+            )
+            assert (got, tuple(out)) == (want, tuple(cold_out)), (game, step, what)
+            compared += 1
+    assert compared == 12 * 40
+
+
+def test_sanctuary_memo_sees_the_values_a_summary_does_not_hold():
+    """The Sanctuary's +/-1 depends on every value on the ruin, which a slot summary
+    (total, ranks) does not hold: values on the ruin change, the summary does not,
+    and the face gains of the Sanctuary's owner must follow the values."""
+    g = Table(3, Strategy.BALANCED)
+    g.own(0, "sanctuary_of_the_builders")
+    mods = np.zeros(32, np.int64)
+    g.put(1, 0, 0, 6)
+    g.put(2, 1, 0, 4)
+    g.put(2, 2, 0, 3)  # seat 1 leads on the 17 with its 6; total 13
+    out = np.zeros(2, np.int64)
+    best_excavation(g.S, g.T, 0, g.prm[0], 0, 0, False, False, out)
+    g.put(2, 1, 0, 5)
+    g.put(2, 2, 0, 2)  # the same total and ranks; now a natural 5 may become a 6
+    best_excavation(g.S, g.T, 0, g.prm[0], 0, 0, False, False, out)
+    _, cold = _cold_copy(g.s)
+    for d in range(len(T.dice_faces)):
+        if g.s.die_slot[0, d] < 0:
+            warm = _roll_ev(g.S, g.T, 0, g.prm[0], 0, d, 0, 0, False, mods)
+            assert warm == _roll_ev(cold, g.T, 0, g.prm[0], 0, d, 0, 0, False, mods), d
+    assert _roll_ev(g.S, g.T, 0, g.prm[0], 0, D8, 0, 0, False, mods) > 0
 
 
 def test_insert_rank_packs_the_best_six_keys_with_the_new_one():

@@ -84,6 +84,7 @@ from analyzer.unearth.strategies import (
     choose_named,
     choose_play,
     choose_value,
+    forget_memo,
     owns_effect,
     reachable_values,
     want_reroll,
@@ -167,10 +168,7 @@ def setup(s, t, n_players, key0, key1, game):
     s.seat_stats[:] = 0
     s.named_state[:] = -2
     s.trace[:] = 0
-    s.gkeys[:] = -1  # S_FILL restarts at 0: forget the last game's face-gain memo
-    s.gstamp[:] = -1
-    s.vstamp[:] = -1
-    s.mstamp[:] = -1
+    forget_memo(s)  # each game starts from a cold strategy memo
     # 1. delver deck, deal
     n = 0
     for k in range(t.delver_copies.shape[0]):
@@ -268,6 +266,8 @@ def table_empty(s):
 @njit
 def decided_by(owner, faces, value, n, n_players):
     """Where the tiebreak between the two best seats was decided (see CONTRACTS.md)."""
+    owner = borrowed(owner)
+    value = borrowed(value)
     best = np.int64(-1)
     second = np.int64(-1)
     seats = 0
@@ -303,6 +303,11 @@ def check_claims(s, t, strat, prm, neigh, claims, n_claims):
     Appends a row per resolution to ``claims`` (if it has room; ``n_claims`` is a
     one-element counter). Draws random numbers (reveals, draws).
     """
+    strat = borrowed(strat)
+    prm = borrowed(prm)
+    neigh = borrowed(neigh)
+    claims = borrowed(claims)
+    n_claims = borrowed(n_claims)
     owner = s.scratch[96:128]
     faces = s.scratch[128:160]
     value = s.scratch[160:192]
@@ -386,6 +391,9 @@ def check_claims(s, t, strat, prm, neigh, claims, n_claims):
 def gain_stone(s, t, p, slot, strat, prm, neigh):
     """Seat ``p`` gains a stone: its choice from ``slot``, else random from the bag
     (two drawn, one kept, with the Underground Library), else nothing."""
+    strat = borrowed(strat)
+    prm = borrowed(prm)
+    neigh = borrowed(neigh)
     avail = s.scratch[192:200]
     n_col = t.n_stone_colours
     any_on = False
@@ -421,6 +429,9 @@ def gain_stone(s, t, p, slot, strat, prm, neigh):
 @njit
 def place_stone(s, t, p, colour, strat, prm, neigh, source):
     """Put a ``colour`` stone in ``p``'s tableau and build any wonders it completes."""
+    strat = borrowed(strat)
+    prm = borrowed(prm)
+    neigh = borrowed(neigh)
     cell = choose_cell(s, t, p, strat, prm, colour, neigh, s.cellbuf)
     s.stone[p, cell] = colour
     grow_box(s.box[p], cell)
@@ -437,6 +448,9 @@ def build_wonder(s, t, p, centre, strat, prm, neigh):
     """Fill a completed ring's centre: a named wonder (optional), else a greater
     token if all six stones share a colour, else a lesser token (spec ruling on
     empty piles: take from the other pile if ``token_fallback``)."""
+    strat = borrowed(strat)
+    prm = borrowed(prm)
+    neigh = borrowed(neigh)
     n_col = t.n_stone_colours
     counts = s.scratch[66 : 66 + n_col]
     ring_colour_counts(s.stone[p], neigh, centre, n_col, counts)
@@ -500,6 +514,11 @@ def roll_die(s, t, q, d, slot, is_excavation, strat, prm, neigh, claims, n_claim
     Shattered Edifice reroll, gives the stone of a natural 1-3, then checks
     claims. Draws random numbers.
     """
+    strat = borrowed(strat)
+    prm = borrowed(prm)
+    neigh = borrowed(neigh)
+    claims = borrowed(claims)
+    n_claims = borrowed(n_claims)
     faces = t.dice_faces[d]
     mods = s.scratch[16:48]
     cur = s.sc[S_CUR]
@@ -562,6 +581,11 @@ def _consume_card_mods(s, t, faces):
 @njit
 def play_card(s, t, p, kind, a, b, strat, prm, neigh, claims, n_claims):
     """Seat ``p`` plays a delver card of ``kind`` with targets ``a``, ``b``."""
+    strat = borrowed(strat)
+    prm = borrowed(prm)
+    neigh = borrowed(neigh)
+    claims = borrowed(claims)
+    n_claims = borrowed(n_claims)
     s.hand[p, kind] -= 1
     s.ddisc[kind] += 1
     s.seat_stats[p, ST_PLAYED] += 1
@@ -614,6 +638,11 @@ def play_card(s, t, p, kind, a, b, strat, prm, neigh, claims, n_claims):
 @njit
 def excavate(s, t, p, strat, prm, neigh, claims, n_claims):
     """Seat ``p``'s excavation roll: declare a die and a ruin, roll it there."""
+    strat = borrowed(strat)
+    prm = borrowed(prm)
+    neigh = borrowed(neigh)
+    claims = borrowed(claims)
+    n_claims = borrowed(n_claims)
     choice = s.scratch[50:52]
     choose_excavation(s, t, p, strat[p], prm[p], choice)
     d = choice[0]
@@ -629,6 +658,11 @@ def excavate(s, t, p, strat, prm, neigh, claims, n_claims):
 @njit
 def take_turn(s, t, p, strat, prm, neigh, claims, n_claims):
     """One turn of seat ``p``: the delver phase, then one (or two) excavation rolls."""
+    strat = borrowed(strat)
+    prm = borrowed(prm)
+    neigh = borrowed(neigh)
+    claims = borrowed(claims)
+    n_claims = borrowed(n_claims)
     s.sc[S_CUR] = p
     s.sc[S_ANCESTRAL] = 0
     s.sc[S_READING] = 0
@@ -652,6 +686,11 @@ def take_turn(s, t, p, strat, prm, neigh, claims, n_claims):
 @njit
 def play_game(s, t, n_players, strat, prm, neigh, key0, key1, game, claims, n_claims):
     """Play one whole game in ``s`` (set up from scratch). Draws random numbers."""
+    strat = borrowed(strat)
+    prm = borrowed(prm)
+    neigh = borrowed(neigh)
+    claims = borrowed(claims)
+    n_claims = borrowed(n_claims)
     setup(s, t, n_players, key0, key1, game)
     p = 0
     while not s.sc[S_OVER]:
@@ -666,6 +705,7 @@ def play_game(s, t, n_players, strat, prm, neigh, key0, key1, game, claims, n_cl
 @njit
 def final_scores(s, t, n_players, scores, parts, wins):
     """Score every seat (spec "Scoring") and share the win (tied-game rule)."""
+    wins = borrowed(wins)
     named = s.scratch[64 : 64 + s.named_state.shape[0]]
     for p in range(n_players):
         for w in range(s.named_state.shape[0]):
@@ -695,6 +735,7 @@ INV_BOX = 32  #: the bounding box kept for each tableau (``s.box``) matches its 
 @njit
 def check_invariants(s, t, n_players, neigh):
     """Bitmask of the invariants that fail at the end of a game (0 when all hold)."""
+    neigh = borrowed(neigh)
     bad = 0
     n_col = t.n_stone_colours
     for c in range(n_col):
@@ -791,6 +832,8 @@ def n_result_cols(t):
 @njit
 def write_results(s, t, n_players, row0, results, wins, scores, parts, win):
     """Write one finished game's rows (one per seat) into ``results``/``wins``."""
+    results = borrowed(results)
+    wins = borrowed(wins)
     named_built = 0
     for p in range(n_players):
         r = results[row0 + p]

@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from analyzer.jit import njit
+from analyzer.kernel_view import borrowed
 from analyzer.rng import rng_below, rng_shuffle
 from analyzer.unearth.tableau import N_CELLS
 
@@ -44,9 +45,8 @@ S_ABORTED = 21  #: 1 if the game hit the turn cap (never expected)
 S_EXC_READY = 22  #: 1: the delver phase left the excavation choice in S_EXC_DIE/S_EXC_SLOT
 S_EXC_DIE = 23
 S_EXC_SLOT = 24
-S_FILL = 25  #: counts slot summaries (fill_slot_cache); stamps the face-gain memo
-S_CELLS_READY = 26  #: > 0: choose_colour left that many scored cells for choose_cell
-N_SCALARS = 27
+S_CELLS_READY = 25  #: > 0: choose_colour left that many scored cells for choose_cell
+N_SCALARS = 26
 
 # ------------------------------------------------------------------ per-seat stats
 ST_DRAWN = 0  #: delver cards drawn after set-up (consolation, events, Eternal Flame)
@@ -74,7 +74,8 @@ EV_TAKE_BACK = 11  #: a=die, b=slot
 EV_TAKE_RUIN = 12  #: a set-aside ruin taken by a named wonder: a=card, b=wonder
 
 MAX_TURNS = 2000  #: safety cap; a game reaching it is flagged in S_ABORTED
-GAIN_KEYS = 4  #: modifier settings memoised per slot summary (one more row set is scratch)
+GAIN_KEYS = 6  #: modifier settings memoised per seat (one more row set is scratch)
+SIG_INTS = 14  #: integers of a slot summary that the value memo depends on (slot_cache[:14])
 
 
 class State(NamedTuple):
@@ -111,17 +112,22 @@ class State(NamedTuple):
     cellbuf: np.ndarray  #: int64[N_CELLS] candidate cells for stone placement
     reach: np.ndarray  #: int64[256] work space of the reachable-values search
     marked: np.ndarray  #: int64[P * D] dice marked by Forgotten Song
-    gkeys: np.ndarray  #: int64[1 + GAIN_KEYS] face-gain memo: stamp, then modifier keys
-    gstamp: np.ndarray  #: int64[GAIN_KEYS + 1, D, max slots] stamp of each memo row
-    gtab: np.ndarray  #: float64[(GAIN_KEYS + 1) * D * max slots, 16] memoised face gains
-    vstamp: np.ndarray  #: int64[D, max slots] stamp of each row of ``vtab``
-    vtab: np.ndarray  #: float64[D, max slots, 16] memoised slot values by die value
+    gkeys: np.ndarray  #: int64[P, GAIN_KEYS] face-gain memo: each seat's modifier keys (-1 free)
+    gstamp: np.ndarray  #: int64[P, GAIN_KEYS + 1, D, max slots] slot version of each memo row
+    gtab: np.ndarray  #: float64[P * (GAIN_KEYS + 1) * D * max slots, 16] memoised face gains
+    vstamp: np.ndarray  #: int64[P, D, max slots] slot version of each row of ``vtab``
+    vtab: np.ndarray  #: float64[P, D, max slots, 16] memoised slot values by die value
+    slot_sig: np.ndarray  #: int64[P, max slots, SIG_INTS] each seat's last summary of each slot
+    slot_sigf: np.ndarray  #: float64[P, max slots, 2] and the ruin's worths in it
+    slot_ver: np.ndarray  #: int64[P, max slots] bumped when a seat's summary of a slot changes
+    env: np.ndarray  #: int64[P, 3] a seat's roll-modifier setting: effects, roll modifier, version
+    env_prm: np.ndarray  #: float64[P, 16] the parameter row the seat's memo was made with
     seat_keys: (
         np.ndarray
     )  #: int64[P, 8] work space (RANK_DICE used): each seat's dice keys on a ruin
     seat_n: np.ndarray  #: int64[P] how many keys of each seat in ``seat_keys``
-    mstamp: np.ndarray  #: int64[GAIN_KEYS + 1, D] stamp of each row of ``mtab``
-    mtab: np.ndarray  #: int64[GAIN_KEYS + 1, D, 16] memoised reachable-value masks by face
+    mstamp: np.ndarray  #: int64[P, GAIN_KEYS + 1, D] ``env`` version of each row of ``mtab``
+    mtab: np.ndarray  #: int64[P, GAIN_KEYS + 1, D, 16] memoised reachable-value masks by face
     fscratch: np.ndarray  #: float64[32] float scratch (strategies.die_values)
     cand: np.ndarray  #: int64[D * max slots] (die, slot) pairs in best_excavation's order
     cand_ub: np.ndarray  #: float64[D * max slots] their gain bounds
@@ -171,15 +177,20 @@ def new_state(t, n_players: int, trace_rows: int = 0) -> State:
         cellbuf=np.zeros(N_CELLS, np.int64),
         reach=np.zeros(256, np.int64),
         marked=np.zeros(n_players * n_dice, np.int64),
-        gkeys=np.full(1 + GAIN_KEYS, -1, np.int64),
-        gstamp=np.full((GAIN_KEYS + 1, n_dice, max_slots), -1, np.int64),
-        gtab=np.zeros(((GAIN_KEYS + 1) * n_dice * max_slots, 16), np.float64),
-        vstamp=np.full((n_dice, max_slots), -1, np.int64),
-        vtab=np.zeros((n_dice, max_slots, 16), np.float64),
+        gkeys=np.full((n_players, GAIN_KEYS), -1, np.int64),
+        gstamp=np.full((n_players, GAIN_KEYS + 1, n_dice, max_slots), -1, np.int64),
+        gtab=np.zeros((n_players * (GAIN_KEYS + 1) * n_dice * max_slots, 16), np.float64),
+        vstamp=np.full((n_players, n_dice, max_slots), -1, np.int64),
+        vtab=np.zeros((n_players, n_dice, max_slots, 16), np.float64),
+        slot_sig=np.zeros((n_players, max_slots, SIG_INTS), np.int64),
+        slot_sigf=np.zeros((n_players, max_slots, 2), np.float64),
+        slot_ver=np.zeros((n_players, max_slots), np.int64),
+        env=np.zeros((n_players, 3), np.int64),
+        env_prm=np.full((n_players, 16), np.nan, np.float64),
         seat_keys=np.zeros((n_players, 8), np.int64),
         seat_n=np.zeros(n_players, np.int64),
-        mstamp=np.full((GAIN_KEYS + 1, n_dice), -1, np.int64),
-        mtab=np.zeros((GAIN_KEYS + 1, n_dice, 16), np.int64),
+        mstamp=np.full((n_players, GAIN_KEYS + 1, n_dice), -1, np.int64),
+        mtab=np.zeros((n_players, GAIN_KEYS + 1, n_dice, 16), np.int64),
         fscratch=np.zeros(32, np.float64),
         cand=np.zeros(n_dice * max_slots, np.int64),
         cand_ub=np.zeros(n_dice * max_slots, np.float64),
@@ -288,6 +299,9 @@ def draw_delver(s, seat, count_stat):
 @njit
 def gather_slot(s, t, slot, owner, faces, value):
     """Copy the dice on ``slot`` into ``owner``/``faces``/``value``; return how many."""
+    owner = borrowed(owner)
+    faces = borrowed(faces)
+    value = borrowed(value)
     n = 0
     n_players = s.sc[S_N_PLAYERS]
     for p in range(n_players):

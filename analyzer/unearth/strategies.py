@@ -33,6 +33,7 @@ from enum import IntEnum
 import numpy as np
 
 from analyzer.jit import njit
+from analyzer.kernel_view import borrowed
 from analyzer.rng import rng_below
 from analyzer.unearth.claims import RANK_DICE, die_key
 from analyzer.unearth.codes import CardKind, Delver, WonderEffect
@@ -44,13 +45,13 @@ from analyzer.unearth.state import (
     S_EXC_READY,
     S_EXC_SLOT,
     S_EXPEDITION,
-    S_FILL,
     S_MAP,
     S_N_PLAYERS,
     S_N_SLOTS,
     S_READING,
     S_REMOVED_N,
     S_ROLL_MOD,
+    SIG_INTS,
     bag_total,
     clamp,
     slot_total,
@@ -179,6 +180,7 @@ def slot_info(s, t, p, slot, keys):
     One pass over the dice sorts every seat's keys (at most ``RANK_DICE`` for
     the others, as :func:`~analyzer.unearth.claims.player_rank` counts them).
     """
+    keys = borrowed(keys)
     n_players = s.sc[S_N_PLAYERS]
     other = s.seat_keys
     n_other = s.seat_n
@@ -227,6 +229,7 @@ def _value(prm, worth_me, worth_best, total, claim, n_mine, my_rank, best, tied)
 @njit
 def config_value(s, t, p, prm, card, total, claim, n_mine, my_rank, best, best_seat, tied):
     """Value for ``p`` of a slot in the given configuration (see module docstring)."""
+    prm = borrowed(prm)
     worth_me = ruin_worth(s, t, p, card, True)
     worth_best = ruin_worth(s, t, best_seat, card, False) if best_seat >= 0 else 0.0
     return _value(prm, worth_me, worth_best, total, claim, n_mine, my_rank, best, tied)
@@ -290,6 +293,7 @@ def _reachable_slow(s, t, owner, slot, faces, natural, n_anc, n_read, mods):
     be applied in any order, each result clamped to 1..faces; every order is
     explored. ``mods``: int64 scratch of length >= 24. Draws no random numbers.
     """
+    mods = borrowed(mods)
     if _no_modifiers(s, owner, n_anc, n_read):
         return np.int64(1) << natural
     n = _collect_mods(s, t, owner, faces, n_anc, n_read, mods)
@@ -315,6 +319,7 @@ def _collect_mods(s, t, owner, faces, n_anc, n_read, mods):
 
     ``mods[3*i]``: delta, ``mods[3*i+1]``: 1 optional, ``mods[3*i+2]``: 1 sign chosen.
     """
+    mods = borrowed(mods)
     n = 0
     if s.sc[S_ROLL_MOD] != 0:
         n = _push_mod(mods, n, s.sc[S_ROLL_MOD], 0, 0)
@@ -346,6 +351,7 @@ def _collect_mods(s, t, owner, faces, n_anc, n_read, mods):
 def _add_sanctuary(s, t, owner, slot, natural, mods, n):
     """Append the owner's Sanctuary to ``mods`` if a natural ``natural`` on ``slot``
     matches a value already there; return the new count."""
+    mods = borrowed(mods)
     w = owns_effect(s, t, owner, WonderEffect.SANCTUARY)
     if w >= 0 and slot >= 0 and n < 8:
         match = False
@@ -362,6 +368,7 @@ def _add_sanctuary(s, t, owner, slot, natural, mods, n):
 @njit
 def _reach_search(s, mods, n, natural, faces):
     """Values reachable from ``natural`` applying the ``n`` modifiers in any order."""
+    mods = borrowed(mods)
     # reach[mask] = bitmask of values reachable after applying the mods in mask
     reach = s.reach
     for mask in range(1 << n):
@@ -391,14 +398,75 @@ def _reach_search(s, mods, n, natural, faces):
 
 
 @njit
+def forget_memo(s):
+    """Empty every seat's value and face-gain memo (a new game starts cold)."""
+    s.gkeys[:] = -1
+    s.gstamp[:] = -1
+    s.vstamp[:] = -1
+    s.mstamp[:] = -1
+    s.slot_ver[:] = 0
+    s.env[:] = 0
+    s.env_prm[:] = np.nan
+
+
+@njit
+def _check_env(s, p, prm):
+    """Start ``p``'s memo afresh if what its rolls' modifiers depend on (its named
+    wonders, the event's roll modifier) or its parameters changed since its last
+    summary. A Sanctuary owner's face gains also depend on every value on the
+    ruin, which the summary does not hold: its memo lasts one summary."""
+    prm = borrowed(prm)
+    env = s.env[p]
+    same = env[0] == s.effects[p] and env[1] == s.sc[S_ROLL_MOD]
+    same = same and not (s.effects[p] >> WonderEffect.SANCTUARY) & 1
+    for i in range(prm.shape[0]):
+        if s.env_prm[p, i] != prm[i]:
+            same = False
+            s.env_prm[p, i] = prm[i]
+    if same:
+        return
+    env[0] = s.effects[p]
+    env[1] = s.sc[S_ROLL_MOD]
+    env[2] += 1  # the reachable-value masks of env[2]'s setting are stale
+    s.gkeys[p, :] = -1
+    for slot in range(s.slot_ver.shape[1]):
+        s.slot_ver[p, slot] += 1
+
+
+@njit(inline="always")
+def _note_summary(s, p, slot, row, worth_me, worth_best):
+    """Compare ``p``'s new summary ``row`` of ``slot`` (and the ruin's worths) with
+    the last one; bump the slot's version if anything the memo uses changed."""
+    sig = s.slot_sig[p, slot]
+    same = True
+    for i in range(SIG_INTS):
+        if sig[i] != row[i]:
+            same = False
+            sig[i] = row[i]
+    sigf = s.slot_sigf[p, slot]
+    if sigf[0] != worth_me or sigf[1] != worth_best:
+        same = False
+        sigf[0] = worth_me
+        sigf[1] = worth_best
+    if not same:
+        s.slot_ver[p, slot] += 1
+
+
+@njit
 def fill_slot_cache(s, t, p, prm):
     """Summarise every occupied slot for seat ``p`` into ``s.slot_cache`` and
     ``s.slot_base`` (see :func:`slot_info`), so the per-face evaluations below
-    touch only plain arrays. Draws no random numbers."""
+    touch only plain arrays. Draws no random numbers.
+
+    The slot values and face gains below are memoised per seat and slot
+    (``vtab``, ``gtab``): a slot's memo rows stay valid while its summary, the
+    ruin's worths and ``p``'s modifier setting stay the same (:func:`_note_summary`,
+    :func:`_check_env`), across decisions and turns."""
+    prm = borrowed(prm)
     keys = s.scratch[0:RANK_DICE]
     cache = s.slot_cache
     base = s.slot_base
-    s.sc[S_FILL] += 1  # a new summary: the face-gain memo starts afresh
+    _check_env(s, p, prm)
     for slot in range(s.sc[S_N_SLOTS]):
         card = s.slot_card[slot]
         if card < 0:
@@ -421,6 +489,7 @@ def fill_slot_cache(s, t, p, prm):
         base[slot, 1] = worth_me
         base[slot, 2] = worth_best
         base[slot, 0] = _value(prm, worth_me, worth_best, total, claim, n_mine, my, best, tied)
+        _note_summary(s, p, slot, row, worth_me, worth_best)
 
 
 @njit(inline="always")
@@ -470,25 +539,28 @@ def _gain_for_mask(vals, base, prm, slot, d, faces, f, mask, stone_max, stone_he
 
 
 @njit(inline="always")
-def _fill_values(s, prm, slot, d, faces, stamp):
-    """Make ``s.vtab[d, slot, v]`` the slot's value with die ``d`` showing ``v``
-    (1..faces) and ``s.vtab[d, slot, 0]`` their maximum, once per summary."""
-    if s.vstamp[d, slot] != stamp:
-        vals = s.vtab[d, slot]
+def _fill_values(s, p, prm, slot, d, faces):
+    """Make ``s.vtab[p, d, slot, v]`` the slot's value for ``p`` with die ``d``
+    showing ``v`` (1..faces) and ``s.vtab[p, d, slot, 0]`` their maximum, once
+    per version of ``p``'s summary of the slot."""
+    stamp = s.slot_ver[p, slot]
+    if s.vstamp[p, d, slot] != stamp:
+        vals = s.vtab[p, d, slot]
         top = -1e18
         for v in range(1, faces + 1):
             vals[v] = _cached_value(s.slot_cache, s.slot_base, prm, slot, faces, v)
             top = max(top, vals[v])
         vals[0] = top
-        s.vstamp[d, slot] = stamp
+        s.vstamp[p, d, slot] = stamp
 
 
 @njit
-def _gain_bound(s, t, prm, slot, d):
-    """An upper bound of the expected gain of die ``d`` on ``slot``, with any
-    modifiers or an Ancient Map: the best value any face can give, plus a stone."""
-    _fill_values(s, prm, slot, d, t.dice_faces[d], s.sc[S_FILL])
-    g = s.vtab[d, slot, 0] - s.slot_base[slot, 0]
+def _gain_bound(s, t, p, prm, slot, d):
+    """An upper bound of the expected gain for ``p`` of die ``d`` on ``slot``, with
+    any modifiers or an Ancient Map: the best value any face can give, plus a stone."""
+    prm = borrowed(prm)
+    _fill_values(s, p, prm, slot, d, t.dice_faces[d])
+    g = s.vtab[p, d, slot, 0] - s.slot_base[slot, 0]
     if s.slot_cache[slot, 13]:
         g += max(prm[P_W_STONE], 0.0)
     return g
@@ -500,33 +572,32 @@ def _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods):
     landing on ``slot`` with natural face ``f`` (1..faces), the best reachable
     value chosen (cache filled for ``p``).
 
-    Memoised per slot summary (``S_FILL``) and modifier setting: the delver phase
-    looks at the same faces for the plain roll, the Ancient Map and the Expedition.
+    Memoised per seat, slot version (:func:`fill_slot_cache`) and modifier
+    setting: the delver phase looks at the same faces for the plain roll, the
+    Ancient Map and the Expedition, and the next turn at the ruins no die changed.
     """
-    stamp = s.sc[S_FILL]
-    keys = s.gkeys
-    if keys[0] != stamp:
-        keys[0] = stamp
-        for i in range(1, keys.shape[0]):
-            keys[i] = -1
+    prm = borrowed(prm)
+    mods = borrowed(mods)
+    stamp = s.slot_ver[p, slot]
+    keys = s.gkeys[p]
     key = n_anc * 4096 + n_read
     k = GAIN_KEYS  # the scratch row set when every key is taken
     for i in range(GAIN_KEYS):
-        if keys[1 + i] == key or keys[1 + i] < 0:
-            keys[1 + i] = key
+        if keys[i] == key or keys[i] < 0:
+            keys[i] = key
             k = i
             break
     n_dice = s.die_slot.shape[1]
-    row = (k * n_dice + d) * s.gstamp.shape[2] + slot
-    if k < GAIN_KEYS and s.gstamp[k, d, slot] == stamp:
+    row = ((p * (GAIN_KEYS + 1) + k) * n_dice + d) * s.gstamp.shape[3] + slot
+    if k < GAIN_KEYS and s.gstamp[p, k, d, slot] == stamp:
         return row
     faces = t.dice_faces[d]
     cache = s.slot_cache
     base = s.slot_base
     stone_max = t.stone_faces_max
     out = s.gtab
-    vals = s.vtab
-    _fill_values(s, prm, slot, d, faces, stamp)
+    vals = s.vtab[p]
+    _fill_values(s, p, prm, slot, d, faces)
     if _no_modifiers(s, p, n_anc, n_read):  # the value is the face: no search
         now = base[slot, 0]
         stone = prm[P_W_STONE]
@@ -547,18 +618,19 @@ def _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods):
             )
     else:
         # the reachable values of each face are the same on every ruin: memoised
-        masks = s.mtab[k, d]
-        if k == GAIN_KEYS or s.mstamp[k, d] != stamp:
+        masks = s.mtab[p, k, d]
+        env = s.env[p, 2]
+        if k == GAIN_KEYS or s.mstamp[p, k, d] != env:
             n = _collect_mods(s, t, p, faces, n_anc, n_read, mods)
             for f in range(1, faces + 1):
                 masks[f] = (np.int64(1) << f) if n == 0 else _reach_search(s, mods, n, f, faces)
-            s.mstamp[k, d] = stamp
+            s.mstamp[p, k, d] = env
         for f in range(1, faces + 1):
             out[row, f] = _gain_for_mask(
                 vals, base, prm, slot, d, faces, f, masks[f], stone_max, cache[slot, 13]
             )
     if k < GAIN_KEYS:
-        s.gstamp[k, d, slot] = stamp
+        s.gstamp[p, k, d, slot] = stamp
     return row
 
 
@@ -566,6 +638,8 @@ def _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods):
 def _face_gain(s, t, p, prm, slot, d, f, n_anc, n_read, mods):
     """Gain for ``p`` of die ``d`` landing on ``slot`` with natural face ``f``, the
     best reachable value chosen (cache filled for ``p``)."""
+    prm = borrowed(prm)
+    mods = borrowed(mods)
     return s.gtab[_gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods), f]
 
 
@@ -573,6 +647,8 @@ def _face_gain(s, t, p, prm, slot, d, f, n_anc, n_read, mods):
 def _roll_gain(s, t, p, prm, slot, d, n_anc, n_read, mods):
     """Expected gain for ``p`` of rolling die ``d`` onto ``slot``: exact over the
     faces, the best reachable value chosen each time (cache filled for ``p``)."""
+    prm = borrowed(prm)
+    mods = borrowed(mods)
     faces = t.dice_faces[d]
     row = _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods)
     ev = 0.0
@@ -597,6 +673,8 @@ def best_excavation(
     beats it, any answer at or below it may be returned (-1e18, no choice).
     Draws no random numbers.
     """
+    prm = borrowed(prm)
+    out = borrowed(out)
     mods = s.scratch[16:48]
     n_dice = s.die_slot.shape[1]
     n_slots = s.sc[S_N_SLOTS]
@@ -661,6 +739,8 @@ def best_excavation(
 def _roll_ev(s, t, p, prm, slot, d, n_anc, n_read, use_map, mods):
     """Expected gain of rolling die ``d`` onto ``slot`` (with an Ancient Map reroll
     if ``use_map``; the summary filled for ``p``)."""
+    prm = borrowed(prm)
+    mods = borrowed(mods)
     if not use_map:
         return _roll_gain(s, t, p, prm, slot, d, n_anc, n_read, mods)
     faces = t.dice_faces[d]
@@ -691,6 +771,8 @@ def _best_roll_pruned(s, t, p, prm, n_anc, n_read, use_map, out, floor):
     their gain (:func:`_gain_bound`) and the rest skipped once no bound can beat
     the best found, or ``floor``. Ties go to the pair first in (die, slot) order,
     as in the plain loop."""
+    prm = borrowed(prm)
+    out = borrowed(out)
     mods = s.scratch[16:48]
     n_dice = s.die_slot.shape[1]
     n_slots = s.sc[S_N_SLOTS]
@@ -703,7 +785,7 @@ def _best_roll_pruned(s, t, p, prm, n_anc, n_read, use_map, out, floor):
         for slot in range(n_slots):
             if s.slot_card[slot] < 0:
                 continue
-            g = _gain_bound(s, t, prm, slot, d)
+            g = _gain_bound(s, t, p, prm, slot, d)
             j = n  # insertion: decreasing bound, stable
             while j > 0 and ub[j - 1] < g:
                 ub[j] = ub[j - 1]
@@ -734,6 +816,9 @@ def _best_roll_pruned(s, t, p, prm, n_anc, n_read, use_map, out, floor):
 def choose_excavation(s, t, p, strat, prm, out):
     """Write ``p``'s excavation choice (die, slot) into ``out[0:2]``. Random draws
     only for the random strategy."""
+    strat = borrowed(strat)
+    prm = borrowed(prm)
+    out = borrowed(out)
     if strat == Strategy.RANDOM:
         n_dice = s.die_slot.shape[1]
         n_free = 0
@@ -792,6 +877,8 @@ def random_slot(s):
 @njit
 def choose_expedition_slot(s, t, p, strat, prm, d, natural, n_anc, n_read):
     """Expedition: the slot for die ``d`` after seeing its natural roll."""
+    strat = borrowed(strat)
+    prm = borrowed(prm)
     if strat == Strategy.RANDOM:
         return random_slot(s)
     mods = s.scratch[16:48]
@@ -812,6 +899,8 @@ def choose_expedition_slot(s, t, p, strat, prm, d, natural, n_anc, n_read):
 def choose_value(s, t, owner, strat, prm, slot, d, mask):
     """The final value the owner picks among the reachable ``mask`` for die ``d``
     (not yet on ``slot``). Random strategy: uniform among reachable values."""
+    strat = borrowed(strat)
+    prm = borrowed(prm)
     faces = t.dice_faces[d]
     n = 0
     first = -1
@@ -849,6 +938,8 @@ def want_reroll(s, t, owner, strat, prm, slot, d, natural, mask, card_mods_lost)
     expected value of a fresh roll (which, for the Ancient Map, loses the card
     modifiers). The die is not on ``slot`` yet. Random strategy: a coin flip.
     """
+    strat = borrowed(strat)
+    prm = borrowed(prm)
     if strat == Strategy.RANDOM:
         return rng_below(s.rng, 2) == 1
     mods = s.scratch[16:48]
@@ -881,6 +972,9 @@ def score_cells(s, p, neigh, cells, m, n_col, out):
     closes, +0.6·s² if all ``f`` share the colour (greater wonders); minus 1.5·a²
     when ``a >= 3`` stones already touch the cell (a stone there spoils a ring
     centre). Slow twin: ``tests/naive.py::naive_cell_score``."""
+    neigh = borrowed(neigh)
+    cells = borrowed(cells)
+    out = borrowed(out)
     stone = s.stone[p]
     centre = s.centre[p]
     filled = s.scratch[304:310]
@@ -937,6 +1031,10 @@ def choose_cell(s, t, p, strat, prm, colour, neigh, cells):
     Ring planners reuse the scores :func:`choose_colour` left in ``s.cellval``
     for this very tableau (``S_CELLS_READY``).
     """
+    strat = borrowed(strat)
+    prm = borrowed(prm)
+    neigh = borrowed(neigh)
+    cells = borrowed(cells)
     ready = s.sc[S_CELLS_READY]
     s.sc[S_CELLS_READY] = 0
     if ready > 0 and prm[P_PLACE] > 0.5:
@@ -980,6 +1078,11 @@ def choose_colour(s, t, p, strat, prm, avail, neigh, cells):
     and leave the cells in ``cells`` and the scores in ``s.cellval`` for
     :func:`choose_cell`, which places the stone next.
     """
+    strat = borrowed(strat)
+    prm = borrowed(prm)
+    avail = borrowed(avail)
+    neigh = borrowed(neigh)
+    cells = borrowed(cells)
     n_col = avail.shape[0]
     n = 0
     for c in range(n_col):
@@ -1022,6 +1125,9 @@ def choose_colour(s, t, p, strat, prm, avail, neigh, cells):
 def choose_named(s, t, p, strat, prm, counts, all_same):
     """When ``p`` completes a ring with colour ``counts``: a named wonder index, or
     -1 to take a token. Random strategy: uniform among the options."""
+    strat = borrowed(strat)
+    prm = borrowed(prm)
+    counts = borrowed(counts)
     n_col = counts.shape[0]
     n_opt = 0
     for w in range(s.named_state.shape[0]):
@@ -1078,6 +1184,7 @@ def choose_named(s, t, p, strat, prm, counts, all_same):
 @njit
 def choose_memorial(s, t, p, strat):
     """Crumbling Memorial: index into ``removed`` of the ruin ``p`` takes."""
+    strat = borrowed(strat)
     n = s.sc[S_REMOVED_N]
     if strat == Strategy.RANDOM:
         return rng_below(s.rng, n)
@@ -1097,6 +1204,7 @@ def choose_memorial(s, t, p, strat):
 @njit
 def _slot_value_for(s, t, p, prm, slot):
     """Value of ``slot`` for ``p`` as its dice stand now."""
+    prm = borrowed(prm)
     card = s.slot_card[slot]
     keys = s.scratch[0:RANK_DICE]
     total, n_mine, my, best, best_seat, tied = slot_info(s, t, p, slot, keys)
@@ -1108,6 +1216,7 @@ def _slot_value_for(s, t, p, prm, slot):
 @njit
 def _value_if(s, t, p, prm, q, d, new_value):
     """Value for ``p`` of the ruin under die (q, d) if that die showed ``new_value``."""
+    prm = borrowed(prm)
     old = s.die_value[q, d]
     s.die_value[q, d] = new_value
     after = _slot_value_for(s, t, p, prm, s.die_slot[q, d])
@@ -1121,6 +1230,8 @@ def die_values(s, t, p, prm, q, d, out):
     ``v`` (1..faces), what :func:`_value_if` gives for each ``v``, from one pass
     over the dice: the other dice's summary is kept and only the changed seat's
     rank is recomputed per ``v``."""
+    prm = borrowed(prm)
+    out = borrowed(out)
     faces = t.dice_faces[d]
     n_dice = s.die_slot.shape[1]
     if n_dice > RANK_DICE:  # ranks would truncate differently: the plain way
@@ -1175,6 +1286,7 @@ def die_values(s, t, p, prm, q, d, out):
 def _die_values_once(s, t, p, prm, q, d):
     """:func:`die_values` of die (q, d) into row ``q * D + d`` of ``s.dvals``, computed
     once per delver-phase decision (``s.ddone`` is cleared by :func:`choose_play`)."""
+    prm = borrowed(prm)
     i = q * s.die_slot.shape[1] + d
     if not s.ddone[i]:
         die_values(s, t, p, prm, q, d, s.dvals[i])
@@ -1185,6 +1297,7 @@ def _die_values_once(s, t, p, prm, q, d):
 @njit
 def _die_change_gain(s, t, p, prm, q, d, new_value):
     """Gain for ``p`` if die (q, d) on a ruin showed ``new_value`` instead."""
+    prm = borrowed(prm)
     vals = _die_values_once(s, t, p, prm, q, d)
     return vals[new_value] - vals[s.die_value[q, d]]
 
@@ -1196,6 +1309,7 @@ def _reroll_gain(s, t, p, prm, q, d):
     A reroll that cannot bring the ruin to its claim value only changes who leads
     there (a small term, left out) and may give a stone: only that is counted then.
     """
+    prm = borrowed(prm)
     faces = t.dice_faces[d]
     slot = s.die_slot[q, d]
     stone_ok = stone_available(s, slot)
@@ -1222,6 +1336,9 @@ def choose_play(s, t, p, strat, prm, band_used, out):
     the card with the largest exact one-step gain if it is worth more than
     ``P_CARD_MIN`` points; random plays uniformly among legal cards or stops.
     """
+    strat = borrowed(strat)
+    prm = borrowed(prm)
+    out = borrowed(out)
     out[0] = -1
     out[1] = -1
     out[2] = -1
@@ -1370,6 +1487,8 @@ def _excavation_with(
     Reading the Stones were pending, or an Ancient Map / Expedition played now.
     ``refill``: summarise the slots afresh (the first look of a decision);
     ``floor``: see :func:`best_excavation`."""
+    prm = borrowed(prm)
+    out = borrowed(out)
     return best_excavation(
         s,
         t,
