@@ -14,7 +14,12 @@ object keeps the NamedTuple (and so every array) alive; a kernel must not keep
 a view, or an array read from it, beyond the call that received it. Fields are
 read-only from kernels (arrays are written in place as usual).
 
-:func:`borrowed` gives the same treatment to a single array argument.
+:func:`borrowed` gives the same treatment to a single array argument. Kernels
+re-bind their array arguments with it first thing (``prm = borrowed(prm)``):
+numba cannot know that an argument's owner is null, so without this it calls the
+counting functions each time the array is passed on, sliced or used by an inlined
+helper, inside loops too. In ``strategies._gain_bound`` that removed all 10 calls
+and a fifth of the instructions.
 
 With ``NUMBA_DISABLE_JIT=1`` :func:`make_view` returns the NamedTuple itself and
 :func:`borrowed` returns its argument, so kernels run unchanged as plain Python.

@@ -56,6 +56,7 @@ from analyzer.unearth.strategies import (
     DEFAULT_PARAMS,
     Strategy,
     _insert_rank,
+    _pack_dice,
     _roll_ev,
     _value_if,
     best_excavation,
@@ -1058,6 +1059,36 @@ def test_memo_across_summaries_equals_a_cold_memo():
             assert (got, tuple(out)) == (want, tuple(cold_out)), (game, step, what)
             compared += 1
     assert compared == 12 * 40
+
+
+def test_packed_dice_are_equal_exactly_when_the_dice_are():
+    """``_pack_dice`` (the key of the slot-summary memo): two tables give the same
+    pair of integers on a slot exactly when the same dice show the same values there."""
+    gen = np.random.default_rng(31)
+    g = Table(4, Strategy.BALANCED)
+    n_slots = int(g.s.sc[S_N_SLOTS])
+    cfg = np.zeros((n_slots, 2), np.int64)
+    seen = {}
+    for _ in range(3000):
+        g.s.die_slot[:] = -1
+        for q in range(4):
+            for d, faces in enumerate(T.dice_faces):
+                if gen.random() < 0.3:
+                    g.put(q, d, int(gen.integers(0, 2)), int(gen.integers(1, faces + 1)))
+        assert _pack_dice(g.S, cfg)
+        for slot in range(2):
+            dice = tuple(
+                (q, d, int(g.s.die_value[q, d]))
+                for q in range(4)
+                for d in range(len(T.dice_faces))
+                if g.s.die_slot[q, d] == slot
+            )
+            key = (int(cfg[slot, 0]), int(cfg[slot, 1]))
+            assert seen.setdefault(key, dice) == dice
+    assert len(seen) > 1000
+    g.s.die_value[0, 0] = 9  # a value that does not fit 3 bits: nothing is compared
+    g.s.die_slot[0, 0] = 0
+    assert not _pack_dice(g.S, cfg)
 
 
 def test_sanctuary_memo_sees_the_values_a_summary_does_not_hold():

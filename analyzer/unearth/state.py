@@ -46,7 +46,10 @@ S_EXC_READY = 22  #: 1: the delver phase left the excavation choice in S_EXC_DIE
 S_EXC_DIE = 23
 S_EXC_SLOT = 24
 S_CELLS_READY = 25  #: > 0: choose_colour left that many scored cells for choose_cell
-N_SCALARS = 26
+S_FILL = 26  #: slot summaries made so far (strategies.fill_slot_cache)
+S_CAND_FILL = 27  #: the summary the sorted excavation pairs in ``cand`` belong to (-1 none)
+S_CAND_N = 28  #: how many pairs ``cand`` holds
+N_SCALARS = 29
 
 # ------------------------------------------------------------------ per-seat stats
 ST_DRAWN = 0  #: delver cards drawn after set-up (consolation, events, Eternal Flame)
@@ -136,6 +139,10 @@ class State(NamedTuple):
     box: np.ndarray  #: int64[P, 4] bounding box of each tableau's stones (tableau.grow_box)
     cellmark: np.ndarray  #: int64[N_CELLS] work space (flood fill of the invariant check)
     cellval: np.ndarray  #: float64[N_CELLS] stone planning: score of each candidate cell
+    slot_tot: np.ndarray  #: int64[max slots] dice total on each ruin (choose_play)
+    dice_cfg: np.ndarray  #: int64[max slots, 2] the dice on each slot, packed (fill_slot_cache)
+    slot_cfg: np.ndarray  #: int64[P, max slots, 3] packed dice and card at each seat's last summary
+    slot_stone: np.ndarray  #: int64[max slots] 1: a stone is to be had there (choose_play)
 
 
 def new_state(t, n_players: int, trace_rows: int = 0) -> State:
@@ -199,6 +206,10 @@ def new_state(t, n_players: int, trace_rows: int = 0) -> State:
         box=np.zeros((n_players, 4), np.int64),
         cellmark=np.zeros(N_CELLS, np.int64),
         cellval=np.zeros(N_CELLS, np.float64),
+        slot_tot=np.zeros(max_slots, np.int64),
+        dice_cfg=np.zeros((max_slots, 2), np.int64),
+        slot_cfg=np.full((n_players, max_slots, 3), -1, np.int64),
+        slot_stone=np.zeros(max_slots, np.int64),
     )
 
 

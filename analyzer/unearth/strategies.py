@@ -40,11 +40,14 @@ from analyzer.unearth.codes import CardKind, Delver, WonderEffect
 from analyzer.unearth.state import (
     GAIN_KEYS,
     S_ANCESTRAL,
+    S_CAND_FILL,
+    S_CAND_N,
     S_CELLS_READY,
     S_EXC_DIE,
     S_EXC_READY,
     S_EXC_SLOT,
     S_EXPEDITION,
+    S_FILL,
     S_MAP,
     S_N_PLAYERS,
     S_N_SLOTS,
@@ -54,7 +57,6 @@ from analyzer.unearth.state import (
     SIG_INTS,
     bag_total,
     clamp,
-    slot_total,
 )
 from analyzer.unearth.tableau import formula_ok, is_free, legal_cells_boxed
 
@@ -407,6 +409,8 @@ def forget_memo(s):
     s.slot_ver[:] = 0
     s.env[:] = 0
     s.env_prm[:] = np.nan
+    s.sc[S_CAND_FILL] = -1
+    s.slot_cfg[:] = -1
 
 
 @njit
@@ -453,6 +457,34 @@ def _note_summary(s, p, slot, row, worth_me, worth_best):
 
 
 @njit
+def _pack_dice(s, cfg):
+    """Describe the dice on each slot by two integers, from one pass over the dice:
+    ``cfg[slot, 0]`` has bit ``q * D + d`` set for each die (q, d) there and
+    ``cfg[slot, 1]`` their values, 3 bits each in (seat, die) order. Equal pairs
+    mean the same dice with the same values. Returns False if some configuration
+    does not fit (more than 20 dice, or a value outside 1..8): then nothing is
+    compared."""
+    n_slots = s.sc[S_N_SLOTS]
+    n_dice = s.die_slot.shape[1]
+    for slot in range(n_slots):
+        cfg[slot, 0] = 0
+        cfg[slot, 1] = 0
+    if s.sc[S_N_PLAYERS] * n_dice > 20:
+        return False
+    for q in range(s.sc[S_N_PLAYERS]):
+        for d in range(n_dice):
+            slot = s.die_slot[q, d]
+            if slot < 0:
+                continue
+            v = s.die_value[q, d]
+            if v < 1 or v > 8:
+                return False
+            cfg[slot, 0] |= np.int64(1) << (q * n_dice + d)
+            cfg[slot, 1] = cfg[slot, 1] * 8 + (v - 1)
+    return True
+
+
+@njit
 def fill_slot_cache(s, t, p, prm):
     """Summarise every occupied slot for seat ``p`` into ``s.slot_cache`` and
     ``s.slot_base`` (see :func:`slot_info`), so the per-face evaluations below
@@ -467,22 +499,44 @@ def fill_slot_cache(s, t, p, prm):
     cache = s.slot_cache
     base = s.slot_base
     _check_env(s, p, prm)
+    s.sc[S_FILL] += 1
+    packed = _pack_dice(s, s.dice_cfg)
     for slot in range(s.sc[S_N_SLOTS]):
         card = s.slot_card[slot]
         if card < 0:
             continue
-        total, n_mine, my, best, best_seat, tied = slot_info(s, t, p, slot, keys)
         row = cache[slot]
-        row[0] = total
-        row[1] = n_mine
-        row[2] = my
-        row[3] = best
-        row[4] = best_seat
-        row[5] = 1 if tied else 0
-        for i in range(RANK_DICE):
-            row[6 + i] = keys[i] if i < n_mine else 0
-        claim = t.card_claim[card]
-        row[12] = claim
+        last = s.slot_cfg[p, slot]
+        if (
+            packed
+            and last[0] == s.dice_cfg[slot, 0]
+            and last[1] == s.dice_cfg[slot, 1]
+            and last[2] == card
+        ):
+            # the same dice on the same ruin as at p's last summary of it: the same ranks
+            for i in range(13):
+                row[i] = s.slot_sig[p, slot, i]
+            total = row[0]
+            n_mine = row[1]
+            my = row[2]
+            best = row[3]
+            best_seat = row[4]
+            tied = row[5] == 1
+        else:
+            total, n_mine, my, best, best_seat, tied = slot_info(s, t, p, slot, keys)
+            row[0] = total
+            row[1] = n_mine
+            row[2] = my
+            row[3] = best
+            row[4] = best_seat
+            row[5] = 1 if tied else 0
+            for i in range(RANK_DICE):
+                row[6 + i] = keys[i] if i < n_mine else 0
+            row[12] = t.card_claim[card]
+            last[0] = s.dice_cfg[slot, 0] if packed else -1
+            last[1] = s.dice_cfg[slot, 1]
+            last[2] = card
+        claim = row[12]
         row[13] = 1 if stone_available(s, slot) else 0
         worth_me = ruin_worth(s, t, p, card, True)
         worth_best = ruin_worth(s, t, best_seat, card, False) if best_seat >= 0 else 0.0
@@ -765,21 +819,16 @@ def _first_of_its_faces(s, t, p, d):
 
 
 @njit
-def _best_roll_pruned(s, t, p, prm, n_anc, n_read, use_map, out, floor):
-    """:func:`best_excavation` for a non-empty pool and no Expedition: the same
-    answer, (die, slot) pairs looked at in decreasing order of an upper bound of
-    their gain (:func:`_gain_bound`) and the rest skipped once no bound can beat
-    the best found, or ``floor``. Ties go to the pair first in (die, slot) order,
-    as in the plain loop."""
+def _sort_pairs(s, t, p, prm, cand, ub):
+    """Every (die, slot) pair of :func:`_best_roll_pruned` into ``cand`` (as
+    ``die * n_slots + slot``), sorted by decreasing gain bound ``ub``, equal bounds
+    in (die, slot) order; stamped with the current slot summary."""
     prm = borrowed(prm)
-    out = borrowed(out)
-    mods = s.scratch[16:48]
-    n_dice = s.die_slot.shape[1]
+    cand = borrowed(cand)
+    ub = borrowed(ub)
     n_slots = s.sc[S_N_SLOTS]
-    cand = s.cand
-    ub = s.cand_ub
     n = 0
-    for d in range(n_dice):
+    for d in range(s.die_slot.shape[1]):
         if not _first_of_its_faces(s, t, p, d):
             continue
         for slot in range(n_slots):
@@ -794,6 +843,29 @@ def _best_roll_pruned(s, t, p, prm, n_anc, n_read, use_map, out, floor):
             ub[j] = g
             cand[j] = d * n_slots + slot
             n += 1
+    s.sc[S_CAND_N] = n
+    s.sc[S_CAND_FILL] = s.sc[S_FILL]
+
+
+@njit
+def _best_roll_pruned(s, t, p, prm, n_anc, n_read, use_map, out, floor):
+    """:func:`best_excavation` for a non-empty pool and no Expedition: the same
+    answer, (die, slot) pairs looked at in decreasing order of an upper bound of
+    their gain (:func:`_gain_bound`) and the rest skipped once no bound can beat
+    the best found, or ``floor``. Ties go to the pair first in (die, slot) order,
+    as in the plain loop.
+
+    The bounds do not depend on the modifiers: the sorted pairs are kept for
+    the other looks of the same decision (the same slot summary, ``S_FILL``)."""
+    prm = borrowed(prm)
+    out = borrowed(out)
+    mods = s.scratch[16:48]
+    n_slots = s.sc[S_N_SLOTS]
+    cand = s.cand
+    ub = s.cand_ub
+    if s.sc[S_CAND_FILL] != s.sc[S_FILL]:
+        _sort_pairs(s, t, p, prm, cand, ub)
+    n = s.sc[S_CAND_N]
     best = -1e18
     best_i = -1
     out[0] = -1
@@ -1303,19 +1375,22 @@ def _die_change_gain(s, t, p, prm, q, d, new_value):
 
 
 @njit
-def _reroll_gain(s, t, p, prm, q, d):
+def _reroll_gain(s, t, p, prm, q, d, totals, stones):
     """Expected gain for ``p`` if die (q, d) on a ruin is rerolled by its owner.
 
-    A reroll that cannot bring the ruin to its claim value only changes who leads
-    there (a small term, left out) and may give a stone: only that is counted then.
+    ``totals[slot]``: the dice total on each ruin; ``stones[slot]``: 1 if a natural
+    1-3 there would give a stone (see :func:`_table_totals`). A reroll that cannot
+    bring the ruin to its claim value only changes who leads there (a small term,
+    left out) and may give a stone: only that is counted then.
     """
     prm = borrowed(prm)
+    totals = borrowed(totals)
+    stones = borrowed(stones)
     faces = t.dice_faces[d]
     slot = s.die_slot[q, d]
-    stone_ok = stone_available(s, slot)
     p_stone = min(t.stone_faces_max, faces) / faces
-    stone = prm[P_W_STONE] * p_stone if (q == p and stone_ok) else 0.0
-    total = slot_total(s, slot)
+    stone = prm[P_W_STONE] * p_stone if (q == p and stones[slot]) else 0.0
+    total = totals[slot]
     if total - s.die_value[q, d] + faces < t.card_claim[s.slot_card[slot]]:
         return stone
     vals = _die_values_once(s, t, p, prm, q, d)
@@ -1324,6 +1399,20 @@ def _reroll_gain(s, t, p, prm, q, d):
     for f in range(1, faces + 1):
         acc += vals[f] - before
     return acc / faces + stone
+
+
+@njit
+def _table_totals(s, totals, stones):
+    """``totals[slot]``: the dice total on each ruin, from one pass over the dice;
+    ``stones[slot]``: 1 if a natural 1-3 there would give a stone."""
+    n_slots = s.sc[S_N_SLOTS]
+    for slot in range(n_slots):
+        totals[slot] = 0
+        stones[slot] = 1 if s.slot_card[slot] >= 0 and stone_available(s, slot) else 0
+    for q in range(s.sc[S_N_PLAYERS]):
+        for d in range(s.die_slot.shape[1]):
+            if s.die_slot[q, d] >= 0:
+                totals[s.die_slot[q, d]] += s.die_value[q, d]
 
 
 @njit
@@ -1388,6 +1477,9 @@ def choose_play(s, t, p, strat, prm, band_used, out):
         return
     for i in range(n_players * n_dice):
         s.ddone[i] = 0  # the die-values memo of this decision (_die_values_once)
+    totals = s.slot_tot
+    stones = s.slot_stone
+    _table_totals(s, totals, stones)
     base_out = s.scratch[48:50]
     base = _excavation_with(s, t, p, prm, 0, 0, False, False, base_out, True)
     # if no card is played, this is the excavation choice: keep it for excavate()
@@ -1429,7 +1521,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
                     if slot < 0:
                         continue
                     # only ruins where a claim is at most one die away after the change
-                    reach = slot_total(s, slot) + amount + max_faces
+                    reach = totals[slot] + amount + max_faces
                     if reach < t.card_claim[s.slot_card[slot]]:
                         continue
                     nv = clamp(s.die_value[q, d] + amount, t.dice_faces[d])
@@ -1443,7 +1535,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
                 for d in range(n_dice):
                     if s.die_slot[q, d] < 0:
                         continue
-                    g = _reroll_gain(s, t, p, prm, q, d)
+                    g = _reroll_gain(s, t, p, prm, q, d, totals, stones)
                     if g > gain:
                         gain = g
                         a = q
@@ -1452,7 +1544,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
             gain = 0.0
             for d in range(n_dice):
                 if s.die_slot[p, d] >= 0:
-                    gain += _reroll_gain(s, t, p, prm, p, d)
+                    gain += _reroll_gain(s, t, p, prm, p, d, totals, stones)
         elif eff == Delver.FORGOTTEN_SONG:
             fmax = 1
             for d in range(n_dice):
@@ -1463,7 +1555,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
                 for q in range(n_players):
                     for d in range(n_dice):
                         if s.die_slot[q, d] >= 0 and s.die_value[q, d] == v:
-                            g += _reroll_gain(s, t, p, prm, q, d)
+                            g += _reroll_gain(s, t, p, prm, q, d, totals, stones)
                             hit = True
                 if hit and g > gain:
                     gain = g
