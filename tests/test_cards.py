@@ -942,6 +942,12 @@ def test_die_values_equal_the_plain_evaluation_die_by_die(players):
                     plain = [_value_if(g.S, g.T, p, prm, q, d, v) for v in range(1, faces + 1)]
                     assert list(out[1 : faces + 1]) == plain, (game, p, q, d)
                     assert (g.s.die_value == before).all()
+                    # some faces only (A New Discovery, Forlorn): the others left alone
+                    want = int(gen.integers(0, 1 << faces)) << 1
+                    part = np.full(16, np.nan)
+                    die_values(g.S, g.T, p, prm, q, d, part, want)
+                    for v in range(1, faces + 1):
+                        assert part[v] == plain[v - 1] if want >> v & 1 else np.isnan(part[v])
                     checked += 1
     assert checked > 100
 

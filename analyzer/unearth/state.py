@@ -78,7 +78,7 @@ EV_TAKE_RUIN = 12  #: a set-aside ruin taken by a named wonder: a=card, b=wonder
 
 MAX_TURNS = 2000  #: safety cap; a game reaching it is flagged in S_ABORTED
 GAIN_KEYS = 6  #: modifier settings memoised per seat (one more row set is scratch)
-SIG_INTS = 14  #: integers of a slot summary that the value memo depends on (slot_cache[:14])
+SIG_INTS = 13  #: integers of a slot summary the slot values depend on (slot_cache[:13])
 
 
 class State(NamedTuple):
@@ -134,7 +134,7 @@ class State(NamedTuple):
     fscratch: np.ndarray  #: float64[32] float scratch (strategies.die_values)
     cand: np.ndarray  #: int64[D * max slots] (die, slot) pairs in best_excavation's order
     cand_ub: np.ndarray  #: float64[D * max slots] their gain bounds
-    ddone: np.ndarray  #: int64[P * D] 1: ``dvals`` holds this die's row
+    ddone: np.ndarray  #: int64[P * D] bit v set: ``dvals`` holds this die's value for face v
     dvals: np.ndarray  #: float64[P * D, 16] die_values of the current delver-phase decision
     box: np.ndarray  #: int64[P, 4] bounding box of each tableau's stones (tableau.grow_box)
     cellmark: np.ndarray  #: int64[N_CELLS] work space (flood fill of the invariant check)

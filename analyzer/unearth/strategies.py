@@ -440,7 +440,9 @@ def _check_env(s, p, prm):
 @njit(inline="always")
 def _note_summary(s, p, slot, row, worth_me, worth_best):
     """Compare ``p``'s new summary ``row`` of ``slot`` (and the ruin's worths) with
-    the last one; bump the slot's version if anything the memo uses changed."""
+    the last one; bump the slot's version if anything the slot values depend on
+    changed. (Whether a stone is to be had, ``row[13]``, changes the face gains
+    only: their memo is stamped with it besides the version.)"""
     sig = s.slot_sig[p, slot]
     same = True
     for i in range(SIG_INTS):
@@ -514,7 +516,7 @@ def fill_slot_cache(s, t, p, prm):
             and last[2] == card
         ):
             # the same dice on the same ruin as at p's last summary of it: the same ranks
-            for i in range(13):
+            for i in range(SIG_INTS):
                 row[i] = s.slot_sig[p, slot, i]
             total = row[0]
             n_mine = row[1]
@@ -626,13 +628,13 @@ def _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods):
     landing on ``slot`` with natural face ``f`` (1..faces), the best reachable
     value chosen (cache filled for ``p``).
 
-    Memoised per seat, slot version (:func:`fill_slot_cache`) and modifier
+    Memoised per seat, slot version (:func:`fill_slot_cache`), stone and modifier
     setting: the delver phase looks at the same faces for the plain roll, the
     Ancient Map and the Expedition, and the next turn at the ruins no die changed.
     """
     prm = borrowed(prm)
     mods = borrowed(mods)
-    stamp = s.slot_ver[p, slot]
+    stamp = s.slot_ver[p, slot] * 2 + s.slot_cache[slot, 13]  # values, and the stone
     keys = s.gkeys[p]
     key = n_anc * 4096 + n_read
     k = GAIN_KEYS  # the scratch row set when every key is taken
@@ -1297,18 +1299,20 @@ def _value_if(s, t, p, prm, q, d, new_value):
 
 
 @njit
-def die_values(s, t, p, prm, q, d, out):
+def die_values(s, t, p, prm, q, d, out, want=-1):
     """``out[v]``: value for ``p`` of the ruin under die (q, d) if that die showed
     ``v`` (1..faces), what :func:`_value_if` gives for each ``v``, from one pass
     over the dice: the other dice's summary is kept and only the changed seat's
-    rank is recomputed per ``v``."""
+    rank is recomputed per ``v``. ``want``: bit ``v`` set for each ``v`` to
+    compute (-1: every face); the other entries of ``out`` are left as they are."""
     prm = borrowed(prm)
     out = borrowed(out)
     faces = t.dice_faces[d]
     n_dice = s.die_slot.shape[1]
     if n_dice > RANK_DICE:  # ranks would truncate differently: the plain way
         for v in range(1, faces + 1):
-            out[v] = _value_if(s, t, p, prm, q, d, v)
+            if (want >> v) & 1:
+                out[v] = _value_if(s, t, p, prm, q, d, v)
         return
     slot = s.die_slot[q, d]
     card = s.slot_card[slot]
@@ -1332,6 +1336,8 @@ def die_values(s, t, p, prm, q, d, out):
     n_mine = n_keys[p] + (1 if q == p else 0)
     fixed_mine = _insert_rank(keys[p], n_keys[p], 0) if n_keys[p] > 0 else np.int64(0)
     for v in range(1, faces + 1):
+        if not (want >> v) & 1:
+            continue
         key = die_key(v, faces)
         my_rank = _insert_rank(keys[p], n_keys[p], key) if q == p else fixed_mine
         best = np.int64(0)
@@ -1355,14 +1361,16 @@ def die_values(s, t, p, prm, q, d, out):
 
 
 @njit
-def _die_values_once(s, t, p, prm, q, d):
-    """:func:`die_values` of die (q, d) into row ``q * D + d`` of ``s.dvals``, computed
-    once per delver-phase decision (``s.ddone`` is cleared by :func:`choose_play`)."""
+def _die_values_once(s, t, p, prm, q, d, want):
+    """:func:`die_values` of die (q, d) for the faces in ``want`` into row
+    ``q * D + d`` of ``s.dvals``, each face computed once per delver-phase decision
+    (``s.ddone[q * D + d]``: the faces done; cleared by :func:`choose_play`)."""
     prm = borrowed(prm)
     i = q * s.die_slot.shape[1] + d
-    if not s.ddone[i]:
-        die_values(s, t, p, prm, q, d, s.dvals[i])
-        s.ddone[i] = 1
+    missing = want & ~s.ddone[i]
+    if missing:
+        die_values(s, t, p, prm, q, d, s.dvals[i], missing)
+        s.ddone[i] |= missing
     return s.dvals[i]
 
 
@@ -1370,8 +1378,9 @@ def _die_values_once(s, t, p, prm, q, d):
 def _die_change_gain(s, t, p, prm, q, d, new_value):
     """Gain for ``p`` if die (q, d) on a ruin showed ``new_value`` instead."""
     prm = borrowed(prm)
-    vals = _die_values_once(s, t, p, prm, q, d)
-    return vals[new_value] - vals[s.die_value[q, d]]
+    now = s.die_value[q, d]
+    vals = _die_values_once(s, t, p, prm, q, d, (np.int64(1) << new_value) | (np.int64(1) << now))
+    return vals[new_value] - vals[now]
 
 
 @njit
@@ -1393,7 +1402,7 @@ def _reroll_gain(s, t, p, prm, q, d, totals, stones):
     total = totals[slot]
     if total - s.die_value[q, d] + faces < t.card_claim[s.slot_card[slot]]:
         return stone
-    vals = _die_values_once(s, t, p, prm, q, d)
+    vals = _die_values_once(s, t, p, prm, q, d, (np.int64(1) << (faces + 1)) - 2)
     before = vals[s.die_value[q, d]]  # the ruin as it stands
     acc = 0.0
     for f in range(1, faces + 1):
