@@ -55,6 +55,7 @@ from analyzer.unearth.state import (
 from analyzer.unearth.strategies import (
     DEFAULT_PARAMS,
     Strategy,
+    _bound_at_most,
     _insert_rank,
     _pack_dice,
     _roll_ev,
@@ -999,6 +1000,39 @@ def test_pruned_excavation_choice_equals_the_plain_loop():
             assert (got, got_pair) == (best, pair), (game, n_anc, n_read, use_map)
             compared += 1
     assert compared > 100
+
+
+def test_no_expedition_gains_more_than_the_best_bound():
+    """The delver phase skips an Expedition when the best (die, ruin) gain bound of
+    the plain excavation's sorted pairs cannot beat the card's bar
+    (``_bound_at_most``): the Expedition's exact gain must then be below the bar."""
+    gen = np.random.default_rng(17)
+    out = np.zeros(2, np.int64)
+    checked = 0
+    for game in range(60):
+        players = int(gen.integers(2, 5))
+        g = Table(players, Strategy.BALANCED, game=game)
+        n_slots = int(g.s.sc[S_N_SLOTS])
+        for slot in range(n_slots):
+            g.s.slot_card[slot] = gen.integers(0, T.n_ruins)
+            g.s.slot_stones[slot, 0] = gen.integers(0, 2)
+        for q in range(players):
+            for d, faces in enumerate(T.dice_faces):
+                if gen.random() < (0.3 if q == 0 else 0.5):
+                    g.put(q, d, int(gen.integers(0, n_slots)), int(gen.integers(1, faces + 1)))
+        if (g.s.die_slot[0] >= 0).all():
+            g.s.die_slot[0, D8] = -1
+        if gen.random() < 0.3:
+            g.own(0, "harmonious_columns")
+        prm = g.prm[0]
+        plain = best_excavation(g.S, g.T, 0, prm, 0, 0, False, False, out)
+        top = float(g.s.cand_ub[0])
+        expedition = best_excavation(g.S, g.T, 0, prm, 0, 0, False, True, out, False)
+        assert plain <= top + 1e-9 and expedition <= top + 1e-9, game
+        assert _bound_at_most(g.S, 0, top + 1e-9)
+        assert not _bound_at_most(g.S, 0, expedition - 1e-6)
+        checked += 1
+    assert checked == 60
 
 
 def _cold_copy(s):

@@ -140,6 +140,8 @@ class State(NamedTuple):
     cellmark: np.ndarray  #: int64[N_CELLS] work space (flood fill of the invariant check)
     cellval: np.ndarray  #: float64[N_CELLS] stone planning: score of each candidate cell
     slot_tot: np.ndarray  #: int64[max slots] dice total on each ruin (choose_play)
+    vgain: np.ndarray  #: float64[16] Forgotten Song: the gain of naming each value (choose_play)
+    vhit: np.ndarray  #: int64[16] 1: some die on a ruin shows that value
     dice_cfg: np.ndarray  #: int64[max slots, 2] the dice on each slot, packed (fill_slot_cache)
     slot_cfg: np.ndarray  #: int64[P, max slots, 3] packed dice and card at each seat's last summary
     slot_stone: np.ndarray  #: int64[max slots] 1: a stone is to be had there (choose_play)
@@ -207,6 +209,8 @@ def new_state(t, n_players: int, trace_rows: int = 0) -> State:
         cellmark=np.zeros(N_CELLS, np.int64),
         cellval=np.zeros(N_CELLS, np.float64),
         slot_tot=np.zeros(max_slots, np.int64),
+        vgain=np.zeros(16, np.float64),
+        vhit=np.zeros(16, np.int64),
         dice_cfg=np.zeros((max_slots, 2), np.int64),
         slot_cfg=np.full((n_players, max_slots, 3), -1, np.int64),
         slot_stone=np.zeros(max_slots, np.int64),

@@ -1519,7 +1519,8 @@ def choose_play(s, t, p, strat, prm, band_used, out):
             gain = _excavation_with(s, t, p, prm, 0, 0, True, False, base_out, False, floor)
             gain -= base
         elif eff == Delver.EXPEDITION and s.sc[S_EXPEDITION] == 0:
-            gain = _excavation_with(s, t, p, prm, 0, 0, False, True, base_out) - base
+            if not _bound_at_most(s, p, base + best_gain):
+                gain = _excavation_with(s, t, p, prm, 0, 0, False, True, base_out) - base
         elif eff == Delver.BAND_OF_DELVERS:
             gain = base
         elif eff == Delver.A_NEW_DISCOVERY or eff == Delver.FORLORN:
@@ -1558,16 +1559,21 @@ def choose_play(s, t, p, strat, prm, band_used, out):
             fmax = 1
             for d in range(n_dice):
                 fmax = max(fmax, t.dice_faces[d])
+            # every die showing v, summed in (seat, die) order: one pass over the dice
+            song = s.vgain
+            hits = s.vhit
             for v in range(1, fmax + 1):
-                g = 0.0
-                hit = False
-                for q in range(n_players):
-                    for d in range(n_dice):
-                        if s.die_slot[q, d] >= 0 and s.die_value[q, d] == v:
-                            g += _reroll_gain(s, t, p, prm, q, d, totals, stones)
-                            hit = True
-                if hit and g > gain:
-                    gain = g
+                song[v] = 0.0
+                hits[v] = 0
+            for q in range(n_players):
+                for d in range(n_dice):
+                    if s.die_slot[q, d] >= 0:
+                        v = s.die_value[q, d]
+                        song[v] += _reroll_gain(s, t, p, prm, q, d, totals, stones)
+                        hits[v] = 1
+            for v in range(1, fmax + 1):
+                if hits[v] and song[v] > gain:
+                    gain = song[v]
                     a = v
         if gain > best_gain:
             best_gain = gain
@@ -1578,6 +1584,20 @@ def choose_play(s, t, p, strat, prm, band_used, out):
         s.sc[S_EXC_READY] = 1
         s.sc[S_EXC_DIE] = exc_die
         s.sc[S_EXC_SLOT] = exc_slot
+
+
+@njit
+def _bound_at_most(s, p, level):
+    """True if no excavation of ``p`` can gain more than ``level``, the Expedition's
+    included: its gain (an average over faces of the best ruin) is at most the
+    largest gain bound of the pairs :func:`_best_roll_pruned` sorted for this very
+    slot summary. False when there are none (an empty pool: every die comes back)."""
+    if s.sc[S_CAND_FILL] != s.sc[S_FILL] or s.sc[S_CAND_N] == 0:
+        return False
+    for d in range(s.die_slot.shape[1]):
+        if s.die_slot[p, d] < 0:
+            return s.cand_ub[0] + 1e-9 <= level  # rounding margin, as in the pruning
+    return False
 
 
 @njit
