@@ -54,5 +54,8 @@ CACHE_DIR = _cache_dir()
 numba.config.CACHE_DIR = CACHE_DIR
 
 #: Compile in nopython mode, cache to disk (the second run of a command loads
-#: machine code instead of compiling), release the GIL.
-njit = functools.partial(numba.njit, cache=True, nogil=True)
+#: machine code instead of compiling), release the GIL. ``error_model="numpy"``:
+#: a division does not test its divisor for zero to raise ZeroDivisionError
+#: (no kernel divides by zero: claim values, face counts and pile sizes are
+#: positive), which takes a branch and an exception path out of the hot loops.
+njit = functools.partial(numba.njit, cache=True, nogil=True, error_model="numpy")
