@@ -953,6 +953,37 @@ def test_die_values_equal_the_plain_evaluation_die_by_die(players):
     assert checked > 100
 
 
+_MODIFIER_WONDERS = ("college_of_the_overseers", "harmonious_columns", "sanctuary_of_the_builders")
+
+
+def _random_excavation_table(gen, game, plain=False, empty=0.1, wonders=_MODIFIER_WONDERS):
+    """A table for seat 0's excavation choice: 2-4 seats, random ruins (a share
+    ``empty`` of slots empty) with or without a stone, dice of every seat on them,
+    seat 0 with a die in its pool, each of ``wonders`` owned by seat 0 with odds 0.3.
+    ``plain``: the Table's 17s as set up, no stones, no dice. None if no ruin is out."""
+    players = int(gen.integers(2, 5))
+    g = Table(players, Strategy.BALANCED, game=game)
+    n_slots = int(g.s.sc[S_N_SLOTS])
+    for slot in range(n_slots):
+        if plain:
+            break
+        g.s.slot_card[slot] = gen.integers(0, T.n_ruins) if gen.random() < 1 - empty else -1
+        g.s.slot_stones[slot, 0] = gen.integers(0, 2)
+    if (g.s.slot_card[:n_slots] < 0).all():
+        return None
+    occupied = [slot for slot in range(n_slots) if g.s.slot_card[slot] >= 0]
+    for q in range(players):
+        for d, faces in enumerate(T.dice_faces):
+            if gen.random() < (0.3 if q == 0 else 0.5) and not plain:
+                g.put(q, d, int(gen.choice(occupied)), int(gen.integers(1, faces + 1)))
+    if (g.s.die_slot[0] >= 0).all():
+        g.s.die_slot[0, D8] = -1
+    for wid in wonders:
+        if gen.random() < 0.3:
+            g.own(0, wid)
+    return g
+
+
 def test_pruned_excavation_choice_equals_the_plain_loop():
     """``best_excavation`` looks at (die, ruin) pairs best bound first and skips
     the rest once no bound can win; it must give the plain loop's answer (the
@@ -963,27 +994,11 @@ def test_pruned_excavation_choice_equals_the_plain_loop():
     mods = np.zeros(32, np.int64)
     compared = 0
     for game in range(40):
-        players = int(gen.integers(2, 5))
-        g = Table(players, Strategy.BALANCED, game=game)
-        n_slots = int(g.s.sc[S_N_SLOTS])
-        plain_table = game % 4 == 0  # the Table's 17s, no stones: ties between ruins
-        for slot in range(n_slots):
-            if plain_table:
-                break
-            g.s.slot_card[slot] = gen.integers(0, T.n_ruins) if gen.random() < 0.9 else -1
-            g.s.slot_stones[slot, 0] = gen.integers(0, 2)
-        if (g.s.slot_card[:n_slots] < 0).all():
+        # every fourth: the Table's 17s, no stones, no dice: ties between ruins
+        g = _random_excavation_table(gen, game, plain=game % 4 == 0)
+        if g is None:
             continue
-        occupied = [slot for slot in range(n_slots) if g.s.slot_card[slot] >= 0]
-        for q in range(players):
-            for d, faces in enumerate(T.dice_faces):
-                if gen.random() < (0.3 if q == 0 else 0.5) and not plain_table:
-                    g.put(q, d, int(gen.choice(occupied)), int(gen.integers(1, faces + 1)))
-        if (g.s.die_slot[0] >= 0).all():
-            g.s.die_slot[0, D8] = -1
-        for wid in ("college_of_the_overseers", "harmonious_columns", "sanctuary_of_the_builders"):
-            if gen.random() < 0.3:
-                g.own(0, wid)
+        occupied = [slot for slot in range(int(g.s.sc[S_N_SLOTS])) if g.s.slot_card[slot] >= 0]
         prm = g.prm[0]
         for n_anc, n_read, use_map in ((0, 0, False), (1, 0, False), (0, 1, True), (1, 1, False)):
             got = best_excavation(g.S, g.T, 0, prm, n_anc, n_read, use_map, False, out)
@@ -1010,20 +1025,7 @@ def test_no_expedition_gains_more_than_the_best_bound():
     out = np.zeros(2, np.int64)
     checked = 0
     for game in range(60):
-        players = int(gen.integers(2, 5))
-        g = Table(players, Strategy.BALANCED, game=game)
-        n_slots = int(g.s.sc[S_N_SLOTS])
-        for slot in range(n_slots):
-            g.s.slot_card[slot] = gen.integers(0, T.n_ruins)
-            g.s.slot_stones[slot, 0] = gen.integers(0, 2)
-        for q in range(players):
-            for d, faces in enumerate(T.dice_faces):
-                if gen.random() < (0.3 if q == 0 else 0.5):
-                    g.put(q, d, int(gen.integers(0, n_slots)), int(gen.integers(1, faces + 1)))
-        if (g.s.die_slot[0] >= 0).all():
-            g.s.die_slot[0, D8] = -1
-        if gen.random() < 0.3:
-            g.own(0, "harmonious_columns")
+        g = _random_excavation_table(gen, game, empty=0.0, wonders=("harmonious_columns",))
         prm = g.prm[0]
         plain = best_excavation(g.S, g.T, 0, prm, 0, 0, False, False, out)
         top = float(g.s.cand_ub[0])

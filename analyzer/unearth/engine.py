@@ -72,6 +72,7 @@ from analyzer.unearth.state import (
     gather_slot,
     place_ruin_stones,
     return_ruin_stones,
+    slot_totals,
     take_ruin,
     trace,
 )
@@ -315,11 +316,7 @@ def check_claims(s, t, strat, prm, neigh, claims, n_claims):
     n_slots = s.sc[S_N_SLOTS]
     # every slot's total in one pass over the dice; resolving a slot changes only its own
     totals = s.scratch[200 : 200 + n_slots]
-    totals[:] = 0
-    for q in range(n_players):
-        for d in range(s.die_slot.shape[1]):
-            if s.die_slot[q, d] >= 0:
-                totals[s.die_slot[q, d]] += s.die_value[q, d]
+    slot_totals(s, totals)
     for slot in range(n_slots):
         card = s.slot_card[slot]
         if card < 0:

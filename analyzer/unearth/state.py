@@ -116,7 +116,7 @@ class State(NamedTuple):
     reach: np.ndarray  #: int64[256] work space of the reachable-values search
     marked: np.ndarray  #: int64[P * D] dice marked by Forgotten Song
     gkeys: np.ndarray  #: int64[P, GAIN_KEYS] face-gain memo: each seat's modifier keys (-1 free)
-    gstamp: np.ndarray  #: int64[P, GAIN_KEYS + 1, D, max slots] slot version of each memo row
+    gstamp: np.ndarray  #: int64[P, GAIN_KEYS + 1, D, max slots] 2 * slot version + stone, per row
     gtab: np.ndarray  #: float64[P * (GAIN_KEYS + 1) * D * max slots, 16] memoised face gains
     vstamp: np.ndarray  #: int64[P, D, max slots] slot version of each row of ``vtab``
     vtab: np.ndarray  #: float64[P, D, max slots, 16] memoised slot values by die value
@@ -330,14 +330,15 @@ def gather_slot(s, t, slot, owner, faces, value):
 
 
 @njit
-def slot_total(s, slot):
-    total = 0
-    n_players = s.sc[S_N_PLAYERS]
-    for p in range(n_players):
+def slot_totals(s, totals):
+    """``totals[slot]``: the dice total on every slot, from one pass over the dice."""
+    totals = borrowed(totals)
+    for slot in range(s.sc[S_N_SLOTS]):
+        totals[slot] = 0
+    for p in range(s.sc[S_N_PLAYERS]):
         for d in range(s.die_slot.shape[1]):
-            if s.die_slot[p, d] == slot:
-                total += s.die_value[p, d]
-    return total
+            if s.die_slot[p, d] >= 0:
+                totals[s.die_slot[p, d]] += s.die_value[p, d]
 
 
 @njit(inline="always")

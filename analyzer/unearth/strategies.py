@@ -57,6 +57,7 @@ from analyzer.unearth.state import (
     SIG_INTS,
     bag_total,
     clamp,
+    slot_totals,
 )
 from analyzer.unearth.tableau import formula_ok, is_free, legal_cells_boxed
 
@@ -1388,7 +1389,7 @@ def _reroll_gain(s, t, p, prm, q, d, totals, stones):
     """Expected gain for ``p`` if die (q, d) on a ruin is rerolled by its owner.
 
     ``totals[slot]``: the dice total on each ruin; ``stones[slot]``: 1 if a natural
-    1-3 there would give a stone (see :func:`_table_totals`). A reroll that cannot
+    1-3 there would give a stone (both filled by :func:`choose_play`). A reroll that cannot
     bring the ruin to its claim value only changes who leads there (a small term,
     left out) and may give a stone: only that is counted then.
     """
@@ -1408,20 +1409,6 @@ def _reroll_gain(s, t, p, prm, q, d, totals, stones):
     for f in range(1, faces + 1):
         acc += vals[f] - before
     return acc / faces + stone
-
-
-@njit
-def _table_totals(s, totals, stones):
-    """``totals[slot]``: the dice total on each ruin, from one pass over the dice;
-    ``stones[slot]``: 1 if a natural 1-3 there would give a stone."""
-    n_slots = s.sc[S_N_SLOTS]
-    for slot in range(n_slots):
-        totals[slot] = 0
-        stones[slot] = 1 if s.slot_card[slot] >= 0 and stone_available(s, slot) else 0
-    for q in range(s.sc[S_N_PLAYERS]):
-        for d in range(s.die_slot.shape[1]):
-            if s.die_slot[q, d] >= 0:
-                totals[s.die_slot[q, d]] += s.die_value[q, d]
 
 
 @njit
@@ -1488,7 +1475,9 @@ def choose_play(s, t, p, strat, prm, band_used, out):
         s.ddone[i] = 0  # the die-values memo of this decision (_die_values_once)
     totals = s.slot_tot
     stones = s.slot_stone
-    _table_totals(s, totals, stones)
+    slot_totals(s, totals)
+    for slot in range(s.sc[S_N_SLOTS]):
+        stones[slot] = 1 if s.slot_card[slot] >= 0 and stone_available(s, slot) else 0
     base_out = s.scratch[48:50]
     base = _excavation_with(s, t, p, prm, 0, 0, False, False, base_out, True)
     # if no card is played, this is the excavation choice: keep it for excavate()
