@@ -4,15 +4,20 @@ Every kernel in the project is decorated with :data:`njit` from here, so caching
 and other flags are decided once. ``NUMBA_DISABLE_JIT=1`` turns every kernel into
 plain Python (used for coverage and for the benchmark ratios).
 
-The on-disk cache lives in a directory named after a hash of the package's
-source files. numba checks only the timestamp of the file that defines a cached
-function, but the machine code it stores also contains every jitted function it
-calls from other files; keying the directory on all sources means a change
-anywhere compiles afresh instead of loading stale code. The base directory is
+The on-disk cache lives in a directory named after a hash of the *kernel
+sources*: every module of the package that uses :data:`njit`, plus every module
+of the package those import, directly or not (found by reading their import
+statements, see :func:`kernel_sources`). numba checks only the timestamp of the
+file that defines a cached function, but the machine code it stores also
+contains every jitted function it calls from other files; keying the directory
+on all kernel sources means a change to any of them compiles afresh instead of
+loading stale code, while an edit to a module no kernel can reach (a chart
+caption, the CLI, aggregation) keeps the cache. The base directory is
 ``$NUMBA_CACHE_DIR`` if set, else ``~/.cache/analyzer/numba``; old hash
 directories can be deleted at any time.
 """
 
+import ast
 import functools
 import hashlib
 import os
@@ -23,12 +28,58 @@ from pathlib import Path
 import numba
 
 
+_ROOT = Path(__file__).resolve().parent
+_PACKAGE = _ROOT.name
+
+
+def _module_file(name: str) -> Path | None:
+    """The source file of package module ``name`` (``analyzer.x.y``), or None."""
+    parts = name.split(".")
+    if parts[0] != _PACKAGE:
+        return None
+    base = _ROOT.joinpath(*parts[1:])
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _imports(path: Path) -> set[Path]:
+    """Package source files that ``path`` imports (absolute imports, as used here)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            # ``from a.b import c``: c may be a submodule or a name in a.b
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        else:
+            continue
+        # only the modules named: a parent package's __init__ runs on import but
+        # supplies no name that a kernel uses
+        found.update(hit for hit in map(_module_file, names) if hit is not None)
+    return found
+
+
+def kernel_sources() -> list[Path]:
+    """Every package module that defines kernels (mentions ``njit``) and every
+    package module those import, transitively, sorted."""
+    todo = [p for p in _ROOT.rglob("*.py") if b"njit" in p.read_bytes()]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        todo.extend(_imports(path) - seen)
+    return sorted(seen)
+
+
 def _source_hash() -> str:
-    root = Path(__file__).resolve().parent
     h = hashlib.sha256()
     h.update(f"{numba.__version__} {platform.python_version()} {platform.machine()}".encode())
-    for path in sorted(root.rglob("*.py")):
-        h.update(path.relative_to(root).as_posix().encode())
+    for path in kernel_sources():
+        h.update(path.relative_to(_ROOT).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
 

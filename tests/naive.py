@@ -1,6 +1,6 @@
-"""Slow, obviously correct twins of the kernels, written from the spec alone.
+"""Slow, obviously correct twins of the kernels, written from the rules alone.
 
-Each function here restates a rule of ``shared/rules/unearth.md`` in plain
+Each function here restates a rule of ``docs/rules/unearth.md`` in plain
 Python with no attempt at speed; tests compare kernels against them.
 """
 
@@ -302,7 +302,7 @@ def naive_formula_ok(formula, ring, colours):
 
 
 def naive_score(rules, held_ids, stones, tokens, named_ids):
-    """Final score of one player, part by part, from the spec's "Scoring" section.
+    """Final score of one player, part by part, from ``docs/rules/unearth.md``, "Scoring".
 
     ``rules``: an :class:`analyzer.unearth.rules.Rules` (its data dicts and rulings
     are read, never its kernel tables); ``held_ids``: card ids of every ruin and

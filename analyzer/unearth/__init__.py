@@ -1,13 +1,13 @@
 """Everything that is Unearth's: rules data, kernels, strategies, odds.
 
-Section map (``shared/rules/unearth.md``):
+Section map (``docs/rules/unearth.md``):
 
 - Components, Editions, card tables: :mod:`.rules` (data in ``data/``)
 - Claims and tiebreaks: :mod:`.claims`
 - Exact odds for a player at the table: :mod:`.odds`, :mod:`.advise`
 - Stones, rings and wonders: :mod:`.tableau`
 - Scoring: :mod:`.scoring`
-- Set-up, a turn, delver cards, end of age: :mod:`.engine`
+- Set-up, A turn, Delver cards, End of age: :mod:`.engine`
 - Strategies: :mod:`.strategies`
 - Python entry point for whole games: :mod:`.game`
 """

@@ -1,4 +1,4 @@
-"""Which die on which ruin? Exact advice for the excavation roll (``shared/rules/unearth.md``,
+"""Which die on which ruin? Exact advice for the excavation roll (``docs/rules/unearth.md``,
 "A turn", "Claims and tiebreaks", delver cards).
 
 A table state (a TOML file, documented in ``examples/table.toml`` and

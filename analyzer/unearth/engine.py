@@ -1,11 +1,11 @@
 """Whole games of Unearth inside numba: set-up, turns, delver cards, claims, end of age.
 
-Implements ``shared/rules/unearth.md`` sections "Set-up", "A turn", "Claims and
+Implements ``docs/rules/unearth.md`` sections "Set-up", "A turn", "Claims and
 tiebreaks" (through :mod:`.claims`), "End of age", "Delver cards" and "Stones,
 rings and wonders" (through :mod:`.tableau`), and "Scoring" (through
 :mod:`.scoring`). Decisions are delegated to :mod:`.strategies`.
 
-Rulings made here where the spec is silent (also in ``docs/rulings.md``):
+Rulings made here where ``docs/rules/unearth.md`` is silent (also in ``docs/rulings.md``):
 
 - Claims are checked slot by slot, in slot order, after every roll, reroll and card.
 - Consolation draws and Day of Rest draws go in seat order from the current player.
@@ -138,7 +138,7 @@ MAX_CLAIMS_PER_GAME = 64
 
 @njit
 def setup(s, t, n_players, key0, key1, game):
-    """Reset ``s`` and set up game ``game`` for ``n_players`` (spec "Set-up").
+    """Reset ``s`` and set up game ``game`` for ``n_players`` (``docs/rules/unearth.md``, "Set-up").
 
     Draws random numbers from the game's own stream only.
     """
@@ -230,7 +230,7 @@ def setup(s, t, n_players, key0, key1, game):
 
 @njit
 def reveal(s, t, slot):
-    """Fill an empty slot from the ruins deck (spec "End of age" for the last card)."""
+    """Fill an empty slot from the ruins deck ("End of age" for the last card)."""
     s.slot_card[slot] = -1
     if s.sc[S_DECK_POS] >= s.sc[S_DECK_LEN]:
         return
@@ -443,8 +443,8 @@ def place_stone(s, t, p, colour, strat, prm, neigh, source):
 @njit
 def build_wonder(s, t, p, centre, strat, prm, neigh):
     """Fill a completed ring's centre: a named wonder (optional), else a greater
-    token if all six stones share a colour, else a lesser token (spec ruling on
-    empty piles: take from the other pile if ``token_fallback``)."""
+    token if all six stones share a colour, else a lesser token (ruling in
+    ``docs/rules/unearth.md`` on empty piles: the other pile if ``token_fallback``)."""
     strat = borrowed(strat)
     prm = borrowed(prm)
     neigh = borrowed(neigh)
@@ -701,7 +701,7 @@ def play_game(s, t, n_players, strat, prm, neigh, key0, key1, game, claims, n_cl
 
 @njit
 def final_scores(s, t, n_players, scores, parts, wins):
-    """Score every seat (spec "Scoring") and share the win (tied-game rule)."""
+    """Score every seat and share the win (``docs/rules/unearth.md``, "Scoring")."""
     wins = borrowed(wins)
     named = s.scratch[64 : 64 + s.named_state.shape[0]]
     for p in range(n_players):

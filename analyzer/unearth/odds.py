@@ -1,4 +1,4 @@
-"""Exact "what are my odds" for one ruin (``shared/rules/unearth.md``: "A turn",
+"""Exact "what are my odds" for one ruin (``docs/rules/unearth.md``: "A turn",
 "Claims and tiebreaks", the delver cards and named wonders that change a roll).
 
 A question is one ruin: its claim value, the dice already on it (owner, faces,

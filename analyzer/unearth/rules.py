@@ -1,7 +1,7 @@
 """Unearth rules as data: load the deck files, apply overrides, validate, build arrays.
 
 Implements the "Components", "Editions" and data tables of
-``shared/rules/unearth.md``. Every card value lives in ``data/*.toml`` (one file
+``docs/rules/unearth.md``. Every card value lives in ``data/*.toml`` (one file
 per deck); nothing here or in a kernel hard-codes a card value. A designer
 changes any value with an override path (see :func:`load_rules`), and flips any
 ruling with a :class:`Rulings` switch.
@@ -66,7 +66,7 @@ MAX_FACES = 20
 
 @dataclass(frozen=True)
 class Rulings:
-    """Every configurable ruling of the spec, each overridable on its own.
+    """Every configurable ruling of ``docs/rules/unearth.md``, each overridable on its own.
 
     ``None`` means "as the edition says". Resolve with :meth:`resolved`.
 
@@ -77,7 +77,7 @@ class Rulings:
       Both pick the first player uniformly at random; seat 0 is always the
       first player in output, so this switch is recorded but changes nothing.
     - ``token_fallback``: if the needed wonder-token pile is empty, take from the
-      other pile (True, the spec's ruling) or build no wonder (False).
+      other pile (True, the documented ruling) or build no wonder (False).
     """
 
     edition: str = "english"

@@ -6,8 +6,8 @@ during play live in ``sc`` (int64), indexed by the ``S_*`` constants; per-seat
 counters live in ``st`` indexed by ``ST_*``. ``-1`` is the empty sentinel in
 every array of indices or colours.
 
-Sections of ``shared/rules/unearth.md`` served here: the stone bag and ruin
-stones, the delver deck (draws and the reshuffle), dice on ruins.
+Served here (``docs/rules/unearth.md``, "Set-up", "A turn", "Delver cards"): the
+stone bag and ruin stones, the delver deck (draws and the reshuffle), dice on ruins.
 """
 
 from typing import NamedTuple
