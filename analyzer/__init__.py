@@ -1,13 +1,17 @@
-"""analyzer: a Monte Carlo and exact strategy analyzer for the board game Unearth.
+"""analyzer: a Monte Carlo and exact strategy analyzer for board games.
 
-The package is split so that a second game can reuse everything but its own
-rules folder:
+The package is split so that every game reuses everything but its own folder:
 
-- game-agnostic machinery: :mod:`analyzer.rng`, :mod:`analyzer.seeding`,
-  :mod:`analyzer.stats`, :mod:`analyzer.jit`, :mod:`analyzer.errors`, the batch
-  runner, aggregation, charts, reports and the CLI;
-- everything that is Unearth's (rules data, kernels, strategies) lives in
-  :mod:`analyzer.unearth`.
+- game-agnostic machinery: :mod:`analyzer.games` (the game seam and registry),
+  :mod:`analyzer.rng`, :mod:`analyzer.seeding`, :mod:`analyzer.stats`,
+  :mod:`analyzer.jit`, :mod:`analyzer.errors`, the batch runner, scenarios,
+  aggregation, charts, reports and the CLI;
+- everything that is one game's (rules data, kernels, strategies, its own
+  tables and commands) lives in its folder, e.g. :mod:`analyzer.unearth`, and
+  registers itself; nothing outside that folder imports it.
+
+The Python API: :func:`simulate` and :func:`run` return pandas tables;
+:func:`available_games` lists the games.
 """
 
 from importlib.metadata import PackageNotFoundError, version
@@ -18,11 +22,105 @@ except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
     __version__ = "0.0.0+unknown"
 
 
-def simulate(*args, **kwargs):
-    """Simulate whole games of Unearth; see :func:`analyzer.unearth.game.simulate`."""
-    from analyzer.unearth.game import simulate as _simulate
+def simulate(
+    players: int = 4,
+    strategies=(),
+    games: int = 1000,
+    seed=None,
+    rules=None,
+    *,
+    game: str = "unearth",
+    edition: str | None = None,
+    rulings: dict | None = None,
+    overrides: dict | None = None,
+    first_game: int = 0,
+    claims: bool = False,
+    strategy_params: dict | None = None,
+    workers: int | None = 1,
+    scheduler: str | None = None,
+    precision: float | None = None,
+    max_games: int | None = None,
+    batch_size: int = 5000,
+    progress: bool = False,
+):
+    """Simulate ``games`` whole games of one configuration and return the per-game table.
 
-    return _simulate(*args, **kwargs)
+    One row per game and seat: the core columns ``game, seat, n_players,
+    strategy, score, win, game_turns`` and the columns the game declares
+    (``docs/CONTRACTS.md``); with ``claims=True`` a ``(games, claims)`` pair for a
+    game that records claims. ``strategies``: one name for every seat or one per
+    seat (seat 0 plays first; default: the game's default strategy). Rules come
+    from ``rules`` (a rules object of the game) or from ``edition``/``rulings``
+    and ``overrides``. ``workers`` (default 1: this process; None: all cores),
+    ``scheduler`` (a Dask address) and ``precision``/``max_games`` are those of
+    ``analyzer simulate``. The same seed gives the identical table whatever the
+    workers or batches: game *g* draws only from its own random stream.
+    """
+    from analyzer.games import load_game
+    from analyzer.summary import simulate_games
+
+    if rules is not None:
+        rulings, overrides = load_game(game).rules_settings(rules)
+    if isinstance(strategies, str):
+        strategies = [strategies]
+    sim = simulate_games(
+        players,
+        list(strategies),
+        games,
+        seed,
+        game=game,
+        edition=edition,
+        rulings=rulings,
+        overrides=overrides,
+        batch_size=batch_size,
+        workers=workers,
+        scheduler=scheduler,
+        precision=precision,
+        max_games=max_games,
+        progress=progress,
+        keep_tables=True,
+        claims=claims,
+        strategy_params=strategy_params,
+        first_game=first_game,
+    )
+    return (sim.games, sim.claims) if claims else sim.games
 
 
-__all__ = ["__version__", "simulate"]
+def run(scenario, *, games: int | None = None, seed: int | None = None, **options):
+    """Run a scenario (a file path, a parsed mapping, or a ``Scenario``) and return
+    its :class:`analyzer.scenario.ScenarioRun`: ``.games`` is the per-game table,
+    ``.report_tables()`` every report table with 95% intervals, ``.info`` the
+    manifest. ``options`` are those of :func:`analyzer.scenario.run_scenario`
+    (``workers``, ``scheduler``, ``precision``, ``progress``, ...; progress is off
+    unless asked for)."""
+    from pathlib import Path
+
+    from analyzer.scenario import (
+        Scenario,
+        load_scenario,
+        parse_scenario,
+        run_scenario,
+        with_overrides,
+    )
+
+    if isinstance(scenario, str | Path):
+        sc = load_scenario(scenario)
+    elif isinstance(scenario, dict):
+        sc = parse_scenario(scenario, "scenario")
+    elif isinstance(scenario, Scenario):
+        sc = scenario
+    else:
+        raise TypeError("scenario: a path, a dict or a Scenario")
+    sc = with_overrides(sc, games=games, seed=seed)
+    options.setdefault("progress", False)
+    return run_scenario(sc, **options)
+
+
+def available_games() -> tuple[str, ...]:
+    """Names of the registered games (see :mod:`analyzer.games`)."""
+    from analyzer.games import available_games as names
+
+    return names()
+
+
+__all__ = ["__version__", "available_games", "run", "simulate"]

@@ -1,21 +1,25 @@
 """Aggregation: per-game tables -> additive partials -> report tables (pandas).
 
-This is the one place that builds pandas tables for reports. It works in two
-steps, so that aggregate-only runs (bounded memory) and runs that keep every
-game give the same report:
+This is the one place that builds pandas tables for reports, for every game. It
+works in two steps, so that aggregate-only runs (bounded memory) and runs that
+keep every game give the same report:
 
-1. :class:`Reducer` turns one batch's tables (``games`` and ``claims``, plus the
-   ``cell`` and ``order`` columns added by :class:`analyzer.scenario.ScenarioJob`)
-   into a *partial*: a DataFrame indexed by ``(cell, group, key, metric)`` with
-   float64 columns ``n``, ``sum``, ``sumsq``. Partials are additive, so batches
-   are combined with :func:`combine` (or the runner's own summation).
+1. :class:`Reducer` turns one batch's tables (``games`` and the game's own,
+   plus the ``cell`` and ``order`` columns added by
+   :class:`analyzer.scenario.ScenarioJob`) into a *partial*: a DataFrame indexed
+   by ``(cell, group, key, metric)`` with float64 columns ``n``, ``sum``,
+   ``sumsq``. Partials are additive, so batches are combined with
+   :func:`combine` (or the runner's own summation).
 2. :func:`build_tables` turns the summed partials into the report tables, every
    estimate with a 95% interval (Wilson for rates, normal for means; see
    :mod:`analyzer.stats`).
 
-Column lists come from the documented ``games`` table by prefix (``pts_``,
-``named_``, ``played_``, ``wonders_``), so nothing here names a card; display
-names come from the ``labels`` mapping the scenario supplies.
+Only the core columns (:data:`analyzer.games.CORE_COLUMNS`) are known here by
+name; every other column is used as the game declares it
+(:class:`analyzer.games.Column`), and the game adds its own partial rows and
+tables through :meth:`analyzer.games.Game.reduce` and
+:meth:`~analyzer.games.Game.report_tables`. Display names come from the
+``labels`` mapping the scenario supplies.
 """
 
 from __future__ import annotations
@@ -25,12 +29,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from analyzer.games import DEFAULT_GAME, Column, check_games_table, load_game
 from analyzer.stats import wilson, z_value
 
 INDEX = ["cell", "group", "key", "metric"]
 MOMENTS = ["n", "sum", "sumsq"]
-#: columns of the games table that are labels, not metrics
-ID_COLUMNS = ("cell", "order", "game", "seat", "n_players", "strategy", "end_of_age")
+#: core columns that are per-seat metrics
+CORE_METRICS = ("score", "win", "game_turns")
 CORE = ("score", "win")
 
 
@@ -49,14 +54,13 @@ def combine(partials) -> pd.DataFrame:
     return out[MOMENTS].astype("float64")
 
 
-def metric_columns(games: pd.DataFrame) -> list[str]:
-    """Numeric per-seat metrics of a games table (everything but the id columns)."""
-    return [
-        c for c in games.columns if c not in ID_COLUMNS and pd.api.types.is_numeric_dtype(games[c])
-    ]
+def metric_columns(games: pd.DataFrame, columns: tuple[Column, ...]) -> list[str]:
+    """Per-seat metrics of a games table: the core ones and the declared metrics present."""
+    declared = [c.name for c in columns if c.kind == "metric"]
+    return [c for c in (*CORE_METRICS, *declared) if c in games.columns]
 
 
-def _moments(df: pd.DataFrame, group: str, keys: list[str], metrics: list[str]) -> pd.DataFrame:
+def moments(df: pd.DataFrame, group: str, keys: list[str], metrics: list[str]) -> pd.DataFrame:
     """Partial rows of ``group``: moments of ``metrics`` by cell and ``keys``."""
     if df.empty or not metrics:
         return empty_partial()
@@ -70,17 +74,17 @@ def _moments(df: pd.DataFrame, group: str, keys: list[str], metrics: list[str]) 
     n = grouped.count()
     s.columns.name = ss.columns.name = n.columns.name = "metric"
     out = pd.DataFrame({"n": n.stack(), "sum": s.stack(), "sumsq": ss.stack()})
-    frame = out.index.to_frame(index=False)
+    keys_frame = out.index.to_frame(index=False)
     if keys:
-        key = frame[keys].astype(str).agg("|".join, axis=1)
+        key = keys_frame[keys].astype(str).agg("|".join, axis=1)
     else:
-        key = pd.Series("", index=frame.index)
+        key = pd.Series("", index=keys_frame.index)
     idx = pd.MultiIndex.from_arrays(
         [
-            frame["cell"].to_numpy(),
-            np.full(len(frame), group, object),
+            keys_frame["cell"].to_numpy(),
+            np.full(len(keys_frame), group, object),
             key.to_numpy(),
-            frame["metric"].to_numpy(),
+            keys_frame["metric"].to_numpy(),
         ],
         names=INDEX,
     )
@@ -88,23 +92,15 @@ def _moments(df: pd.DataFrame, group: str, keys: list[str], metrics: list[str]) 
     return out.astype("float64")
 
 
-def _counts(df: pd.DataFrame, group: str, keys: list[str]) -> pd.DataFrame:
+def counts(df: pd.DataFrame, group: str, keys: list[str]) -> pd.DataFrame:
     """Histogram rows: ``n = sum = sumsq = count`` for each value of ``keys``."""
     if df.empty:
         return empty_partial()
     one = df[["cell", *keys]].assign(count=1.0)
-    return _moments(one, group, keys, ["count"])
+    return moments(one, group, keys, ["count"])
 
 
-def _with_derived(games: pd.DataFrame) -> pd.DataFrame:
-    g = games.copy()
-    kinds = [c for c in g.columns if c.startswith("wonders_")]
-    if kinds and "wonders_total" not in g:
-        g["wonders_total"] = g[kinds].sum(axis=1)
-    return g
-
-
-def _game_level(games: pd.DataFrame) -> pd.DataFrame:
+def _game_level(games: pd.DataFrame, columns: tuple[Column, ...]) -> pd.DataFrame:
     """One row per (cell, game): length, whether the win was shared, means over seats."""
     shared = ((games["win"] > 0) & (games["win"] < 1)).astype("float64")
     by = games.assign(shared_win=shared).groupby(["cell", "game"], sort=True)
@@ -115,71 +111,80 @@ def _game_level(games: pd.DataFrame) -> pd.DataFrame:
             "mean_score": by["score"].mean(),
         }
     )
-    if "wonders_total" in games:
-        out["wonders_per_seat"] = by["wonders_total"].mean()
+    for c in columns:
+        if c.game_mean and c.name in games:
+            out[c.game_mean] = by[c.name].mean()
     return out.reset_index()
+
+
+def _game_columns(game: str) -> tuple[Column, ...]:
+    """The columns of ``game`` under its default rules (for runs that did not say)."""
+    g = load_game(game)
+    return tuple(g.columns(g.load_rules({}, {}, "rules")))
 
 
 @dataclass(frozen=True)
 class Reducer:
     """Batch tables -> partial (picklable; used by the runner in every worker).
 
+    ``game`` names the registered game whose tables these are and ``columns``
+    the columns it declared for the run (None: those of its default rules).
     ``pairs`` lists comparisons as ``(cell_a, cell_b)``: their games are paired by
     game index (and seat) and the moments of ``b - a`` are kept under group
-    ``paired`` of cell ``b``. Draws no random numbers.
+    ``paired`` of cell ``b``. A table without a ``cell`` column is cell 0.
+    Draws no random numbers.
     """
 
     pairs: tuple[tuple[int, int], ...] = ()
+    game: str = DEFAULT_GAME
+    columns: tuple[Column, ...] | None = None
 
     def __call__(self, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
+        game = load_game(self.game)
+        columns = self.columns if self.columns is not None else _game_columns(self.game)
+        tables = {
+            name: (df if "cell" in df else df.assign(cell=np.int16(0)))
+            for name, df in tables.items()
+            if df is not None
+        }
         parts = []
         games = tables.get("games")
         if games is not None and len(games):
-            parts.extend(self._games(_with_derived(games)))
-        claims = tables.get("claims")
-        if claims is not None and len(claims):
-            parts.extend(self._claims(claims))
+            check_games_table(games, columns, f"game {self.game!r}")
+            games = game.derive(games)
+            tables["games"] = games
+            parts.extend(self._games(games, columns))
+        parts.extend(game.reduce({k: v for k, v in tables.items() if len(v)}))
         return combine(parts)
 
-    def _games(self, g: pd.DataFrame) -> list[pd.DataFrame]:
-        metrics = metric_columns(g)
-        core = [m for m in metrics if m in CORE or m.startswith("pts_") or m.startswith("wonders_")]
+    def _games(self, g: pd.DataFrame, columns: tuple[Column, ...]) -> list[pd.DataFrame]:
+        metrics = metric_columns(g, columns)
+        by_strategy = [c.name for c in columns if c.kind == "metric" and (c.part or c.by_strategy)]
+        core = [m for m in metrics if m in CORE or m in by_strategy]
         first = g[g["seat"] == 0]
         parts = [
-            _moments(g, "all", [], metrics),
-            _moments(g, "seat", ["seat"], metrics),
-            _moments(g, "strategy", ["strategy"], core),
-            _moments(g, "seat_strategy", ["seat", "strategy"], list(CORE)),
-            _counts(g, "score_hist", ["score"]),
-            _counts(first, "turns_hist", ["game_turns"]),
-            _moments(g, "end_of_age", ["end_of_age"], ["score"]),
-            _moments(first, "end_of_age_seat0", ["end_of_age"], ["win", "game_turns"]),
+            moments(g, "all", [], metrics),
+            moments(g, "seat", ["seat"], metrics),
+            moments(g, "strategy", ["strategy"], core),
+            moments(g, "seat_strategy", ["seat", "strategy"], list(CORE)),
+            counts(g, "score_hist", ["score"]),
+            counts(first, "turns_hist", ["game_turns"]),
         ]
-        game_level = _game_level(g)
+        game_level = _game_level(g, columns)
         parts.append(
-            _moments(game_level, "game", [], [c for c in game_level if c not in ("cell", "game")])
+            moments(game_level, "game", [], [c for c in game_level if c not in ("cell", "game")])
         )
-        for col in (c for c in g.columns if c.startswith("named_")):
-            built = g[g[col] > 0].assign(key=col[len("named_") :])
-            parts.append(_moments(built, "named_built", ["key"], ["win", "score", "pts_named"]))
-        for col in (c for c in g.columns if c.startswith("played_")):
-            played = g[g[col] > 0].assign(key=col[len("played_") :])
-            parts.append(_moments(played, "played_any", ["key"], ["win", "score"]))
+        parts_cols = [c.name for c in columns if c.part and c.name in g]
         for a, b in self.pairs:
-            parts.extend(_paired(g, game_level, a, b))
+            parts.extend(_paired(g, game_level, a, b, parts_cols))
         return parts
 
-    def _claims(self, c: pd.DataFrame) -> list[pd.DataFrame]:
-        return [
-            _counts(c, "claim_dice", ["claim_value", "n_dice"]),
-            _counts(c, "claim_faces", ["claim_value", "winner_faces"]),
-            _counts(c, "claim_decided", ["claim_value", "decided_by"]),
-        ]
 
-
-def _paired(g: pd.DataFrame, game_level: pd.DataFrame, a: int, b: int) -> list[pd.DataFrame]:
+def _paired(
+    g: pd.DataFrame, game_level: pd.DataFrame, a: int, b: int, parts: list[str]
+) -> list[pd.DataFrame]:
     """Moments of the paired differences ``b - a`` (same game index, same seat)."""
-    seat_cols = ["win", "score"] + [c for c in g.columns if c.startswith("pts_")]
+    seat_cols = ["win", "score", *parts]
     ga = g[g["cell"] == a].set_index(["game", "seat"])[seat_cols]
     gb = g[g["cell"] == b].set_index(["game", "seat"])[seat_cols]
     da = ga.add_suffix("_a").join(gb.add_suffix("_b"), how="inner")
@@ -190,9 +195,9 @@ def _paired(g: pd.DataFrame, game_level: pd.DataFrame, a: int, b: int) -> list[p
         )
         diff["cell"] = b
         diff["key"] = "seat=" + diff.index.get_level_values("seat").astype(str)
-        out.append(_moments(diff.reset_index(drop=True), "paired", ["key"], ["win", "score"]))
+        out.append(moments(diff.reset_index(drop=True), "paired", ["key"], ["win", "score"]))
         diff["key"] = "all seats"
-        out.append(_moments(diff.reset_index(drop=True), "paired", ["key"], seat_cols))
+        out.append(moments(diff.reset_index(drop=True), "paired", ["key"], seat_cols))
     la = game_level[game_level["cell"] == a].set_index("game").drop(columns="cell")
     lb = game_level[game_level["cell"] == b].set_index("game").drop(columns="cell")
     both = la.add_suffix("_a").join(lb.add_suffix("_b"), how="inner")
@@ -201,14 +206,14 @@ def _paired(g: pd.DataFrame, game_level: pd.DataFrame, a: int, b: int) -> list[p
         diff = pd.DataFrame({c: both[f"{c}_b"] - both[f"{c}_a"] for c in cols})
         diff["cell"] = b
         diff["key"] = "game"
-        out.append(_moments(diff.reset_index(drop=True), "paired", ["key"], cols))
+        out.append(moments(diff.reset_index(drop=True), "paired", ["key"], cols))
     return out
 
 
 # --------------------------------------------------------------------------- estimates
 
 
-def _group(agg: pd.DataFrame, group: str) -> pd.DataFrame:
+def group_rows(agg: pd.DataFrame, group: str) -> pd.DataFrame:
     """Rows of one group as columns ``cell, key, metric, n, sum, sumsq``."""
     if agg.empty:
         return pd.DataFrame(columns=["cell", "key", "metric", *MOMENTS])
@@ -231,11 +236,11 @@ def mean_ci_arrays(n, s, ss, level: float = 0.95):
     return m, m - half, m + half
 
 
-def _pivot(sub: pd.DataFrame, metric: str) -> pd.DataFrame:
+def pivot(sub: pd.DataFrame, metric: str) -> pd.DataFrame:
     return sub[sub["metric"] == metric].set_index(["cell", "key"])[MOMENTS]
 
 
-def _rate(prefix: str, succ, n) -> dict:
+def rate(prefix: str, succ, n) -> dict:
     lo, hi = wilson(np.asarray(succ, float), np.asarray(n, float))
     with np.errstate(invalid="ignore", divide="ignore"):
         p = np.where(
@@ -244,12 +249,12 @@ def _rate(prefix: str, succ, n) -> dict:
     return {prefix: p, f"{prefix}_low": np.atleast_1d(lo), f"{prefix}_high": np.atleast_1d(hi)}
 
 
-def _mean(prefix: str, mom: pd.DataFrame) -> dict:
+def mean_ci(prefix: str, mom: pd.DataFrame) -> dict:
     m, lo, hi = mean_ci_arrays(mom["n"], mom["sum"], mom["sumsq"])
     return {prefix: m, f"{prefix}_low": lo, f"{prefix}_high": hi}
 
 
-def _frame(index: pd.Index, cols: dict, names=("cell", "key")) -> pd.DataFrame:
+def frame(index: pd.Index, cols: dict, names=("cell", "key")) -> pd.DataFrame:
     df = pd.DataFrame(cols, index=index).reset_index()
     df.columns = [*names, *cols.keys()]
     return df
@@ -270,22 +275,30 @@ def _add_labels(df: pd.DataFrame, info: dict) -> pd.DataFrame:
     return df
 
 
-def build_tables(agg: pd.DataFrame, info: dict) -> dict[str, pd.DataFrame]:
-    """All report tables from summed partials.
+def run_columns(info: dict) -> tuple[Column, ...]:
+    """The declared columns of a run: ``info["columns"]`` (as written by
+    :func:`analyzer.scenario.run_scenario`), else the game's default ones."""
+    cols = info.get("columns")
+    if cols is None:
+        return _game_columns(info.get("game", DEFAULT_GAME))
+    return tuple(Column.from_dict(c) for c in cols if c.get("kind") != "core")
 
-    ``info`` describes the run: ``cells`` (list of ``{"index", "label",
+
+def build_tables(agg: pd.DataFrame, info: dict) -> dict[str, pd.DataFrame]:
+    """All report tables from summed partials: the generic ones, then the game's.
+
+    ``info`` describes the run: ``game`` (registry name), ``columns`` (declared
+    columns, see :func:`run_columns`), ``cells`` (list of ``{"index", "label",
     "params", "players"}``), ``pairs`` (list of ``[a, b]``), ``labels`` (id ->
-    display name) and ``wonder_points`` (named-wonder id -> printed points).
-    Returns ``{table name: DataFrame}``; tables with no data are left out.
+    display name) and whatever the game's :meth:`~analyzer.games.Game.info`
+    added. Returns ``{table name: DataFrame}``; tables with no data are left out.
     Every rate has ``_low``/``_high`` (Wilson 95%), every mean likewise (normal 95%).
     """
-    names = info.get("labels", {})
     out: dict[str, pd.DataFrame] = {}
-    allg = _group(agg, "all")
+    allg = group_rows(agg, "all")
     if len(allg):
-        out.update(_balance_tables(agg, info, names))
-    claims = _claims_tables(agg)
-    out.update(claims)
+        out.update(_balance_tables(agg, info))
+    out.update(load_game(info.get("game", DEFAULT_GAME)).report_tables(agg, info))
     if info.get("sweep") and "seats" in out:
         out["sweep"] = _sweep_table(agg, info)
     if info.get("pairs"):
@@ -297,17 +310,18 @@ def build_tables(agg: pd.DataFrame, info: dict) -> dict[str, pd.DataFrame]:
     return out
 
 
-def _balance_tables(agg: pd.DataFrame, info: dict, names: dict) -> dict[str, pd.DataFrame]:
+def _balance_tables(agg: pd.DataFrame, info: dict) -> dict[str, pd.DataFrame]:
     out = {}
+    part_names = {c.name for c in run_columns(info) if c.part}
     players = {c["index"]: c["players"] for c in info.get("cells", [])}
-    seat = _group(agg, "seat")
-    win, score = _pivot(seat, "win"), _pivot(seat, "score")
-    t = _frame(
+    seat = group_rows(agg, "seat")
+    win, score = pivot(seat, "win"), pivot(seat, "score")
+    t = frame(
         win.index,
         {
             "n": win["n"].to_numpy(),
-            **_rate("win_rate", win["sum"], win["n"]),
-            **_mean("score", score),
+            **rate("win_rate", win["sum"], win["n"]),
+            **mean_ci("score", score),
         },
         names=("cell", "seat"),
     )
@@ -330,25 +344,25 @@ def _balance_tables(agg: pd.DataFrame, info: dict, names: dict) -> dict[str, pd.
     fp["significant"] = (fp["fair"] < fp["seat0_win_low"]) | (fp["fair"] > fp["seat0_win_high"])
     out["first_player"] = fp
 
-    strat = _group(agg, "strategy")
-    win, score = _pivot(strat, "win"), _pivot(strat, "score")
-    out["strategies"] = _frame(
+    strat = group_rows(agg, "strategy")
+    win, score = pivot(strat, "win"), pivot(strat, "score")
+    out["strategies"] = frame(
         win.index,
         {
             "n": win["n"].to_numpy(),
-            **_rate("win_rate", win["sum"], win["n"]),
-            **_mean("score", score),
+            **rate("win_rate", win["sum"], win["n"]),
+            **mean_ci("score", score),
         },
         names=("cell", "strategy"),
     )
-    ss = _group(agg, "seat_strategy")
-    win, score = _pivot(ss, "win"), _pivot(ss, "score")
-    t = _frame(
+    ss = group_rows(agg, "seat_strategy")
+    win, score = pivot(ss, "win"), pivot(ss, "score")
+    t = frame(
         win.index,
         {
             "n": win["n"].to_numpy(),
-            **_rate("win_rate", win["sum"], win["n"]),
-            **_mean("score", score),
+            **rate("win_rate", win["sum"], win["n"]),
+            **mean_ci("score", score),
         },
     )
     parts = t["key"].str.split("|", n=1, expand=True)
@@ -356,38 +370,29 @@ def _balance_tables(agg: pd.DataFrame, info: dict, names: dict) -> dict[str, pd.
     t.insert(2, "strategy", parts[1])
     out["seat_strategy"] = t.drop(columns="key").sort_values(["cell", "seat", "strategy"])
 
-    allg = _group(agg, "all").set_index(["cell", "metric"])[MOMENTS]
+    allg = group_rows(agg, "all").set_index(["cell", "metric"])[MOMENTS]
     rows = []
     for (cell, metric), mom in allg.iterrows():
-        if metric == "score" or metric.startswith("pts_"):
+        if metric == "score" or metric in part_names:
             m, lo, hi = mean_ci_arrays([mom["n"]], [mom["sum"]], [mom["sumsq"]])
             rows.append((cell, metric, mom["n"], m[0], lo[0], hi[0]))
     out["score_parts"] = pd.DataFrame(
         rows, columns=["cell", "part", "n", "mean", "mean_low", "mean_high"]
     )
 
-    rows = []
-    for (cell, metric), mom in allg.iterrows():
-        if metric.startswith("wonders_"):
-            m, lo, hi = mean_ci_arrays([mom["n"]], [mom["sum"]], [mom["sumsq"]])
-            rows.append((cell, metric[len("wonders_") :], mom["n"], m[0], lo[0], hi[0]))
-    out["wonders"] = pd.DataFrame(
-        rows, columns=["cell", "kind", "n", "mean", "mean_low", "mean_high"]
-    )
-
-    hist = _group(agg, "score_hist")
+    hist = group_rows(agg, "score_hist")
     h = _numeric_key(hist[["cell", "key", "n"]].rename(columns={"n": "count"}).copy())
     h = h.rename(columns={"key": "score"}).sort_values(["cell", "score"])
     h["share"] = h["count"] / h.groupby("cell")["count"].transform("sum")
     out["score_distribution"] = h
 
-    hist = _group(agg, "turns_hist")
+    hist = group_rows(agg, "turns_hist")
     h = _numeric_key(hist[["cell", "key", "n"]].rename(columns={"n": "games"}).copy())
     h = h.rename(columns={"key": "game_turns"}).sort_values(["cell", "game_turns"])
     h["share"] = h["games"] / h.groupby("cell")["games"].transform("sum")
     out["game_length"] = h
 
-    game = _group(agg, "game")
+    game = group_rows(agg, "game")
     if len(game):
         gm = game.set_index(["cell", "metric"])[MOMENTS]
         rows = []
@@ -403,145 +408,21 @@ def _balance_tables(agg: pd.DataFrame, info: dict, names: dict) -> dict[str, pd.
             rows, columns=["cell", "metric", "games", "estimate", "low", "high"]
         )
 
-    seat_rows = allg.reset_index()
-    seat_n = seat_rows[seat_rows["metric"] == "win"].set_index("cell")["n"]
-    seat_w = seat_rows[seat_rows["metric"] == "win"].set_index("cell")["sum"]
-    points = info.get("wonder_points", {})
-
-    built = _group(agg, "named_built")
-    allm = _group(agg, "all")
-    rows = []
-    for _, r in allm[allm["metric"].str.startswith("named_")].iterrows():
-        wid = r["metric"][len("named_") :]
-        cell = r["cell"]
-        sub = built[(built["cell"] == cell) & (built["key"] == wid)].set_index("metric")
-        nb = float(sub.loc["win", "n"]) if "win" in sub.index else 0.0
-        wb = float(sub.loc["win", "sum"]) if "win" in sub.index else 0.0
-        pb = float(sub.loc["pts_named", "sum"]) if "pts_named" in sub.index else np.nan
-        n_all, w_all = float(seat_n[cell]), float(seat_w[cell])
-        rows.append(
-            {
-                "cell": cell,
-                "wonder": wid,
-                "name": names.get(wid, wid),
-                "printed_points": points.get(wid, np.nan),
-                "builds": nb,
-                **{k: v[0] for k, v in _rate("build_rate", [nb], [n_all]).items()},
-                "builder_pts_named": pb / nb if nb else np.nan,
-                **{k: v[0] for k, v in _rate("win_builders", [wb], [nb]).items()},
-                **{k: v[0] for k, v in _rate("win_others", [w_all - wb], [n_all - nb]).items()},
-            }
-        )
-    if rows:
-        out["named_wonders"] = pd.DataFrame(rows)
-
-    played = _group(agg, "played_any")
-    rows = []
-    for _, r in allm[allm["metric"].str.startswith("played_")].iterrows():
-        did = r["metric"][len("played_") :]
-        cell = r["cell"]
-        m, lo, hi = mean_ci_arrays([r["n"]], [r["sum"]], [r["sumsq"]])
-        sub = played[(played["cell"] == cell) & (played["key"] == did)].set_index("metric")
-        np_ = float(sub.loc["win", "n"]) if "win" in sub.index else 0.0
-        wp = float(sub.loc["win", "sum"]) if "win" in sub.index else 0.0
-        n_all, w_all = float(seat_n[cell]), float(seat_w[cell])
-        row = {
-            "cell": cell,
-            "card": did,
-            "name": names.get(did, did),
-            "played_mean": m[0],
-            "played_mean_low": lo[0],
-            "played_mean_high": hi[0],
-            "seats_played": np_,
-            **{k: v[0] for k, v in _rate("share_played", [np_], [n_all]).items()},
-            **{k: v[0] for k, v in _rate("win_played", [wp], [np_]).items()},
-            **{k: v[0] for k, v in _rate("win_not_played", [w_all - wp], [n_all - np_]).items()},
-        }
-        row["win_difference"] = row["win_played"] - row["win_not_played"]
-        rows.append(row)
-    if rows:
-        out["delvers"] = pd.DataFrame(rows)
-
-    eoa = _group(agg, "end_of_age")
-    eoa0 = _group(agg, "end_of_age_seat0")
-    if len(eoa):
-        score = _pivot(eoa, "score")
-        w0, turns = _pivot(eoa0, "win"), _pivot(eoa0, "game_turns")
-        t = _frame(
-            score.index,
-            {
-                "games": w0["n"].reindex(score.index).to_numpy(),
-                **_mean("score", score),
-                **_mean("game_turns", turns.reindex(score.index)),
-                **_rate("seat0_win", w0["sum"].reindex(score.index), w0["n"].reindex(score.index)),
-            },
-            names=("cell", "card"),
-        )
-        t.insert(2, "name", t["card"].map(lambda c: names.get(c, c)))
-        t.insert(4, "share", t["games"] / t.groupby("cell")["games"].transform("sum"))
-        out["end_of_age"] = t
-    return out
-
-
-def _claims_tables(agg: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    out = {}
-    dice = _group(agg, "claim_dice")
-    if not len(dice):
-        return out
-
-    def split(df: pd.DataFrame, second: str) -> pd.DataFrame:
-        parts = df["key"].str.split("|", n=1, expand=True)
-        t = pd.DataFrame(
-            {
-                "cell": df["cell"].to_numpy(),
-                "claim_value": pd.to_numeric(parts[0]).to_numpy(),
-                second: pd.to_numeric(parts[1]).to_numpy(),
-                "count": df["n"].to_numpy(),
-            }
-        )
-        t = t.sort_values(["cell", "claim_value", second]).reset_index(drop=True)
-        total = t.groupby(["cell", "claim_value"])["count"].transform("sum")
-        lo, hi = wilson(t["count"].to_numpy(), total.to_numpy())
-        t["share"] = t["count"] / total
-        t["share_low"], t["share_high"] = np.atleast_1d(lo), np.atleast_1d(hi)
-        return t
-
-    d = split(dice, "n_dice")
-    out["claims_dice"] = d
-    out["claims_faces"] = split(_group(agg, "claim_faces"), "winner_faces")
-    dec = split(_group(agg, "claim_decided"), "decided_by")
-    rows = []
-    for (cell, cv), sub in d.groupby(["cell", "claim_value"]):
-        n = sub["count"].sum()
-        s = (sub["count"] * sub["n_dice"]).sum()
-        ss = (sub["count"] * sub["n_dice"] ** 2).sum()
-        m, lo, hi = mean_ci_arrays([n], [s], [ss])
-        dsub = dec[(dec["cell"] == cell) & (dec["claim_value"] == cv)]
-        second = dsub.loc[dsub["decided_by"] >= 2, "count"].sum()
-        never = dsub.loc[dsub["decided_by"] < 0, "count"].sum()
-        rows.append(
-            {
-                "cell": cell,
-                "claim_value": cv,
-                "resolved": n,
-                "mean_dice": m[0],
-                "mean_dice_low": lo[0],
-                "mean_dice_high": hi[0],
-                **{k: v[0] for k, v in _rate("second_die", [second], [n]).items()},
-                **{k: v[0] for k, v in _rate("unbreakable", [never], [n]).items()},
-            }
-        )
-    out["claims_tiebreak"] = pd.DataFrame(rows)
     return out
 
 
 def _sweep_table(agg: pd.DataFrame, info: dict) -> pd.DataFrame:
     """Long table: each cell's parameter values and headline metrics with intervals."""
     rows = []
+    swept = {c.name for c in run_columns(info) if c.kind == "metric" and (c.part or c.sweep)}
     cells = {c["index"]: c for c in info.get("cells", [])}
-    seat = _group(agg, "seat")
-    allg = _group(agg, "all").set_index(["cell", "metric"])
-    game = _group(agg, "game").set_index(["cell", "metric"]) if len(_group(agg, "game")) else None
+    seat = group_rows(agg, "seat")
+    allg = group_rows(agg, "all").set_index(["cell", "metric"])
+    game = (
+        group_rows(agg, "game").set_index(["cell", "metric"])
+        if len(group_rows(agg, "game"))
+        else None
+    )
     for idx, cell in cells.items():
         base = {f"param:{k}": _fmt(v) for k, v in cell["params"].items()}
         sub = seat[(seat["cell"] == idx) & (seat["metric"] == "win")]
@@ -560,11 +441,7 @@ def _sweep_table(agg: pd.DataFrame, info: dict) -> pd.DataFrame:
             )
         for metric in [
             "score",
-            *sorted(
-                m
-                for m in allg.index.get_level_values(1).unique()
-                if m.startswith("pts_") or m == "wonders_total"
-            ),
+            *sorted(m for m in allg.index.get_level_values(1).unique() if m in swept),
         ]:
             if (idx, metric) in allg.index:
                 r = allg.loc[(idx, metric)]
@@ -608,11 +485,11 @@ def _sweep_table(agg: pd.DataFrame, info: dict) -> pd.DataFrame:
 
 def _comparison_table(agg: pd.DataFrame, info: dict) -> pd.DataFrame:
     """Paired differences ``b - a`` with 95% intervals; ``significant`` when 0 is outside."""
-    paired = _group(agg, "paired")
+    paired = group_rows(agg, "paired")
     rows = []
-    seat = _group(agg, "seat")
-    allg = _group(agg, "all")
-    game = _group(agg, "game")
+    seat = group_rows(agg, "seat")
+    allg = group_rows(agg, "all")
+    game = group_rows(agg, "game")
     for a, b in info.get("pairs", []):
         sub = paired[paired["cell"] == b]
         for _, r in sub.iterrows():
@@ -653,28 +530,49 @@ def _fmt(v) -> str:
     return str(v)
 
 
+def _seat_win(agg: pd.DataFrame, seat: str | None):
+    """``(label, successes, n)`` of each seat of cell 0 (or only ``seat``)."""
+    rows = group_rows(agg, "seat")
+    rows = rows[(rows["cell"] == 0) & (rows["metric"] == "win")]
+    if seat is not None:
+        rows = rows[rows["key"] == seat]
+    return rows
+
+
+def _headline(label: str, s: float, n: float):
+    from analyzer.runner import Headline  # the runner imports nothing from here
+
+    lo, hi = wilson(s, n)
+    return Headline(
+        label=label,
+        value=s / n if n else float("nan"),
+        low=float(lo),
+        high=float(hi),
+        half_width=float((hi - lo) / 2),
+    )
+
+
+def first_player_headline(agg: pd.DataFrame):
+    """The runner's precision headline: seat 0's win rate in cell 0, 95% Wilson."""
+    r = _seat_win(agg, "0")
+    return _headline("first-player win rate", float(r["sum"].sum()), float(r["n"].sum()))
+
+
+def widest_seat_headline(agg: pd.DataFrame):
+    """The seat win rate of cell 0 with the widest 95% Wilson interval (ties: lowest
+    seat): when it is precise enough, every seat's win rate is."""
+    rows = _seat_win(agg, None)
+    if rows.empty:
+        return _headline("win rate", 0.0, 0.0)
+    best = None
+    for _, r in sorted(rows.iterrows(), key=lambda kv: int(kv[1]["key"])):
+        h = _headline(f"seat {r['key']} win rate", float(r["sum"]), float(r["n"]))
+        if best is None or h.half_width > best.half_width:
+            best = h
+    return best
+
+
 def headline(info: dict):
-    """Headline for the runner's precision stop: first-player win rate of cell 0.
-
-    Returns a function ``aggregate -> analyzer.runner.Headline``-like object built
-    by ``make`` (the runner's ``Headline`` class), so this module does not
-    import the runner.
-    """
-
-    def compute(agg: pd.DataFrame):
-        from analyzer.runner import Headline
-
-        seat = _group(agg, "seat")
-        r = seat[(seat["cell"] == 0) & (seat["key"] == "0") & (seat["metric"] == "win")]
-        n = float(r["n"].sum())
-        s = float(r["sum"].sum())
-        lo, hi = wilson(s, n)
-        return Headline(
-            label="first-player win rate",
-            value=s / n if n else float("nan"),
-            low=lo,
-            high=hi,
-            half_width=(hi - lo) / 2,
-        )
-
-    return compute
+    """Headline function for a scenario run (kept for callers of earlier versions):
+    :func:`first_player_headline`."""
+    return first_player_headline

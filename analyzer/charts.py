@@ -31,37 +31,37 @@ def figure(title: str, subtitle: str, stamp: str, size=PAGE) -> Figure:
     return fig
 
 
-def _axes(fig: Figure, nrows: int = 1, ncols: int = 1):
+def axes_grid(fig: Figure, nrows: int = 1, ncols: int = 1):
     # leave room for the subtitle and the stamp outside the constrained layout
     fig.get_layout_engine().set(rect=(0, 0.03, 1, 0.90))
     axes = fig.subplots(nrows, ncols, squeeze=False)
     return axes
 
 
-def _n(x) -> str:
+def count_text(x) -> str:
     return f"{int(round(float(x))):,}"
 
 
-def _cells(df: pd.DataFrame) -> list[str]:
+def cell_labels(df: pd.DataFrame) -> list[str]:
     return list(dict.fromkeys(df["label"]))
 
 
-def _err(y, lo, hi) -> np.ndarray:
+def error_bars(y, lo, hi) -> np.ndarray:
     """Error-bar lengths ``(2, n)``; rounding can put an interval end a hair inside y."""
     y = np.asarray(y, float)
     return np.clip(np.vstack([y - np.asarray(lo, float), np.asarray(hi, float) - y]), 0, None)
 
 
-def _grouped(ax, df: pd.DataFrame, cat: str, est: str, ylabel: str, ref=None, fmt="{:.3f}"):
+def grouped_bars(ax, df: pd.DataFrame, cat: str, est: str, ylabel: str, ref=None, fmt="{:.3f}"):
     """Bars of ``est`` by ``cat``, one colour per cell label, with 95% error bars."""
-    labels = _cells(df)
+    labels = cell_labels(df)
     cats = list(dict.fromkeys(df[cat]))
     width = 0.8 / max(len(labels), 1)
     x = np.arange(len(cats))
     for i, lab in enumerate(labels):
         sub = df[df["label"] == lab].set_index(cat).reindex(cats)
         y = sub[est].to_numpy(float)
-        err = _err(y, sub[f"{est}_low"], sub[f"{est}_high"])
+        err = error_bars(y, sub[f"{est}_low"], sub[f"{est}_high"])
         pos = x - 0.4 + width * (i + 0.5)
         ax.bar(
             pos,
@@ -95,17 +95,18 @@ def seats(df: pd.DataFrame, stamp: str) -> Figure:
     n = df.groupby("label")["n"].first()
     fig = figure(
         "Balance by seat",
-        f"n = {_n(n.min())} games per configuration · bars: 95% intervals (Wilson for rates, "
+        f"n = {count_text(n.min())} games per configuration · "
+        "bars: 95% intervals (Wilson for rates, "
         "normal for means)",
         stamp,
     )
-    ax1, ax2 = _axes(fig, 1, 2)[0]
+    ax1, ax2 = axes_grid(fig, 1, 2)[0]
     fair = df["fair"].iloc[0] if df["fair"].nunique() == 1 else None
-    _grouped(ax1, df, "seat", "win_rate", "win rate (share of games won)", ref=fair)
+    grouped_bars(ax1, df, "seat", "win_rate", "win rate (share of games won)", ref=fair)
     ax1.set_xlabel("seat (0 = first player)")
     ax1.set_title("Win rate")
     ax1.set_ylim(bottom=0)
-    _grouped(ax2, df, "seat", "score", "mean final score (points)", fmt="{:.1f}")
+    grouped_bars(ax2, df, "seat", "score", "mean final score (points)", fmt="{:.1f}")
     ax2.set_xlabel("seat (0 = first player)")
     ax2.set_title("Mean score")
     return fig
@@ -115,15 +116,16 @@ def strategies(df: pd.DataFrame, stamp: str) -> Figure:
     """Win rate and mean score by strategy (table ``strategies``)."""
     fig = figure(
         "Balance by strategy",
-        f"n = {_n(df['n'].min())}–{_n(df['n'].max())} seat-games per bar · 95% intervals",
+        f"n = {count_text(df['n'].min())}–{count_text(df['n'].max())} seat-games per bar · "
+        "95% intervals",
         stamp,
     )
-    ax1, ax2 = _axes(fig, 1, 2)[0]
-    _grouped(ax1, df, "strategy", "win_rate", "win rate (share of seat-games won)")
+    ax1, ax2 = axes_grid(fig, 1, 2)[0]
+    grouped_bars(ax1, df, "strategy", "win_rate", "win rate (share of seat-games won)")
     ax1.set_xlabel("strategy")
     ax1.set_title("Win rate")
     ax1.set_ylim(bottom=0)
-    _grouped(ax2, df, "strategy", "score", "mean final score (points)", fmt="{:.1f}")
+    grouped_bars(ax2, df, "strategy", "score", "mean final score (points)", fmt="{:.1f}")
     ax2.set_xlabel("strategy")
     ax2.set_title("Mean score")
     return fig
@@ -133,14 +135,14 @@ def first_player(df: pd.DataFrame, stamp: str) -> Figure:
     """Seat-0 win rate against the fair share ``1/players`` (table ``first_player``)."""
     fig = figure(
         "First-player advantage",
-        f"n = {_n(df['games'].min())} games per configuration · 95% Wilson intervals · "
+        f"n = {count_text(df['games'].min())} games per configuration · 95% Wilson intervals · "
         "dashes: fair share 1/players",
         stamp,
     )
-    ax = _axes(fig)[0][0]
+    ax = axes_grid(fig)[0][0]
     y = np.arange(len(df))[::-1]
     x = df["seat0_win"].to_numpy(float)
-    err = _err(x, df["seat0_win_low"], df["seat0_win_high"])
+    err = error_bars(x, df["seat0_win_low"], df["seat0_win_high"])
     colour = np.where(df["significant"], "#d62728", "#1f77b4")
     ax.errorbar(x, y, xerr=err, fmt="none", ecolor="black", capsize=4)
     ax.scatter(x, y, c=colour, zorder=3, s=40)
@@ -165,51 +167,60 @@ def score_distribution(df: pd.DataFrame, stamp: str) -> Figure:
     total = df.groupby("label")["count"].sum()
     fig = figure(
         "Final score distribution",
-        f"n = {_n(total.min())} seat-games per configuration",
+        f"n = {count_text(total.min())} seat-games per configuration",
         stamp,
     )
-    ax = _axes(fig)[0][0]
-    for i, lab in enumerate(_cells(df)):
+    ax = axes_grid(fig)[0][0]
+    for i, lab in enumerate(cell_labels(df)):
         sub = df[df["label"] == lab]
         ax.step(sub["score"], sub["share"], where="mid", color=COLOURS[i % len(COLOURS)], label=lab)
     ax.set_xlabel("final score (points)")
     ax.set_ylabel("share of seat-games")
     ax.grid(alpha=0.3)
-    if len(_cells(df)) > 1:
+    if len(cell_labels(df)) > 1:
         ax.legend(fontsize=8)
     return fig
 
 
-def score_parts(df: pd.DataFrame, stamp: str, wonders: pd.DataFrame | None = None) -> Figure:
-    """Mean points per seat-game by score part, and wonders built by kind."""
+def score_parts(
+    df: pd.DataFrame,
+    stamp: str,
+    side: pd.DataFrame | None = None,
+    *,
+    labels: dict[str, str] | None = None,
+    side_titles: tuple[str, str, str] = ("", "", ""),
+) -> Figure:
+    """Mean points per seat-game by score part; optionally a second panel of
+    means by ``side["kind"]`` (titled ``(title, xlabel, ylabel)`` from ``side_titles``)."""
+    labels = labels or {}
     fig = figure(
         "Where the points come from",
-        f"n = {_n(df['n'].min())} seat-games per configuration · 95% normal intervals",
+        f"n = {count_text(df['n'].min())} seat-games per configuration · 95% normal intervals",
         stamp,
     )
-    axes = _axes(fig, 1, 2 if wonders is not None and len(wonders) else 1)[0]
+    axes = axes_grid(fig, 1, 2 if side is not None and len(side) else 1)[0]
     parts = df[df["part"] != "score"].copy()
-    parts["part"] = parts["part"].str.removeprefix("pts_")
-    parts = parts.rename(columns={"mean_low": "mean_low", "mean_high": "mean_high"})
-    _grouped(axes[0], parts, "part", "mean", "mean points per seat-game", fmt="{:.1f}")
+    parts["part"] = parts["part"].map(lambda p: labels.get(p, p))
+    grouped_bars(axes[0], parts, "part", "mean", "mean points per seat-game", fmt="{:.1f}")
     axes[0].set_xlabel("score part")
     axes[0].set_title("Score parts")
     axes[0].tick_params(axis="x", labelrotation=20)
     if len(axes) > 1:
-        _grouped(axes[1], wonders, "kind", "mean", "mean wonders built per seat-game", fmt="{:.2f}")
-        axes[1].set_xlabel("wonder kind (total = all kinds)")
-        axes[1].set_title("Wonders built")
+        title, xlabel, ylabel = side_titles
+        grouped_bars(axes[1], side, "kind", "mean", ylabel, fmt="{:.2f}")
+        axes[1].set_xlabel(xlabel)
+        axes[1].set_title(title)
     return fig
 
 
-def _dots(ax, names, pairs, xlabel, ref=None):
+def dot_plot(ax, names, pairs, xlabel, ref=None):
     """Dot plot: ``pairs`` is a list of (label, est, low, high) arrays aligned with ``names``."""
     y = np.arange(len(names))[::-1].astype(float)
     k = len(pairs)
     for i, (lab, est, lo, hi) in enumerate(pairs):
         off = (i - (k - 1) / 2) * 0.25
         est = np.asarray(est, float)
-        err = _err(est, lo, hi)
+        err = error_bars(est, lo, hi)
         ax.errorbar(est, y + off, xerr=err, fmt="o", ms=4, capsize=2, color=COLOURS[i], label=lab)
     if ref is not None:
         ax.axvline(ref, color="grey", ls="--", lw=1)
@@ -219,106 +230,14 @@ def _dots(ax, names, pairs, xlabel, ref=None):
     ax.legend(fontsize=8, loc="best")
 
 
-def named_wonders(df: pd.DataFrame, stamp: str) -> Figure:
-    """Build rate of each named wonder and the win rate of its builders (first cell)."""
-    lab = _cells(df)[0]
-    d = df[df["label"] == lab].sort_values("build_rate", ascending=False)
-    fig = figure(
-        "Named wonders",
-        f"{lab} · n = {_n(d['builds'].sum() / max(d['build_rate'].sum(), 1e-12))} seat-games · "
-        "95% Wilson intervals",
-        stamp,
-    )
-    ax1, ax2 = _axes(fig, 1, 2)[0]
-    names = [
-        f"{n} ({int(p)} pts)" if pd.notna(p) else n
-        for n, p in zip(d["name"], d["printed_points"], strict=True)
-    ]
-    _dots(
-        ax1,
-        names,
-        [("built by a seat", d["build_rate"], d["build_rate_low"], d["build_rate_high"])],
-        "share of seat-games that built it",
-    )
-    ax1.set_title("How often each is built")
-    _dots(
-        ax2,
-        [""] * len(names),
-        [
-            ("builders", d["win_builders"], d["win_builders_low"], d["win_builders_high"]),
-            ("others", d["win_others"], d["win_others_low"], d["win_others_high"]),
-        ],
-        "win rate (share of seat-games won)",
-    )
-    ax2.set_title("Win rate of builders vs the rest")
-    return fig
-
-
-def delvers(df: pd.DataFrame, stamp: str) -> Figure:
-    """Delver cards: how often played, and win rate of seats that played >= 1 vs none."""
-    lab = _cells(df)[0]
-    d = df[df["label"] == lab].sort_values("win_difference", ascending=False)
-    n_all = (
-        float((d["seats_played"] / d["share_played"]).replace([np.inf], np.nan).dropna().iloc[0])
-        if len(d)
-        else 0
-    )
-    fig = figure(
-        "Delver cards and winning",
-        f"{lab} · n = {_n(n_all)} seat-games · 95% intervals · association, not cause",
-        stamp,
-    )
-    ax1, ax2 = _axes(fig, 1, 2)[0]
-    _dots(
-        ax1,
-        list(d["name"]),
-        [("cards played", d["played_mean"], d["played_mean_low"], d["played_mean_high"])],
-        "cards played per seat-game",
-    )
-    ax1.set_title("How often each card is played")
-    _dots(
-        ax2,
-        [""] * len(d),
-        [
-            ("played ≥1", d["win_played"], d["win_played_low"], d["win_played_high"]),
-            ("played none", d["win_not_played"], d["win_not_played_low"], d["win_not_played_high"]),
-        ],
-        "win rate (share of seat-games won)",
-    )
-    ax2.set_title("Win rate: played ≥1 vs none")
-    return fig
-
-
-def end_of_age(df: pd.DataFrame, stamp: str) -> Figure:
-    """Effect of the end-of-age card on score, game length and the first player."""
-    lab = _cells(df)[0]
-    d = df[df["label"] == lab]
-    fig = figure(
-        "End-of-age card",
-        f"{lab} · n = {_n(d['games'].min())}–{_n(d['games'].max())} games per card · 95% intervals",
-        stamp,
-    )
-    ax1, ax2, ax3 = _axes(fig, 1, 3)[0]
-    names = [textwrap.fill(str(s), 14) for s in d["name"]]
-    for ax, col, ylab, fmt in (
-        (ax1, "score", "mean final score (points)", "{:.1f}"),
-        (ax2, "game_turns", "mean game length (turns)", "{:.1f}"),
-        (ax3, "seat0_win", "first player's win rate", "{:.3f}"),
-    ):
-        dd = d.assign(name=names)
-        _grouped(ax, dd, "name", col, ylab, fmt=fmt)
-        ax.tick_params(axis="x", labelsize=8)
-    return fig
-
-
 def game_length(df: pd.DataFrame, stamp: str) -> Figure:
     """Distribution of game length in turns (table ``game_length``)."""
     total = df.groupby("label")["games"].sum()
-    fig = figure("Game length", f"n = {_n(total.min())} games per configuration", stamp)
-    ax = _axes(fig)[0][0]
-    for i, lab in enumerate(_cells(df)):
+    fig = figure("Game length", f"n = {count_text(total.min())} games per configuration", stamp)
+    ax = axes_grid(fig)[0][0]
+    for i, lab in enumerate(cell_labels(df)):
         sub = df[df["label"] == lab]
-        k = len(_cells(df))
+        k = len(cell_labels(df))
         ax.bar(
             sub["game_turns"] - 0.4 + 0.8 * (i + 0.5) / k,
             sub["share"],
@@ -329,103 +248,8 @@ def game_length(df: pd.DataFrame, stamp: str) -> Figure:
     ax.set_xlabel("turns in the whole game")
     ax.set_ylabel("share of games")
     ax.grid(alpha=0.3)
-    if len(_cells(df)) > 1:
+    if len(cell_labels(df)) > 1:
         ax.legend(fontsize=8)
-    return fig
-
-
-def claims(dice: pd.DataFrame, faces: pd.DataFrame, tiebreak: pd.DataFrame, stamp: str) -> Figure:
-    """Claim odds from play: dice on the ruin, winning die type, tiebreaks (first cell)."""
-    lab = _cells(dice)[0]
-    d = dice[dice["label"] == lab]
-    t = tiebreak[tiebreak["label"] == lab]
-    f = faces[faces["label"] == lab]
-    fig = figure(
-        "Claims in play",
-        f"{lab} · n = {_n(t['resolved'].sum())} ruins resolved · 95% Wilson intervals",
-        stamp,
-    )
-    ax1, ax2, ax3 = _axes(fig, 1, 3)[0]
-    grid = d.pivot(index="claim_value", columns="n_dice", values="share").fillna(0.0)
-    im = ax1.imshow(grid.to_numpy(), aspect="auto", cmap="Blues", vmin=0)
-    ax1.set_xticks(range(grid.shape[1]), [str(c) for c in grid.columns])
-    ax1.set_yticks(range(grid.shape[0]), [str(c) for c in grid.index])
-    for (i, j), v in np.ndenumerate(grid.to_numpy()):
-        if v >= 0.005:
-            ax1.text(
-                j,
-                i,
-                f"{v:.2f}",
-                ha="center",
-                va="center",
-                fontsize=7,
-                color="white" if v > 0.5 * grid.to_numpy().max() else "black",
-            )
-    ax1.set_xlabel("dice on the ruin when resolved")
-    ax1.set_ylabel("claim value")
-    ax1.set_title("Share of claims by dice used")
-    fig.colorbar(im, ax=ax1, shrink=0.6, label="share of row")
-    fg = f.pivot(index="claim_value", columns="winner_faces", values="share").fillna(0.0)
-    bottom = np.zeros(len(fg))
-    for i, col in enumerate(fg.columns):
-        name = "tie (nobody)" if col < 0 else f"d{col}"
-        ax2.bar(
-            [str(v) for v in fg.index],
-            fg[col],
-            bottom=bottom,
-            color=COLOURS[i % len(COLOURS)],
-            label=name,
-        )
-        bottom += fg[col].to_numpy()
-    ax2.set_xlabel("claim value")
-    ax2.set_ylabel("share of resolved ruins")
-    ax2.set_title("Type of the winning top die")
-    ax2.legend(
-        fontsize=8,
-        title="winner's top die",
-        title_fontsize=8,
-        loc="upper center",
-        bbox_to_anchor=(0.5, -0.14),
-        ncol=2,
-    )
-    x = t["claim_value"].astype(str)
-    for i, (col, name) in enumerate(
-        (("second_die", "decided on 2nd die or later"), ("unbreakable", "unbreakable tie"))
-    ):
-        y = t[col].to_numpy(float)
-        err = _err(y, t[f"{col}_low"], t[f"{col}_high"])
-        ax3.errorbar(x, y, yerr=err, fmt="o-", capsize=3, color=COLOURS[i], label=name)
-    ax3.set_xlabel("claim value")
-    ax3.set_ylabel("share of resolved ruins")
-    ax3.set_title("Tiebreaks")
-    ax3.set_ylim(bottom=0)
-    ax3.grid(alpha=0.3)
-    ax3.legend(fontsize=8)
-    return fig
-
-
-def claims_exact(df: pd.DataFrame, stamp: str) -> Figure:
-    """Exact single-roll probability that ``dice`` dice reach each claim value."""
-    fig = figure(
-        "Claim odds, exact (one roll of fresh dice)",
-        "from analyzer.unearth.odds.dice_to_claim_table: no simulation, no sampling error",
-        stamp,
-    )
-    ax = _axes(fig)[0][0]
-    for i, (cv, sub) in enumerate(df.groupby("claim_value")):
-        sub = sub.sort_values("dice")
-        ax.plot(
-            sub["dice"].astype(str),
-            sub["p_claimed"],
-            "o-",
-            color=COLOURS[i % len(COLOURS)],
-            label=f"claim {cv}",
-        )
-    ax.set_xlabel("number of dice rolled (one player's largest dice first)")
-    ax.set_ylabel("probability of reaching the claim value")
-    ax.set_ylim(0, 1.02)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
     return fig
 
 
@@ -436,12 +260,12 @@ def sweep(df: pd.DataFrame, params: list[str], stamp: str) -> Figure:
     nrows = int(np.ceil(len(metrics) / ncols))
     fig = figure(
         "Sweep: " + " × ".join(params),
-        f"n = {_n(df['n'].min())}+ per point · bands: 95% intervals · "
+        f"n = {count_text(df['n'].min())}+ per point · bands: 95% intervals · "
         "all points share random streams",
         stamp,
         size=(11.0, max(7.5, 2.6 * nrows + 1.2)),
     )
-    axes = _axes(fig, nrows, ncols).ravel()
+    axes = axes_grid(fig, nrows, ncols).ravel()
     x_col = f"param:{params[0]}"
     hue_col = f"param:{params[1]}" if len(params) > 1 else None
     xs = list(dict.fromkeys(df[x_col]))
@@ -479,7 +303,8 @@ def comparison(df: pd.DataFrame, label_a: str, label_b: str, stamp: str) -> Figu
     """Forest plot of paired differences ``b - a`` with 95% intervals; red = significant."""
     fig = figure(
         f"Paired differences: {label_b} minus {label_a}",
-        f"n = {_n(df['pairs'].min())} paired games (same seed and game index) · 95% intervals · "
+        f"n = {count_text(df['pairs'].min())} paired games (same seed and game index) · "
+        "95% intervals · "
         "red: interval excludes 0",
         stamp,
     )
@@ -495,12 +320,12 @@ def comparison(df: pd.DataFrame, label_a: str, label_b: str, stamp: str) -> Figu
         ("Game", df[df["metric"].isin(["game_turns", "wonders_per_seat"])]),
     ]
     groups = [(t, g) for t, g in groups if len(g)]
-    axes = _axes(fig, 1, len(groups))[0]
+    axes = axes_grid(fig, 1, len(groups))[0]
     for ax, (title, g) in zip(axes, groups, strict=True):
         names = [f"{m} ({s})" for m, s in zip(g["metric"], g["scope"], strict=True)]
         y = np.arange(len(g))[::-1]
         est = g["diff"].to_numpy(float)
-        err = _err(est, g["diff_low"], g["diff_high"])
+        err = error_bars(est, g["diff_low"], g["diff_high"])
         colours = np.where(g["significant"], "#d62728", "#1f77b4")
         ax.errorbar(est, y, xerr=err, fmt="none", ecolor="black", capsize=3)
         ax.scatter(est, y, c=colours, zorder=3, s=25)

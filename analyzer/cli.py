@@ -18,7 +18,8 @@ from analyzer.errors import AnalyzerError
 app = typer.Typer(
     name="analyzer",
     help=(
-        "Monte Carlo and exact strategy analyzer for the board game Unearth.\n\n"
+        "Monte Carlo and exact strategy analyzer for board games "
+        "(analyzer games lists them; Unearth is the default).\n\n"
         "Examples:\n\n"
         "  analyzer odds --claim 13 --dice 'blue:d6=5,blue:d6=3,red:d8'\n\n"
         "  analyzer advise my_table.toml\n\n"
@@ -32,11 +33,15 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
-#: command modules under analyzer.commands, each with ``register(app)``
-COMMAND_MODULES = ("odds", "advise", "simulate", "replay", "run")
+#: game-agnostic command modules under analyzer.commands, each with ``register(app)``
+COMMAND_MODULES = ("games", "simulate", "replay", "run")
 
 
 def _register_commands() -> None:
+    from analyzer.games import available_games, load_game
+
+    for name in available_games():  # a game's own commands (Unearth: odds, advise)
+        load_game(name).register_commands(app)
     for name in COMMAND_MODULES:
         module = importlib.import_module(f"analyzer.commands.{name}")
         module.register(app)

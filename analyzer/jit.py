@@ -27,7 +27,6 @@ from pathlib import Path
 
 import numba
 
-
 _ROOT = Path(__file__).resolve().parent
 _PACKAGE = _ROOT.name
 

@@ -7,7 +7,9 @@ chart and the PDF from the per-game tables saved in ``DIR/data`` (or from the
 saved aggregate of an aggregate-only run), without simulating again.
 
 Reports only read tables: the aggregate goes through
-:func:`analyzer.aggregate.build_tables`, charts through :mod:`analyzer.charts`.
+:func:`analyzer.aggregate.build_tables`, charts through :mod:`analyzer.charts`
+and the game's own :meth:`~analyzer.games.Game.charts` (the run's game is named
+in the manifest).
 A report directory is built whole in a temporary directory beside the target
 and moved into place at the end, so a half-written report never exists and an
 old report is replaced only by a complete new one.
@@ -38,10 +40,14 @@ import pandas as pd
 from matplotlib.backends.backend_pdf import PdfPages
 
 from analyzer import charts
-from analyzer.aggregate import Reducer, build_tables, combine
+from analyzer.aggregate import Reducer, build_tables, combine, run_columns
 from analyzer.errors import AnalyzerError, InputError
+from analyzer.games import DEFAULT_GAME, load_game
 
-DATA_TABLES = ("games", "claims")
+
+def data_tables(info: dict) -> tuple[str, ...]:
+    """Per-game tables a run of the manifest's game may save: ``games`` and the game's own."""
+    return ("games", *load_game(info.get("game", DEFAULT_GAME)).tables)
 
 
 @dataclass
@@ -82,7 +88,7 @@ def run_and_report(
     def fill(tmp: Path) -> list[str]:
         data = tmp / "data"
         data.mkdir()
-        for name in DATA_TABLES:
+        for name in data_tables(run.info):
             if name in run.tables and run.tables[name] is not None:
                 _write_parquet(run.tables[name], data / f"{name}.parquet")
         _write_parquet(run.aggregate, data / "aggregate.parquet", index=True)
@@ -113,19 +119,22 @@ def rebuild_report(directory: str | Path) -> ReportResult:
     data = src / "data"
     tables = {}
     try:
-        for name in DATA_TABLES:
+        for name in data_tables(info):
             if (data / f"{name}.parquet").is_file():
                 tables[name] = pd.read_parquet(data / f"{name}.parquet")
         if "games" in tables:
             pairs = tuple(tuple(p) for p in info.get("pairs", []))
-            agg = combine([Reducer(pairs)(tables)])
+            game = info.get("game", DEFAULT_GAME)
+            load_game(game, where=f"{manifest}: game")
+            agg = combine([Reducer(pairs, game=game, columns=run_columns(info))(tables)])
         elif (data / "aggregate.parquet").is_file():
             agg = pd.read_parquet(data / "aggregate.parquet")
         else:
             raise InputError(f"{data}: no games.parquet or aggregate.parquet to rebuild from")
         extra = {}
-        if (data / "claims_exact.parquet").is_file():
-            extra["claims_exact"] = pd.read_parquet(data / "claims_exact.parquet")
+        for name in info.get("extra_tables", ["claims_exact"]):
+            if (data / f"{name}.parquet").is_file():
+                extra[name] = pd.read_parquet(data / f"{name}.parquet")
     except (OSError, ValueError) as err:
         raise InputError(f"{data}: cannot read the saved tables ({err})") from None
     info["report_rebuilt"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
@@ -168,13 +177,14 @@ def write_report(
     for name, fig in figures:
         fig.savefig(directory / "charts" / f"{name}.png", dpi=110)
         files.append(f"charts/{name}.png")
+    title = load_game(info.get("game", DEFAULT_GAME)).title
     pages = [
         charts.text_page(
-            f"Unearth balance report: {info['scenario']['name']}", title_lines(tables, info), stamp
+            f"{title} balance report: {info['scenario']['name']}", title_lines(tables, info), stamp
         )
     ]
     pages += [fig for _, fig in figures]
-    pages += table_figures(tables, info, stamp)
+    pages += table_figures(tables, info, stamp, frozenset(extra or {}))
     with PdfPages(directory / "report.pdf") as pdf:
         for fig in pages:
             pdf.savefig(fig)
@@ -209,7 +219,8 @@ def make_stamp(info: dict) -> str:
 def make_charts(
     tables: dict[str, pd.DataFrame], info: dict, stamp: str
 ) -> list[tuple[str, object]]:
-    """``[(name, Figure)]`` for every chart the tables support."""
+    """``[(name, Figure)]`` for every chart the tables support: the generic ones,
+    then the game's (a game chart of the same name replaces the generic one)."""
     out = []
     t = tables
     if "seats" in t:
@@ -233,32 +244,19 @@ def make_charts(
         out.append(
             ("score_distribution", charts.score_distribution(t["score_distribution"], stamp))
         )
-    if "score_parts" in t:
-        out.append(("score_parts", charts.score_parts(t["score_parts"], stamp, t.get("wonders"))))
-    if "named_wonders" in t:
-        out.append(("named_wonders", charts.named_wonders(t["named_wonders"], stamp)))
-    if "delvers" in t:
-        out.append(("delvers", charts.delvers(t["delvers"], stamp)))
-    if "end_of_age" in t:
-        out.append(("end_of_age", charts.end_of_age(t["end_of_age"], stamp)))
+    if "score_parts" in t and len(t["score_parts"]["part"].unique()) > 1:
+        fig = charts.score_parts(t["score_parts"], stamp, labels=info.get("labels", {}))
+        out.append(("score_parts", fig))
     if "game_length" in t:
         out.append(("game_length", charts.game_length(t["game_length"], stamp)))
-    if "claims_dice" in t:
-        out.append(
-            (
-                "claims",
-                charts.claims(t["claims_dice"], t["claims_faces"], t["claims_tiebreak"], stamp),
-            )
-        )
-    if "claims_exact" in t:
-        ex = t["claims_exact"]
-        if "cell" in ex:
-            ex = ex[ex["cell"] == ex["cell"].min()]
-        out.append(("claims_exact", charts.claims_exact(ex, stamp)))
-    return out
+    game_figs = load_game(info.get("game", DEFAULT_GAME)).charts(tables, info, stamp)
+    replaced = {name: fig for name, fig in game_figs}
+    out = [(name, replaced.pop(name, fig)) for name, fig in out]
+    return out + [(name, fig) for name, fig in game_figs if name in replaced]
 
 
-#: tables shown as PDF pages, in order, with the note printed under the title
+#: generic tables shown as PDF pages, in order, with the note printed under the
+#: title; the game's own pages (:meth:`~analyzer.games.Game.table_pages`) follow
 TABLE_PAGES = (
     ("first_player", "First-player advantage", "seat 0 win rate vs fair share 1/players"),
     ("seats", "Balance by seat", "win rate and mean score"),
@@ -267,12 +265,12 @@ TABLE_PAGES = (
     ("comparison", "Paired differences (b − a)", "per game index; * = interval excludes 0"),
     ("sweep", "Sweep", "every metric at every swept value"),
     ("games_summary", "Games", "per game: length, mean score, shared wins"),
-    ("claims_tiebreak", "Claims: dice and tiebreaks", "from play"),
-    ("claims_exact", "Claims: exact single-roll odds", "no sampling error"),
-    ("named_wonders", "Named wonders", "per seat-game"),
-    ("delvers", "Delver cards", "per seat-game; association with winning, not cause"),
-    ("end_of_age", "End-of-age card", "per game"),
 )
+
+
+def table_pages(info: dict) -> tuple[tuple[str, str, str], ...]:
+    """The generic table pages, then the game's."""
+    return TABLE_PAGES + tuple(load_game(info.get("game", DEFAULT_GAME)).table_pages())
 
 
 def display_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -320,15 +318,18 @@ def _num(v) -> str:
     return str(v)
 
 
-def table_figures(tables: dict[str, pd.DataFrame], info: dict, stamp: str) -> list:
-    """PDF pages for the tables of :data:`TABLE_PAGES` that exist."""
+def table_figures(
+    tables: dict[str, pd.DataFrame], info: dict, stamp: str, first_cell_only=frozenset()
+) -> list:
+    """PDF pages for the tables of :func:`table_pages` that exist; the tables in
+    ``first_cell_only`` (exact tables, the same for every cell) show cell 0 only."""
     pages = []
-    for name, title, note in TABLE_PAGES:
+    for name, title, note in table_pages(info):
         if name in tables and len(tables[name]):
             df = tables[name]
             if name == "seat_strategy" and df.groupby("cell")["strategy"].nunique().max() <= 1:
                 continue
-            if name == "claims_exact" and "cell" in df:
+            if name in first_cell_only and "cell" in df:
                 df = df[df["cell"] == df["cell"].min()]
             pages += charts.table_pages(display_table(df), title, stamp, note)
     return pages
@@ -372,10 +373,15 @@ def title_lines(tables: dict[str, pd.DataFrame], info: dict) -> list[str]:
     lines.append(
         f"versions        analyzer {info['analyzer_version']}, rules {info['rules_version']}"
     )
+    assumed = info.get("assumed") or []
+    if assumed:
+        lines.append(f"assumed values  {len(assumed)} not given by the rulebook (listed below)")
     lines += ["", "Headline results (95% intervals)", ""]
     lines += [f"  {s}" for s in headlines(tables, info)]
-    if "claims_exact" not in tables:
-        lines += ["", "Exact claim odds: not available (analyzer.unearth.odds missing)."]
+    lines += load_game(info.get("game", DEFAULT_GAME)).title_notes(tables)
+    if assumed:
+        lines += ["", "Assumed values (not in the rulebook; change them in a scenario file)", ""]
+        lines += [f"  {a['key']} = {a['value']}  {a.get('note', '')}".rstrip() for a in assumed]
     return lines
 
 
@@ -426,7 +432,7 @@ def summary_markdown(tables: dict[str, pd.DataFrame], info: dict, chart_names: l
     ]
     lines += [f"    {s}" for s in title_lines(tables, info)[2:]]
     lines += ["", "## Main tables (95% intervals)", ""]
-    for name, title, _ in TABLE_PAGES:
+    for name, title, _ in table_pages(info):
         if name in ("claims_exact", "sweep") or name not in tables:
             continue
         lines += [f"### {title}", "", _markdown(display_table(tables[name])), ""]

@@ -15,9 +15,9 @@ game by game (common random numbers, see ``docs/CONTRACTS.md``); within a cell,
 seat order ``k`` of a rotation plays its own block of game indices, so the games
 of different orders are independent.
 
-Everything that is Unearth's is in the last section of this file ("Unearth
-binding"): the strategy names, building the rules, and :func:`make_job`, the one
-place that calls the engine.
+A scenario names its game (``game = "unearth"``, the default); everything
+game-specific (strategy names, ruling switches, override paths, building the
+rules, the batch job) is asked of that game through :mod:`analyzer.games`.
 """
 
 from __future__ import annotations
@@ -33,8 +33,10 @@ from typing import Any
 import pandas as pd
 
 from analyzer.errors import InputError, bad_value
+from analyzer.games import DEFAULT_GAME, Game, load_game, merge_columns
 
 TOP_KEYS = (
+    "game",
     "name",
     "description",
     "players",
@@ -95,10 +97,18 @@ class Scenario:
     claims: bool = True  #: also record the per-claim table
     save_tables: bool = True  #: False: aggregate only (bounded memory, no Parquet tables)
     batch_size: int = 5000
+    game: str = DEFAULT_GAME  #: registered game name (``analyzer.games``)
+    strategy_params: dict = field(default_factory=dict)  #: strategy -> {param: value}
+
+    @property
+    def game_def(self) -> Game:
+        """The registered :class:`~analyzer.games.Game` this scenario plays."""
+        return load_game(self.game)
 
     def as_dict(self) -> dict:
         """JSON-able form for manifests (the scenario as resolved)."""
         return {
+            "game": self.game,
             "path": self.path,
             "name": self.name,
             "description": self.description,
@@ -143,7 +153,8 @@ class Cell:
     orders: tuple[tuple[str, ...], ...]  #: strategies per seat, one tuple per seat order
     rulings: dict
     overrides: dict
-    rules: Any  #: analyzer.unearth.rules.Rules
+    rules: Any  #: the game's rules object (``Game.load_rules``)
+    game: str = DEFAULT_GAME
 
     def describe(self) -> dict:
         """JSON-able description for the manifest."""
@@ -153,7 +164,7 @@ class Cell:
             "params": {k: _jsonable(v) for k, v in self.params.items()},
             "players": self.players,
             "orders": [list(o) for o in self.orders],
-            "rules": rules_description(self.rules),
+            "rules": load_game(self.game).describe_rules(self.rules),
         }
 
 
@@ -185,6 +196,8 @@ def load_scenario(path: str | Path) -> Scenario:
 def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Scenario:
     """Validate an already-parsed scenario mapping; ``where`` names it in errors."""
     _unknown(raw, TOP_KEYS, where, "")
+    game_name = raw.get("game", DEFAULT_GAME)
+    game = load_game(game_name, where=f"{where}: game")
     name = raw.get("name", default_name)
     _check(
         isinstance(name, str) and name.strip() != "" and "/" not in name,
@@ -213,11 +226,11 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
         )
     strategies = lineup = None
     if "strategies" in raw:
-        strategies = _strategies(raw["strategies"], players, where, "strategies")
+        strategies = _strategies(game, raw["strategies"], players, where, "strategies")
         if "rotation" in raw:
             raise InputError(f"{where}: rotation: only allowed with 'lineup'")
     else:
-        lineup = _strategy_list(raw["lineup"], where, "lineup")
+        lineup = _strategy_list(game, raw["lineup"], where, "lineup")
         _check(
             len(lineup) == players,
             where,
@@ -228,11 +241,11 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
     rotation = raw.get("rotation", "all")
     _check(rotation in ROTATIONS, where, "rotation", rotation, ", ".join(ROTATIONS))
 
-    rulings = _rulings(raw.get("rules", {}), where, "rules")
+    rulings = _rulings(game, raw.get("rules", {}), where, "rules")
     overrides = _overrides(raw.get("overrides", {}), where, "overrides")
 
-    sweep = _sweep(raw.get("sweep"), where) if "sweep" in raw else ()
-    compare = _compare(raw["compare"], where, players) if "compare" in raw else None
+    sweep = _sweep(game, raw.get("sweep"), where) if "sweep" in raw else ()
+    compare = _compare(game, raw["compare"], where, players) if "compare" in raw else None
     if sweep and compare:
         raise InputError(f"{where}: give 'sweep' or 'compare', not both")
     if compare and lineup is not None and any(v.strategies for v in compare):
@@ -281,6 +294,7 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
         claims=claims,
         save_tables=save_tables,
         batch_size=batch_size,
+        game=game_name,
     )
     expand(sc)  # builds every cell's rules: validates sweep values and variants
     return sc
@@ -330,6 +344,7 @@ def expand(sc: Scenario) -> list[Cell]:
     Builds and validates the rules of every cell.
     """
     where = sc.path
+    game = sc.game_def
     points: list[tuple[str, dict, dict, dict, int, tuple | None]] = []
     if sc.compare:
         for v in sc.compare:
@@ -363,8 +378,8 @@ def expand(sc: Scenario) -> list[Cell]:
     cells = []
     for i, (label, params, rulings, overrides, players, strategies) in enumerate(points):
         key = "sweep.values" if sc.sweep else ("compare" if sc.compare else "rules")
-        rules = build_rules(rulings, overrides, f"{where}: {key}")
-        lo, hi = player_range(rules)
+        rules = game.load_rules(rulings, overrides, f"{where}: {key}")
+        lo, hi = game.player_range(rules)
         if not lo <= players <= hi:
             k = "sweep.values" if any(a.param == "players" for a in sc.sweep) else "players"
             raise bad_value(f"{where}: {k}", players, f"an integer from {lo} to {hi}")
@@ -381,6 +396,7 @@ def expand(sc: Scenario) -> list[Cell]:
                 rulings=rulings,
                 overrides=overrides,
                 rules=rules,
+                game=sc.game,
             )
         )
     return cells
@@ -400,6 +416,7 @@ class ScenarioJob:
 
     jobs: tuple[tuple[Any, ...], ...]
     per_order: int
+    first_game: int = 0  #: engine game index of the run's game 0
 
     def __call__(self, start: int, count: int) -> dict[str, pd.DataFrame]:
         parts: dict[str, list[pd.DataFrame]] = {}
@@ -408,7 +425,7 @@ class ScenarioJob:
             while g < end:
                 k = g // self.per_order
                 stop = min(end, (k + 1) * self.per_order)
-                out = cell_jobs[k](g, stop - g)
+                out = cell_jobs[k](g + self.first_game, stop - g)
                 for name, df in out.items():
                     df = df.copy()
                     df.insert(0, "order", pd.Series(k, index=df.index, dtype="int16"))
@@ -429,8 +446,19 @@ class ScenarioJob:
 
 def scenario_job(sc: Scenario, cells: list[Cell], seed: int) -> ScenarioJob:
     """The batch function for a resolved scenario (``seed`` already resolved)."""
+    game = sc.game_def
     jobs = tuple(
-        tuple(make_job(cell.players, order, seed, cell.rules, sc.claims) for order in cell.orders)
+        tuple(
+            game.make_job(
+                cell.players,
+                order,
+                seed,
+                cell.rules,
+                claims=sc.claims,
+                strategy_params=sc.strategy_params or None,
+            )
+            for order in cell.orders
+        )
         for cell in cells
     )
     return ScenarioJob(jobs=jobs, per_order=games_per_order(sc))
@@ -444,56 +472,104 @@ class ScenarioRun:
     aggregate: pd.DataFrame  #: summed partials (:mod:`analyzer.aggregate`)
     tables: dict[str, pd.DataFrame]  #: per-game tables; {} for aggregate-only runs
     extra: dict[str, pd.DataFrame]  #: tables computed without simulation (exact odds)
+    result: Any = None  #: the runner's :class:`~analyzer.runner.RunResult`
+
+    @property
+    def games(self) -> pd.DataFrame | None:
+        """The per-game table (one row per game and seat), or None for aggregate-only runs."""
+        return self.tables.get("games")
+
+    def report_tables(self) -> dict[str, pd.DataFrame]:
+        """Every report table (estimates with 95% intervals), as ``analyzer run`` writes them."""
+        from analyzer.aggregate import build_tables
+
+        return build_tables(self.aggregate, self.info)
 
 
-def run_scenario(sc: Scenario, *, workers: int | None = None, progress: bool = True) -> ScenarioRun:
-    """Simulate every cell of ``sc`` with :func:`analyzer.runner.run`.
+def run_scenario(
+    sc: Scenario,
+    *,
+    workers: int | None = None,
+    progress: bool = True,
+    scheduler: str | None = None,
+    checkpoint_dir: Path | str | None = None,
+    resume: bool = False,
+    precision: float | None = None,
+    max_games: int | None = None,
+    headline: str = "first_player",
+    exact: bool = True,
+    first_game: int = 0,
+) -> ScenarioRun:
+    """Simulate every cell of ``sc`` with :func:`analyzer.runner.run`: the one
+    driver behind ``analyzer run``, ``analyzer simulate`` and the Python API.
 
     Resolves the seed (fresh entropy if the scenario has none; recorded), plays
     ``games`` games per cell (rounded up to equal games per seat order) and
     returns the aggregate, the per-game tables (unless ``output.save_tables`` is
-    false) and the manifest.
+    false) and the manifest. ``scheduler``, ``checkpoint_dir``/``resume``,
+    ``precision``/``max_games`` are the runner's (see ``docs/scale.md``); the
+    precision target is judged on ``headline``: ``"first_player"`` (seat 0's win
+    rate in cell 0) or ``"widest_seat"`` (the seat win rate of cell 0 with the
+    widest interval). ``exact=False`` skips the game's exact tables.
+    ``first_game`` shifts the engine's game indices (game ``g`` of the run plays
+    the engine's game ``first_game + g``).
     """
     import datetime
 
     from analyzer import __version__
-    from analyzer.aggregate import Reducer, headline
+    from analyzer.aggregate import Reducer, first_player_headline, widest_seat_headline
+    from analyzer.games import describe_columns
     from analyzer.runner import RunOptions, run
     from analyzer.seeding import resolve_seed
 
+    heads = {"first_player": first_player_headline, "widest_seat": widest_seat_headline}
+    if headline not in heads:
+        raise bad_value("headline", headline, ", ".join(heads))
+    game = sc.game_def
     seed = resolve_seed(sc.seed)
     sc = replace(sc, seed=seed)
     cells = expand(sc)
     per_order = games_per_order(sc)
     games = per_order * len(seat_orders(sc))
     pairs = ((0, 1),) if sc.compare else ()
+    columns = merge_columns([game.columns(c.rules) for c in cells])
     info = {
+        "game": game.name,
+        "game_title": game.title,
         "scenario": sc.as_dict(),
         "seed": seed,
         "analyzer_version": __version__,
-        "rules_version": rules_version(),
-        "rules": rules_description(cells[0].rules),
+        "rules_version": game.rules_version,
+        "rules": game.describe_rules(cells[0].rules),
         "cells": [c.describe() for c in cells],
         "pairs": [list(p) for p in pairs],
         "sweep": [a.param for a in sc.sweep],
         "games": games,
         "games_per_order": per_order,
         "games_total": games * len(cells),
-        "labels": labels(cells[0].rules),
-        "wonder_points": wonder_points(cells[0].rules),
+        "columns": describe_columns(columns),
+        "labels": game.labels(cells[0].rules),
+        "assumed": game.assumed_values(cells[0].rules),
+        **game.info(cells[0].rules),
         "tables_saved": sc.save_tables,
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
     }
-    job = scenario_job(sc, cells, seed)
+    job = replace(scenario_job(sc, cells, seed), first_game=int(first_game))
     options = RunOptions(
         games=games,
         seed=seed,
-        batch_size=min(sc.batch_size, games),
+        batch_size=sc.batch_size if precision is not None else min(sc.batch_size, games),
         workers=workers,
+        scheduler=scheduler,
+        checkpoint_dir=Path(checkpoint_dir) if checkpoint_dir is not None else None,
+        resume=resume,
+        precision=precision,
+        max_games=max_games,
         keep_tables=sc.save_tables,
         progress=progress,
     )
-    result = run(job, options, Reducer(pairs), headline=headline(info))
+    reducer = Reducer(pairs, game=game.name, columns=columns)
+    result = run(job, options, reducer, headline=heads[headline])
     total = result.games * len(cells)
     info.update(
         {
@@ -506,30 +582,15 @@ def run_scenario(sc: Scenario, *, workers: int | None = None, progress: bool = T
             "workers": workers,
         }
     )
-    extra = {}
-    exact = _exact_tables(sc, cells)
-    if exact is not None:
-        extra["claims_exact"] = exact
-    return ScenarioRun(info=info, aggregate=result.aggregate, tables=result.tables, extra=extra)
-
-
-def _exact_tables(sc: Scenario, cells: list[Cell]) -> pd.DataFrame | None:
-    """Exact claim odds for cell 0, or for every cell if a cell changes ruins or dice."""
-    changes = any(
-        p.startswith(("ruins.", "components.", "end_of_age."))
-        for c in cells
-        for p in c.overrides
-        if c.overrides.get(p) != sc.overrides.get(p)
+    extra = game.exact_tables(cells) if exact else {}
+    info["extra_tables"] = sorted(extra)
+    return ScenarioRun(
+        info=info,
+        aggregate=result.aggregate,
+        tables=result.tables,
+        extra=extra,
+        result=result,
     )
-    frames = []
-    for cell in cells if changes else cells[:1]:
-        t = exact_claim_table(cell.rules)
-        if t is None:
-            return None
-        t = t.copy()
-        t.insert(0, "cell", cell.index)
-        frames.append(t)
-    return pd.concat(frames, ignore_index=True)
 
 
 # --------------------------------------------------------------------------- validation helpers
@@ -557,8 +618,8 @@ def _unknown(raw: dict, allowed: tuple[str, ...], where: str, prefix: str) -> No
             )
 
 
-def _strategy_list(value, where: str, key: str) -> tuple[str, ...]:
-    names = strategy_names()
+def _strategy_list(game: Game, value, where: str, key: str) -> tuple[str, ...]:
+    names = game.strategy_names()
     allowed = "a list of strategy names from " + ", ".join(names)
     _check(isinstance(value, list) and len(value) >= 1, where, key, value, allowed)
     for v in value:
@@ -566,13 +627,13 @@ def _strategy_list(value, where: str, key: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _strategies(value, players: int, where: str, key: str) -> tuple[str, ...]:
+def _strategies(game: Game, value, players: int, where: str, key: str) -> tuple[str, ...]:
     """Per-seat strategies: one name for every seat, or a list with one name per seat."""
-    names = strategy_names()
+    names = game.strategy_names()
     if isinstance(value, str):
         _check(value in names, where, key, value, ", ".join(names))
         return (value,)
-    seq = _strategy_list(value, where, key)
+    seq = _strategy_list(game, value, where, key)
     _check(
         len(seq) == players,
         where,
@@ -588,9 +649,9 @@ def _table(value, where: str, key: str) -> dict:
     return dict(value)
 
 
-def _rulings(value, where: str, key: str) -> dict:
+def _rulings(game: Game, value, where: str, key: str) -> dict:
     table = _table(value, where, key)
-    allowed = ruling_names()
+    allowed = game.ruling_names()
     _unknown(table, allowed, where, f"{key}.")
     return table
 
@@ -622,7 +683,7 @@ def _param_kind(param: str) -> tuple[str, str]:
     return "override", param
 
 
-def _sweep(value, where: str) -> tuple[SweepAxis, ...]:
+def _sweep(game: Game, value, where: str) -> tuple[SweepAxis, ...]:
     if isinstance(value, dict):
         tables, keys = [value], ["sweep"]
     elif isinstance(value, list) and 1 <= len(value) <= MAX_SWEEP_AXES:
@@ -658,7 +719,7 @@ def _sweep(value, where: str) -> tuple[SweepAxis, ...]:
             for v in values:
                 _check(_is_int(v), where, f"{key}.values", v, "a list of integers")
         elif kind == "ruling":
-            allowed = ruling_names()
+            allowed = game.ruling_names()
             _check(
                 name in allowed,
                 where,
@@ -667,7 +728,7 @@ def _sweep(value, where: str) -> tuple[SweepAxis, ...]:
                 ", ".join(["edition"] + [f"rules.{r}" for r in allowed if r != "edition"]),
             )
         else:
-            old = override_example(name)
+            old = game.override_example(name)
             if old is not None:
                 for v in values:
                     _check(_same_type(old, v), where, f"{key}.values", v, _type_name(old))
@@ -680,7 +741,7 @@ def _sweep(value, where: str) -> tuple[SweepAxis, ...]:
     return tuple(axes)
 
 
-def _compare(value, where: str, players: int) -> tuple[Variant, Variant]:
+def _compare(game: Game, value, where: str, players: int) -> tuple[Variant, Variant]:
     _check(isinstance(value, dict), where, "compare", value, "a table with tables 'a' and 'b'")
     _unknown(value, ("a", "b"), where, "compare.")
     variants = []
@@ -695,14 +756,16 @@ def _compare(value, where: str, players: int) -> tuple[Variant, Variant]:
         )
         strategies = None
         if "strategies" in t:
-            strategies = _strategies(t["strategies"], players, where, f"compare.{key}.strategies")
+            strategies = _strategies(
+                game, t["strategies"], players, where, f"compare.{key}.strategies"
+            )
             if len(strategies) == 1:
                 strategies = strategies * players
         variants.append(
             Variant(
                 key=key,
                 label=label,
-                rulings=_rulings(t.get("rules", {}), where, f"compare.{key}.rules"),
+                rulings=_rulings(game, t.get("rules", {}), where, f"compare.{key}.rules"),
                 overrides=_overrides(t.get("overrides", {}), where, f"compare.{key}.overrides"),
                 strategies=strategies,
             )
@@ -748,114 +811,3 @@ def _short(param: str) -> str:
 
 def _jsonable(v):
     return list(v) if isinstance(v, tuple) else v
-
-
-# --------------------------------------------------------------------------- Unearth binding
-# Everything below knows about Unearth; the rest of this module does not.
-
-_DOCUMENTED_STRATEGIES = ("random", "claimer", "collector", "balanced")
-
-
-def strategy_names() -> tuple[str, ...]:
-    """Strategy names the engine knows (``analyzer.unearth.game.STRATEGIES``)."""
-    try:
-        from analyzer.unearth.game import STRATEGIES
-    except ImportError:  # the engine is not there yet: the names fixed in CONTRACTS.md
-        return _DOCUMENTED_STRATEGIES
-    return tuple(STRATEGIES)
-
-
-def ruling_names() -> tuple[str, ...]:
-    """Keys allowed in a ``[rules]`` table: ``edition`` and the ``Rulings`` switches."""
-    from analyzer.unearth.rules import Rulings
-
-    return tuple(k for k in Rulings.__dataclass_fields__ if not k.startswith("_"))
-
-
-def build_rules(rulings: dict, overrides: dict, where: str):
-    """``analyzer.unearth.rules.load_rules`` for a cell; errors are prefixed with ``where``."""
-    from analyzer.unearth.rules import load_rules
-
-    rulings = dict(rulings)
-    edition = rulings.pop("edition", "english")
-    if not isinstance(edition, str):
-        raise bad_value(f"{where}: edition", edition, "english, german")
-    return load_rules(edition, overrides, rulings=rulings, where=where)
-
-
-def player_range(rules) -> tuple[int, int]:
-    """Smallest and largest player count the rules allow."""
-    comp = rules.data["components"]
-    return int(comp["min_players"]), int(comp["max_players"])
-
-
-def override_example(path: str):
-    """The shipped value an override path replaces (first match), or None if unknown."""
-    import fnmatch
-
-    from analyzer.unearth.rules import _CARD_LIST, base_data
-
-    data = base_data()
-    parts = path.split(".")
-    if parts[0] not in data:
-        return None
-    list_key = _CARD_LIST.get(parts[0])
-    if list_key is None:
-        return data[parts[0]].get(parts[1]) if len(parts) == 2 else None
-    if len(parts) != 3:
-        return None
-    for card in data[parts[0]][list_key]:
-        if fnmatch.fnmatchcase(card["id"], parts[1]) and parts[2] in card:
-            return card[parts[2]]
-    return None
-
-
-def rules_description(rules) -> dict:
-    """JSON-able description of a cell's rules (``Rules.describe``)."""
-    return rules.describe()
-
-
-def rules_version() -> str:
-    from analyzer.unearth.rules import RULES_VERSION
-
-    return RULES_VERSION
-
-
-def labels(rules) -> dict[str, str]:
-    """Display names of the ids that appear in table columns and keys."""
-    out = {}
-    out.update(zip(rules.wonder_ids, rules.wonder_names, strict=True))
-    out.update(zip(rules.delver_ids, rules.delver_names, strict=True))
-    for c in rules.data["end_of_age"]["card"]:
-        out[c["id"]] = c["name"]
-    return out
-
-
-def wonder_points(rules) -> dict[str, int]:
-    """Printed points of each named wonder (end-game effects come on top)."""
-    return {w["id"]: int(w["points"]) for w in rules.data["named_wonders"]["wonder"]}
-
-
-def exact_claim_table(rules) -> pd.DataFrame | None:
-    """Exact single-roll claim odds (``analyzer.unearth.odds.dice_to_claim_table``).
-
-    Columns ``claim_value, dice, p_claimed, exact``; ``None`` if the odds
-    module is not available.
-    """
-    try:
-        from analyzer.unearth.odds import dice_to_claim_table
-    except ImportError:
-        return None
-    return dice_to_claim_table(rules)
-
-
-def make_job(players: int, strategies: tuple[str, ...], seed: int, rules, claims: bool):
-    """The engine's batch function for one seat order (``analyzer.unearth.game.GameJob``).
-
-    The only place this package calls the Unearth engine.
-    """
-    from analyzer.unearth.game import GameJob
-
-    return GameJob(
-        players=players, strategies=tuple(strategies), seed=seed, rules=rules, claims=claims
-    )

@@ -1,14 +1,11 @@
-"""Win rate and mean score by seat and by strategy, from per-game tables.
+"""``analyzer simulate`` on the one driver: win rate and mean score by seat and strategy.
 
-:func:`reduce_games` is the runner's reducer for a ``games`` table (one row per
-game and seat with ``game``, ``seat``, ``strategy``, ``score``, ``win``; see
-``docs/CONTRACTS.md``): it returns a partial aggregate of exact integer sums, so
-partials add up to the same numbers however the games were split into batches.
-:func:`summary_table` turns the summed aggregate into estimates with 95%
-intervals (Wilson for win rates, normal for mean scores, via
-:mod:`analyzer.stats`), and :func:`headline` picks the number the precision
-target is judged on. :func:`simulate_games` is the library side of
-``analyzer simulate``: it builds the Unearth game job and runs it.
+:func:`simulate_games` builds a one-configuration scenario for any registered
+game and runs it through :func:`analyzer.scenario.run_scenario`, the driver
+``analyzer run`` uses too, so both sum games the same way
+(:class:`analyzer.aggregate.Reducer`). :func:`summary_table` reads the seat and
+strategy rows of that aggregate as estimates with 95% intervals (Wilson for win
+rates, normal for mean scores).
 
 Strategy rows pool every seat that played the strategy. Seats of one game are
 not independent (their wins sum to one), so when several seats share a strategy
@@ -22,92 +19,37 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-from analyzer.errors import AnalyzerError, InputError, bad_value
-from analyzer.runner import Headline, RunOptions, RunResult, run, write_parquet_atomic
-
-#: lcm(1..12): a shared win of 1/k (k <= 12) is an exact multiple of 1/WIN_SCALE,
-#: so wins are summed as integers and the sum never depends on batch boundaries
-WIN_SCALE = 27720
-
-#: columns of a partial aggregate, all int64, indexed by (by, group)
-AGGREGATE_COLUMNS = ("n", "wins_x", "score_sum", "score_sq")
-_NEEDED = ("game", "seat", "strategy", "score", "win")
+from analyzer.errors import InputError, bad_value
+from analyzer.games import DEFAULT_GAME, load_game
+from analyzer.runner import RunResult, write_parquet_atomic
 
 
-def reduce_games(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """Partial aggregate of one batch's ``games`` table.
-
-    Returns int64 columns ``n`` (seat-games), ``wins_x`` (wins times
-    :data:`WIN_SCALE`), ``score_sum``, ``score_sq``, indexed by ``(by, group)``
-    with ``by`` in ``{"games", "seat", "strategy"}`` (``group`` is the seat
-    number or strategy name as text; the ``("games", "all")`` row counts games
-    in ``n``). Draws no random numbers.
-    """
-    games = tables.get("games")
-    if games is None:
-        raise AnalyzerError("summary: the batch returned no 'games' table")
-    missing = [c for c in _NEEDED if c not in games.columns]
-    if missing:
-        raise AnalyzerError(f"summary: games table lacks column {missing[0]!r}")
-    win = games["win"].to_numpy(dtype=np.float64)
-    scaled = win * WIN_SCALE
-    wins_x = np.rint(scaled).astype(np.int64)
-    if wins_x.size and np.abs(scaled - wins_x).max() > 1e-2:
-        bad = win[np.argmax(np.abs(scaled - wins_x))]
-        raise AnalyzerError(f"summary: win value {bad} is not a share 1/k with k <= 12")
-    score = games["score"].to_numpy(dtype=np.int64)
-    frame = pd.DataFrame(
-        {
-            "seat": games["seat"].to_numpy(dtype=np.int64),
-            "strategy": games["strategy"].astype(str).to_numpy(dtype=object),
-            "n": np.ones(len(games), dtype=np.int64),
-            "wins_x": wins_x,
-            "score_sum": score,
-            "score_sq": score * score,
-        }
-    )
-    parts = []
-    for by in ("seat", "strategy"):
-        grouped = frame.groupby(by, sort=True)[list(AGGREGATE_COLUMNS)].sum()
-        grouped.index = pd.MultiIndex.from_arrays(
-            [[by] * len(grouped), [str(k) for k in grouped.index]], names=["by", "group"]
-        )
-        parts.append(grouped)
-    n_games = int(games["game"].nunique())
-    parts.append(
-        pd.DataFrame(
-            {c: [n_games if c == "n" else 0] for c in AGGREGATE_COLUMNS},
-            index=pd.MultiIndex.from_tuples([("games", "all")], names=["by", "group"]),
-        )
-    )
-    return pd.concat(parts).astype(np.int64)
-
-
-def summary_table(aggregate: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
-    """Estimates from a summed aggregate: one row per seat, then per strategy.
+def summary_table(aggregate: pd.DataFrame, level: float = 0.95, cell: int = 0) -> pd.DataFrame:
+    """Estimates of one cell of a summed aggregate: one row per seat, then per strategy.
 
     Columns: ``by``, ``group``, ``n``, ``win_rate``, ``win_low``, ``win_high``
     (Wilson), ``mean_score``, ``score_low``, ``score_high`` (normal interval from
     the moments). Seats are in seat order, strategies in name order.
     """
     from analyzer import stats  # scipy: imported here, not in every worker process
+    from analyzer.aggregate import group_rows
 
     rows = []
     for by in ("seat", "strategy"):
-        if by not in aggregate.index.get_level_values("by"):
+        block = group_rows(aggregate, by)
+        block = block[block["cell"] == cell]
+        if block.empty:
             continue
-        block = aggregate.xs(by, level="by")
-        groups = sorted(block.index, key=int) if by == "seat" else sorted(block.index)
+        groups = sorted(set(block["key"]), key=int if by == "seat" else str)
         for group in groups:
-            r = block.loc[group]
-            n = int(r["n"])
-            wins = int(r["wins_x"]) / WIN_SCALE
+            sub = block[block["key"] == group].set_index("metric")
+            n = int(sub.loc["win", "n"])
+            wins = float(sub.loc["win", "sum"])
             low, high = stats.wilson(wins, n, level)
             mean, s_low, s_high = stats.mean_ci_from_moments(
-                n, float(r["score_sum"]), float(r["score_sq"]), level
+                n, float(sub.loc["score", "sum"]), float(sub.loc["score", "sumsq"]), level
             )
             rows.append(
                 {
@@ -125,27 +67,6 @@ def summary_table(aggregate: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def headline(aggregate: pd.DataFrame) -> Headline:
-    """The seat win rate with the widest 95% Wilson interval (ties: lowest seat).
-
-    Judging precision on the widest seat interval means every seat's win rate
-    is at least that precise when the run stops.
-    """
-    table = summary_table(aggregate)
-    seats = table[table["by"] == "seat"]
-    if seats.empty:
-        return Headline("win rate", math.nan, 0.0, 1.0, 0.5)
-    half = (seats["win_high"] - seats["win_low"]) / 2
-    row = seats.loc[half.idxmax()]
-    return Headline(
-        label=f"seat {row['group']} win rate",
-        value=float(row["win_rate"]),
-        low=float(row["win_low"]),
-        high=float(row["win_high"]),
-        half_width=float((row["win_high"] - row["win_low"]) / 2),
-    )
-
-
 # --------------------------------------------------------------------------- simulate
 
 
@@ -161,16 +82,24 @@ class Simulation:
     edition: str
     rules_version: str
     out: Path | None
+    games: pd.DataFrame | None = None  #: per-game table (core and declared columns)
+    claims: pd.DataFrame | None = None  #: the game's claims table, if asked for
+    game: str = DEFAULT_GAME
 
 
-def parse_strategies(values: list[str] | tuple[str, ...], players: int, allowed) -> tuple:
+def parse_strategies(
+    values: list[str] | tuple[str, ...], players: int, allowed, default: str | None = None
+) -> tuple:
     """Strategies per seat from repeated and/or comma-separated names.
 
-    One name is used for every seat; otherwise there must be one per seat.
+    One name is used for every seat; otherwise there must be one per seat. No
+    name: ``default`` (else ``balanced`` if allowed, else the first allowed).
     """
     names = [s.strip() for v in values for s in str(v).split(",") if s.strip()]
     if not names:
-        names = ["balanced"] if "balanced" in allowed else [allowed[0]]
+        if default is None:
+            default = "balanced" if "balanced" in allowed else allowed[0]
+        names = [default]
     for name in names:
         if name not in allowed:
             raise bad_value("--strategy", name, ", ".join(allowed))
@@ -201,11 +130,14 @@ def check_out_path(out: Path | str | None) -> Path | None:
 
 def simulate_games(
     players: int,
-    strategies: list[str] | tuple[str, ...],
+    strategies: list[str] | tuple[str, ...] | str,
     games: int,
     seed: int | None,
     *,
-    edition: str = "english",
+    game: str = DEFAULT_GAME,
+    edition: str | None = None,
+    rulings: dict | None = None,
+    overrides: dict | None = None,
     out: Path | str | None = None,
     batch_size: int = 5000,
     workers: int | None = None,
@@ -215,47 +147,85 @@ def simulate_games(
     precision: float | None = None,
     max_games: int | None = None,
     progress: bool = True,
+    keep_tables: bool = False,
+    claims: bool = False,
+    strategy_params: dict | None = None,
+    first_game: int = 0,
 ) -> Simulation:
-    """Play Unearth games with the batch runner and summarise them (``analyzer simulate``).
+    """Play games of one configuration with the one driver and summarise them.
 
-    Only the aggregate is kept unless ``out`` is given, in which case the
-    per-game table is written there atomically as Parquet. Raises
-    :class:`InputError` for bad arguments (before any game is played).
+    The library side of ``analyzer simulate`` and :func:`analyzer.simulate`.
+    Only the aggregate is kept unless ``out`` is given (the per-game table is
+    then written there atomically as Parquet) or ``keep_tables`` is set.
+    Raises :class:`InputError` for bad arguments (before any game is played).
     """
-    from analyzer.unearth.game import STRATEGIES, make_job
-    from analyzer.unearth.rules import RULES_VERSION, load_rules
+    from analyzer.scenario import Scenario, run_scenario
 
-    rules = load_rules(edition, where="--edition")
-    comp = rules.data["components"]
-    lo, hi = comp["min_players"], comp["max_players"]
+    g = load_game(game)
+    rulings = dict(rulings or {})
+    if edition is not None:
+        rulings["edition"] = edition
+    rules = g.load_rules(rulings, dict(overrides or {}), "--edition" if edition else "rules")
+    lo, hi = g.player_range(rules)
     if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
         raise bad_value("--players", players, f"{lo} to {hi}")
-    per_seat = parse_strategies(strategies, players, tuple(STRATEGIES))
+    if isinstance(strategies, str):
+        strategies = [strategies]
+    per_seat = parse_strategies(strategies, players, g.strategy_names(), g.default_strategy)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise bad_value("games", games, "a positive integer")
+    if isinstance(first_game, bool) or not isinstance(first_game, int) or first_game < 0:
+        raise bad_value("first_game", first_game, "a non-negative integer")
     path = check_out_path(out)
-    job = make_job(players, per_seat, seed, rules, claims=False)
-    options = RunOptions(
+    sc = Scenario(
+        path="simulate",
+        name="simulate",
+        description="",
+        players=players,
         games=games,
-        seed=job.seed,
+        seed=seed,
+        strategies=per_seat,
+        lineup=None,
+        rotation="all",
+        rulings=rulings,
+        overrides=dict(overrides or {}),
+        claims=claims,
+        save_tables=path is not None or keep_tables,
         batch_size=batch_size,
+        game=game,
+        strategy_params=dict(strategy_params or {}),
+    )
+    run = run_scenario(
+        sc,
         workers=workers,
+        progress=progress,
         scheduler=scheduler,
-        checkpoint_dir=Path(checkpoint_dir) if checkpoint_dir is not None else None,
+        checkpoint_dir=checkpoint_dir,
         resume=resume,
         precision=precision,
         max_games=max_games,
-        keep_tables=path is not None,
-        progress=progress,
+        headline="widest_seat",
+        exact=False,
+        first_game=first_game,
     )
-    result = run(job, options, reduce_games, headline)
+    tables = {name: _plain(df) for name, df in run.tables.items()}
     if path is not None:
-        write_parquet_atomic(result.tables["games"], path)
+        write_parquet_atomic(tables["games"], path)
     return Simulation(
-        result=result,
-        table=summary_table(result.aggregate),
+        result=run.result,
+        table=summary_table(run.aggregate),
         players=players,
         strategies=per_seat,
-        seed=job.seed,
-        edition=edition,
-        rules_version=RULES_VERSION,
+        seed=run.info["seed"],
+        edition=rulings.get("edition", "english"),
+        rules_version=g.rules_version,
         out=path,
+        games=tables.get("games"),
+        claims=tables.get("claims"),
+        game=game,
     )
+
+
+def _plain(df: pd.DataFrame) -> pd.DataFrame:
+    """A one-configuration table without the scenario's ``cell``/``order`` columns."""
+    return df.drop(columns=[c for c in ("cell", "order") if c in df])

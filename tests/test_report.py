@@ -9,8 +9,8 @@ import matplotlib.image as mpimg
 import pandas as pd
 import pytest
 
-import analyzer.scenario as scenario_mod
 from analyzer.cli import run_cli
+from analyzer.games import load_game
 from analyzer.report import display_table
 from tests.test_aggregate import SyntheticJob
 
@@ -34,14 +34,15 @@ overrides = { "delvers.band_of_delvers.copies" = 4 }
 @pytest.fixture
 def synthetic(monkeypatch):
     """Play synthetic games instead of the engine; no exact odds."""
+    game = load_game("unearth")
     monkeypatch.setattr(
-        scenario_mod,
+        game,
         "make_job",
-        lambda players, strategies, seed, rules, claims: SyntheticJob(
+        lambda players, strategies, seed, rules, claims=False, strategy_params=None: SyntheticJob(
             players, tuple(strategies), seed, None, claims
         ),
     )
-    monkeypatch.setattr(scenario_mod, "exact_claim_table", lambda rules: None)
+    monkeypatch.setattr(game, "exact_tables", lambda cells: {})
 
 
 def _check_report(out: Path, games: int) -> dict:

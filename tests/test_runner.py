@@ -8,6 +8,7 @@ give identical tables and aggregates.
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import subprocess
@@ -22,12 +23,131 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analyzer import runner
+from analyzer import runner, stats
 from analyzer.errors import AnalyzerError, InputError
-from analyzer.runner import RunOptions, run
-from analyzer.summary import WIN_SCALE, headline, reduce_games, summary_table
+from analyzer.runner import Headline, RunOptions, run
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+# --------------------------------------------------------------------------- a reducer for tests
+# An exact integer reducer (the kind the runner's bit-identity promise is about),
+# kept here: the product reduces with analyzer.aggregate.Reducer.
+
+#: lcm(1..12): a shared win of 1/k (k <= 12) is an exact multiple of 1/WIN_SCALE,
+#: so wins are summed as integers and the sum never depends on batch boundaries
+WIN_SCALE = 27720
+
+#: columns of a partial aggregate, all int64, indexed by (by, group)
+AGGREGATE_COLUMNS = ("n", "wins_x", "score_sum", "score_sq")
+_NEEDED = ("game", "seat", "strategy", "score", "win")
+
+
+def reduce_games(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Partial aggregate of one batch's ``games`` table.
+
+    Returns int64 columns ``n`` (seat-games), ``wins_x`` (wins times
+    :data:`WIN_SCALE`), ``score_sum``, ``score_sq``, indexed by ``(by, group)``
+    with ``by`` in ``{"games", "seat", "strategy"}`` (``group`` is the seat
+    number or strategy name as text; the ``("games", "all")`` row counts games
+    in ``n``). Draws no random numbers.
+    """
+    games = tables.get("games")
+    if games is None:
+        raise AnalyzerError("summary: the batch returned no 'games' table")
+    missing = [c for c in _NEEDED if c not in games.columns]
+    if missing:
+        raise AnalyzerError(f"test reducer: games table lacks column {missing[0]!r}")
+    win = games["win"].to_numpy(dtype=np.float64)
+    scaled = win * WIN_SCALE
+    wins_x = np.rint(scaled).astype(np.int64)
+    if wins_x.size and np.abs(scaled - wins_x).max() > 1e-2:
+        bad = win[np.argmax(np.abs(scaled - wins_x))]
+        raise AnalyzerError(f"test reducer: win value {bad} is not a share 1/k with k <= 12")
+    score = games["score"].to_numpy(dtype=np.int64)
+    frame = pd.DataFrame(
+        {
+            "seat": games["seat"].to_numpy(dtype=np.int64),
+            "strategy": games["strategy"].astype(str).to_numpy(dtype=object),
+            "n": np.ones(len(games), dtype=np.int64),
+            "wins_x": wins_x,
+            "score_sum": score,
+            "score_sq": score * score,
+        }
+    )
+    parts = []
+    for by in ("seat", "strategy"):
+        grouped = frame.groupby(by, sort=True)[list(AGGREGATE_COLUMNS)].sum()
+        grouped.index = pd.MultiIndex.from_arrays(
+            [[by] * len(grouped), [str(k) for k in grouped.index]], names=["by", "group"]
+        )
+        parts.append(grouped)
+    n_games = int(games["game"].nunique())
+    parts.append(
+        pd.DataFrame(
+            {c: [n_games if c == "n" else 0] for c in AGGREGATE_COLUMNS},
+            index=pd.MultiIndex.from_tuples([("games", "all")], names=["by", "group"]),
+        )
+    )
+    return pd.concat(parts).astype(np.int64)
+
+
+def summary_table(aggregate: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+    """Estimates from a summed aggregate: one row per seat, then per strategy.
+
+    Columns: ``by``, ``group``, ``n``, ``win_rate``, ``win_low``, ``win_high``
+    (Wilson), ``mean_score``, ``score_low``, ``score_high`` (normal interval from
+    the moments). Seats are in seat order, strategies in name order.
+    """
+    rows = []
+    for by in ("seat", "strategy"):
+        if by not in aggregate.index.get_level_values("by"):
+            continue
+        block = aggregate.xs(by, level="by")
+        groups = sorted(block.index, key=int) if by == "seat" else sorted(block.index)
+        for group in groups:
+            r = block.loc[group]
+            n = int(r["n"])
+            wins = int(r["wins_x"]) / WIN_SCALE
+            low, high = stats.wilson(wins, n, level)
+            mean, s_low, s_high = stats.mean_ci_from_moments(
+                n, float(r["score_sum"]), float(r["score_sq"]), level
+            )
+            rows.append(
+                {
+                    "by": by,
+                    "group": group,
+                    "n": n,
+                    "win_rate": wins / n if n else math.nan,
+                    "win_low": low,
+                    "win_high": high,
+                    "mean_score": mean,
+                    "score_low": s_low,
+                    "score_high": s_high,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def headline(aggregate: pd.DataFrame) -> Headline:
+    """The seat win rate with the widest 95% Wilson interval (ties: lowest seat).
+
+    Judging precision on the widest seat interval means every seat's win rate
+    is at least that precise when the run stops.
+    """
+    table = summary_table(aggregate)
+    seats = table[table["by"] == "seat"]
+    if seats.empty:
+        return Headline("win rate", math.nan, 0.0, 1.0, 0.5)
+    half = (seats["win_high"] - seats["win_low"]) / 2
+    row = seats.loc[half.idxmax()]
+    return Headline(
+        label=f"seat {row['group']} win rate",
+        value=float(row["win_rate"]),
+        low=float(row["win_low"]),
+        high=float(row["win_high"]),
+        half_width=float((row["win_high"] - row["win_low"]) / 2),
+    )
 
 
 @dataclass(frozen=True)
@@ -306,8 +426,7 @@ KILL_SCRIPT = textwrap.dedent(
     from pathlib import Path
     import pandas as pd
     from analyzer.runner import RunOptions, run
-    from analyzer.summary import headline, reduce_games
-    from tests.test_runner import CoinJob
+    from tests.test_runner import CoinJob, headline, reduce_games
 
     if __name__ == "__main__":
         ckpt, resume, out = Path(sys.argv[1]), sys.argv[2] == "1", Path(sys.argv[3])

@@ -22,6 +22,11 @@ Examples:
   analyzer replay --players 3 --strategy claimer,collector,random --seed 7 --game 12
 
   analyzer replay --players 2 --edition german --seed 1 --out game.txt
+
+  analyzer replay --game unearth --index 12 --seed 7
+
+`--game` names the game; an integer there is read as the game index, as in
+earlier versions (`--game 12` is `--index 12`).
 """
 
 
@@ -33,13 +38,29 @@ def register(app: typer.Typer) -> None:
         players: int = typer.Option(4, "--players", help="number of players (seats)"),
         strategy: list[str] = typer.Option([], "--strategy", help=STRATEGY_HELP),
         seed: int = typer.Option(..., "--seed", help="seed of the run the game belongs to"),
-        game: int = typer.Option(0, "--game", help="game index within the run (0-based)"),
-        edition: str = typer.Option("english", "--edition", help="english or german rules"),
+        game: str = typer.Option(
+            "unearth", "--game", help="game name (analyzer games); an integer: the game index"
+        ),
+        index: int | None = typer.Option(
+            None, "--index", help="game index within the run (0-based; default 0)"
+        ),
+        edition: str | None = typer.Option(
+            None, "--edition", help="edition of the rules (Unearth: english or german)"
+        ),
         out: Path | None = typer.Option(
             None, "--out", help="write the replay to FILE (atomically) instead of stdout"
         ),
     ) -> None:
-        text = replay_text(players, strategy, seed, game, edition)
+        name = game
+        if game.strip().lstrip("-").isdigit():  # the old meaning of --game: an index
+            if index is not None:
+                from analyzer.errors import InputError
+
+                raise InputError("--game: an index given twice (use --index alone)")
+            name, index, where = "unearth", int(game), "--game"
+        else:
+            where = "--index"
+        text = replay_text(players, strategy, seed, index or 0, edition, game=name, where=where)
         if out is None:
             typer.echo(text, nl=False)
             return
@@ -47,25 +68,26 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"replay: {out}")
 
 
-def replay_text(players, strategy, seed, game, edition) -> str:
-    """The replay of game ``game`` of a run (validates every argument first)."""
+def replay_text(
+    players, strategy, seed, index, edition=None, *, game="unearth", where="--index"
+) -> str:
+    """The replay of game ``index`` of a run (validates every argument first)."""
     from analyzer.errors import bad_value
+    from analyzer.games import load_game
     from analyzer.summary import parse_strategies
-    from analyzer.unearth.game import STRATEGIES, make_job
-    from analyzer.unearth.replay import replay_game
-    from analyzer.unearth.rules import load_rules
 
-    rules = load_rules(edition, where="--edition")
-    comp = rules.data["components"]
-    lo, hi = comp["min_players"], comp["max_players"]
+    g = load_game(game, where="--game")
+    rulings = {} if edition is None else {"edition": edition}
+    rules = g.load_rules(rulings, {}, "--edition")
+    lo, hi = g.player_range(rules)
     if not lo <= players <= hi:
         raise bad_value("--players", players, f"{lo} to {hi}")
     if seed < 0:
         raise bad_value("--seed", seed, "a non-negative integer")
-    if game < 0:
-        raise bad_value("--game", game, "a non-negative integer")
-    per_seat = parse_strategies(strategy, players, tuple(STRATEGIES))
-    return replay_game(make_job(players, per_seat, seed, rules), game)
+    if index < 0:
+        raise bad_value(where, index, "a non-negative integer")
+    per_seat = parse_strategies(strategy, players, g.strategy_names(), g.default_strategy)
+    return g.replay(g.make_job(players, per_seat, seed, rules), index)
 
 
 def write_text_atomic(path: Path, text: str) -> None:

@@ -25,6 +25,8 @@ Examples:
   analyzer simulate --games 1000000 --checkpoint runs/big --resume
 
   analyzer simulate --games 1000000 --scheduler tcp://10.0.0.5:8786
+
+  analyzer simulate --rule wonder_bonus=per_threshold --games 20000 --seed 3
 """
 
 
@@ -33,11 +35,19 @@ def register(app: typer.Typer) -> None:
 
     @app.command("simulate", help=EXAMPLES)
     def simulate_cmd(
+        game: str = typer.Option(
+            "unearth", "--game", help="game to play (analyzer games lists them)"
+        ),
         players: int = typer.Option(4, "--players", help="number of players (seats)"),
         strategy: list[str] = typer.Option([], "--strategy", help=STRATEGY_HELP),
         games: int = typer.Option(10000, "--games", help="games to play"),
         seed: int | None = typer.Option(None, "--seed", help="seed (default: fresh, printed)"),
-        edition: str = typer.Option("english", "--edition", help="english or german rules"),
+        edition: str | None = typer.Option(
+            None, "--edition", help="edition of the rules (Unearth: english or german)"
+        ),
+        rule: list[str] = typer.Option(
+            [], "--rule", help="a ruling switch KEY=VALUE (a scenario's [rules] keys); repeatable"
+        ),
         out: Path | None = typer.Option(
             None, "--out", help="write the per-game table to FILE.parquet (atomically)"
         ),
@@ -73,7 +83,9 @@ def register(app: typer.Typer) -> None:
             strategy,
             games,
             seed,
+            game=game,
             edition=edition,
+            rulings=parse_rules(rule),
             out=out,
             batch_size=batch_size,
             workers=workers,
@@ -87,15 +99,33 @@ def register(app: typer.Typer) -> None:
         _print(sim)
 
 
+def parse_rules(items: list[str]) -> dict:
+    """``--rule KEY=VALUE`` options as a rulings dict (true/false and integers typed)."""
+    from analyzer.errors import bad_value
+
+    out: dict = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or not key.strip():
+            raise bad_value("--rule", item, "KEY=VALUE, e.g. wonder_bonus=per_threshold")
+        low = text.strip().lower()
+        value = {"true": True, "false": False}.get(low, text.strip())
+        if isinstance(value, str) and value.lstrip("-").isdigit():
+            value = int(value)
+        out[key.strip()] = value
+    return out
+
+
 def _print(sim) -> None:
     """The estimates as a rich table on stdout, then the run figures."""
     from rich.console import Console
     from rich.table import Table
 
     res = sim.result
-    table = Table(
-        title=f"{sim.players} players, {sim.edition} rules ({sim.rules_version}), seed {sim.seed}"
-    )
+    title = f"{sim.players} players, {sim.edition} rules ({sim.rules_version}), seed {sim.seed}"
+    if sim.game != "unearth":
+        title = f"{sim.game}: {sim.players} players ({sim.rules_version}), seed {sim.seed}"
+    table = Table(title=title)
     for name, justify in (
         ("", "left"),
         ("seat-games", "right"),

@@ -11,3 +11,14 @@ Section map (``docs/rules/unearth.md``):
 - Strategies: :mod:`.strategies`
 - Python entry point for whole games: :mod:`.game`
 """
+
+from analyzer.games import register_game
+
+
+def _game():
+    from analyzer.unearth.plugin import Unearth
+
+    return Unearth()
+
+
+register_game("unearth", _game)

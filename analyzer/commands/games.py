@@ -1,0 +1,32 @@
+"""``analyzer games``: the registered games, their player counts and strategies."""
+
+from __future__ import annotations
+
+import typer
+
+EXAMPLES = """
+List the games this installation can simulate, with their player counts,
+strategies (the default marked *) and rules version. Use the name with
+`analyzer simulate --game NAME`, `analyzer replay --game NAME` or the `game`
+key of a scenario file.
+
+Examples:
+
+  analyzer games
+"""
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``games`` command to ``app``."""
+
+    @app.command("games", help=EXAMPLES)
+    def games_cmd() -> None:
+        from analyzer.games import available_games, load_game
+
+        for name in available_games():
+            g = load_game(name)
+            names = [s.name + ("*" if s.name == g.default_strategy else "") for s in g.strategies]
+            typer.echo(
+                f"{name}: {g.title}, {g.min_players}-{g.max_players} players, "
+                f"strategies {', '.join(names)}; rules {g.rules_version}"
+            )

@@ -1,0 +1,325 @@
+"""The game seam: what a game declares, and the registry that finds games by name.
+
+Everything outside a game's own folder (``analyzer/<game>/``) knows a game only
+through this module: the runner, scenarios, aggregation, charts, reports and the
+CLI ask :func:`load_game` for a :class:`Game` and use its methods. A game
+registers itself from its package's ``__init__`` with :func:`register_game`,
+giving a factory that builds its :class:`Game` on first use (so that listing the
+games imports no engine), much as pgx's ``make(env_id)`` and OpenSpiel's
+``register_game`` do. Games shipped inside the package are found by importing
+every subpackage of :mod:`analyzer`; a game shipped in another distribution
+registers through the ``analyzer.games`` entry-point group.
+
+**The core table contract.** A game's ``games`` table has one row per game and
+seat and always the :data:`CORE_COLUMNS`; every other column is declared by the
+game as a :class:`Column` with a description and the role it plays in the
+generic tables (never recognised by a name prefix). See ``docs/CONTRACTS.md``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from analyzer.errors import AnalyzerError, InputError, bad_value
+
+#: the game of a scenario file or API call that names none
+DEFAULT_GAME = "unearth"
+
+#: columns every game's ``games`` table has, in this order, before its own columns
+CORE_COLUMNS = ("game", "seat", "n_players", "strategy", "score", "win", "game_turns")
+
+#: what each core column holds
+CORE_DESCRIPTIONS = {
+    "game": "game index within the run (int64); game g draws only from its own stream",
+    "seat": "seat, 0 = first player (int8)",
+    "n_players": "players in the game (int8)",
+    "strategy": "strategy of the seat (categorical)",
+    "score": "final score of the seat (integer)",
+    "win": "share of the win: 1 alone, 1/k for a k-way tie, else 0 (float32)",
+    "game_turns": "turns played in the whole game (integer)",
+}
+
+#: columns added in front by a scenario run: configuration and seat order
+RUN_COLUMNS = ("cell", "order")
+
+#: roles a declared column can play (see :class:`Column`)
+KINDS = ("metric", "label")
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column a game adds to its ``games`` table.
+
+    ``kind`` is ``"metric"`` (numeric, per seat: its mean is reported over all
+    seats and by seat) or ``"label"`` (a category: only the game's own reducers
+    use it). Flags for metrics: ``part`` marks a part of the score (reported by
+    strategy, in the score-parts table, sweeps and paired comparisons);
+    ``by_strategy`` reports the mean by strategy too; ``sweep`` adds the mean
+    to sweep tables; ``game_mean`` names a per-game mean over seats that is
+    reported with the game-level figures (length, shared wins).
+    """
+
+    name: str
+    description: str
+    kind: str = "metric"
+    part: bool = False
+    by_strategy: bool = False
+    sweep: bool = False
+    game_mean: str | None = None
+
+    def as_dict(self) -> dict:
+        """JSON-able form (for manifests, so a saved run can be reduced again)."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "kind": self.kind,
+            "part": self.part,
+            "by_strategy": self.by_strategy,
+            "sweep": self.sweep,
+            "game_mean": self.game_mean,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Column:
+        return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A strategy: its name, what it does, and its parameters with default values."""
+
+    name: str
+    description: str
+    params: tuple[tuple[str, float], ...] = ()
+
+
+@dataclass
+class Game:
+    """What a game offers the machinery. A game subclasses this and fills it in.
+
+    The attributes say what the game is; the methods build its rules and jobs.
+    Methods with a default here are optional (a game with nothing to add leaves
+    them). ``rules`` objects are the game's own; the machinery passes them back
+    to the game and never looks inside.
+    """
+
+    name: str  #: registry name, also the ``game`` key of scenario files
+    title: str  #: display name, e.g. "Unearth"
+    rules_version: str
+    min_players: int
+    max_players: int
+    strategies: tuple[Strategy, ...]
+    default_strategy: str
+    #: tables a batch may return besides ``games`` (name -> description)
+    tables: dict[str, str] = field(default_factory=dict)
+
+    # ----------------------------------------------------------------- rules
+
+    def ruling_names(self) -> tuple[str, ...]:
+        """Keys allowed in a scenario's ``[rules]`` table."""
+        return ()
+
+    def load_rules(self, rulings: dict, overrides: dict, where: str) -> Any:
+        """The game's rules object from ruling switches and value overrides.
+
+        Raises :class:`InputError` (prefixed with ``where``) for a bad value."""
+        raise NotImplementedError
+
+    def rules_settings(self, rules) -> tuple[dict, dict]:
+        """``(rulings, overrides)`` that :meth:`load_rules` turns back into ``rules``."""
+        raise AnalyzerError(f"game {self.name!r}: pass rulings and overrides, not a rules object")
+
+    def override_example(self, path: str) -> Any:
+        """The shipped value an override path replaces, or None if unknown."""
+        return None
+
+    def player_range(self, rules) -> tuple[int, int]:
+        """Smallest and largest player count ``rules`` allow."""
+        return self.min_players, self.max_players
+
+    def describe_rules(self, rules) -> dict:
+        """JSON-able description of ``rules`` for manifests."""
+        return {}
+
+    def assumed_values(self, rules) -> list[dict]:
+        """Values ``rules`` run with that no rulebook gives (``{"key", "value", "note"}``)."""
+        return []
+
+    def labels(self, rules) -> dict[str, str]:
+        """Display names of ids that appear in table columns and keys."""
+        return {}
+
+    def columns(self, rules) -> tuple[Column, ...]:
+        """The columns this game adds to the ``games`` table under ``rules``."""
+        return ()
+
+    # ----------------------------------------------------------------- playing
+
+    def strategy_names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.strategies)
+
+    def make_job(
+        self,
+        players: int,
+        strategies: Sequence[str],
+        seed: int,
+        rules,
+        *,
+        claims: bool = False,
+        strategy_params: dict | None = None,
+    ) -> Callable[[int, int], dict[str, pd.DataFrame]]:
+        """A picklable batch function ``(start, count) -> {name: DataFrame}``
+        playing one seat order; deterministic in its arguments and ``seed``."""
+        raise NotImplementedError
+
+    def replay(self, job, game: int) -> str:
+        """Game ``game`` of ``job`` as readable text, move by move."""
+        raise AnalyzerError(f"game {self.name!r} has no replay")
+
+    # ----------------------------------------------------------------- reports
+
+    def derive(self, games: pd.DataFrame) -> pd.DataFrame:
+        """The ``games`` table with the game's derived columns added (declared too)."""
+        return games
+
+    def reduce(self, tables: dict[str, pd.DataFrame]) -> list[pd.DataFrame]:
+        """Extra partial rows (see :mod:`analyzer.aggregate`) from one batch."""
+        return []
+
+    def report_tables(self, agg: pd.DataFrame, info: dict) -> dict[str, pd.DataFrame]:
+        """The game's own report tables from the summed partials."""
+        return {}
+
+    def exact_tables(self, cells) -> dict[str, pd.DataFrame]:
+        """Tables computed without simulation (exact odds), by cell."""
+        return {}
+
+    def charts(self, tables: dict[str, pd.DataFrame], info: dict, stamp: str) -> list:
+        """``[(name, Figure)]``; a name already drawn by the generic charts replaces it."""
+        return []
+
+    def table_pages(self) -> tuple[tuple[str, str, str], ...]:
+        """``(table, title, note)`` of the game's tables shown as report pages."""
+        return ()
+
+    def title_notes(self, tables: dict[str, pd.DataFrame]) -> list[str]:
+        """Extra lines for the first page of a report."""
+        return []
+
+    def info(self, rules) -> dict:
+        """Extra JSON-able facts for the manifest, read back by the game's tables."""
+        return {}
+
+    def register_commands(self, app) -> None:
+        """Add the game's own CLI commands to the typer ``app``."""
+
+
+# --------------------------------------------------------------------------- registry
+
+_FACTORIES: dict[str, Callable[[], Game]] = {}
+_GAMES: dict[str, Game] = {}
+_DISCOVERED = False
+#: subpackages of analyzer that are machinery, not games
+_NOT_GAMES = {"commands", "games"}
+
+
+def register_game(name: str, factory: Callable[[], Game]) -> None:
+    """Make game ``name`` loadable; ``factory()`` builds its :class:`Game` on first use."""
+    if name in _FACTORIES and _FACTORIES[name] is not factory:
+        raise AnalyzerError(f"game {name!r} is registered twice")
+    _FACTORIES[name] = factory
+
+
+def _discover() -> None:
+    global _DISCOVERED
+    if _DISCOVERED:
+        return
+    _DISCOVERED = True
+    import analyzer
+
+    for info in pkgutil.iter_modules(analyzer.__path__):
+        if info.ispkg and info.name not in _NOT_GAMES:
+            importlib.import_module(f"analyzer.{info.name}")  # registers itself
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group="analyzer.games"):
+        register_game(ep.name, ep.load())
+
+
+def available_games() -> tuple[str, ...]:
+    """Names of the registered games, sorted."""
+    _discover()
+    return tuple(sorted(_FACTORIES))
+
+
+def load_game(name: str = "unearth", where: str = "game") -> Game:
+    """The registered game ``name``; :class:`InputError` naming the allowed ones if unknown."""
+    _discover()
+    if not isinstance(name, str) or name not in _FACTORIES:
+        raise bad_value(where, name, ", ".join(available_games()))
+    game = _GAMES.get(name)
+    if game is None:
+        game = _GAMES[name] = _FACTORIES[name]()
+    return game
+
+
+# --------------------------------------------------------------------------- the core table
+
+
+def check_games_table(games: pd.DataFrame, columns: Sequence[Column], where: str) -> None:
+    """Raise :class:`AnalyzerError` unless ``games`` has the core columns and
+    nothing that is not declared (``cell``/``order`` of a scenario run allowed)."""
+    missing = [c for c in CORE_COLUMNS if c not in games.columns]
+    if missing:
+        raise AnalyzerError(f"{where}: the games table lacks core column {missing[0]!r}")
+    known = set(CORE_COLUMNS) | set(RUN_COLUMNS) | {c.name for c in columns}
+    extra = [c for c in games.columns if c not in known]
+    if extra:
+        raise AnalyzerError(
+            f"{where}: the games table has undeclared column {extra[0]!r} "
+            "(a game declares every column beyond the core ones)"
+        )
+
+
+def describe_columns(columns: Sequence[Column]) -> list[dict]:
+    """Core and declared columns as ``{"name", "description", ...}`` rows."""
+    core = [{"name": n, "description": d, "kind": "core"} for n, d in CORE_DESCRIPTIONS.items()]
+    return core + [c.as_dict() for c in columns]
+
+
+def merge_columns(groups: Sequence[Sequence[Column]]) -> tuple[Column, ...]:
+    """The union of several declarations (first one wins for a repeated name)."""
+    seen: dict[str, Column] = {}
+    for cols in groups:
+        for c in cols:
+            seen.setdefault(c.name, c)
+    return tuple(seen.values())
+
+
+def check_kind(column: Column) -> None:
+    if column.kind not in KINDS:
+        raise AnalyzerError(
+            f"column {column.name!r}: kind {column.kind!r} (allowed: metric, label)"
+        )
+
+
+__all__ = [
+    "CORE_COLUMNS",
+    "DEFAULT_GAME",
+    "Column",
+    "Game",
+    "InputError",
+    "Strategy",
+    "available_games",
+    "check_games_table",
+    "describe_columns",
+    "load_game",
+    "merge_columns",
+    "register_game",
+]

@@ -1,0 +1,214 @@
+"""Unearth's own charts: named wonders, delver cards, end-of-age cards, claims.
+
+Drawn from report tables only (never the engine), with the helpers of
+:mod:`analyzer.charts`; listed by :meth:`analyzer.unearth.plugin.Unearth.charts`.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from analyzer.charts import (
+    COLOURS,
+    axes_grid,
+    cell_labels,
+    count_text,
+    dot_plot,
+    error_bars,
+    figure,
+    grouped_bars,
+)
+
+
+def named_wonders(df: pd.DataFrame, stamp: str) -> Figure:
+    """Build rate of each named wonder and the win rate of its builders (first cell)."""
+    lab = cell_labels(df)[0]
+    d = df[df["label"] == lab].sort_values("build_rate", ascending=False)
+    fig = figure(
+        "Named wonders",
+        f"{lab} · "
+        f"n = {count_text(d['builds'].sum() / max(d['build_rate'].sum(), 1e-12))} seat-games · "
+        "95% Wilson intervals",
+        stamp,
+    )
+    ax1, ax2 = axes_grid(fig, 1, 2)[0]
+    names = [
+        f"{n} ({int(p)} pts)" if pd.notna(p) else n
+        for n, p in zip(d["name"], d["printed_points"], strict=True)
+    ]
+    dot_plot(
+        ax1,
+        names,
+        [("built by a seat", d["build_rate"], d["build_rate_low"], d["build_rate_high"])],
+        "share of seat-games that built it",
+    )
+    ax1.set_title("How often each is built")
+    dot_plot(
+        ax2,
+        [""] * len(names),
+        [
+            ("builders", d["win_builders"], d["win_builders_low"], d["win_builders_high"]),
+            ("others", d["win_others"], d["win_others_low"], d["win_others_high"]),
+        ],
+        "win rate (share of seat-games won)",
+    )
+    ax2.set_title("Win rate of builders vs the rest")
+    return fig
+
+
+def delvers(df: pd.DataFrame, stamp: str) -> Figure:
+    """Delver cards: how often played, and win rate of seats that played >= 1 vs none."""
+    lab = cell_labels(df)[0]
+    d = df[df["label"] == lab].sort_values("win_difference", ascending=False)
+    n_all = (
+        float((d["seats_played"] / d["share_played"]).replace([np.inf], np.nan).dropna().iloc[0])
+        if len(d)
+        else 0
+    )
+    fig = figure(
+        "Delver cards and winning",
+        f"{lab} · n = {count_text(n_all)} seat-games · 95% intervals · association, not cause",
+        stamp,
+    )
+    ax1, ax2 = axes_grid(fig, 1, 2)[0]
+    dot_plot(
+        ax1,
+        list(d["name"]),
+        [("cards played", d["played_mean"], d["played_mean_low"], d["played_mean_high"])],
+        "cards played per seat-game",
+    )
+    ax1.set_title("How often each card is played")
+    dot_plot(
+        ax2,
+        [""] * len(d),
+        [
+            ("played ≥1", d["win_played"], d["win_played_low"], d["win_played_high"]),
+            ("played none", d["win_not_played"], d["win_not_played_low"], d["win_not_played_high"]),
+        ],
+        "win rate (share of seat-games won)",
+    )
+    ax2.set_title("Win rate: played ≥1 vs none")
+    return fig
+
+
+def end_of_age(df: pd.DataFrame, stamp: str) -> Figure:
+    """Effect of the end-of-age card on score, game length and the first player."""
+    lab = cell_labels(df)[0]
+    d = df[df["label"] == lab]
+    fig = figure(
+        "End-of-age card",
+        f"{lab} · "
+        f"n = {count_text(d['games'].min())}–{count_text(d['games'].max())} games per card · "
+        "95% intervals",
+        stamp,
+    )
+    ax1, ax2, ax3 = axes_grid(fig, 1, 3)[0]
+    names = [textwrap.fill(str(s), 14) for s in d["name"]]
+    for ax, col, ylab, fmt in (
+        (ax1, "score", "mean final score (points)", "{:.1f}"),
+        (ax2, "game_turns", "mean game length (turns)", "{:.1f}"),
+        (ax3, "seat0_win", "first player's win rate", "{:.3f}"),
+    ):
+        dd = d.assign(name=names)
+        grouped_bars(ax, dd, "name", col, ylab, fmt=fmt)
+        ax.tick_params(axis="x", labelsize=8)
+    return fig
+
+
+def claims(dice: pd.DataFrame, faces: pd.DataFrame, tiebreak: pd.DataFrame, stamp: str) -> Figure:
+    """Claim odds from play: dice on the ruin, winning die type, tiebreaks (first cell)."""
+    lab = cell_labels(dice)[0]
+    d = dice[dice["label"] == lab]
+    t = tiebreak[tiebreak["label"] == lab]
+    f = faces[faces["label"] == lab]
+    fig = figure(
+        "Claims in play",
+        f"{lab} · n = {count_text(t['resolved'].sum())} ruins resolved · 95% Wilson intervals",
+        stamp,
+    )
+    ax1, ax2, ax3 = axes_grid(fig, 1, 3)[0]
+    grid = d.pivot(index="claim_value", columns="n_dice", values="share").fillna(0.0)
+    im = ax1.imshow(grid.to_numpy(), aspect="auto", cmap="Blues", vmin=0)
+    ax1.set_xticks(range(grid.shape[1]), [str(c) for c in grid.columns])
+    ax1.set_yticks(range(grid.shape[0]), [str(c) for c in grid.index])
+    for (i, j), v in np.ndenumerate(grid.to_numpy()):
+        if v >= 0.005:
+            ax1.text(
+                j,
+                i,
+                f"{v:.2f}",
+                ha="center",
+                va="center",
+                fontsize=7,
+                color="white" if v > 0.5 * grid.to_numpy().max() else "black",
+            )
+    ax1.set_xlabel("dice on the ruin when resolved")
+    ax1.set_ylabel("claim value")
+    ax1.set_title("Share of claims by dice used")
+    fig.colorbar(im, ax=ax1, shrink=0.6, label="share of row")
+    fg = f.pivot(index="claim_value", columns="winner_faces", values="share").fillna(0.0)
+    bottom = np.zeros(len(fg))
+    for i, col in enumerate(fg.columns):
+        name = "tie (nobody)" if col < 0 else f"d{col}"
+        ax2.bar(
+            [str(v) for v in fg.index],
+            fg[col],
+            bottom=bottom,
+            color=COLOURS[i % len(COLOURS)],
+            label=name,
+        )
+        bottom += fg[col].to_numpy()
+    ax2.set_xlabel("claim value")
+    ax2.set_ylabel("share of resolved ruins")
+    ax2.set_title("Type of the winning top die")
+    ax2.legend(
+        fontsize=8,
+        title="winner's top die",
+        title_fontsize=8,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.14),
+        ncol=2,
+    )
+    x = t["claim_value"].astype(str)
+    for i, (col, name) in enumerate(
+        (("second_die", "decided on 2nd die or later"), ("unbreakable", "unbreakable tie"))
+    ):
+        y = t[col].to_numpy(float)
+        err = error_bars(y, t[f"{col}_low"], t[f"{col}_high"])
+        ax3.errorbar(x, y, yerr=err, fmt="o-", capsize=3, color=COLOURS[i], label=name)
+    ax3.set_xlabel("claim value")
+    ax3.set_ylabel("share of resolved ruins")
+    ax3.set_title("Tiebreaks")
+    ax3.set_ylim(bottom=0)
+    ax3.grid(alpha=0.3)
+    ax3.legend(fontsize=8)
+    return fig
+
+
+def claims_exact(df: pd.DataFrame, stamp: str) -> Figure:
+    """Exact single-roll probability that ``dice`` dice reach each claim value."""
+    fig = figure(
+        "Claim odds, exact (one roll of fresh dice)",
+        "from analyzer.unearth.odds.dice_to_claim_table: no simulation, no sampling error",
+        stamp,
+    )
+    ax = axes_grid(fig)[0][0]
+    for i, (cv, sub) in enumerate(df.groupby("claim_value")):
+        sub = sub.sort_values("dice")
+        ax.plot(
+            sub["dice"].astype(str),
+            sub["p_claimed"],
+            "o-",
+            color=COLOURS[i % len(COLOURS)],
+            label=f"claim {cv}",
+        )
+    ax.set_xlabel("number of dice rolled (one player's largest dice first)")
+    ax.set_ylabel("probability of reaching the claim value")
+    ax.set_ylim(0, 1.02)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    return fig

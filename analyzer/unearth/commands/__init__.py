@@ -1,0 +1,1 @@
+"""Unearth's own CLI commands (registered by :class:`analyzer.unearth.plugin.Unearth`)."""

@@ -1,0 +1,286 @@
+"""Unearth as the machinery sees it: the :class:`analyzer.games.Game` of this folder.
+
+Registered by ``analyzer/unearth/__init__.py``. Importing this module is cheap
+(no numba): the engine, odds and report modules are imported by the methods
+that need them.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from analyzer.errors import bad_value
+from analyzer.games import Column, Game, Strategy
+
+#: parameter names, in the order of a strategy's parameter row (docs/strategies.md)
+PARAM_NAMES = ("w_ruin", "w_stone", "risk", "lead", "w_card", "card_min", "place", "named")
+
+_STRATEGY_TEXT = {
+    "random": "uniform among the legal choices at every decision",
+    "claimer": "goes for ruins: exact claim odds weighed by what the ruin adds to its sets",
+    "collector": "goes for stones: plans rings, one-colour rings and named wonders",
+    "balanced": "expected points each turn from exact one-roll odds, stones and cards",
+}
+
+#: score parts, in the order of the ``pts_*`` columns, with what each counts
+_PARTS = {
+    "ruin_sets": "points from ruins of one colour (2, 4, 6, 8, 10 for the 1st..5th)",
+    "five_colour": "bonus for sets of five differently coloured ruins",
+    "tokens": "points of lesser and greater wonder tokens",
+    "named": "points of named wonders, end-game effects included",
+    "bonus": "wonder-count bonus (edition rule)",
+    "cities": "points of cities (end-of-age cards claimed)",
+}
+
+
+def _strategies() -> tuple[Strategy, ...]:
+    # the default rows live with the kernels; read them without importing numba
+    rows = {
+        "random": (0.0,) * 8,
+        "claimer": (1.0, 0.4, 1.0, 0.5, 0.5, 1.5, 0.0, 1.0),
+        "collector": (0.5, 2.5, 0.5, 0.2, 0.5, 1.5, 1.0, 2.0),
+        "balanced": (1.0, 1.3, 1.0, 0.4, 0.6, 1.0, 1.0, 2.0),
+    }
+    return tuple(
+        Strategy(name, _STRATEGY_TEXT[name], tuple(zip(PARAM_NAMES, row, strict=True)))
+        for name, row in rows.items()
+    )
+
+
+def games_columns(rules) -> tuple[Column, ...]:
+    """The columns Unearth adds to the ``games`` table, in table order."""
+    cols = [
+        Column("end_of_age", "end-of-age card that ended the game", kind="label"),
+        Column("turns", "turns this seat played"),
+    ]
+    cols += [Column(f"pts_{p}", text, part=True) for p, text in _PARTS.items()]
+    cols += [Column(f"ruins_{c}", f"{c} ruins claimed") for c in rules.ruin_colours]
+    cols.append(Column("ruins_city", "cities (end-of-age cards) claimed"))
+    cols += [Column(f"stones_{c}", f"{c} stones collected") for c in rules.stone_colours]
+    for kind in ("lesser", "greater", "named"):
+        cols.append(Column(f"wonders_{kind}", f"{kind} wonders built", by_strategy=True))
+    cols += [
+        Column(f"named_{w}", f"1 if the seat built {name}")
+        for w, name in zip(rules.wonder_ids, rules.wonder_names, strict=True)
+    ]
+    cols += [
+        Column("delvers_drawn", "delver cards drawn"),
+        Column("delvers_played", "delver cards played"),
+    ]
+    cols += [
+        Column(f"played_{d}", f"times the seat played {name}")
+        for d, name in zip(rules.delver_ids, rules.delver_names, strict=True)
+    ]
+    cols.append(Column("claims_won", "ruins and cities claimed"))
+    cols.append(
+        Column(
+            "wonders_total",
+            "wonders of every kind built (derived: lesser + greater + named)",
+            by_strategy=True,
+            sweep=True,
+            game_mean="wonders_per_seat",
+        )
+    )
+    return tuple(cols)
+
+
+@dataclass
+class Unearth(Game):
+    name: str = "unearth"
+    title: str = "Unearth"
+    rules_version: str = ""
+    min_players: int = 2
+    max_players: int = 5
+    strategies: tuple[Strategy, ...] = field(default_factory=_strategies)
+    default_strategy: str = "balanced"
+    tables: dict = field(
+        default_factory=lambda: {"claims": "one row per claim resolved (docs/CONTRACTS.md)"}
+    )
+
+    def __post_init__(self) -> None:
+        from analyzer.unearth.rules import RULES_VERSION
+
+        self.rules_version = RULES_VERSION
+
+    # ----------------------------------------------------------------- rules
+
+    def ruling_names(self) -> tuple[str, ...]:
+        from analyzer.unearth.rules import Rulings
+
+        return tuple(k for k in Rulings.__dataclass_fields__ if not k.startswith("_"))
+
+    def load_rules(self, rulings: dict, overrides: dict, where: str):
+        from analyzer.unearth.rules import load_rules
+
+        rulings = dict(rulings)
+        edition = rulings.pop("edition", "english")
+        if not isinstance(edition, str):
+            raise bad_value(f"{where}: edition", edition, "english, german")
+        return load_rules(edition, overrides, rulings=rulings, where=where)
+
+    def rules_settings(self, rules) -> tuple[dict, dict]:
+        return rules.rulings.as_dict(), dict(rules.overrides)
+
+    def override_example(self, path: str):
+        from analyzer.unearth.rules import _CARD_LIST, base_data
+
+        data = base_data()
+        parts = path.split(".")
+        if parts[0] not in data:
+            return None
+        list_key = _CARD_LIST.get(parts[0])
+        if list_key is None:
+            return data[parts[0]].get(parts[1]) if len(parts) == 2 else None
+        if len(parts) != 3:
+            return None
+        for card in data[parts[0]][list_key]:
+            if fnmatch.fnmatchcase(card["id"], parts[1]) and parts[2] in card:
+                return card[parts[2]]
+        return None
+
+    def player_range(self, rules) -> tuple[int, int]:
+        comp = rules.data["components"]
+        return int(comp["min_players"]), int(comp["max_players"])
+
+    def describe_rules(self, rules) -> dict:
+        return rules.describe()
+
+    def labels(self, rules) -> dict[str, str]:
+        out = {f"pts_{p}": p for p in _PARTS}
+        out.update(zip(rules.wonder_ids, rules.wonder_names, strict=True))
+        out.update(zip(rules.delver_ids, rules.delver_names, strict=True))
+        for c in rules.data["end_of_age"]["card"]:
+            out[c["id"]] = c["name"]
+        return out
+
+    def info(self, rules) -> dict:
+        """Printed points of each named wonder (end-game effects come on top)."""
+        return {
+            "wonder_points": {
+                w["id"]: int(w["points"]) for w in rules.data["named_wonders"]["wonder"]
+            }
+        }
+
+    def columns(self, rules) -> tuple[Column, ...]:
+        return games_columns(rules)
+
+    # ----------------------------------------------------------------- playing
+
+    def make_job(
+        self,
+        players: int,
+        strategies: Sequence[str],
+        seed: int,
+        rules,
+        *,
+        claims: bool = False,
+        strategy_params: dict | None = None,
+    ):
+        from analyzer.unearth.game import make_job
+
+        return make_job(
+            players, tuple(strategies), seed, rules, claims=claims, strategy_params=strategy_params
+        )
+
+    def replay(self, job, game: int) -> str:
+        from analyzer.unearth.replay import replay_game
+
+        return replay_game(job, game)
+
+    # ----------------------------------------------------------------- reports
+
+    def derive(self, games: pd.DataFrame) -> pd.DataFrame:
+        kinds = [f"wonders_{k}" for k in ("lesser", "greater", "named")]
+        if "wonders_total" in games or not all(k in games for k in kinds):
+            return games
+        return games.assign(wonders_total=games[kinds].sum(axis=1))
+
+    def reduce(self, tables):
+        from analyzer.unearth import tables as unearth_tables
+
+        return unearth_tables.reduce(tables)
+
+    def report_tables(self, agg, info):
+        from analyzer.unearth import tables as unearth_tables
+
+        return unearth_tables.report_tables(agg, info)
+
+    def exact_tables(self, cells) -> dict[str, pd.DataFrame]:
+        """Exact single-roll claim odds for cell 0, and for every cell whose ruins,
+        components or end-of-age cards differ from cell 0's."""
+        try:
+            from analyzer.unearth.odds import dice_to_claim_table
+        except ImportError:  # pragma: no cover - the odds module is part of the game
+            return {}
+        prefixes = ("ruins.", "components.", "end_of_age.")
+
+        def key(cell) -> dict:
+            return {p: v for p, v in cell.overrides.items() if p.startswith(prefixes)}
+
+        frames = []
+        for cell in cells:
+            if cell is not cells[0] and key(cell) == key(cells[0]):
+                continue
+            t = dice_to_claim_table(cell.rules).copy()
+            t.insert(0, "cell", cell.index)
+            frames.append(t)
+        return {"claims_exact": pd.concat(frames, ignore_index=True)}
+
+    def charts(self, tables, info, stamp) -> list:
+        from analyzer import charts as generic
+        from analyzer.unearth import charts
+
+        t = tables
+        out = []
+        if "score_parts" in t:  # the generic chart with wonders built beside it
+            fig = generic.score_parts(
+                t["score_parts"],
+                stamp,
+                t.get("wonders"),
+                labels=info.get("labels", {}),
+                side_titles=(
+                    "Wonders built",
+                    "wonder kind (total = all kinds)",
+                    "mean wonders built per seat-game",
+                ),
+            )
+            out.append(("score_parts", fig))
+        if "named_wonders" in t:
+            out.append(("named_wonders", charts.named_wonders(t["named_wonders"], stamp)))
+        if "delvers" in t:
+            out.append(("delvers", charts.delvers(t["delvers"], stamp)))
+        if "end_of_age" in t:
+            out.append(("end_of_age", charts.end_of_age(t["end_of_age"], stamp)))
+        if "claims_dice" in t:
+            fig = charts.claims(t["claims_dice"], t["claims_faces"], t["claims_tiebreak"], stamp)
+            out.append(("claims", fig))
+        if "claims_exact" in t:
+            ex = t["claims_exact"]
+            if "cell" in ex:
+                ex = ex[ex["cell"] == ex["cell"].min()]
+            out.append(("claims_exact", charts.claims_exact(ex, stamp)))
+        return out
+
+    def table_pages(self):
+        return (
+            ("claims_tiebreak", "Claims: dice and tiebreaks", "from play"),
+            ("claims_exact", "Claims: exact single-roll odds", "no sampling error"),
+            ("named_wonders", "Named wonders", "per seat-game"),
+            ("delvers", "Delver cards", "per seat-game; association with winning, not cause"),
+            ("end_of_age", "End-of-age card", "per game"),
+        )
+
+    def title_notes(self, tables) -> list[str]:
+        if "claims_exact" not in tables:
+            return ["", "Exact claim odds: not available (analyzer.unearth.odds missing)."]
+        return []
+
+    def register_commands(self, app) -> None:
+        from analyzer.unearth.commands import advise, odds
+
+        odds.register(app)
+        advise.register(app)
