@@ -18,7 +18,6 @@ directories can be deleted at any time.
 """
 
 import ast
-import functools
 import hashlib
 import os
 import platform
@@ -26,6 +25,7 @@ import tempfile
 from pathlib import Path
 
 import numba
+from numba.core import types
 
 _ROOT = Path(__file__).resolve().parent
 _PACKAGE = _ROOT.name
@@ -108,4 +108,35 @@ numba.config.CACHE_DIR = CACHE_DIR
 #: a division does not test its divisor for zero to raise ZeroDivisionError
 #: (no kernel divides by zero: claim values, face counts and pile sizes are
 #: positive), which takes a branch and an exception path out of the hot loops.
-njit = functools.partial(numba.njit, cache=True, nogil=True, error_model="numpy")
+OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
+
+
+def _one_version_per_type(dispatcher):
+    """Let kernel-to-kernel calls ask for the argument *types*, never their
+    constant values.
+
+    numba types a constant argument (``trace(s, EV_ROLL, ...)``) as a literal
+    and compiles the callee again for every distinct constant, then the callee's
+    callees for the constants it passes on: that made the first compile several
+    times longer. Here a call from another kernel asks for the plain type, so
+    each kernel is compiled once per signature of types.
+    """
+    resolve = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        args = tuple(types.unliteral(a) for a in args)
+        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return resolve(args, kws)
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
+def njit(fn=None, **options):
+    """``numba.njit`` with :data:`OPTIONS` (``options`` add to them), compiling
+    one version per argument types (see :func:`_one_version_per_type`)."""
+
+    def wrap(f):
+        return _one_version_per_type(numba.njit(**{**OPTIONS, **options})(f))
+
+    return wrap(fn) if fn is not None else wrap
