@@ -5,19 +5,17 @@ in the arrays of the :class:`State` (dice, values, hands, ruins, wonders) and
 calls one engine kernel (``play_card``, ``roll_die``, ``check_claims``,
 ``build_wonder``, ``reveal``, ``take_turn``, ``final_scores``).
 
-Dice are forced by predicting the game's RNG: :func:`force` searches xoshiro
-states until the next draws (die faces, and the random strategy's choices, each
-one uniform draw) are the ones the test wants, then puts that state in
-``s.rng``. The draw order is the engine's (documented at each test); the twin
-generator here is checked against :mod:`analyzer.rng` first.
+Dice are forced with explicit chance: :func:`force` queues the outcomes the
+test wants (die faces, and the random strategy's choices) in the state's RNG
+array, and the kernels take them before drawing (:mod:`analyzer.rng`). The draw
+order is the engine's (documented at each test); a forced outcome that does not
+fit the draw it meets raises, so a wrong order fails the test.
 """
-
-import random
 
 import numpy as np
 import pytest
 
-from analyzer.rng import rng_die, rng_seed
+from analyzer.rng import FORCED, QUEUE_WORDS, queue_outcomes, rng_below, rng_die, rng_seed
 from analyzer.seeding import root_key
 from analyzer.unearth import engine
 from analyzer.unearth.claims import RANK_DICE
@@ -112,32 +110,50 @@ def _drawn(kind, n, u):
 
 
 def force(s, *draws):
-    """Put in ``s.rng`` a state whose next draws are the wanted ones."""
-    gen = random.Random(len(draws))
-    for _ in range(2_000_000):
-        words = [gen.getrandbits(64) for _ in range(4)]
-        twin = Twin(words)
-        ok = True
-        for kind, n, want in draws:
-            v = _drawn(kind, n, twin.uniform())
-            if want is not None and v not in (want if isinstance(want, tuple) else (want,)):
-                ok = False
-                break
-        if ok:
-            s.rng[:] = np.array(words, np.uint64)
-            return words
-    raise AssertionError(f"no RNG state gives {draws}")
+    """Queue the next chance outcomes of the game in ``s.rng`` (explicit chance,
+    :func:`analyzer.rng.queue_outcomes`): the kernels' die rolls and picks return
+    them, in order, before drawing. A draw whose value does not matter gets the
+    smallest outcome. Returns the generator's words, which forced draws leave as
+    they are (for :func:`draws_used`)."""
+    outcomes = []
+    for kind, _n, want in draws:
+        if isinstance(want, tuple):
+            want = want[0]
+        outcomes.append(want if want is not None else (1 if kind == "die" else 0))
+    queue_outcomes(s.rng, outcomes)
+    return [int(w) for w in s.rng[:4]]
 
 
 def draws_used(start_words, s, limit=200):
-    """How many uniform draws took the RNG from ``start_words`` to ``s.rng``."""
+    """How many draws were made since :func:`force`: the forced outcomes taken,
+    plus any the generator made after the queue ran out."""
+    taken = int(s.rng[FORCED + 1])
     twin = Twin(start_words)
-    end = [int(w) for w in s.rng]
+    end = [int(w) for w in s.rng[:4]]
     for k in range(limit):
         if twin.s == end:
-            return k
+            return taken + k
         twin.uniform()
     raise AssertionError("RNG state not reached")
+
+
+def test_forced_outcomes_come_first_then_the_generator():
+    state = np.zeros(QUEUE_WORDS + 4, np.uint64)
+    rng_seed(state, 1, 2, 3)
+    plain = state[:4].copy()
+    queue_outcomes(state, [6, 0, 3])
+    assert rng_die(state, 8) == 6 and rng_below(state, 2) == 0 and rng_die(state, 4) == 3
+    assert [int(w) for w in state[:4]] == [int(w) for w in plain]  # nothing drawn yet
+    twin = Twin(plain)
+    assert rng_die(state, 6) == _drawn("die", 6, twin.uniform())  # queue empty: draws
+    queue_outcomes(state, [7])
+    with pytest.raises(ValueError, match="forced die"):
+        rng_die(state, 6)
+    queue_outcomes(state, [2])
+    with pytest.raises(ValueError, match="forced outcome"):
+        rng_below(state, 2)
+    with pytest.raises(ValueError, match="outcomes for a queue of 4"):
+        queue_outcomes(state, [1] * 5)
 
 
 def test_twin_generator_matches_the_kernel_rng():

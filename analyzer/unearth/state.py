@@ -16,7 +16,7 @@ import numpy as np
 
 from analyzer.jit import njit
 from analyzer.kernel_view import borrowed
-from analyzer.rng import rng_below, rng_shuffle
+from analyzer.rng import QUEUE_WORDS, rng_below, rng_shuffle
 from analyzer.unearth.tableau import N_CELLS
 
 # ------------------------------------------------------------------ scalar slots
@@ -77,6 +77,7 @@ EV_TAKE_BACK = 11  #: a=die, b=slot
 EV_TAKE_RUIN = 12  #: a set-aside ruin taken by a named wonder: a=card, b=wonder
 
 MAX_TURNS = 2000  #: safety cap; a game reaching it is flagged in S_ABORTED
+MAX_FORCED = 64  #: room for forced chance outcomes in ``rng`` (tests; analyzer.rng)
 GAIN_KEYS = 6  #: modifier settings memoised per seat (one more row set is scratch)
 SIG_INTS = 13  #: integers of a slot summary the slot values depend on (slot_cache[:13])
 
@@ -156,7 +157,7 @@ def new_state(t, n_players: int, trace_rows: int = 0) -> State:
     max_slots = int(t.revealed_by_players.max())
     return State(
         sc=np.zeros(N_SCALARS, np.int64),
-        rng=np.zeros(4, np.uint64),
+        rng=np.zeros(QUEUE_WORDS + MAX_FORCED, np.uint64),
         ruin_deck=np.full(n_cards, -1, np.int64),
         removed=np.full(n_cards, -1, np.int64),
         slot_card=np.full(max_slots, -1, np.int64),
