@@ -4,20 +4,22 @@ Every kernel in the project is decorated with :data:`njit` from here, so caching
 and other flags are decided once. ``NUMBA_DISABLE_JIT=1`` turns every kernel into
 plain Python (used for coverage and for the benchmark ratios).
 
-The on-disk cache lives in a directory named after a hash of the *kernel
-sources*: every module of the package that uses :data:`njit`, plus every module
-of the package those import, directly or not (found by reading their import
-statements, see :func:`kernel_sources`). numba checks only the timestamp of the
-file that defines a cached function, but the machine code it stores also
-contains every jitted function it calls from other files; keying the directory
-on all kernel sources means a change to any of them compiles afresh instead of
-loading stale code, while an edit to a module no kernel can reach (a chart
-caption, the CLI, aggregation) keeps the cache. The base directory is
+**The on-disk cache.** numba checks only the source of the file that defines a
+cached function, but the machine code it stores also contains every jitted
+function it calls from other files. So a kernel of this package is cached in a
+directory named after a hash of its *module's kernel sources*: the module and
+every module of the package it imports, directly or not (read from their import
+statements, see :func:`module_closure`). A change to any of them compiles that
+kernel afresh instead of loading stale code, while an edit anywhere else (a
+chart caption, the CLI, another game) keeps it. The base directory is
 ``$NUMBA_CACHE_DIR`` if set, else ``~/.cache/analyzer/numba``; old hash
-directories can be deleted at any time.
+directories can be deleted at any time. This uses numba's cache-locator hook
+(:class:`_KernelCacheLocator`), which is why ``pyproject.toml`` pins numba to
+the versions the tests pass on.
 """
 
 import ast
+import functools
 import hashlib
 import os
 import platform
@@ -25,7 +27,7 @@ import tempfile
 from pathlib import Path
 
 import numba
-from numba.core import types
+from numba.core import caching, types
 
 _ROOT = Path(__file__).resolve().parent
 _PACKAGE = _ROOT.name
@@ -60,48 +62,85 @@ def _imports(path: Path) -> set[Path]:
     return found
 
 
-def kernel_sources() -> list[Path]:
-    """Every package module that defines kernels (mentions ``njit``) and every
-    package module those import, transitively, sorted."""
-    todo = [p for p in _ROOT.rglob("*.py") if b"njit" in p.read_bytes()]
+def module_closure(path: Path) -> list[Path]:
+    """``path`` and every package module it imports, transitively, sorted."""
+    todo = [Path(path).resolve()]
     seen: set[Path] = set()
     while todo:
-        path = todo.pop()
-        if path in seen:
+        p = todo.pop()
+        if p in seen:
             continue
-        seen.add(path)
-        todo.extend(_imports(path) - seen)
+        seen.add(p)
+        todo.extend(_imports(p) - seen)
     return sorted(seen)
 
 
-def _source_hash() -> str:
+def kernel_sources() -> list[Path]:
+    """Every package module that defines kernels (mentions ``njit``) and every
+    package module those import, transitively, sorted."""
+    found: set[Path] = set()
+    for p in _ROOT.rglob("*.py"):
+        if b"njit" in p.read_bytes():
+            found.update(module_closure(p))
+    return sorted(found)
+
+
+@functools.cache
+def source_key(path: Path) -> str:
+    """Hash of the kernel sources of module ``path`` (:func:`module_closure`)
+    and of the numba, Python and machine it is compiled for."""
     h = hashlib.sha256()
     h.update(f"{numba.__version__} {platform.python_version()} {platform.machine()}".encode())
-    for path in kernel_sources():
-        h.update(path.relative_to(_ROOT).as_posix().encode())
-        h.update(path.read_bytes())
+    for p in module_closure(path):
+        h.update(p.relative_to(_ROOT).as_posix().encode())
+        h.update(p.read_bytes())
     return h.hexdigest()[:16]
 
 
-def _cache_dir() -> str:
+def _cache_base() -> str:
     base = os.environ.get("NUMBA_CACHE_DIR")
     if not base:
         try:
             base = str(Path.home() / ".cache" / "analyzer" / "numba")
         except RuntimeError:  # no home directory
             base = str(Path(tempfile.gettempdir()) / "analyzer-numba")
-    path = Path(base) / _source_hash()
+    path = Path(base)
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError:  # not writable: fall back to the temporary directory
-        path = Path(tempfile.gettempdir()) / "analyzer-numba" / _source_hash()
+        path = Path(tempfile.gettempdir()) / "analyzer-numba"
         path.mkdir(parents=True, exist_ok=True)
     return str(path)
 
 
-#: where compiled kernels are cached (see the module docstring)
-CACHE_DIR = _cache_dir()
+#: base directory of the compiled-kernel cache (see the module docstring)
+CACHE_DIR = _cache_base()
 numba.config.CACHE_DIR = CACHE_DIR
+
+_Locator = getattr(caching, "UserProvidedCacheLocator", None) or caching._UserProvidedCacheLocator
+
+
+class _KernelCacheLocator(_Locator):
+    """numba's cache locator for kernels of this package: numba's directory for
+    the source file, inside ``CACHE_DIR/<source_key of the file>``. Kernels
+    defined elsewhere (tests) fall through to numba's own locators."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        key = source_key(Path(py_file).resolve())
+        self._cache_path = os.path.join(CACHE_DIR, key, self.get_suitable_cache_subpath(py_file))
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        path = Path(py_file).resolve()
+        if not path.is_file() or _ROOT not in path.parents:
+            return None
+        return super().from_function(py_func, py_file)
+
+
+_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+if _KernelCacheLocator not in _IMPL._locator_classes:
+    _IMPL._locator_classes.insert(0, _KernelCacheLocator)
 
 #: Compile in nopython mode, cache to disk (the second run of a command loads
 #: machine code instead of compiling), release the GIL. ``error_model="numpy"``:

@@ -29,3 +29,23 @@ def test_imports_resolve_submodules_and_names(tmp_path):
     )
     found = {p.relative_to(jit._ROOT).as_posix() for p in jit._imports(src)}
     assert found == {"unearth/__init__.py", "unearth/claims.py", "rng.py"}
+
+
+def test_a_kernels_key_covers_its_module_and_what_it_imports():
+    engine = (jit._ROOT / "unearth" / "engine.py").resolve()
+    names = {p.relative_to(jit._ROOT).as_posix() for p in jit.module_closure(engine)}
+    assert {"unearth/engine.py", "unearth/state.py", "rng.py", "jit.py"} <= names
+    # editing the game's non-kernel modules, the machinery or another game keeps the cache
+    assert not names & {"unearth/plugin.py", "unearth/game.py", "aggregate.py", "games/__init__.py"}
+    assert not any(n.startswith(("uruk/", "colorful_treasure/")) for n in names)
+
+
+def test_kernels_of_the_package_are_cached_under_their_key():
+    from analyzer.unearth import engine
+
+    fn = engine.roll_die.py_func
+    locator = jit._KernelCacheLocator.from_function(fn, engine.__file__)
+    key = jit.source_key(jit.Path(engine.__file__).resolve())
+    assert locator.get_cache_path().startswith(f"{jit.CACHE_DIR}/{key}/")
+    # a kernel defined outside the package (a test's) is left to numba's locators
+    assert jit._KernelCacheLocator.from_function(fn, __file__) is None
