@@ -150,6 +150,16 @@ if _KernelCacheLocator not in _IMPL._locator_classes:
 OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 
+def _plain(ty):
+    """The type a kernel is compiled for when called with a value of type ``ty``:
+    a literal's own type, and an ``IntEnum`` member's integer type (the call
+    casts the member)."""
+    ty = types.unliteral(ty)
+    if isinstance(ty, types.IntEnumMember):
+        return ty.dtype
+    return ty
+
+
 def _one_version_per_type(dispatcher):
     """Let kernel-to-kernel calls ask for the argument *types*, never their
     constant values.
@@ -157,14 +167,14 @@ def _one_version_per_type(dispatcher):
     numba types a constant argument (``trace(s, EV_ROLL, ...)``) as a literal
     and compiles the callee again for every distinct constant, then the callee's
     callees for the constants it passes on: that made the first compile several
-    times longer. Here a call from another kernel asks for the plain type, so
-    each kernel is compiled once per signature of types.
+    times longer. Here a call from another kernel asks for the plain type
+    (:func:`_plain`), so each kernel is compiled once per signature of types.
     """
     resolve = dispatcher.get_call_template
 
     def get_call_template(args, kws):
-        args = tuple(types.unliteral(a) for a in args)
-        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        args = tuple(_plain(a) for a in args)
+        kws = {k: _plain(v) for k, v in kws.items()}
         return resolve(args, kws)
 
     dispatcher.get_call_template = get_call_template

@@ -928,6 +928,8 @@ def choose_excavation(s, t, p, strat, prm, out):
         s.sc[S_MAP] > 0,
         s.sc[S_EXPEDITION] > 0,
         out,
+        True,
+        -1e18,
     )
 
 
@@ -1058,7 +1060,7 @@ def score_cells(s, p, neigh, cells, m, n_col, out):
         cell = cells[i]
         for k in range(6):
             filled[k] = 0
-            c = neigh[cell, k]
+            c = np.int64(neigh[cell, k])
             if c < 0 or not is_free(stone, centre, c):
                 continue
             for col in range(n_col):
@@ -1479,7 +1481,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
     for slot in range(s.sc[S_N_SLOTS]):
         stones[slot] = 1 if s.slot_card[slot] >= 0 and stone_available(s, slot) else 0
     base_out = s.scratch[48:50]
-    base = _excavation_with(s, t, p, prm, 0, 0, False, False, base_out, True)
+    base = _excavation_with(s, t, p, prm, 0, 0, False, False, base_out, True, -1e18)
     # if no card is played, this is the excavation choice: keep it for excavate()
     exc_die = base_out[0]
     exc_slot = base_out[1]
@@ -1509,7 +1511,8 @@ def choose_play(s, t, p, strat, prm, band_used, out):
             gain -= base
         elif eff == Delver.EXPEDITION and s.sc[S_EXPEDITION] == 0:
             if not _bound_at_most(s, p, base + best_gain):
-                gain = _excavation_with(s, t, p, prm, 0, 0, False, True, base_out) - base
+                gain = _excavation_with(s, t, p, prm, 0, 0, False, True, base_out, False, -1e18)
+                gain -= base
         elif eff == Delver.BAND_OF_DELVERS:
             gain = base
         elif eff == Delver.A_NEW_DISCOVERY or eff == Delver.FORLORN:
