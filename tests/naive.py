@@ -4,6 +4,8 @@ Each function here restates a rule of ``docs/rules/unearth.md`` in plain
 Python with no attempt at speed; tests compare kernels against them.
 """
 
+import functools
+
 NO_CLAIM = -1
 TIE = -2
 
@@ -401,3 +403,32 @@ def xoshiro_next(s):
     s[2] ^= t
     s[3] = _rotl64(s[3], 45)
     return result
+
+
+def naive_reachable(natural, faces, modifiers):
+    """Final values of a roll of ``natural`` on a ``faces`` die when every
+    modifier in ``modifiers`` (``(delta, optional, signed)`` each) is applied
+    once, in any order the player likes, each step clamped to 1..faces: an
+    optional one may be skipped, a signed one applied as +delta or -delta.
+    Tries every order (memoised on the value and the modifiers left)."""
+
+    @functools.cache
+    def go(value, left):
+        if not left:
+            return frozenset([value])
+        out = set()
+        for m in set(left):
+            rest = list(left)
+            rest.remove(m)
+            rest = tuple(rest)
+            delta, optional, signed = m
+            steps = {min(max(value + delta, 1), faces)}
+            if signed:
+                steps.add(min(max(value - delta, 1), faces))
+            if optional:
+                steps.add(value)
+            for v in steps:
+                out |= go(v, rest)
+        return frozenset(out)
+
+    return set(go(natural, tuple(sorted(modifiers))))

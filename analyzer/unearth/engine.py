@@ -517,7 +517,7 @@ def roll_die(s, t, q, d, slot, is_excavation, strat, prm, neigh, claims, n_claim
     claims = borrowed(claims)
     n_claims = borrowed(n_claims)
     faces = t.dice_faces[d]
-    mods = s.scratch[16:48]
+    mods = s.mods
     cur = s.sc[S_CUR]
     mine = q == cur
     s.die_slot[q, d] = -1  # the die is in the air

@@ -17,6 +17,7 @@ import numpy as np
 from analyzer.jit import njit
 from analyzer.kernel_view import borrowed
 from analyzer.rng import QUEUE_WORDS, rng_below, rng_shuffle
+from analyzer.unearth.codes import Delver
 from analyzer.unearth.tableau import N_CELLS
 
 # ------------------------------------------------------------------ scalar slots
@@ -79,6 +80,10 @@ EV_TAKE_RUIN = 12  #: a set-aside ruin taken by a named wonder: a=card, b=wonder
 MAX_TURNS = 2000  #: safety cap; a game reaching it is flagged in S_ABORTED
 MAX_FORCED = 64  #: room for forced chance outcomes in ``rng`` (tests; analyzer.rng)
 GAIN_KEYS = 6  #: modifier settings memoised per seat (one more row set is scratch)
+MOD_FIELDS = 4  #: a group of identical roll modifiers: delta, optional, signed, count
+#: groups a roll can have: the event, Ancestral Claims, Reading the Stones,
+#: College, Columns, Sanctuary (strategies._collect_mods)
+MAX_MOD_GROUPS = 6
 SIG_INTS = 13  #: integers of a slot summary the slot values depend on (slot_cache[:13])
 
 
@@ -114,7 +119,8 @@ class State(NamedTuple):
     trace: np.ndarray  #: int64[max events, 8] replay log (only when tracing)
     scratch: np.ndarray  #: int64[320] scratch space for kernels (regions fixed by their users)
     cellbuf: np.ndarray  #: int64[N_CELLS] candidate cells for stone placement
-    reach: np.ndarray  #: int64[256] work space of the reachable-values search
+    reach: np.ndarray  #: int64 work space of the reachable-values search (reach_size)
+    mods: np.ndarray  #: int64[MOD_FIELDS * MAX_MOD_GROUPS]: the modifier groups of a roll
     marked: np.ndarray  #: int64[P * D] dice marked by Forgotten Song
     gkeys: np.ndarray  #: int64[P, GAIN_KEYS] face-gain memo: each seat's modifier keys (-1 free)
     gstamp: np.ndarray  #: int64[P, GAIN_KEYS + 1, D, max slots] 2 * slot version + stone, per row
@@ -146,6 +152,16 @@ class State(NamedTuple):
     dice_cfg: np.ndarray  #: int64[max slots, 2] the dice on each slot, packed (fill_slot_cache)
     slot_cfg: np.ndarray  #: int64[P, max slots, 3] packed dice and card at each seat's last summary
     slot_stone: np.ndarray  #: int64[max slots] 1: a stone is to be had there (choose_play)
+
+
+def reach_size(t) -> int:
+    """States of the reachable-values search when every Ancestral Claim and
+    Reading the Stones of the deck is played on one roll, with the event and
+    three named wonders: ``2 * (anc + 1) * (read + 1) * 2**3`` (more, in a turn
+    that reshuffles played cards back, is searched in a temporary array)."""
+    anc = int(t.delver_copies[t.delver_effect == Delver.ANCESTRAL_CLAIM].sum())
+    read = int(t.delver_copies[t.delver_effect == Delver.READING_THE_STONES].sum())
+    return 2 * (anc + 1) * (read + 1) * 8
 
 
 def new_state(t, n_players: int, trace_rows: int = 0) -> State:
@@ -185,7 +201,8 @@ def new_state(t, n_players: int, trace_rows: int = 0) -> State:
         trace=np.zeros((max(trace_rows, 1), 8), np.int64),
         scratch=np.zeros(320, np.int64),
         cellbuf=np.zeros(N_CELLS, np.int64),
-        reach=np.zeros(256, np.int64),
+        reach=np.zeros(reach_size(t), np.int64),
+        mods=np.zeros(MOD_FIELDS * MAX_MOD_GROUPS, np.int64),
         marked=np.zeros(n_players * n_dice, np.int64),
         gkeys=np.full((n_players, GAIN_KEYS), -1, np.int64),
         gstamp=np.full((n_players, GAIN_KEYS + 1, n_dice, max_slots), -1, np.int64),

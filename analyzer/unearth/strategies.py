@@ -39,6 +39,7 @@ from analyzer.unearth.claims import RANK_DICE, die_key
 from analyzer.unearth.codes import CardKind, Delver, WonderEffect
 from analyzer.unearth.state import (
     GAIN_KEYS,
+    MOD_FIELDS,
     S_ANCESTRAL,
     S_CAND_FILL,
     S_CAND_N,
@@ -294,7 +295,8 @@ def _reachable_slow(s, t, owner, slot, faces, natural, n_anc, n_read, mods):
     (optional, its dice only), Columns (optional), Sanctuary (optional, sign
     chosen, if the natural roll matches a value already on that ruin). They may
     be applied in any order, each result clamped to 1..faces; every order is
-    explored. ``mods``: int64 scratch of length >= 24. Draws no random numbers.
+    explored. ``mods``: the state's ``mods`` work array (:func:`_collect_mods`).
+    Draws no random numbers.
     """
     mods = borrowed(mods)
     if _no_modifiers(s, owner, n_anc, n_read):
@@ -307,25 +309,33 @@ def _reachable_slow(s, t, owner, slot, faces, natural, n_anc, n_read, mods):
 
 
 @njit(inline="always")
-def _push_mod(mods, n, delta, optional, signed):
-    """Append a modifier to ``mods`` (see :func:`_collect_mods`); return the new count."""
-    mods[3 * n] = delta
-    mods[3 * n + 1] = optional
-    mods[3 * n + 2] = signed
+def _push_mod(mods, n, delta, optional, signed, count):
+    """Append a group of ``count`` identical modifiers to ``mods`` (see
+    :func:`_collect_mods`); return the new number of groups."""
+    if count <= 0:
+        return n
+    mods[MOD_FIELDS * n] = delta
+    mods[MOD_FIELDS * n + 1] = optional
+    mods[MOD_FIELDS * n + 2] = signed
+    mods[MOD_FIELDS * n + 3] = count
     return n + 1
 
 
 @njit
 def _collect_mods(s, t, owner, faces, n_anc, n_read, mods):
     """Write the modifiers of ``owner``'s next roll of a ``faces`` die into ``mods``
-    (all but the Sanctuary, which depends on the face rolled); return how many.
+    (all but the Sanctuary, which depends on the face rolled); return how many
+    groups. Identical modifiers form one group (every Ancestral Claim played,
+    every Reading the Stones), so any number of them fits: at most
+    :data:`~analyzer.unearth.state.MAX_MOD_GROUPS` groups.
 
-    ``mods[3*i]``: delta, ``mods[3*i+1]``: 1 optional, ``mods[3*i+2]``: 1 sign chosen.
+    Group ``i``: ``mods[4*i]`` delta, ``mods[4*i+1]`` 1 if optional,
+    ``mods[4*i+2]`` 1 if its sign is chosen, ``mods[4*i+3]`` how many.
     """
     mods = borrowed(mods)
     n = 0
     if s.sc[S_ROLL_MOD] != 0:
-        n = _push_mod(mods, n, s.sc[S_ROLL_MOD], 0, 0)
+        n = _push_mod(mods, n, s.sc[S_ROLL_MOD], 0, 0, 1)
     anc_kind = -1
     read_kind = -1
     for k in range(t.delver_effect.shape[0]):
@@ -334,19 +344,15 @@ def _collect_mods(s, t, owner, faces, n_anc, n_read, mods):
         elif t.delver_effect[k] == Delver.READING_THE_STONES:
             read_kind = k
     if anc_kind >= 0 and (t.delver_faces[anc_kind] == 0 or t.delver_faces[anc_kind] == faces):
-        for _ in range(n_anc):
-            if n < 8:
-                n = _push_mod(mods, n, t.delver_amount[anc_kind], 0, 0)
+        n = _push_mod(mods, n, t.delver_amount[anc_kind], 0, 0, n_anc)
     if read_kind >= 0:
-        for _ in range(n_read):
-            if n < 8:
-                n = _push_mod(mods, n, t.delver_amount[read_kind], 0, 1)
+        n = _push_mod(mods, n, t.delver_amount[read_kind], 0, 1, n_read)
     w = owns_effect(s, t, owner, WonderEffect.COLLEGE)
-    if w >= 0 and (t.wonder_faces[w] == 0 or t.wonder_faces[w] == faces) and n < 8:
-        n = _push_mod(mods, n, t.wonder_amount[w], 1, 0)
+    if w >= 0 and (t.wonder_faces[w] == 0 or t.wonder_faces[w] == faces):
+        n = _push_mod(mods, n, t.wonder_amount[w], 1, 0, 1)
     w = owns_effect(s, t, owner, WonderEffect.COLUMNS)
-    if w >= 0 and n < 8:
-        n = _push_mod(mods, n, t.wonder_amount[w], 1, 0)
+    if w >= 0:
+        n = _push_mod(mods, n, t.wonder_amount[w], 1, 0, 1)
     return n
 
 
@@ -356,7 +362,7 @@ def _add_sanctuary(s, t, owner, slot, natural, mods, n):
     matches a value already there; return the new count."""
     mods = borrowed(mods)
     w = owns_effect(s, t, owner, WonderEffect.SANCTUARY)
-    if w >= 0 and slot >= 0 and n < 8:
+    if w >= 0 and slot >= 0:
         match = False
         n_players = s.sc[S_N_PLAYERS]
         for q in range(n_players):
@@ -364,37 +370,51 @@ def _add_sanctuary(s, t, owner, slot, natural, mods, n):
                 if s.die_slot[q, d] == slot and s.die_value[q, d] == natural:
                     match = True
         if match:
-            n = _push_mod(mods, n, t.wonder_amount[w], 1, 1)
+            n = _push_mod(mods, n, t.wonder_amount[w], 1, 1, 1)
     return n
 
 
 @njit
 def _reach_search(s, mods, n, natural, faces):
-    """Values reachable from ``natural`` applying the ``n`` modifiers in any order."""
+    """Values reachable from ``natural`` applying the ``n`` modifier groups of
+    ``mods`` (:func:`_collect_mods`) in any order, each step clamped to 1..faces.
+
+    A search state is how many modifiers of each group were applied so far, in
+    mixed radix (group ``j`` counts 0..count_j); applying one more of group
+    ``j`` adds its stride, so states are finished in increasing order. The
+    modifiers of one group are identical, so this explores exactly the orders
+    of all modifiers, with prod(count_j + 1) states whatever their number.
+    """
     mods = borrowed(mods)
-    # reach[mask] = bitmask of values reachable after applying the mods in mask
+    total = 1
+    for j in range(n):
+        total *= mods[MOD_FIELDS * j + 3] + 1
     reach = s.reach
-    for mask in range(1 << n):
-        reach[mask] = 0
+    if total > reach.shape[0]:  # more modifiers than the work array was sized for
+        reach = np.zeros(total, np.int64)
+    for state in range(total):
+        reach[state] = 0
     reach[0] = np.int64(1) << natural
-    for mask in range(1 << n):
-        cur = reach[mask]
+    for state in range(total):
+        cur = reach[state]
         if cur == 0:
             continue
-        for i in range(n):
-            if mask & (1 << i):
-                continue
-            nxt = mask | (1 << i)
-            delta = mods[3 * i]
-            for v in range(1, faces + 1):
-                if not (cur >> v) & 1:
-                    continue
-                reach[nxt] |= np.int64(1) << clamp(v + delta, faces)
-                if mods[3 * i + 2]:
-                    reach[nxt] |= np.int64(1) << clamp(v - delta, faces)
-                if mods[3 * i + 1]:
-                    reach[nxt] |= np.int64(1) << v
-    return reach[(1 << n) - 1]
+        stride = 1
+        for j in range(n):
+            count = mods[MOD_FIELDS * j + 3]
+            if (state // stride) % (count + 1) < count:
+                nxt = state + stride
+                delta = mods[MOD_FIELDS * j]
+                for v in range(1, faces + 1):
+                    if not (cur >> v) & 1:
+                        continue
+                    reach[nxt] |= np.int64(1) << clamp(v + delta, faces)
+                    if mods[MOD_FIELDS * j + 2]:
+                        reach[nxt] |= np.int64(1) << clamp(v - delta, faces)
+                    if mods[MOD_FIELDS * j + 1]:
+                        reach[nxt] |= np.int64(1) << v
+            stride *= count + 1
+    return reach[total - 1]
 
 
 # ====================================================================== excavation
@@ -732,7 +752,7 @@ def best_excavation(
     """
     prm = borrowed(prm)
     out = borrowed(out)
-    mods = s.scratch[16:48]
+    mods = s.mods
     n_dice = s.die_slot.shape[1]
     n_slots = s.sc[S_N_SLOTS]
     pool_empty = True
@@ -862,7 +882,7 @@ def _best_roll_pruned(s, t, p, prm, n_anc, n_read, use_map, out, floor):
     the other looks of the same decision (the same slot summary, ``S_FILL``)."""
     prm = borrowed(prm)
     out = borrowed(out)
-    mods = s.scratch[16:48]
+    mods = s.mods
     n_slots = s.sc[S_N_SLOTS]
     cand = s.cand
     ub = s.cand_ub
@@ -958,7 +978,7 @@ def choose_expedition_slot(s, t, p, strat, prm, d, natural, n_anc, n_read):
     prm = borrowed(prm)
     if strat == Strategy.RANDOM:
         return random_slot(s)
-    mods = s.scratch[16:48]
+    mods = s.mods
     fill_slot_cache(s, t, p, prm)
     best = -1e18
     best_slot = -1
@@ -1019,7 +1039,7 @@ def want_reroll(s, t, owner, strat, prm, slot, d, natural, mask, card_mods_lost)
     prm = borrowed(prm)
     if strat == Strategy.RANDOM:
         return rng_below(s.rng, 2) == 1
-    mods = s.scratch[16:48]
+    mods = s.mods
     faces = t.dice_faces[d]
     fill_slot_cache(s, t, owner, prm)
     now = -1e18
