@@ -1461,22 +1461,31 @@ def choose_play(s, t, p, strat, prm, band_used, out):
     if strat == Strategy.RANDOM:
         n_opt = 1  # stopping is always legal
         for k in range(n_kinds):
-            if s.hand[p, k] > 0 and _legal(s, t, k, dice_on, band_used):
+            if s.hand[p, k] > 0 and _legal(s, t, k, p, dice_on, band_used):
                 n_opt += 1
         r = rng_below(s.rng, n_opt)
         if r == 0:
             return
         r -= 1
         for k in range(n_kinds):
-            if s.hand[p, k] > 0 and _legal(s, t, k, dice_on, band_used):
+            if s.hand[p, k] > 0 and _legal(s, t, k, p, dice_on, band_used):
                 if r == 0:
                     out[0] = k
                     eff = t.delver_effect[k]
                     if eff == Delver.FORGOTTEN_SONG:
-                        fmax = 1
-                        for d in range(n_dice):
-                            fmax = max(fmax, t.dice_faces[d])
-                        out[1] = 1 + rng_below(s.rng, fmax)
+                        # a number some die on a ruin shows, uniformly among them
+                        shown = np.int64(0)
+                        for q in range(n_players):
+                            for d in range(n_dice):
+                                if s.die_slot[q, d] >= 0:
+                                    shown |= np.int64(1) << s.die_value[q, d]
+                        j = rng_below(s.rng, _popcount(shown))
+                        v = 0
+                        while j >= 0:
+                            v += 1
+                            if (shown >> v) & 1:
+                                j -= 1
+                        out[1] = v
                     elif (
                         eff == Delver.FORLORN
                         or eff == Delver.LOST_IN_THE_RUINS
@@ -1510,7 +1519,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
         max_faces = max(max_faces, t.dice_faces[d])
     best_gain = prm[P_CARD_MIN] + prm[P_W_CARD]
     for k in range(n_kinds):
-        if s.hand[p, k] == 0 or not _legal(s, t, k, dice_on, band_used):
+        if s.hand[p, k] == 0 or not _legal(s, t, k, p, dice_on, band_used):
             continue
         eff = t.delver_effect[k]
         gain = -1e18
@@ -1650,12 +1659,35 @@ def _can_roll_faces(s, t, p, faces):
     return False
 
 
+@njit(inline="always")
+def _popcount(x):
+    """Number of bits set in the non-negative int64 ``x``."""
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
 @njit
-def _legal(s, t, k, dice_on, band_used):
-    """Can a card of kind ``k`` be played now (it must be able to do something)?"""
+def _legal(s, t, k, p, dice_on, band_used):
+    """Can ``p`` play a card of kind ``k`` now? It must be able to do something
+    (``docs/rulings.md``): Forlorn, Lost in the Ruins, A New Discovery and
+    Forgotten Song need a die on a ruin, Restoration one of ``p``'s dice there,
+    Band of Delvers an unused second excavation."""
     eff = t.delver_effect[k]
-    if eff == Delver.FORLORN or eff == Delver.LOST_IN_THE_RUINS or eff == Delver.A_NEW_DISCOVERY:
+    if (
+        eff == Delver.FORLORN
+        or eff == Delver.LOST_IN_THE_RUINS
+        or eff == Delver.A_NEW_DISCOVERY
+        or eff == Delver.FORGOTTEN_SONG
+    ):
         return dice_on > 0
+    if eff == Delver.RESTORATION:
+        for d in range(s.die_slot.shape[1]):
+            if s.die_slot[p, d] >= 0:
+                return True
+        return False
     if eff == Delver.BAND_OF_DELVERS:
         return not band_used
     return True
