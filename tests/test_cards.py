@@ -383,6 +383,42 @@ def test_ancestral_claim_does_not_touch_an_opponents_reroll():
     assert g.s.sc[S_ANCESTRAL] == 1
 
 
+FORCED_MODS = load_rules(rulings={"card_mods_on_forced_rerolls": True})
+
+
+def test_ruling_switch_ancestral_claim_applies_to_the_reroll_it_forces():
+    # card_mods_on_forced_rerolls (the English FAQ's reading): +2 on the opponent's d6
+    g = Table(rules=FORCED_MODS)
+    g.put(1, D6A, 3, 2)
+    g.play(0, "ancestral_claim")
+    force(g.s, die(6, 3))
+    g.play(0, "lost_in_the_ruins", 1, D6A)
+    assert g.s.die_value[1, D6A] == 5
+    assert g.s.sc[S_ANCESTRAL] == 0  # used up on that roll
+
+
+def test_ruling_switch_the_current_player_picks_the_reading_sign_against_the_owner():
+    # seat 1's d6 rerolled onto a 9-ruin where it holds a 4: a natural 4 with +1
+    # would claim (9) for seat 1; balanced seat 0 makes it 3 instead (total 7)
+    g = Table(strategy=Strategy.BALANCED, rules=FORCED_MODS)
+    g.ruin(3, "D9")
+    g.put(1, D6A, 3, 1)
+    g.put(1, D6B, 3, 4)
+    g.play(0, "reading_the_stones")
+    force(g.s, die(6, 4))
+    g.play(0, "lost_in_the_ruins", 1, D6A)
+    assert g.s.die_value[1, D6A] == 3 and g.s.sc[S_READING] == 0
+    # the default ruling: the card waits for seat 0's own roll; the owner keeps 4
+    g = Table(strategy=Strategy.BALANCED)
+    g.ruin(3, "D9")
+    g.put(1, D6A, 3, 1)
+    g.put(1, D6B, 3, 4)
+    g.play(0, "reading_the_stones")
+    force(g.s, die(6, 4))
+    g.play(0, "lost_in_the_ruins", 1, D6A)
+    assert g.s.die_value[1, D6A] == 4 and g.s.sc[S_READING] == 1
+
+
 def test_forgotten_song_rerolls_every_die_showing_the_number_by_its_owner():
     g = Table()
     g.put(0, D6A, 0, 4)

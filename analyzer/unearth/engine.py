@@ -85,6 +85,7 @@ from analyzer.unearth.strategies import (
     choose_named,
     choose_play,
     choose_value,
+    choose_value_of_other,
     forget_memo,
     owns_effect,
     reachable_values,
@@ -520,10 +521,13 @@ def roll_die(s, t, q, d, slot, is_excavation, strat, prm, neigh, claims, n_claim
     mods = s.mods
     cur = s.sc[S_CUR]
     mine = q == cur
+    # the current player's card modifiers: on its own dice, and on a die its card
+    # makes another player reroll if the ruling says so (docs/rulings.md)
+    cards = mine or t.card_mods_on_forced_rerolls
     s.die_slot[q, d] = -1  # the die is in the air
     natural = rng_die(s.rng, faces)
-    n_anc = s.sc[S_ANCESTRAL] if mine else 0
-    n_read = s.sc[S_READING] if mine else 0
+    n_anc = s.sc[S_ANCESTRAL] if cards else 0
+    n_read = s.sc[S_READING] if cards else 0
     if is_excavation and mine and s.sc[S_MAP] > 0:
         mask = reachable_values(s, t, q, slot, faces, natural, n_anc, n_read, mods)
         again = want_reroll(s, t, q, strat[q], prm[q], slot, d, natural, mask, True)
@@ -545,13 +549,17 @@ def roll_die(s, t, q, d, slot, is_excavation, strat, prm, neigh, claims, n_claim
         trace(s, EV_ROLL, q, d, slot, natural, 1 if again else 0, 3)
         if again:
             natural = rng_die(s.rng, faces)
-            if mine:
+            if cards:
                 _consume_card_mods(s, t, faces)
             n_anc = 0
             n_read = 0
             mask = reachable_values(s, t, q, slot, faces, natural, 0, 0, mods)
-    value = choose_value(s, t, q, strat[q], prm[q], slot, d, mask)
-    if mine and (n_anc > 0 or n_read > 0):
+    if not mine and (n_anc > 0 or n_read > 0):
+        # the current player's cards changed another player's die: it picks the value
+        value = choose_value_of_other(s, t, cur, strat[cur], prm[cur], q, d, slot, mask)
+    else:
+        value = choose_value(s, t, q, strat[q], prm[q], slot, d, mask)
+    if cards and (n_anc > 0 or n_read > 0):
         _consume_card_mods(s, t, faces)
     s.die_slot[q, d] = slot
     s.die_value[q, d] = value

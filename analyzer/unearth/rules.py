@@ -76,6 +76,12 @@ class Rulings:
     - ``first_player``: ``"die_roll"`` (English) or ``"highest_sum"`` (German).
       Both pick the first player uniformly at random; seat 0 is always the
       first player in output, so this switch is recorded but changes nothing.
+    - ``card_mods_on_forced_rerolls``: the Ancestral Claims and Reading the
+      Stones the current player played also apply to another player's die that
+      the current player's card makes them reroll (Lost in the Ruins, Forgotten
+      Song), and the current player picks that die's final value among the
+      reachable ones (True, as the English FAQ reads), or they apply only to the
+      current player's own dice (False, the default so far).
     - ``token_fallback``: if the needed wonder-token pile is empty, take from the
       other pile (True, the documented ruling) or build no wonder (False).
     """
@@ -85,6 +91,7 @@ class Rulings:
     tomb: str | None = None
     first_player: str | None = None
     token_fallback: bool = True
+    card_mods_on_forced_rerolls: bool = False
 
     _EDITION_DEFAULTS = {
         "english": {"wonder_bonus": "once", "tomb": "stone_colours", "first_player": "die_roll"},
@@ -114,6 +121,9 @@ class Rulings:
             out[key] = val
         if not isinstance(self.token_fallback, bool):
             raise bad_value("rules.token_fallback", self.token_fallback, "true or false")
+        forced = self.card_mods_on_forced_rerolls
+        if not isinstance(forced, bool):
+            raise bad_value("rules.card_mods_on_forced_rerolls", forced, "true or false")
         return replace(self, **out)
 
     def as_dict(self) -> dict:
@@ -168,6 +178,7 @@ class Tables(NamedTuple):
     revealed_by_players: np.ndarray  #: int64[max_players+1] ruins face up at a time
     min_players: int
     max_players: int
+    card_mods_on_forced_rerolls: bool  #: Rulings.card_mods_on_forced_rerolls
 
 
 @dataclass(frozen=True)
@@ -581,6 +592,7 @@ def _build_tables(data: dict, rulings: Rulings) -> Tables:
         revealed_by_players=revealed,
         min_players=int(comp["min_players"]),
         max_players=int(maxp),
+        card_mods_on_forced_rerolls=bool(rulings.card_mods_on_forced_rerolls),
     )
 
 

@@ -1028,6 +1028,39 @@ def choose_value(s, t, owner, strat, prm, slot, d, mask):
 
 
 @njit
+def choose_value_of_other(s, t, p, strat, prm, q, d, slot, mask):
+    """The final value ``p`` picks among the reachable ``mask`` for another seat
+    ``q``'s die ``d`` landing on ``slot`` (``p``'s card modifiers applied to it,
+    ``Rulings.card_mods_on_forced_rerolls``): the best for ``p``. Random
+    strategy: uniform among reachable values."""
+    strat = borrowed(strat)
+    prm = borrowed(prm)
+    faces = t.dice_faces[d]
+    n = 0
+    for v in range(1, faces + 1):
+        if (mask >> v) & 1:
+            n += 1
+    k = rng_below(s.rng, n) if strat == Strategy.RANDOM and n > 1 else -1
+    best = -1e18
+    best_v = -1
+    s.die_slot[q, d] = slot
+    for v in range(1, faces + 1):
+        if not (mask >> v) & 1:
+            continue
+        if k >= 0:
+            if k == 0:
+                best_v = v
+            k -= 1
+            continue
+        val = _value_if(s, t, p, prm, q, d, v)
+        if val > best:
+            best = val
+            best_v = v
+    s.die_slot[q, d] = -1  # still in the air: the caller places it
+    return best_v
+
+
+@njit
 def want_reroll(s, t, owner, strat, prm, slot, d, natural, mask, card_mods_lost):
     """Ancient Map or Shattered Edifice: reroll die ``d`` (value options ``mask``)?
 
