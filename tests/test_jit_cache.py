@@ -41,11 +41,11 @@ def test_a_kernels_key_covers_its_module_and_what_it_imports():
 
 
 def test_kernels_of_the_package_are_cached_under_their_key():
-    from analyzer.unearth import engine
+    from analyzer.unearth import rolls
 
-    fn = engine.roll_die.py_func
-    locator = jit._KernelCacheLocator.from_function(fn, engine.__file__)
-    key = jit.source_key(jit.Path(engine.__file__).resolve())
+    fn = rolls.roll_die.py_func
+    locator = jit._KernelCacheLocator.from_function(fn, rolls.__file__)
+    key = jit.source_key(jit.Path(rolls.__file__).resolve())
     assert locator.get_cache_path().startswith(f"{jit.CACHE_DIR}/{key}/")
     # a kernel defined outside the package (a test's) is left to numba's locators
     assert jit._KernelCacheLocator.from_function(fn, __file__) is None

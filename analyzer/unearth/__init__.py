@@ -3,13 +3,19 @@
 Section map (``docs/rules/unearth.md``):
 
 - Components, Editions, card tables: :mod:`.rules` (data in ``data/``)
-- Claims and tiebreaks: :mod:`.claims`
-- Exact odds for a player at the table: :mod:`.odds`, :mod:`.advise`
-- Stones, rings and wonders: :mod:`.tableau`
+- Set-up: :mod:`.setup`
+- A turn: :mod:`.turn`, :mod:`.rolls`
+- Claims and tiebreaks: :mod:`.claiming`, :mod:`.claims`
+- Delver cards: :mod:`.cards`
+- End of age: :mod:`.end_of_age`
+- Stones, rings and wonders: :mod:`.wonders`, :mod:`.tableau`
 - Scoring: :mod:`.scoring`
-- Set-up, A turn, Delver cards, End of age: :mod:`.engine`
-- Strategies: :mod:`.strategies`
-- Python entry point for whole games: :mod:`.game`
+- The game loop, invariants, results: :mod:`.engine`
+- Strategies (decisions only): :mod:`.strategies`
+- Exact odds for a player at the table: :mod:`.odds`, :mod:`.advise`
+- Python entry point for whole games: :mod:`.game`; the game as the machinery
+  sees it: :mod:`.plugin`; its report tables, charts and commands: :mod:`.tables`,
+  :mod:`.charts`, :mod:`.commands`
 """
 
 from analyzer.games import register_game

@@ -1,0 +1,116 @@
+"""Set-up of one game (``docs/rules/unearth.md``, "Set-up").
+
+Shuffles, deals, hidden ruins, the named wonders in play and the first ruins
+face up; draws random numbers from the game's own stream only.
+"""
+
+from analyzer.jit import njit
+from analyzer.rng import rng_below, rng_seed, rng_shuffle
+from analyzer.unearth.end_of_age import reveal
+from analyzer.unearth.state import (
+    S_CUR,
+    S_DDECK_N,
+    S_DECK_LEN,
+    S_DECK_POS,
+    S_EOA,
+    S_GAME,
+    S_N_PLAYERS,
+    S_N_SLOTS,
+    S_REMOVED_N,
+    draw_delver,
+    take_ruin,
+)
+from analyzer.unearth.strategies import forget_memo
+from analyzer.unearth.tableau import empty_box
+
+
+@njit
+def setup(s, t, n_players, key0, key1, game):
+    """Reset ``s`` and set up game ``game`` for ``n_players`` (``docs/rules/unearth.md``, "Set-up").
+
+    Draws random numbers from the game's own stream only.
+    """
+    s.sc[:] = 0
+    rng_seed(s.rng, key0, key1, game)
+    s.sc[S_GAME] = game
+    s.sc[S_N_PLAYERS] = n_players
+    s.sc[S_N_SLOTS] = t.revealed_by_players[n_players]
+    n_col = t.n_stone_colours
+    for c in range(n_col):
+        s.bag[c] = t.stones_per_colour
+    s.slot_card[:] = -1
+    s.slot_stones[:] = 0
+    s.die_slot[:] = -1
+    s.die_value[:] = 0
+    s.hand[:] = 0
+    s.ddisc[:] = 0
+    s.stone[:] = -1
+    s.centre[:] = -1
+    for q in range(s.box.shape[0]):
+        empty_box(s.box[q])
+    s.n_stones[:] = 0
+    s.tokens[:] = 0
+    s.held[:] = 0
+    s.hidden[:] = -1
+    s.held_colour[:] = 0
+    s.effects[:] = 0
+    s.seat_stats[:] = 0
+    s.named_state[:] = -2
+    s.trace[:] = 0
+    forget_memo(s)  # each game starts from a cold strategy memo
+    # 1. delver deck, deal
+    n = 0
+    for k in range(t.delver_copies.shape[0]):
+        for _ in range(t.delver_copies[k]):
+            s.ddeck[n] = k
+            n += 1
+    rng_shuffle(s.rng, s.ddeck, n)
+    s.sc[S_DDECK_N] = n
+    for _ in range(t.delver_dealt):
+        for p in range(n_players):
+            draw_delver(s, p, False)
+    # 2-4. ruins: hidden, removed, deck with the end-of-age card at the bottom
+    n_ruins = t.n_ruins
+    for i in range(n_ruins):
+        s.ruin_deck[i] = i
+    rng_shuffle(s.rng, s.ruin_deck, n_ruins)
+    pos = 0
+    for _ in range(t.hidden_per_player):
+        for p in range(n_players):
+            card = s.ruin_deck[pos]
+            pos += 1
+            take_ruin(s, t, p, card)
+            s.hidden[p] = card
+    n_removed = t.removed_by_players[n_players]
+    for i in range(n_removed):
+        s.removed[i] = s.ruin_deck[pos]
+        pos += 1
+    s.sc[S_REMOVED_N] = n_removed
+    m = 0
+    for i in range(pos, n_ruins):
+        s.ruin_deck[m] = s.ruin_deck[i]
+        m += 1
+    n_eoa = t.card_kind.shape[0] - n_ruins
+    eoa = n_ruins + rng_below(s.rng, n_eoa)
+    s.ruin_deck[m] = eoa
+    s.sc[S_EOA] = eoa
+    s.sc[S_DECK_LEN] = m + 1
+    s.sc[S_DECK_POS] = 0
+    # 5. reveal
+    for slot in range(s.sc[S_N_SLOTS]):
+        reveal(s, t, slot)
+    # 6. named wonders (players + 2) and token piles
+    n_named = s.named_state.shape[0]
+    order = s.scratch[64 : 64 + n_named]
+    for w in range(n_named):
+        order[w] = w
+    rng_shuffle(s.rng, order, n_named)
+    for i in range(min(n_players + 2, n_named)):
+        s.named_state[order[i]] = -1
+    for i in range(t.lesser_values.shape[0]):
+        s.lesser[i] = t.lesser_values[i]
+    rng_shuffle(s.rng, s.lesser, t.lesser_values.shape[0])
+    for i in range(t.greater_values.shape[0]):
+        s.greater[i] = t.greater_values[i]
+    rng_shuffle(s.rng, s.greater, t.greater_values.shape[0])
+    s.sc[S_CUR] = 0

@@ -1,0 +1,152 @@
+"""Stones, rings and wonders in play (``docs/rules/unearth.md``, "Stones, rings and wonders").
+
+A stone gained from a roll, where it is placed, and the wonder a closed ring
+holds; the hex geometry is :mod:`.tableau`.
+"""
+
+import numpy as np
+
+from analyzer.jit import njit
+from analyzer.kernel_view import borrowed
+from analyzer.rng import rng_below
+from analyzer.unearth.codes import WonderEffect, WonderKind
+from analyzer.unearth.state import (
+    EV_STONE,
+    EV_TAKE_RUIN,
+    EV_WONDER,
+    S_GREATER_POS,
+    S_LESSER_POS,
+    S_REMOVED_N,
+    draw_from_bag,
+    take_ruin,
+    trace,
+)
+from analyzer.unearth.strategies import (
+    choose_cell,
+    choose_colour,
+    choose_memorial,
+    choose_named,
+    owns_effect,
+)
+from analyzer.unearth.tableau import (
+    NO_WONDER,
+    all_alike,
+    grow_box,
+    ring_colour_counts,
+    rings_closed_by,
+)
+
+
+@njit
+def gain_stone(s, t, p, slot, strat, prm, neigh):
+    """Seat ``p`` gains a stone: its choice from ``slot``, else random from the bag
+    (two drawn, one kept, with the Underground Library), else nothing."""
+    strat = borrowed(strat)
+    prm = borrowed(prm)
+    neigh = borrowed(neigh)
+    avail = s.scratch[192:200]
+    n_col = t.n_stone_colours
+    any_on = False
+    for c in range(n_col):
+        avail[c] = s.slot_stones[slot, c] if slot >= 0 else 0
+        if avail[c] > 0:
+            any_on = True
+    source = 0
+    if any_on:
+        colour = choose_colour(s, t, p, strat, prm, avail[:n_col], neigh, s.cellbuf)
+        s.slot_stones[slot, colour] -= 1
+    else:
+        source = 1
+        lib = owns_effect(s, t, p, WonderEffect.LIBRARY)
+        n_draw = t.wonder_amount[lib] if lib >= 0 else 1
+        for c in range(n_col):
+            avail[c] = 0
+        got = 0
+        for _ in range(max(n_draw, 1)):
+            c = draw_from_bag(s)
+            if c >= 0:
+                avail[c] += 1
+                got += 1
+        if got == 0:
+            return
+        colour = choose_colour(s, t, p, strat, prm, avail[:n_col], neigh, s.cellbuf)
+        avail[colour] -= 1
+        for c in range(n_col):
+            s.bag[c] += avail[c]
+    place_stone(s, t, p, colour, strat, prm, neigh, source)
+
+
+@njit
+def place_stone(s, t, p, colour, strat, prm, neigh, source):
+    """Put a ``colour`` stone in ``p``'s tableau and build any wonders it completes."""
+    strat = borrowed(strat)
+    prm = borrowed(prm)
+    neigh = borrowed(neigh)
+    cell = choose_cell(s, t, p, strat, prm, colour, neigh, s.cellbuf)
+    s.stone[p, cell] = colour
+    grow_box(s.box[p], cell)
+    s.n_stones[p, colour] += 1
+    trace(s, EV_STONE, p, colour, cell, source, 0, 0)
+    centres = s.scratch[60:66]
+    k = rings_closed_by(s.stone[p], s.centre[p], neigh, cell, centres)
+    for i in range(k):
+        build_wonder(s, t, p, centres[i], strat, prm, neigh)
+
+
+@njit
+def build_wonder(s, t, p, centre, strat, prm, neigh):
+    """Fill a completed ring's centre: a named wonder (optional), else a greater
+    token if all six stones share a colour, else a lesser token (ruling in
+    ``docs/rules/unearth.md`` on empty piles: the other pile if ``token_fallback``)."""
+    strat = borrowed(strat)
+    prm = borrowed(prm)
+    neigh = borrowed(neigh)
+    n_col = t.n_stone_colours
+    counts = s.scratch[66 : 66 + n_col]
+    ring_colour_counts(s.stone[p], neigh, centre, n_col, counts)
+    alike = all_alike(counts, n_col)
+    w = choose_named(s, t, p, strat, prm, counts, alike)
+    if w >= 0:
+        s.named_state[w] = p
+        s.effects[p] |= np.int64(1) << t.wonder_effect[w]
+        s.centre[p, centre] = WonderKind.NAMED
+        trace(s, EV_WONDER, p, centre, WonderKind.NAMED, w, 0, 0)
+        eff = t.wonder_effect[w]
+        n_rem = s.sc[S_REMOVED_N]
+        if (eff == WonderEffect.CENOTAPH or eff == WonderEffect.MEMORIAL) and n_rem > 0:
+            if eff == WonderEffect.CENOTAPH:
+                i = rng_below(s.rng, n_rem)
+            else:
+                i = choose_memorial(s, t, p, strat)
+            take_ruin(s, t, p, s.removed[i])
+            trace(s, EV_TAKE_RUIN, p, s.removed[i], w, 0, 0, 0)
+            s.removed[i] = s.removed[n_rem - 1]
+            s.removed[n_rem - 1] = -1
+            s.sc[S_REMOVED_N] = n_rem - 1
+        return
+    n_less = t.lesser_values.shape[0]
+    n_great = t.greater_values.shape[0]
+    less_left = s.sc[S_LESSER_POS] < n_less
+    great_left = s.sc[S_GREATER_POS] < n_great
+    use_greater = alike
+    if alike and not great_left:
+        use_greater = False if (t.token_fallback and less_left) else True
+    if not alike and not less_left:
+        use_greater = True if (t.token_fallback and great_left) else False
+    if use_greater and great_left:
+        v = s.greater[s.sc[S_GREATER_POS]]
+        s.sc[S_GREATER_POS] += 1
+        s.tokens[p, 1] += 1
+        s.tokens[p, 2] += v
+        s.centre[p, centre] = WonderKind.GREATER
+        trace(s, EV_WONDER, p, centre, WonderKind.GREATER, v, 0, 0)
+    elif not use_greater and less_left:
+        v = s.lesser[s.sc[S_LESSER_POS]]
+        s.sc[S_LESSER_POS] += 1
+        s.tokens[p, 0] += 1
+        s.tokens[p, 2] += v
+        s.centre[p, centre] = WonderKind.LESSER
+        trace(s, EV_WONDER, p, centre, WonderKind.LESSER, v, 0, 0)
+    else:
+        s.centre[p, centre] = NO_WONDER
+        trace(s, EV_WONDER, p, centre, NO_WONDER, 0, 0, 0)
