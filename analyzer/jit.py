@@ -170,7 +170,9 @@ def _one_version_per_type(dispatcher):
     times longer. Here a call from another kernel asks for the plain type
     (:func:`_plain`), so each kernel is compiled once per signature of types.
     """
-    resolve = dispatcher.get_call_template
+    resolve = getattr(dispatcher, "get_call_template", None)
+    if resolve is None:  # NUMBA_DISABLE_JIT=1: a plain Python function
+        return dispatcher
 
     def get_call_template(args, kws):
         args = tuple(_plain(a) for a in args)

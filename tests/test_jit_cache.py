@@ -49,3 +49,19 @@ def test_kernels_of_the_package_are_cached_under_their_key():
     assert locator.get_cache_path().startswith(f"{jit.CACHE_DIR}/{key}/")
     # a kernel defined outside the package (a test's) is left to numba's locators
     assert jit._KernelCacheLocator.from_function(fn, __file__) is None
+
+
+def test_kernels_import_and_run_with_the_jit_disabled():
+    # NUMBA_DISABLE_JIT=1 (coverage, the benchmarks' plain runs) must give plain functions
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import numpy as np\nfrom analyzer.rng import rng_die\n"
+        "print(rng_die(np.ones(4, np.uint64), 6))"
+    )
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert 1 <= int(out.stdout) <= 6
