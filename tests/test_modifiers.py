@@ -1,6 +1,6 @@
 """Roll modifiers: the reachable-values search against trying every order.
 
-The engine and the strategies share :func:`strategies._reach_search`: which
+The engine and the strategies share :func:`modifiers._reach_search`: which
 final values a roll can take when the event, Ancestral Claims, Reading the
 Stones and the owner's named wonders apply in any order (``docs/rulings.md``,
 "Order of modifiers"). Identical modifiers are searched as one group, so a roll
@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from analyzer.unearth.modifiers import _reach_search
 from analyzer.unearth.rules import default_rules
 from analyzer.unearth.state import MAX_MOD_GROUPS, MOD_FIELDS, new_state, reach_size
-from analyzer.unearth.strategies import _reach_search
 from analyzer.unearth.structs import pack_state
 from tests.naive import naive_reachable
 
@@ -72,7 +72,7 @@ def test_work_array_holds_every_card_of_the_deck_on_one_roll():
 
 
 def test_collecting_keeps_every_card_played():
-    from analyzer.unearth.strategies import _collect_mods
+    from analyzer.unearth.modifiers import _collect_mods
     from analyzer.unearth.structs import pack_tables
 
     state = new_state(T, 2)

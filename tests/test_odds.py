@@ -7,10 +7,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from analyzer.errors import InputError
+from analyzer.unearth.modifiers import reachable
 from analyzer.unearth.odds import (
     Die,
     OddsQuestion,
-    _reachable,
     dice_to_claim_table,
     estimate_odds,
     exact_odds,
@@ -121,7 +121,7 @@ def test_faq_ancient_map_gives_one_stone_at_most():
 
 def test_faq_event_and_ancestral_claim_order_is_the_players_choice():
     # natural 1 on a d6: Gathering first (clamped at 1) then +2 gives 3; the other order 2
-    assert _reachable(1, (-1, 2), 6) == {2, 3}
+    assert reachable(1, (-1, 2), 6) == {2, 3}
     # so with claim 3 every roll claims
     assert odds(3, "a:d6", ancestral_claim=True, event="gathering").p_win["a"] == 1
 

@@ -325,7 +325,7 @@ def _best_card(state, choice, base, q, known, faces, goal, rules) -> Choice:
     for card, sign in (("a_new_discovery", 1), ("forlorn", -1)):
         if card not in hand:
             continue
-        amount = sign * abs(_delver_amount(rules, card, 2))
+        amount = sign * abs(_delver_amount(rules, card))
         for k, d in enumerate(here):
             v = min(max(d.value + amount, 1), d.faces)
             if v == d.value:

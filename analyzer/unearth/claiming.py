@@ -11,6 +11,7 @@ from analyzer.kernel_view import borrowed
 from analyzer.unearth.claims import RANK_DICE, claim_winner, player_rank
 from analyzer.unearth.codes import WonderEffect
 from analyzer.unearth.end_of_age import reveal, table_empty
+from analyzer.unearth.modifiers import owns_effect
 from analyzer.unearth.state import (
     EV_CLAIM,
     S_BOXED_N,
@@ -28,7 +29,6 @@ from analyzer.unearth.state import (
     take_ruin,
     trace,
 )
-from analyzer.unearth.strategies import owns_effect
 
 # columns of a claims-log row
 C_GAME = 0

@@ -16,14 +16,17 @@ maximised subtree by subtree for the player who makes them. The Python wrapper
 validates, precomputes which final values each choice can reach, and converts
 the integer result to fractions.
 
-Rulings are listed in ``docs/odds.md``; the main ones:
+Every modifier's parameters come from the rules data through
+:mod:`.modifiers` (shared with the engine and the strategies), which also
+holds the any-order search of final values. Rulings are listed in
+``docs/odds.md``; the main ones:
 
 - Modifiers are clamped to ``1 .. faces`` after each one; the asking player
   orders them (the best order for the asking player's goal).
 - Stones come from the natural face of the final roll; the stone limit is the
   ruin's stones plus the bag's, and only applies when both are given.
 - Ancient Map (the asking player's first rolled die) and The Shattered Edifice
-  (the owner's natural rolls in :data:`WONDER_DEFAULTS`) reroll; the reroll is
+  (the owner's natural rolls the data gives) reroll; the reroll is
   final for the ruin check, Reading the Stones and Ancestral Claim apply to the
   first roll only (rulebook FAQ), event and wonder modifiers apply to every roll.
 """
@@ -38,7 +41,6 @@ import re
 import tempfile
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -48,24 +50,10 @@ from analyzer.errors import InputError, bad_value
 from analyzer.jit import njit
 from analyzer.unearth.claims import NO_CLAIM, TIE, ruin_outcome
 from analyzer.unearth.codes import CardKind, EventEffect
+from analyzer.unearth.modifiers import ROLL_WONDERS, reachable, roll_parameters
 from analyzer.unearth.rules import Rules, default_rules
 
 GOALS = ("claim", "stone")
-
-#: Defaults for the parameters of the roll-changing named wonders, used only
-#: when ``data/named_wonders.toml`` does not carry them: a wonder entry's keys
-#: ``amount``, ``faces`` (0: any die) and ``reroll_low`` / ``reroll_high``
-#: (the Edifice) take precedence.
-WONDER_DEFAULTS = {
-    "college": {"faces": 8, "amount": 1},  # your d8 rolls may get +1
-    "columns": {"amount": -1},  # any die you roll may get -1
-    "edifice": {"rolls": [4, 5]},  # you may reroll your rolls of 4 and 5
-    "sanctuary": {"amount": 1},  # roll matches a value on the ruin: may get +1 or -1
-}
-#: Effects of named wonders that change a roll (the only ones ``--wonder`` takes).
-ROLL_WONDERS = tuple(WONDER_DEFAULTS)
-#: Ancestral Claim acts on "the next d6 you roll" (data key ``faces``; 0: any die).
-ANCESTRAL_FACES_DEFAULT = 6
 
 _TOKEN = re.compile(r"^([A-Za-z0-9_\-]+):[dD](\d+)(?:=(-?\d+))?$")
 #: int64 headroom for the integer weights (a vector entry is at most weight * dice)
@@ -286,19 +274,16 @@ def event_names(rules: Rules) -> list[str]:
 
 
 def _wonder_entries(rules: Rules) -> dict[str, dict]:
-    """Roll-changing wonders by accepted name (effect and id) -> merged parameters."""
+    """Roll-changing wonders by accepted name (effect and id) -> their parameters
+    (:func:`analyzer.unearth.modifiers.roll_parameters`), effect and name."""
+    params = roll_parameters(rules)
     out = {}
     for w in rules.data["named_wonders"]["wonder"]:
         eff = w["effect"]
-        if eff in WONDER_DEFAULTS:
-            params = dict(WONDER_DEFAULTS[eff])
-            params.update({k: w[k] for k in params if k in w})
-            if "reroll_low" in w and "reroll_high" in w:
-                params["rolls"] = list(range(int(w["reroll_low"]), int(w["reroll_high"]) + 1))
-            params["effect"] = eff
-            params["name"] = w["name"]
-            out[eff] = params
-            out[w["id"]] = params
+        if eff in ROLL_WONDERS:
+            entry = {**params[eff], "effect": eff, "name": w["name"]}
+            out[eff] = entry
+            out[w["id"]] = entry
     return out
 
 
@@ -315,11 +300,12 @@ def parse_wonder(text: str, rules: Rules | None = None, where: str = "--wonder")
     return entries[name.strip()]["effect"], owner.strip()
 
 
-def _delver_amount(rules: Rules, delver_id: str, default: int) -> int:
+def _delver_amount(rules: Rules, effect: str) -> int:
+    """The ``amount`` of the delver card with ``effect`` in the rules data."""
     for d in rules.data["delvers"]["delver"]:
-        if d["effect"] == delver_id:
-            return int(d.get("amount", default))
-    return default
+        if d["effect"] == effect:
+            return int(d["amount"])
+    raise InputError(f"rules: no delver card with effect {effect!r} in the data")
 
 
 # --------------------------------------------------------------------------- kernel
@@ -708,21 +694,6 @@ def _odds_kernel(pb, ws, weight, out):
 # --------------------------------------------------------------------------- wrapper
 
 
-@lru_cache(maxsize=4096)
-def _reachable(n: int, amounts: tuple[int, ...], faces: int) -> frozenset[int]:
-    """Final values reachable from ``n`` applying all ``amounts`` in some order.
-
-    Each modifier is clamped to ``1 .. faces`` right after it is applied.
-    """
-    if not amounts:
-        return frozenset([n])
-    out: set[int] = set()
-    for k, a in enumerate(amounts):
-        rest = amounts[:k] + amounts[k + 1 :]
-        out |= _reachable(min(max(n + a, 1), faces), tuple(sorted(rest)), faces)
-    return frozenset(out)
-
-
 @dataclass
 class _Prepared:
     players: tuple[str, ...]
@@ -789,17 +760,15 @@ def _prepare(q: OddsQuestion, rules: Rules) -> _Prepared:
     owned: dict[str, set[str]] = {}
     for eff, owner in q.wonders:
         owned.setdefault(owner, set()).add(entries[eff]["effect"])
-    college = entries.get("college", dict(WONDER_DEFAULTS["college"]))
-    columns = entries.get("columns", dict(WONDER_DEFAULTS["columns"]))
-    sanctuary = entries.get("sanctuary", dict(WONDER_DEFAULTS["sanctuary"]))
-    edifice = entries.get("edifice", dict(WONDER_DEFAULTS["edifice"]))
+    params = roll_parameters(rules)  # only the wonders in the data can be owned
+    college = params.get("college", {})
+    columns = params.get("columns", {})
+    sanctuary = params.get("sanctuary", {})
+    edifice = params.get("edifice", {"rolls": []})
     event_amount = _roll_events(rules)[q.event] if q.event else 0
-    rts_amount = _delver_amount(rules, "reading_the_stones", 1)
-    ac_amount = _delver_amount(rules, "ancestral_claim", 2)
-    ac_faces = ANCESTRAL_FACES_DEFAULT
-    for d in rules.data["delvers"]["delver"]:
-        if d["effect"] == "ancestral_claim":
-            ac_faces = int(d.get("faces", ANCESTRAL_FACES_DEFAULT))
+    rts_amount = params.get("reading_the_stones", {"amount": 0})["amount"]
+    ac_amount = params.get("ancestral_claim", {"amount": 0})["amount"]
+    ac_faces = params.get("ancestral_claim", {"faces": 0})["faces"]
 
     # which of my unknown dice the cards act on: the next die / next d6 I roll
     mine_idx = [i for i, d in enumerate(unknown) if d.owner == me]
@@ -841,7 +810,7 @@ def _prepare(q: OddsQuestion, rules: Rules) -> _Prepared:
                     for combo in combos:
                         amounts = tuple(sorted(fixed + [a for a in combo if a]))
                         m = 0
-                        for v in _reachable(n, amounts, d.faces):
+                        for v in reachable(n, amounts, d.faces):
                             m |= 1 << v
                         row.append(m)
                     if d.owner == me:  # every choice is mine: one union

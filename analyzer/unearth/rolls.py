@@ -8,6 +8,7 @@ from analyzer.kernel_view import borrowed
 from analyzer.rng import rng_die
 from analyzer.unearth.claiming import check_claims
 from analyzer.unearth.codes import Delver, WonderEffect
+from analyzer.unearth.modifiers import owns_effect, reachable_values
 from analyzer.unearth.state import (
     EV_ROLL,
     S_ANCESTRAL,
@@ -21,8 +22,6 @@ from analyzer.unearth.strategies import (
     choose_expedition_slot,
     choose_value,
     choose_value_of_other,
-    owns_effect,
-    reachable_values,
     want_reroll,
 )
 from analyzer.unearth.wonders import gain_stone

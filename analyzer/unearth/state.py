@@ -82,7 +82,7 @@ MAX_FORCED = 64  #: room for forced chance outcomes in ``rng`` (tests; analyzer.
 GAIN_KEYS = 6  #: modifier settings memoised per seat (one more row set is scratch)
 MOD_FIELDS = 4  #: a group of identical roll modifiers: delta, optional, signed, count
 #: groups a roll can have: the event, Ancestral Claims, Reading the Stones,
-#: College, Columns, Sanctuary (strategies._collect_mods)
+#: College, Columns, Sanctuary (modifiers._collect_mods)
 MAX_MOD_GROUPS = 6
 SIG_INTS = 13  #: integers of a slot summary the slot values depend on (slot_cache[:13])
 

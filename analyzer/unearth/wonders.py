@@ -10,6 +10,7 @@ from analyzer.jit import njit
 from analyzer.kernel_view import borrowed
 from analyzer.rng import rng_below
 from analyzer.unearth.codes import WonderEffect, WonderKind
+from analyzer.unearth.modifiers import owns_effect
 from analyzer.unearth.state import (
     EV_STONE,
     EV_TAKE_RUIN,
@@ -26,7 +27,6 @@ from analyzer.unearth.strategies import (
     choose_colour,
     choose_memorial,
     choose_named,
-    owns_effect,
 )
 from analyzer.unearth.tableau import (
     NO_WONDER,
