@@ -1,0 +1,557 @@
+"""The actions of a turn (kernels): take a card, make an invention, take
+resources, trade hand cards, place a settlement stone, card actions.
+
+Implements "A turn: three actions" of ``docs/rules/uruk.md``. Each ``can_*``
+predicate says whether an action is legal; each ``do_*`` carries it out and
+assumes it is. No function here draws random numbers, except that drawing a
+card may rebuild the deck (:func:`analyzer.uruk.cards.reshuffle`).
+"""
+
+from analyzer.jit import njit
+from analyzer.uruk.cards import discard_card, draw_invention, stones_changed, trace
+from analyzer.uruk.codes import ANY, OWN, CardAction, Effect, EpochCost
+from analyzer.uruk.state import (
+    EV_CARD_ACTION,
+    EV_DRAW,
+    EV_MAKE,
+    EV_NO_RES,
+    EV_PAY,
+    EV_ROB_REPLACE,
+    EV_SETTLE,
+    EV_TAKE_CARD,
+    EV_TAKE_RES,
+    EV_TRADE,
+    S_DECK_N,
+    S_DISCARD_N,
+    S_N,
+    ST_CARD_ACTIONS,
+    ST_CARDS_TAKEN,
+    ST_CITIES,
+    ST_MADE,
+    ST_RES_TAKEN,
+    ST_ROBBED,
+    ST_TRADED,
+    ST_VILLAGES,
+)
+
+_TAKE_RESOURCES = Effect.TAKE_RESOURCES.value
+_MAKE_DISCOUNT = Effect.MAKE_DISCOUNT.value
+_SETTLEMENT_DISCOUNT = Effect.SETTLEMENT_DISCOUNT.value
+_CARD_ACTION = Effect.CARD_ACTION.value
+_DRAW = CardAction.DRAW.value
+_LEVEL = EpochCost.LEVEL.value
+
+
+# --------------------------------------------------------------------------- predicates
+
+
+@njit
+def max_level(s, t, p):
+    """Highest level among seat ``p``'s displayed inventions (0 if none)."""
+    best = 0
+    for i in range(t.max_inventions):
+        x = s.inv[p, i]
+        if x >= 0 and t.inv_level[x] > best:
+            best = t.inv_level[x]
+    return best
+
+
+@njit
+def slot_of(s, t, p, x):
+    """The slot where seat ``p`` displays invention ``x``, or -1."""
+    for i in range(t.max_inventions):
+        if s.inv[p, i] == x:
+            return i
+    return -1
+
+
+@njit
+def free_slot(s, t, p):
+    """A free display slot of seat ``p``, or -1 (at most ``max_inventions``)."""
+    for i in range(t.max_inventions):
+        if s.inv[p, i] < 0:
+            return i
+    return -1
+
+
+@njit
+def shown_mask(s, t):
+    """Bit mask of the inventions displayed by any player (bit ``x``)."""
+    m = 0
+    for q in range(s.sc[S_N]):
+        for i in range(t.max_inventions):
+            x = s.inv[q, i]
+            if x >= 0:
+                m |= 1 << x
+    return m
+
+
+@njit
+def applies(t, x, colour):
+    """Does invention ``x``'s colour parameter cover ``colour``?"""
+    c = t.inv_colour_param[x]
+    if c == ANY:
+        return True
+    if c == OWN:
+        return t.inv_colour[x] == colour
+    return c == colour
+
+
+@njit
+def make_discount(s, t, p, x):
+    """``(saved, invention)``: the best unused make_discount of seat ``p`` for
+    making ``x`` (``(0, -1)`` if none)."""
+    best = 0
+    who = -1
+    for i in range(t.max_inventions):
+        d = s.inv[p, i]
+        if d >= 0 and t.inv_effect[d] == _MAKE_DISCOUNT and s.fn_used[d] == 0:
+            if applies(t, d, t.inv_colour[x]) and t.inv_level[x] >= t.inv_level_param[d]:
+                if t.inv_amount[d] > best:
+                    best = t.inv_amount[d]
+                    who = d
+    return best, who
+
+
+@njit
+def level_ok(s, t, p, x):
+    """The level rule: ``x`` at most one level above the highest displayed
+    invention (the one it may replace included)."""
+    return t.inv_level[x] <= max_level(s, t, p) + 1
+
+
+@njit
+def make_need(s, t, p, x):
+    """``(copies, pairs)``: cards of ``x`` shown and colour pairs needed to make it."""
+    need = t.inv_level[x]
+    saved, _ = make_discount(s, t, p, x)
+    need = max(1, need - saved)
+    copies = min(s.hand[p, x], need)
+    return copies, need - copies
+
+
+@njit
+def spare_pairs(s, t, p, x, copies, extra_colour):
+    """Colour pairs seat ``p`` can form from hand cards other than the ``copies``
+    of ``x`` shown, plus one card of ``extra_colour`` (a replaced invention
+    returning to the hand; -1 none)."""
+    s.tally[:] = 0
+    for y in range(t.n_inv):
+        s.tally[t.inv_colour[y]] += s.hand[p, y]
+    s.tally[t.inv_colour[x]] -= copies
+    if extra_colour >= 0:
+        s.tally[extra_colour] += 1
+    total = 0
+    for c in range(t.n_colours):
+        total += s.tally[c] // 2
+    return total
+
+
+@njit
+def can_make(s, t, p, x, r):
+    """Can seat ``p`` make ``x``, in a free slot (``r = -1``) or replacing slot ``r``?"""
+    if t.inv_forbidden[p, x] == 1 or s.hand[p, x] < 1 or slot_of(s, t, p, x) >= 0:
+        return False
+    if not level_ok(s, t, p, x):
+        return False
+    extra = -1
+    if r < 0:
+        if free_slot(s, t, p) < 0:
+            return False
+    else:
+        if s.inv[p, r] < 0:
+            return False
+        extra = t.inv_colour[s.inv[p, r]]
+    copies, pairs = make_need(s, t, p, x)
+    return pairs == 0 or spare_pairs(s, t, p, x, copies, extra) >= pairs
+
+
+@njit
+def pay_pair(s, t, p):
+    """Discard one colour pair from seat ``p``'s hand: the colour with the most
+    cards (lowest colour index on ties), within it the lowest-level cards (lowest
+    invention index on ties). Returns the colour."""
+    best = -1
+    most = 1
+    for c in range(t.n_colours):
+        k = 0
+        for y in range(t.n_inv):
+            if t.inv_colour[y] == c:
+                k += s.hand[p, y]
+        if k > most:
+            most = k
+            best = c
+    left = 2
+    for lvl in range(1, 5):
+        for y in range(t.n_inv):
+            if t.inv_colour[y] == best and t.inv_level[y] == lvl:
+                while left > 0 and s.hand[p, y] > 0:
+                    s.hand[p, y] -= 1
+                    discard_card(s, y)
+                    left -= 1
+    return best
+
+
+@njit
+def do_make(s, t, p, x, r):
+    """Make invention ``x`` (``can_make`` holds): show its cards, one to the
+    display (a free slot, or slot ``r`` whose invention goes back to the hand;
+    the settlement there stays, ruling), the rest and the colour pairs to the
+    discard pile. Uses the best make_discount function."""
+    copies, pairs = make_need(s, t, p, x)
+    saved, who = make_discount(s, t, p, x)
+    if who >= 0 and max(1, t.inv_level[x] - saved) < t.inv_level[x]:
+        s.fn_used[who] = 1
+    old = -1
+    if r < 0:
+        r = free_slot(s, t, p)
+        s.stones[p, r] = 0
+    else:
+        old = s.inv[p, r]
+        s.hand[p, old] += 1
+    s.inv[p, r] = x
+    s.hand[p, x] -= copies
+    for _ in range(copies - 1):
+        discard_card(s, x)
+    for _ in range(pairs):
+        pay_pair(s, t, p)
+    s.made[p, x] += 1
+    s.stat[p, ST_MADE] += 1
+    trace(s, EV_MAKE, p, x, old, pairs)
+
+
+@njit
+def place_free(s, t, p, x, r):
+    """Put hand card ``x`` on display without paying (Enlil): a free slot
+    (``r = -1``) or replacing slot ``r`` (that invention back to the hand)."""
+    old = -1
+    if r < 0:
+        r = free_slot(s, t, p)
+        s.stones[p, r] = 0
+    else:
+        old = s.inv[p, r]
+        s.hand[p, old] += 1
+    s.inv[p, r] = x
+    s.hand[p, x] -= 1
+    s.made[p, x] += 1
+    s.stat[p, ST_MADE] += 1
+    trace(s, EV_MAKE, p, x, old, -1)
+
+
+# --------------------------------------------------------------------------- cards
+
+
+@njit
+def can_take_card(s, t, a):
+    """A display slot with a card (``a < 3``) or a deck/discard pile with cards."""
+    if a < 3:
+        return a < t.display_size and s.display[a] >= 0
+    return s.sc[S_DECK_N] > 0 or s.sc[S_DISCARD_N] > 0
+
+
+@njit
+def do_take_card(s, t, p, a):
+    """Take display card ``a`` (the gap waits for the end of the turn) or the
+    top of the deck (gods and disasters on the way are handled). Returns the card."""
+    if a < 3:
+        x = s.display[a]
+        s.display[a] = -1
+    else:
+        x = draw_invention(s, t)
+        a = -1
+        if x < 0:
+            return x
+    s.hand[p, x] += 1
+    s.stat[p, ST_CARDS_TAKEN] += 1
+    trace(s, EV_TAKE_CARD, p, x, a, 0)
+    return x
+
+
+@njit
+def draw_to_hand(s, t, p):
+    """Draw one invention from the deck to seat ``p``'s hand (god effects, card actions)."""
+    x = draw_invention(s, t)
+    if x >= 0:
+        s.hand[p, x] += 1
+        trace(s, EV_DRAW, p, x, 0, 0)
+    return x
+
+
+# --------------------------------------------------------------------------- resources
+
+
+@njit
+def gain(s, t, p, c):
+    """Seat ``p`` takes one resource of colour ``c`` from the pool if there is one."""
+    if s.pool[c] > 0:
+        s.pool[c] -= 1
+        s.supply[p, c] += 1
+        return True
+    return False
+
+
+@njit
+def richest_pool_colour(s, t, avoid):
+    """The colour with the most resources in the pool (not ``avoid``; lowest
+    index on ties), or -1 if the pool holds none."""
+    best = -1
+    most = 0
+    for c in range(t.n_colours):
+        if c != avoid and s.pool[c] > most:
+            most = s.pool[c]
+            best = c
+    return best
+
+
+@njit
+def take_one(s, t, p, c, with_fn):
+    """Take one resource of colour ``c``: from the pool, or, if it has none, from
+    the player holding most of it (the first such seat clockwise), unless seat
+    ``p`` holds most itself; the robbed seat takes one resource of another colour
+    from the pool (the colour the pool holds most of)."""
+    if gain(s, t, p, c):
+        trace(s, EV_TAKE_RES, p, c, -1, with_fn)
+        return True
+    n = s.sc[S_N]
+    most = 0
+    victim = -1
+    for k in range(1, n):
+        q = (p + k) % n
+        if s.supply[q, c] > most:
+            most = s.supply[q, c]
+            victim = q
+    if victim < 0 or s.supply[p, c] >= most:
+        trace(s, EV_NO_RES, p, c, 0, 0)
+        return False
+    s.supply[victim, c] -= 1
+    s.supply[p, c] += 1
+    s.stat[victim, ST_ROBBED] += 1
+    trace(s, EV_TAKE_RES, p, c, victim, with_fn)
+    other = richest_pool_colour(s, t, c)
+    if other >= 0:
+        gain(s, t, victim, other)
+        trace(s, EV_ROB_REPLACE, victim, other, 0, 0)
+    return True
+
+
+@njit
+def resources_of(s, t, p, slot, use_fn):
+    """``(colour, count, extra colour)`` of taking resources with the invention
+    in ``slot``: one of its colour, plus its take_resources function if unused."""
+    x = s.inv[p, slot]
+    c = t.inv_colour[x]
+    extra = 0
+    ec = c
+    if use_fn == 1 and t.inv_effect[x] == _TAKE_RESOURCES and s.fn_used[x] == 0:
+        extra = t.inv_amount[x]
+        cp = t.inv_colour_param[x]
+        if cp >= 0:
+            ec = cp
+        elif cp == ANY:
+            ec = richest_pool_colour(s, t, -1)
+            if ec < 0:
+                ec = c
+    return c, extra, ec
+
+
+@njit
+def do_take_resources(s, t, p, slot, use_fn):
+    """Take resources with the invention in ``slot`` (``use_fn = 1``: with its
+    function, if it has an unused take_resources one). Returns resources got."""
+    c, extra, ec = resources_of(s, t, p, slot, use_fn)
+    got = 0
+    if extra > 0:
+        s.fn_used[s.inv[p, slot]] = 1
+    if take_one(s, t, p, c, 1 if extra > 0 else 0):
+        got += 1
+    for _ in range(extra):
+        if take_one(s, t, p, ec, 1):
+            got += 1
+    s.stat[p, ST_RES_TAKEN] += got
+    return got
+
+
+@njit
+def tradeable(s, t, p, mask):
+    """Hand cards seat ``p`` can trade among the inventions in bit ``mask``:
+    displayed anywhere, each limited by the pool's resources of its colour."""
+    total = 0
+    mask &= shown_mask(s, t)
+    for x in range(t.n_inv):
+        if (mask >> x) & 1 and s.hand[p, x] > 0:
+            total += min(s.hand[p, x], s.pool[t.inv_colour[x]])
+    return total
+
+
+@njit
+def do_trade(s, t, p, mask):
+    """Discard the hand cards of the inventions in ``mask`` that someone displays,
+    one resource of the card's colour from the pool each (as far as the pool
+    has them, ruling). Returns cards traded."""
+    total = 0
+    mask &= shown_mask(s, t)
+    for x in range(t.n_inv):
+        if (mask >> x) & 1 and s.hand[p, x] > 0:
+            c = t.inv_colour[x]
+            k = min(s.hand[p, x], s.pool[c])
+            if k > 0:
+                s.hand[p, x] -= k
+                s.pool[c] -= k
+                s.supply[p, c] += k
+                for _ in range(k):
+                    discard_card(s, x)
+                total += k
+                trace(s, EV_TRADE, p, x, k, 0)
+    s.stat[p, ST_TRADED] += total
+    return total
+
+
+# --------------------------------------------------------------------------- settlements
+
+
+@njit
+def stone_epoch(s, t, city):
+    """The lowest epoch card with a stone (for a city: one that allows cities), or -1."""
+    for e in range(4):
+        if s.epoch[e] > 0 and (not city or t.epoch_villages_only[e] == 0):
+            return e
+    return -1
+
+
+@njit
+def settle_discount(s, t, p):
+    """``(saved, invention)``: seat ``p``'s best unused settlement_discount."""
+    best = 0
+    who = -1
+    for i in range(t.max_inventions):
+        d = s.inv[p, i]
+        if d >= 0 and t.inv_effect[d] == _SETTLEMENT_DISCOUNT and s.fn_used[d] == 0:
+            if t.inv_amount[d] > best:
+                best = t.inv_amount[d]
+                who = d
+    return best, who
+
+
+@njit
+def settle_plan(s, t, p, slot, pay):
+    """Cost of a stone on ``slot`` and, with ``pay``, paying it. Returns the
+    epoch card (0..3) the stone comes from, -1 if it cannot be placed, or -2 if
+    it cannot be paid. Half price (Marduk, Nannar) halves every colour's amount,
+    rounded up, and excludes other discounts; else the best settlement_discount
+    saves resources of the colour needed least. For "different" costs the player
+    pays with the colours it holds most of (lowest index on ties)."""
+    x = s.inv[p, slot]
+    if x < 0 or s.stones[p, slot] >= 2:
+        return -1
+    city = s.stones[p, slot] == 1
+    e = stone_epoch(s, t, city)
+    if e < 0:
+        return -1
+    half = s.half_price[p] == 1
+    saved = 0
+    who = -1
+    if not half:
+        saved, who = settle_discount(s, t, p)
+    if t.epoch_cost[e] == _LEVEL:
+        c = t.inv_colour[x]
+        need = t.inv_level[x]
+        need = (need + 1) // 2 if half else max(0, need - saved)
+        if s.supply[p, c] < need:
+            return -2
+        if pay:
+            s.supply[p, c] -= need
+            s.pool[c] += need
+            if need > 0:
+                trace(s, EV_PAY, p, c, need, 0)
+    else:
+        per = t.epoch_per_colour[e]
+        if half:
+            per = (per + 1) // 2
+        k = t.epoch_colours[e]
+        # the k colours held most, in order; the discount lands on the last (least)
+        used = 0
+        for j in range(k):
+            best = -1
+            most = -1
+            for c in range(t.n_colours):
+                if (used >> c) & 1 == 0 and s.supply[p, c] > most:
+                    most = s.supply[p, c]
+                    best = c
+            need = per
+            if j == k - 1:
+                need = max(0, per - saved)
+            if most < need:
+                return -2
+            used |= 1 << best
+        if pay:
+            left = k
+            for _ in range(k):
+                best = -1
+                most = -1
+                for c in range(t.n_colours):
+                    if (used >> c) & 1 == 1 and s.supply[p, c] > most:
+                        most = s.supply[p, c]
+                        best = c
+                need = per if left > 1 else max(0, per - saved)
+                left -= 1
+                used &= ~(1 << best)
+                s.supply[p, best] -= need
+                s.pool[best] += need
+                if need > 0:
+                    trace(s, EV_PAY, p, best, need, 0)
+    if pay:
+        if half:
+            s.half_price[p] = 0
+        elif who >= 0 and saved > 0:
+            s.fn_used[who] = 1
+    return e
+
+
+@njit
+def can_settle(s, t, p, slot):
+    return 0 <= slot < t.max_inventions and settle_plan(s, t, p, slot, False) >= 0
+
+
+@njit
+def do_settle(s, t, p, slot):
+    """Place a stone on ``slot`` (``can_settle`` holds): pay, take it from the
+    lowest epoch card that has one; a village, or a city on a village."""
+    e = settle_plan(s, t, p, slot, True)
+    s.epoch[e] -= 1
+    s.stones[p, slot] += 1
+    if s.stones[p, slot] == 1:
+        s.stat[p, ST_VILLAGES] += 1
+    else:
+        s.stat[p, ST_CITIES] += 1
+    trace(s, EV_SETTLE, p, s.inv[p, slot], e, s.stones[p, slot])
+    stones_changed(s)
+    return e
+
+
+# --------------------------------------------------------------------------- card actions
+
+
+@njit
+def can_card_action(s, t, p, slot):
+    if not 0 <= slot < t.max_inventions:
+        return False
+    x = s.inv[p, slot]
+    return x >= 0 and t.inv_effect[x] == _CARD_ACTION and s.fn_used[x] == 0
+
+
+@njit
+def do_card_action(s, t, p, slot, colour):
+    """Use the action printed on the invention in ``slot``: draw ``amount``
+    cards, or take ``amount`` resources of ``colour`` (of the colour the pool
+    holds most of when it has none of ``colour``)."""
+    x = s.inv[p, slot]
+    s.fn_used[x] = 1
+    s.stat[p, ST_CARD_ACTIONS] += 1
+    trace(s, EV_CARD_ACTION, p, x, t.inv_amount[x], 0)
+    for _ in range(t.inv_amount[x]):
+        if t.inv_kind_param[x] == _DRAW:
+            draw_to_hand(s, t, p)
+        else:
+            c = colour if colour >= 0 and s.pool[colour] > 0 else richest_pool_colour(s, t, -1)
+            if c >= 0 and gain(s, t, p, c):
+                trace(s, EV_TAKE_RES, p, c, -1, 1)

@@ -1,0 +1,203 @@
+"""Python entry point for whole Uruk games: :class:`GameJob`, :func:`make_job`, :func:`simulate`.
+
+The wrapper validates, allocates, owns the seed and turns the kernel's integer
+rows into the ``games`` table (columns: :func:`analyzer.uruk.plugin.games_columns`).
+Game ``g`` of seed ``s`` draws only from its own stream, so any split into
+batches gives the same tables, and two jobs with the same seed share their
+random streams game by game (common random numbers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from analyzer.errors import InputError, bad_value
+from analyzer.kernel_view import make_view
+from analyzer.seeding import resolve_seed, root_key
+from analyzer.uruk import engine
+from analyzer.uruk.rules import Rules, default_rules
+from analyzer.uruk.scoring import N_PARTS, PART_NAMES
+from analyzer.uruk.state import STAT_NAMES, new_state
+from analyzer.uruk.strategies import DEFAULT_PARAMS, PARAM_NAMES, STRATEGY_NAMES
+
+
+def resolve_strategies(players: int, strategies, where: str = "strategy") -> tuple[str, ...]:
+    """One strategy name per seat from a name, a comma list, or a sequence."""
+    if isinstance(strategies, str):
+        strategies = [x.strip() for x in strategies.split(",") if x.strip()]
+    strategies = list(strategies)
+    if len(strategies) == 1:
+        strategies = strategies * players
+    if len(strategies) != players:
+        raise InputError(
+            f"{where}: {len(strategies)} strategies for {players} players "
+            "(allowed: one for every seat, or one for all)"
+        )
+    for name in strategies:
+        if name not in STRATEGY_NAMES:
+            raise bad_value(where, name, ", ".join(STRATEGY_NAMES))
+    return tuple(strategies)
+
+
+def param_rows(strategies: Sequence[str], params: dict | None = None) -> np.ndarray:
+    """float64[seats, N_PARAMS]: each seat's parameter row; ``params`` overrides
+    by strategy and name, e.g. ``{"balanced": {"w_level": 0.6}}``."""
+    prm = np.array([DEFAULT_PARAMS[STRATEGY_NAMES.index(s)] for s in strategies], np.float64)
+    for name, values in (params or {}).items():
+        if name not in STRATEGY_NAMES:
+            raise bad_value("strategy_params", name, ", ".join(STRATEGY_NAMES))
+        for key, val in values.items():
+            if key not in PARAM_NAMES:
+                raise bad_value(f"strategy_params.{name}", key, ", ".join(PARAM_NAMES))
+            for seat, s in enumerate(strategies):
+                if s == name:
+                    prm[seat, PARAM_NAMES.index(key)] = float(val)
+    return prm
+
+
+@dataclass(frozen=True)
+class GameJob:
+    """Plays Uruk games of one configuration; picklable; deterministic in (start, count)."""
+
+    players: int
+    strategies: tuple[str, ...]
+    seed: int
+    rules: Rules = field(default_factory=default_rules)
+    strategy_params: tuple = ()  #: ((strategy, ((param, value), ...)), ...)
+
+    def __call__(self, start: int, count: int) -> dict[str, pd.DataFrame]:
+        results, wins, _ = play_raw(self, start, count)
+        return {"games": games_frame(self, start, count, results, wins)}
+
+    def warm_up(self) -> None:
+        """Compile (or load from the cache) the kernels: play one game."""
+        play_raw(self, 0, 1)
+
+    def params(self) -> np.ndarray:
+        return param_rows(self.strategies, {k: dict(v) for k, v in self.strategy_params})
+
+    def __repr__(self) -> str:  # a stable fingerprint for checkpoints
+        return (
+            f"UrukGameJob(players={self.players}, strategies={self.strategies}, "
+            f"seed={self.seed}, rules={self.rules.describe()}, "
+            f"strategy_params={self.strategy_params})"
+        )
+
+
+def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0, state=None):
+    """Run the kernel: ``(results int32[count*n, W], wins float32[count*n], state)``."""
+    t = job.rules.tables
+    n = job.players
+    s = state if state is not None else new_state(t, trace_rows)
+    results = np.zeros((count * n, engine.n_result_cols(t.n_inv)), np.int32)
+    wins = np.zeros(count * n, np.float32)
+    key0, key1 = root_key(job.seed)
+    engine.play_batch(
+        make_view(s, "UrukState"),
+        make_view(t, "UrukTables"),
+        n,
+        job.params(),
+        key0,
+        key1,
+        start,
+        count,
+        results,
+        wins,
+    )
+    return results, wins, s
+
+
+def check_results(results: np.ndarray, start: int) -> None:
+    """Raise RuntimeError naming the first game whose invariants failed (an engine bug)."""
+    bad = results[:, engine.R_INVARIANTS]
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        mask = int(bad[row])
+        what = "; ".join(v for k, v in engine.INVARIANT_TEXT.items() if mask & k)
+        raise RuntimeError(f"uruk engine invariant failed in a game from {start}: {what}")
+    parts = results[:, engine.R_PARTS : engine.R_PARTS + N_PARTS].sum(axis=1)
+    if not np.array_equal(parts, results[:, engine.R_SCORE]):
+        raise RuntimeError(f"uruk engine: score is not the sum of its parts (games {start}+)")
+
+
+def games_frame(job: GameJob, start, count, results, wins) -> pd.DataFrame:
+    """The ``games`` table of one batch (invariants checked first)."""
+    check_results(results, start)
+    rules = job.rules
+    n = job.players
+    cols: dict[str, np.ndarray] = {
+        "game": np.repeat(np.arange(start, start + count, dtype=np.int64), n),
+        "seat": np.tile(np.arange(n, dtype=np.int8), count),
+        "n_players": np.full(count * n, n, np.int8),
+        "strategy": pd.Categorical(
+            np.tile(np.array(job.strategies), count), categories=STRATEGY_NAMES
+        ),
+        "score": results[:, engine.R_SCORE].astype(np.int16),
+        "win": wins.astype(np.float32),
+        "game_turns": results[:, engine.R_GAME_TURNS].astype(np.int16),
+    }
+    for i, name in enumerate(PART_NAMES):
+        cols[f"pts_{name}"] = results[:, engine.R_PARTS + i].astype(np.int16)
+    cols["cities"] = results[:, engine.R_CITIES].astype(np.int8)
+    cols["villages"] = results[:, engine.R_VILLAGES].astype(np.int8)
+    cols["inventions"] = results[:, engine.R_INVENTIONS].astype(np.int8)
+    cols["resources_left"] = results[:, engine.R_RESOURCES].astype(np.int16)
+    cols["hand_left"] = results[:, engine.R_HAND].astype(np.int16)
+    cols["capped"] = results[:, engine.R_CAPPED].astype(np.int8)
+    cols["activations"] = results[:, engine.R_ACTIVATIONS].astype(np.int16)
+    cols["reshuffles"] = results[:, engine.R_RESHUFFLES].astype(np.int8)
+    for i, name in enumerate(STAT_NAMES):
+        cols[name] = results[:, engine.R_STATS + i].astype(np.int16)
+    for i, iid in enumerate(rules.invention_ids):
+        cols[f"has_{iid}"] = results[:, engine.R_HAS + i].astype(np.int8)
+    return pd.DataFrame(cols)
+
+
+def check_players(players, rules: Rules, where: str = "players") -> int:
+    t = rules.tables
+    if isinstance(players, bool) or not isinstance(players, int | np.integer):
+        raise bad_value(where, players, f"an integer from {t.min_players} to {t.max_players}")
+    if not t.min_players <= players <= t.max_players:
+        raise bad_value(where, players, f"{t.min_players} to {t.max_players}")
+    return int(players)
+
+
+def make_job(
+    players: int,
+    strategies,
+    seed=None,
+    rules: Rules | None = None,
+    *,
+    strategy_params: dict | None = None,
+) -> GameJob:
+    """Validate the arguments and build a :class:`GameJob`."""
+    rules = rules or default_rules()
+    players = check_players(players, rules)
+    strategies = resolve_strategies(players, strategies)
+    param_rows(strategies, strategy_params)  # validates the names
+    frozen = tuple(
+        (name, tuple(sorted(vals.items())))
+        for name, vals in sorted((strategy_params or {}).items())
+    )
+    return GameJob(players, strategies, resolve_seed(seed), rules, frozen)
+
+
+def simulate(
+    players: int,
+    strategies,
+    games: int,
+    seed=None,
+    rules: Rules | None = None,
+    *,
+    first_game: int = 0,
+    strategy_params: dict | None = None,
+) -> pd.DataFrame:
+    """Simulate ``games`` whole games of Uruk in this process; the ``games`` table."""
+    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
+        raise bad_value("games", games, "a positive integer")
+    job = make_job(players, strategies, seed, rules, strategy_params=strategy_params)
+    return job(first_game, int(games))["games"]

@@ -1,0 +1,319 @@
+"""Gods and disasters (kernels): activation, the open auction, the fewest-stones
+bonus, Ischtar, and the secret simultaneous bids against disasters.
+
+Implements "Gods and disasters" of ``docs/rules/uruk.md``. The seats' choices
+come from :mod:`analyzer.uruk.strategies` (the random player's draw random
+numbers; nothing else here does, except drawing cards, which may reshuffle).
+"""
+
+from analyzer.jit import njit
+from analyzer.uruk.actions import draw_to_hand, gain, place_free
+from analyzer.uruk.cards import discard_card, stones_changed, trace
+from analyzer.uruk.codes import GodEffect, GodKind
+from analyzer.uruk.scoring import stones_of
+from analyzer.uruk.state import (
+    EV_ACTIVATE,
+    EV_BID,
+    EV_BONUS,
+    EV_GAIN,
+    EV_HAND_LIMIT,
+    EV_SECRET_BID,
+    EV_SPARED,
+    EV_STONE_OUT,
+    EV_SUFFER,
+    EV_WIN,
+    S_ACTIVATING,
+    S_ACTIVATIONS,
+    S_GODS_HELD,
+    S_N,
+    S_PENDING,
+    S_POOL_STONES,
+    S_TRIGGER,
+    S_TRIGGER_SEAT,
+    ST_AUCTIONS_WON,
+    ST_BONUS,
+    ST_SPARED,
+    ST_SUFFERED,
+)
+from analyzer.uruk.strategies import (
+    bid_bonus,
+    choose_colour,
+    discard_choice,
+    drought_choice,
+    earthquake_choice,
+    enlil_choice,
+    raise_bid,
+    secret_bid,
+    take_card_or_resource,
+)
+
+_AUCTION = GodKind.AUCTION.value
+_FEWEST = GodKind.FEWEST.value
+_EVERYONE = GodKind.EVERYONE.value
+_PLACE = GodEffect.PLACE_INVENTION.value
+_RESOURCES = GodEffect.RESOURCES.value
+_CITY_POINTS = GodEffect.CITY_POINTS.value
+_GIBIL = GodEffect.GIBIL.value
+_MARDUK = GodEffect.MARDUK.value
+_NANNAR = GodEffect.NANNAR.value
+_DROUGHT = GodEffect.DROUGHT.value
+_EARTHQUAKE = GodEffect.EARTHQUAKE.value
+
+
+@njit
+def take_colour(s, t, p, c, amount):
+    """Seat ``p`` takes up to ``amount`` resources of colour ``c`` from the pool."""
+    got = 0
+    for _ in range(amount):
+        if c >= 0 and gain(s, t, p, c):
+            got += 1
+    trace(s, EV_GAIN, p, c, got, 0)
+    return got
+
+
+@njit
+def remove_epoch_stone(s, t):
+    """Activation step 1: a stone from the lowest epoch card that has one, into the pool."""
+    for e in range(4):
+        if s.epoch[e] > 0:
+            s.epoch[e] -= 1
+            s.sc[S_POOL_STONES] += 1
+            trace(s, EV_STONE_OUT, -1, e, 0, 0)
+            stones_changed(s)
+            return e
+    return -1
+
+
+@njit
+def hand_limit(s, t, p, prm):
+    """Activation step 2: seat ``p`` discards down to ``hand_limit`` cards, its choice."""
+    k = 0
+    while s.hand[p].sum() > t.hand_limit:
+        x = discard_choice(s, t, p, prm)
+        s.hand[p, x] -= 1
+        discard_card(s, x)
+        k += 1
+    if k > 0:
+        trace(s, EV_HAND_LIMIT, p, k, 0, 0)
+
+
+@njit
+def auction(s, t, prm, g, first):
+    """The open auction of god ``g`` from seat ``first`` clockwise, in rounds:
+    each seat beats the standing bid with more hand cards or passes for good.
+    Returns ``(winner, bid)``, ``(-1, -1)`` if no one bid. The winner's bid cards
+    are discarded, the others' go back to their hands."""
+    n = s.sc[S_N]
+    for p in range(n):
+        s.work[p] = 0  # bid value so far; -1 passed
+    standing = 0
+    leader = -1
+    while True:
+        moved = False
+        for k in range(n):
+            p = (first + k) % n
+            if s.work[p] < 0 or p == leader:
+                continue
+            v = raise_bid(s, t, p, prm[p], g, standing, s.work[p])
+            if v < 0:
+                s.work[p] = -1
+                trace(s, EV_BID, p, -1, 0, 0)
+            else:
+                s.work[p] = v
+                standing = v
+                leader = p
+                moved = True
+                trace(s, EV_BID, p, v, 0, 0)
+        if not moved:
+            break
+    for p in range(n):
+        for x in range(t.n_inv):
+            k = s.bid[p, x]
+            if k > 0:
+                s.bid[p, x] = 0
+                if p == leader:
+                    for _ in range(k):
+                        discard_card(s, x)
+                else:
+                    s.hand[p, x] += k
+    return leader, standing if leader >= 0 else -1
+
+
+@njit
+def pay_resources(s, t, p, k):
+    """Seat ``p`` pays ``k`` resources into the pool, from the colours it holds most of."""
+    for _ in range(k):
+        best = 0
+        for c in range(1, t.n_colours):
+            if s.supply[p, c] > s.supply[p, best]:
+                best = c
+        s.supply[p, best] -= 1
+        s.pool[best] += 1
+
+
+@njit
+def secret_bids(s, t, prm, g):
+    """Every seat's secret bid against disaster ``g`` into ``s.work`` (resources);
+    each is chosen before any is revealed. Returns the highest value (bid plus
+    bid bonus) and how many seats reached it."""
+    n = s.sc[S_N]
+    for p in range(n):
+        s.work[p] = secret_bid(s, t, p, prm[p], g)
+    best = -1
+    count = 0
+    for p in range(n):
+        v = s.work[p] + bid_bonus(s, t, p)
+        trace(s, EV_SECRET_BID, p, s.work[p], v, 0)
+        if v > best:
+            best = v
+            count = 1
+        elif v == best:
+            count += 1
+    return best, count
+
+
+@njit
+def suffer(s, t, p, prm, g):
+    """Seat ``p`` suffers disaster ``g``."""
+    e = t.god_effect[g]
+    code = t.n_inv + g
+    s.stat[p, ST_SUFFERED] += 1
+    if e == _DROUGHT:
+        i = drought_choice(s, t, p, prm)
+        if i >= 0:
+            s.stones[p, i] -= 1
+            s.sc[S_POOL_STONES] += 1
+            stones_changed(s)
+            trace(s, EV_SUFFER, p, code, s.inv[p, i], 0)
+    elif e == _EARTHQUAKE:
+        i = earthquake_choice(s, t, p, prm)
+        if i >= 0:
+            x = s.inv[p, i]
+            s.inv[p, i] = -1
+            discard_card(s, x)
+            trace(s, EV_SUFFER, p, code, x, 0)
+        else:
+            k = 0
+            while k < t.god_amount[g] and s.hand[p].sum() > 0:
+                x = discard_choice(s, t, p, prm)
+                s.hand[p, x] -= 1
+                discard_card(s, x)
+                k += 1
+            trace(s, EV_SUFFER, p, code, -1, k)
+    else:  # eruption
+        s.actions_next[p] = t.god_amount[g]
+        trace(s, EV_SUFFER, p, code, -1, t.god_amount[g])
+
+
+@njit
+def fewest(s, t):
+    """The seat with the fewest settlement stones, or -1 if several tie for fewest."""
+    n = s.sc[S_N]
+    low = 1 << 30
+    who = -1
+    for p in range(n):
+        k = stones_of(s, t, p)
+        if k < low:
+            low = k
+            who = p
+        elif k == low:
+            who = -1
+    return who
+
+
+@njit
+def resolve(s, t, prm, g, first):
+    """The effect of god or disaster card ``g`` (steps 1 and 2 done), from ``first``.
+    Returns 1 if the card stays before a player (Ninurta), else 0."""
+    n = s.sc[S_N]
+    kind = t.god_kind[g]
+    e = t.god_effect[g]
+    code = t.n_inv + g
+    if kind == _AUCTION:
+        w, value = auction(s, t, prm, g, first)
+        trace(s, EV_WIN, w, code, value, 0)
+        if w < 0:
+            return 0
+        s.stat[w, ST_AUCTIONS_WON] += 1
+        if e == _PLACE:
+            x, r = enlil_choice(s, t, w, prm[w])
+            if x >= 0:
+                place_free(s, t, w, x, r)
+        elif e == _RESOURCES:
+            take_colour(s, t, w, choose_colour(s, t, w, prm[w]), t.god_amount[g])
+        elif e == _CITY_POINTS:
+            s.city_points[w] += t.god_amount[g]
+            return 1
+        return 0
+    if kind == _FEWEST:
+        w = fewest(s, t)
+        for k in range(n):
+            p = (first + k) % n
+            if p == w:
+                s.stat[p, ST_BONUS] += 1
+                if e == _GIBIL:
+                    c = choose_colour(s, t, p, prm[p])
+                    take_colour(s, t, p, c, t.god_amount[g])
+                    trace(s, EV_BONUS, p, code, 1, c)
+                else:
+                    s.half_price[p] = 1
+                    trace(s, EV_BONUS, p, code, 1, -1)
+            elif e == _NANNAR:
+                for _ in range(t.god_amount[g]):
+                    x = draw_to_hand(s, t, p)
+                    trace(s, EV_BONUS, p, code, 0, x)
+            else:
+                c = choose_colour(s, t, p, prm[p])
+                take_colour(s, t, p, c, 1)
+                trace(s, EV_BONUS, p, code, 0, c)
+        return 0
+    if kind == _EVERYONE:
+        for k in range(n):
+            p = (first + k) % n
+            if take_card_or_resource(s, t, p, prm[p]) == 1:
+                for _ in range(t.god_amount[g]):
+                    draw_to_hand(s, t, p)
+            else:
+                for _ in range(t.god_amount[g]):
+                    take_colour(s, t, p, choose_colour(s, t, p, prm[p]), 1)
+        return 0
+    # disaster: the highest bid(s) are spared and pay; the others suffer; all tied, all suffer
+    best, count = secret_bids(s, t, prm, g)
+    everyone = count == n
+    for k in range(n):
+        p = (first + k) % n
+        v = s.work[p] + bid_bonus(s, t, p)
+        if v == best and not everyone:
+            pay_resources(s, t, p, s.work[p])
+            s.stat[p, ST_SPARED] += 1
+            trace(s, EV_SPARED, p, code, s.work[p], 0)
+        else:
+            suffer(s, t, p, prm[p], g)
+    return 0
+
+
+@njit
+def activate(s, t, prm):
+    """Activate the card beside the display (a trigger lies before a seat):
+    a stone from the lowest epoch card to the pool, every hand down to the
+    limit, then the card's effect from the trigger clockwise. Both cards are
+    discarded afterwards (Ninurta stays with its winner)."""
+    g = s.sc[S_PENDING] - t.n_inv
+    first = s.sc[S_TRIGGER_SEAT]
+    s.sc[S_ACTIVATING] = 1
+    trace(s, EV_ACTIVATE, first, s.sc[S_PENDING], first, 0)
+    remove_epoch_stone(s, t)
+    n = s.sc[S_N]
+    for k in range(n):
+        hand_limit(s, t, (first + k) % n, prm[(first + k) % n])
+    kept = resolve(s, t, prm, g, first)
+    if kept == 1:
+        s.sc[S_GODS_HELD] += 1
+    else:
+        discard_card(s, s.sc[S_PENDING])
+    discard_card(s, s.sc[S_TRIGGER])
+    s.sc[S_PENDING] = -1
+    s.sc[S_TRIGGER] = -1
+    s.sc[S_TRIGGER_SEAT] = -1
+    s.sc[S_ACTIVATING] = 0
+    s.sc[S_ACTIVATIONS] += 1

@@ -1,0 +1,204 @@
+"""Uruk as the machinery sees it: the :class:`analyzer.games.Game` of this folder.
+
+Registered by ``analyzer/uruk/__init__.py``. Importing this module is cheap (no
+numba): the engine and report modules are imported by the methods that need them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from analyzer.errors import InputError
+from analyzer.games import Column, Game, Strategy
+
+#: kept in step with analyzer.uruk.strategies (read here without importing numba)
+_PARAM_NAMES = ("uniform", "w_points", "w_level", "w_resource", "w_card", "auction", "secret")
+_ROWS = {
+    "random": (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+    "builder": (0.0, 1.0, 0.6, 0.15, 0.5, 0.5, 0.3),
+    "hoarder": (0.0, 0.6, 0.2, 0.5, 0.3, 1.5, 0.8),
+    "balanced": (0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5),
+}
+_TEXT = {
+    "random": "uniform among the legal actions and choices at every decision",
+    "builder": "inventions and settlements: points now and levels for later weigh most",
+    "hoarder": "resources and auctions: values resources highly, bids far for gods and "
+    "against disasters",
+    "balanced": "weighs points, levels, resources and cards together",
+}
+_PARTS = {
+    "inventions": "points of displayed inventions (1 bare, level with a village, 2x with a city)",
+    "resources": "1 point per 4 resources left",
+    "effects": "end_points inventions (Leier, Waage)",
+    "gods": "Ninurta: points per own city",
+}
+_STATS = {
+    "turns": "turns this seat played",
+    "cards_taken": "cards taken by the take-a-card action",
+    "made": "inventions made (Enlil's free one included)",
+    "resources_taken": "resources got by the take-resources action",
+    "traded": "hand cards traded for resources",
+    "villages_built": "villages founded during play",
+    "cities_built": "cities founded during play",
+    "auctions_won": "god auctions won",
+    "fewest_bonus": "full bonuses of Gibil, Marduk, Nannar (fewest stones)",
+    "disasters_suffered": "disasters suffered",
+    "disasters_spared": "disasters escaped with the highest secret bid",
+    "robbed": "resources other seats took from this one (empty pool)",
+    "card_actions": "card actions used (Aquaedukt, Zahnrad)",
+    "actions": "actions taken",
+}
+
+
+def _strategies() -> tuple[Strategy, ...]:
+    return tuple(
+        Strategy(name, _TEXT[name], tuple(zip(_PARAM_NAMES, row, strict=True)))
+        for name, row in _ROWS.items()
+    )
+
+
+def games_columns(rules) -> tuple[Column, ...]:
+    """The columns Uruk adds to the ``games`` table, in table order."""
+    cols = [Column(f"pts_{p}", text, part=True) for p, text in _PARTS.items()]
+    cols += [
+        Column("cities", "cities at the end (the tiebreak)", by_strategy=True, sweep=True),
+        Column("villages", "villages at the end", by_strategy=True),
+        Column("inventions", "inventions displayed at the end", by_strategy=True),
+        Column("resources_left", "resources in the supply at the end"),
+        Column("hand_left", "hand cards at the end"),
+        Column(
+            "capped",
+            "1 if the game stopped at the turn cap (components.max_turns)",
+            game_mean="capped_share",
+        ),
+        Column(
+            "activations",
+            "god and disaster cards activated in the game",
+            sweep=True,
+            game_mean="activations_per_game",
+        ),
+        Column("reshuffles", "times the deck was rebuilt in the game"),
+    ]
+    cols += [Column(name, text) for name, text in _STATS.items()]
+    cols += [
+        Column(f"has_{iid}", f"1 if the seat displays {name} at the end")
+        for iid, name in zip(rules.invention_ids, rules.invention_names, strict=True)
+    ]
+    return tuple(cols)
+
+
+@dataclass
+class Uruk(Game):
+    name: str = "uruk"
+    title: str = "Uruk: Wiege der Zivilisation"
+    rules_version: str = ""
+    min_players: int = 2
+    max_players: int = 4
+    strategies: tuple[Strategy, ...] = field(default_factory=_strategies)
+    default_strategy: str = "balanced"
+
+    def __post_init__(self) -> None:
+        from analyzer.uruk.rules import RULES_VERSION
+
+        self.rules_version = RULES_VERSION
+
+    # ----------------------------------------------------------------- rules
+
+    def ruling_names(self) -> tuple[str, ...]:
+        return ()
+
+    def load_rules(self, rulings: dict, overrides: dict, where: str):
+        from analyzer.uruk.rules import load_rules
+
+        if rulings:
+            key = sorted(rulings)[0]
+            raise InputError(
+                f"{where}: unknown ruling {key!r} (Uruk has no ruling switches; "
+                "change values with [overrides])"
+            )
+        return load_rules(overrides, where=where)
+
+    def rules_settings(self, rules) -> tuple[dict, dict]:
+        return {}, dict(rules.overrides)
+
+    def override_example(self, path: str):
+        from analyzer.uruk.rules import example_value
+
+        return example_value(path)
+
+    def player_range(self, rules) -> tuple[int, int]:
+        return rules.tables.min_players, rules.tables.max_players
+
+    def describe_rules(self, rules) -> dict:
+        return rules.describe()
+
+    def assumed_values(self, rules) -> list[dict]:
+        from analyzer.uruk.rules import assumed_values
+
+        return assumed_values(rules)
+
+    def labels(self, rules) -> dict[str, str]:
+        out = {f"pts_{p}": p for p in _PARTS}
+        out.update(
+            {f"has_{i}": n for i, n in zip(rules.invention_ids, rules.invention_names, strict=True)}
+        )
+        return out
+
+    def columns(self, rules) -> tuple[Column, ...]:
+        return games_columns(rules)
+
+    def info(self, rules) -> dict:
+        return {"inventions": dict(zip(rules.invention_ids, rules.invention_names, strict=True))}
+
+    # ----------------------------------------------------------------- playing
+
+    def make_job(
+        self,
+        players: int,
+        strategies: Sequence[str],
+        seed: int,
+        rules,
+        *,
+        claims: bool = False,
+        strategy_params: dict | None = None,
+    ):
+        from analyzer.uruk.game import make_job
+
+        return make_job(players, tuple(strategies), seed, rules, strategy_params=strategy_params)
+
+    def replay(self, job, game: int) -> str:
+        from analyzer.uruk.replay import replay_game
+
+        return replay_game(job, game)
+
+    # ----------------------------------------------------------------- reports
+
+    def reduce(self, tables):
+        from analyzer.uruk import tables as uruk_tables
+
+        return uruk_tables.reduce(tables)
+
+    def report_tables(self, agg, info):
+        from analyzer.uruk import tables as uruk_tables
+
+        return uruk_tables.report_tables(agg, info)
+
+    def charts(self, tables, info, stamp) -> list:
+        from analyzer.uruk import charts
+
+        if "inventions_at_end" in tables and len(tables["inventions_at_end"]):
+            return [
+                ("inventions_at_end", charts.inventions_at_end(tables["inventions_at_end"], stamp))
+            ]
+        return []
+
+    def table_pages(self):
+        return (
+            (
+                "inventions_at_end",
+                "Inventions displayed at the end",
+                "per seat-game; association with winning, not cause (compare scenarios "
+                "remove an invention for the effect)",
+            ),
+        )

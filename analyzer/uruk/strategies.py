@@ -1,0 +1,520 @@
+"""Players (kernels): every decision of a seat, driven by its parameter row.
+
+Implements "Players" of ``docs/rules/uruk.md``. A strategy is a row of
+:data:`PARAM_NAMES` (float64); the shipped rows are :data:`DEFAULT_PARAMS`:
+
+- ``uniform``: 1 = choose uniformly among the legal candidates at every decision
+  (the ``random`` player; the other parameters are then ignored);
+- ``w_points``: value of one point scored now (a settlement, an invention);
+- ``w_level``: value of one level of a displayed invention (future settlement points);
+- ``w_resource``: value of one resource;
+- ``w_card``: value of a hand card that helps make an invention;
+- ``auction``: how far the seat bids in a god auction, in bid value per point the
+  god is worth to it;
+- ``secret``: how much of its supply the seat bids against a disaster, in
+  resources per point the disaster would cost it (at most its whole supply).
+
+A decision sees only what the seat may see: its hand, the open table, the
+standing bid of an open auction. A secret bid against a disaster is chosen by
+:func:`secret_bid` from the seat's own state and the open table before any bid
+is revealed (it is never given the others' bids). Decisions of the ``random``
+player draw random numbers; the others draw none.
+"""
+
+import numpy as np
+
+from analyzer.jit import njit
+from analyzer.rng import rng_below
+from analyzer.uruk.actions import (
+    can_settle,
+    can_take_card,
+    free_slot,
+    level_ok,
+    make_need,
+    max_level,
+    settle_discount,
+    shown_mask,
+    slot_of,
+    stone_epoch,
+    tradeable,
+)
+from analyzer.uruk.codes import Action, CardAction, Effect, EpochCost, GodEffect
+from analyzer.uruk.scoring import count_settlements, invention_points
+from analyzer.uruk.state import MAX_CAND, S_N
+
+STRATEGY_NAMES = ("random", "builder", "hoarder", "balanced")
+PARAM_NAMES = ("uniform", "w_points", "w_level", "w_resource", "w_card", "auction", "secret")
+N_PARAMS = len(PARAM_NAMES)
+#: one row per strategy of STRATEGY_NAMES, columns PARAM_NAMES
+DEFAULT_PARAMS = np.array(
+    [
+        [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],  # random
+        [0.0, 1.0, 0.6, 0.15, 0.5, 0.5, 0.3],  # builder
+        [0.0, 0.6, 0.2, 0.5, 0.3, 1.5, 0.8],  # hoarder
+        [0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5],  # balanced
+    ]
+)
+STRATEGY_TEXT = {
+    "random": "uniform among the legal actions and choices at every decision",
+    "builder": "inventions and settlements: points now and levels for later weigh most",
+    "hoarder": "resources and auctions: values resources highly, bids far for gods and "
+    "against disasters",
+    "balanced": "weighs points, levels, resources and cards together",
+}
+
+P_UNIFORM = 0
+P_POINTS = 1
+P_LEVEL = 2
+P_RESOURCE = 3
+P_CARD = 4
+P_AUCTION = 5
+P_SECRET = 6
+
+_TAKE_CARD = Action.TAKE_CARD.value
+_MAKE = Action.MAKE.value
+_TAKE_RESOURCES = Action.TAKE_RESOURCES.value
+_TRADE = Action.TRADE.value
+_SETTLE = Action.SETTLE.value
+_CARD_ACTION = Action.CARD_ACTION.value
+_E_TAKE = Effect.TAKE_RESOURCES.value
+_E_ACTION = Effect.CARD_ACTION.value
+_E_BID = Effect.BID_BONUS.value
+_DRAW = CardAction.DRAW.value
+_LEVEL = EpochCost.LEVEL.value
+_PLACE = GodEffect.PLACE_INVENTION.value
+_RESOURCES = GodEffect.RESOURCES.value
+_CITY_POINTS = GodEffect.CITY_POINTS.value
+_DROUGHT = GodEffect.DROUGHT.value
+_EARTHQUAKE = GodEffect.EARTHQUAKE.value
+
+
+# --------------------------------------------------------------------------- estimates
+
+
+@njit
+def card_use(s, t, p, x):
+    """How useful hand card ``x`` is to seat ``p`` (about 0.1 .. 1.3)."""
+    if t.inv_forbidden[p, x] == 1 or slot_of(s, t, p, x) >= 0:
+        return 0.1
+    u = 0.2
+    if t.inv_level[x] <= max_level(s, t, p) + 1:
+        u = 0.3 + 0.2 * t.inv_level[x]
+    if s.hand[p, x] > 0:
+        u += 0.3
+    return u
+
+
+@njit
+def least_useful(s, t, p, hand):
+    """The card of ``hand`` (counts, a row) least useful to ``p`` (higher level on ties), or -1."""
+    best = -1
+    low = 1e9
+    for x in range(t.n_inv):
+        if hand[x] > 0:
+            u = card_use(s, t, p, x) - 0.01 * t.inv_level[x]
+            if u < low:
+                low = u
+                best = x
+    return best
+
+
+@njit
+def colour_need(s, t, p, c):
+    """1.0 if seat ``p`` lacks resources of colour ``c`` for its next village
+    (epoch costs by level) or city (costs in different colours), else 0.0."""
+    e = stone_epoch(s, t, False)
+    if e >= 0 and t.epoch_cost[e] == _LEVEL:
+        for i in range(t.max_inventions):
+            x = s.inv[p, i]
+            if x >= 0 and s.stones[p, i] == 0 and t.inv_colour[x] == c:
+                if s.supply[p, c] < t.inv_level[x]:
+                    return 1.0
+    e = stone_epoch(s, t, True)
+    if e >= 0 and t.epoch_cost[e] != _LEVEL and s.supply[p, c] < t.epoch_per_colour[e]:
+        enough = 0
+        for d in range(t.n_colours):
+            if s.supply[p, d] >= t.epoch_per_colour[e]:
+                enough += 1
+        if enough < t.epoch_colours[e]:
+            return 1.0
+    return 0.0
+
+
+@njit
+def resource_value(s, t, p, c):
+    """Value of one more resource of colour ``c`` to seat ``p``, per ``w_resource``:
+    what it lacks counts most, a colour it already holds much of least."""
+    return (0.3 + colour_need(s, t, p, c)) / (1.0 + 0.15 * s.supply[p, c])
+
+
+@njit
+def can_get(s, t, p, c):
+    """Would taking colour ``c`` give seat ``p`` a resource (pool, or a richer seat)?"""
+    if s.pool[c] > 0:
+        return True
+    for q in range(s.sc[S_N]):
+        if q != p and s.supply[q, c] > s.supply[p, c]:
+            return True
+    return False
+
+
+@njit
+def own_colour(s, t, p, c):
+    """Does seat ``p`` display an invention of colour ``c``?"""
+    for i in range(t.max_inventions):
+        x = s.inv[p, i]
+        if x >= 0 and t.inv_colour[x] == c:
+            return True
+    return False
+
+
+@njit
+def best_colour(s, t, p):
+    """The colour seat ``p`` wants most from the pool (need, then what the pool holds most of)."""
+    best = -1
+    top = -1.0
+    for c in range(t.n_colours):
+        if s.pool[c] > 0:
+            v = resource_value(s, t, p, c) + 0.001 * s.pool[c]
+            if v > top:
+                top = v
+                best = c
+    return best
+
+
+@njit
+def settle_cost(s, t, p, slot):
+    """Resources the next stone on ``slot`` costs seat ``p`` (an estimate: discounts ignored)."""
+    e = stone_epoch(s, t, s.stones[p, slot] == 1)
+    if t.epoch_cost[e] == _LEVEL:
+        k = t.inv_level[s.inv[p, slot]]
+    else:
+        k = t.epoch_per_colour[e] * t.epoch_colours[e]
+    if s.half_price[p] == 1:
+        k = (k + 1) // 2
+    else:
+        k -= settle_discount(s, t, p)[0]
+    return max(k, 0)
+
+
+@njit
+def bid_bonus(s, t, p):
+    """What seat ``p``'s displayed bid_bonus inventions add to its bids (the best one)."""
+    best = 0
+    for i in range(t.max_inventions):
+        x = s.inv[p, i]
+        if x >= 0 and t.inv_effect[x] == _E_BID:
+            b = t.inv_bid[x, s.stones[p, i]]
+            if b > best:
+                best = b
+    return best
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@njit
+def _add(s, k, kind, a, b, v):
+    if k < MAX_CAND:
+        s.cand[k, 0] = kind
+        s.cand[k, 1] = a
+        s.cand[k, 2] = b
+        s.cand_val[k] = v
+        return k + 1
+    return k
+
+
+@njit
+def candidates(s, t, p, prm):
+    """Fill ``s.cand``/``s.cand_val`` with seat ``p``'s legal actions and their
+    values under parameter row ``prm``; returns how many."""
+    wp = prm[P_POINTS]
+    wl = prm[P_LEVEL]
+    wr = prm[P_RESOURCE]
+    wc = prm[P_CARD]
+    k = 0
+    for a in range(t.display_size):
+        x = s.display[a]
+        if x >= 0:
+            k = _add(s, k, _TAKE_CARD, a, 0, wc * card_use(s, t, p, x))
+    if can_take_card(s, t, 3):
+        k = _add(s, k, _TAKE_CARD, 3, 0, wc * 0.45)
+    has_free = free_slot(s, t, p) >= 0
+    top = max_level(s, t, p) + 1
+    own = 0
+    for i in range(t.max_inventions):
+        if s.inv[p, i] >= 0:
+            own |= 1 << s.inv[p, i]
+    # the pairs test of can_make, with the hand counted by colour once
+    s.tally[:] = 0
+    for y in range(t.n_inv):
+        s.tally[t.inv_colour[y]] += s.hand[p, y]
+    all_pairs = 0
+    for c in range(t.n_colours):
+        all_pairs += s.tally[c] // 2
+    for x in range(t.n_inv):
+        if s.hand[p, x] == 0 or t.inv_forbidden[p, x] == 1 or t.inv_level[x] > top:
+            continue
+        if (own >> x) & 1 == 1:
+            continue
+        lx = t.inv_level[x]
+        cx = t.inv_colour[x]
+        spent = 0.1 * wc * lx
+        copies, pairs = make_need(s, t, p, x)
+        left = s.tally[cx] - copies
+        base = all_pairs - s.tally[cx] // 2 + left // 2
+        if has_free and pairs <= base:
+            new = 0.0 if own_colour(s, t, p, cx) else wr
+            k = _add(s, k, _MAKE, x, -1, wp * t.bare_points + wl * lx + new - spent)
+        for r in range(t.max_inventions):
+            y = s.inv[p, r]
+            if y >= 0 and t.inv_level[y] < lx:
+                # the replaced card returns to the hand: one more of its colour
+                cy = t.inv_colour[y]
+                k_cy = left if cy == cx else s.tally[cy]
+                if pairs <= base + (k_cy + 1) // 2 - k_cy // 2:
+                    st = s.stones[p, r]
+                    d = invention_points(t, x, st) - invention_points(t, y, st)
+                    k = _add(s, k, _MAKE, x, r, wp * d + wl * (lx - t.inv_level[y]) - spent)
+    seen = 0
+    for i in range(t.max_inventions):
+        x = s.inv[p, i]
+        if x < 0:
+            continue
+        c = t.inv_colour[x]
+        n = 1
+        if t.inv_effect[x] == _E_TAKE and s.fn_used[x] == 0:
+            n += t.inv_amount[x]
+        elif (seen >> c) & 1:
+            continue
+        seen |= 1 << c
+        if can_get(s, t, p, c):
+            k = _add(s, k, _TAKE_RESOURCES, i, 1, wr * n * resource_value(s, t, p, c))
+    mask = 0
+    worth = 0.0
+    shown = shown_mask(s, t)
+    for x in range(t.n_inv):
+        if s.hand[p, x] > 0 and (shown >> x) & 1 == 1:
+            u = card_use(s, t, p, x)
+            if prm[P_UNIFORM] > 0 or u <= 0.35:
+                mask |= 1 << x
+                worth += s.hand[p, x] * (wr * resource_value(s, t, p, t.inv_colour[x]) - wc * u)
+    if mask != 0 and tradeable(s, t, p, mask) > 0:
+        k = _add(s, k, _TRADE, mask, 0, worth)
+    for i in range(t.max_inventions):
+        x = s.inv[p, i]
+        if x >= 0 and can_settle(s, t, p, i):
+            st = s.stones[p, i]
+            d = invention_points(t, x, st + 1) - invention_points(t, x, st)
+            k = _add(s, k, _SETTLE, i, 0, wp * d - 0.5 * wr * settle_cost(s, t, p, i) + 0.2)
+        if x >= 0 and t.inv_effect[x] == _E_ACTION and s.fn_used[x] == 0:
+            if t.inv_kind_param[x] == _DRAW:
+                v = wc * 0.45 * t.inv_amount[x]
+            else:
+                v = wr * 1.5 * t.inv_amount[x]
+            k = _add(s, k, _CARD_ACTION, i, best_colour(s, t, p), v)
+    return k
+
+
+@njit
+def choose(s, t, p, prm, k):
+    """Index of the chosen candidate among ``k`` (-1 if none): uniform for the
+    random player (draws a random number), else the highest value (first on ties)."""
+    if k == 0:
+        return -1
+    if prm[P_UNIFORM] > 0:
+        return rng_below(s.rng, k)
+    best = 0
+    for i in range(1, k):
+        if s.cand_val[i] > s.cand_val[best]:
+            best = i
+    return best
+
+
+# --------------------------------------------------------------------------- gods
+
+
+@njit
+def god_value(s, t, p, prm, g):
+    """What winning auction god ``g`` is worth to seat ``p``, in points."""
+    e = t.god_effect[g]
+    if e == _PLACE:
+        best = 0.0
+        for x in range(t.n_inv):
+            if s.hand[p, x] > 0 and t.inv_forbidden[p, x] == 0 and slot_of(s, t, p, x) < 0:
+                if level_ok(s, t, p, x):
+                    v = prm[P_POINTS] * t.bare_points + prm[P_LEVEL] * t.inv_level[x]
+                    if v > best:
+                        best = v
+        return best
+    if e == _RESOURCES:
+        return prm[P_RESOURCE] * 1.5 * t.god_amount[g]
+    if e == _CITY_POINTS:
+        return prm[P_POINTS] * t.god_amount[g] * (count_settlements(s, t, p, 2) + 1)
+    return 0.0
+
+
+@njit
+def raise_bid(s, t, p, prm, g, standing, own):
+    """Seat ``p``'s turn in the open auction for god ``g``: add hand cards to its
+    bid (``s.bid[p]``, value ``own`` so far) to beat ``standing``; returns the new
+    bid value, or -1 to pass. Cards are added least useful first."""
+    bonus = bid_bonus(s, t, p)
+    if own == 0:
+        own = bonus
+    if prm[P_UNIFORM] > 0:
+        limit = own + rng_below(s.rng, 8)
+    else:
+        limit = prm[P_AUCTION] * 2.5 * god_value(s, t, p, prm, g)
+    need = standing - own + 1
+    add = 0
+    moved = np.empty(128, np.int64)
+    k = 0
+    while (add < need or k == 0) and k < moved.shape[0]:  # a raise adds a card
+        x = least_useful(s, t, p, s.hand[p])
+        if x < 0:
+            break
+        s.hand[p, x] -= 1
+        s.bid[p, x] += 1
+        moved[k] = x
+        k += 1
+        add += t.inv_level[x]
+    if add < need or own + add > limit or k == 0:
+        for j in range(k):  # only planned: back to the hand, earlier rounds' cards stay
+            s.bid[p, moved[j]] -= 1
+            s.hand[p, moved[j]] += 1
+        return -1
+    return own + add
+
+
+@njit
+def disaster_loss(s, t, p, prm, g):
+    """What suffering disaster ``g`` would cost seat ``p``, in points."""
+    e = t.god_effect[g]
+    if e == _DROUGHT:
+        low = -1.0
+        for i in range(t.max_inventions):
+            x = s.inv[p, i]
+            if x >= 0 and s.stones[p, i] > 0:
+                st = s.stones[p, i]
+                d = invention_points(t, x, st) - invention_points(t, x, st - 1) + 0.5
+                if low < 0 or d < low:
+                    low = d
+        return max(low, 0.0)
+    if e == _EARTHQUAKE:
+        for i in range(t.max_inventions):
+            x = s.inv[p, i]
+            if x >= 0 and s.stones[p, i] == 0:
+                return 1.0 + prm[P_LEVEL] * t.inv_level[x]
+        return 0.4 * min(t.god_amount[g], s.hand[p].sum())
+    return 0.75 * max(t.actions_per_turn - t.god_amount[g], 0)
+
+
+@njit
+def secret_bid(s, t, p, prm, g):
+    """Seat ``p``'s secret resource bid against disaster ``g``: from its own
+    state and the open table only (never the others' bids)."""
+    have = s.supply[p].sum()
+    if prm[P_UNIFORM] > 0:
+        return rng_below(s.rng, have + 1)
+    return min(have, int(prm[P_SECRET] * 4.0 * disaster_loss(s, t, p, prm, g) + 0.5))
+
+
+@njit
+def take_card_or_resource(s, t, p, prm):
+    """Ischtar: 1 to draw a card, 0 to take a resource."""
+    if prm[P_UNIFORM] > 0:
+        return rng_below(s.rng, 2)
+    return 1 if prm[P_CARD] * 0.45 > prm[P_RESOURCE] * 1.2 else 0
+
+
+@njit
+def choose_colour(s, t, p, prm):
+    """A colour to take from the pool (random player: uniform among those it has)."""
+    if prm[P_UNIFORM] > 0:
+        k = 0
+        for c in range(t.n_colours):
+            if s.pool[c] > 0:
+                k += 1
+        if k == 0:
+            return -1
+        j = rng_below(s.rng, k)
+        for c in range(t.n_colours):
+            if s.pool[c] > 0:
+                if j == 0:
+                    return c
+                j -= 1
+    return best_colour(s, t, p)
+
+
+@njit
+def discard_choice(s, t, p, prm):
+    """The hand card seat ``p`` discards first (hand limit, earthquake)."""
+    if prm[P_UNIFORM] > 0:
+        j = rng_below(s.rng, s.hand[p].sum())
+        for x in range(t.n_inv):
+            if j < s.hand[p, x]:
+                return x
+            j -= s.hand[p, x]
+    return least_useful(s, t, p, s.hand[p])
+
+
+@njit
+def drought_choice(s, t, p, prm):
+    """The slot whose top stone seat ``p`` gives up (the fewest points lost), or -1."""
+    best = -1
+    low = 1e9
+    for i in range(t.max_inventions):
+        x = s.inv[p, i]
+        if x >= 0 and s.stones[p, i] > 0:
+            st = s.stones[p, i]
+            d = invention_points(t, x, st) - invention_points(t, x, st - 1)
+            if prm[P_UNIFORM] > 0:
+                d = rng_below(s.rng, 100)
+            if d < low:
+                low = d
+                best = i
+    return best
+
+
+@njit
+def earthquake_choice(s, t, p, prm):
+    """The slot of the invention without a settlement seat ``p`` discards
+    (lowest level), or -1 if it has none."""
+    best = -1
+    low = 99
+    for i in range(t.max_inventions):
+        x = s.inv[p, i]
+        if x >= 0 and s.stones[p, i] == 0:
+            lv = t.inv_level[x]
+            if prm[P_UNIFORM] > 0:
+                lv = rng_below(s.rng, 50)
+            if lv < low:
+                low = lv
+                best = i
+    return best
+
+
+@njit
+def enlil_choice(s, t, p, prm):
+    """``(invention, slot)`` Enlil lets seat ``p`` display for free: the highest
+    level the level rule allows, a free slot or replacing its lowest invention
+    below that level (slot -1: free). ``(-1, -1)`` if none."""
+    best = -1
+    for x in range(t.n_inv):
+        if s.hand[p, x] > 0 and t.inv_forbidden[p, x] == 0 and slot_of(s, t, p, x) < 0:
+            if level_ok(s, t, p, x) and (best < 0 or t.inv_level[x] > t.inv_level[best]):
+                best = x
+    if best < 0:
+        return -1, -1
+    if free_slot(s, t, p) >= 0:
+        return best, -1
+    low = -1
+    for i in range(t.max_inventions):
+        y = s.inv[p, i]
+        if t.inv_level[y] < t.inv_level[best]:
+            if low < 0 or t.inv_level[y] < t.inv_level[s.inv[p, low]]:
+                low = i
+    if low < 0:
+        return -1, -1
+    return best, low

@@ -1,0 +1,61 @@
+"""Uruk's own report tables: inventions displayed at the end, with win rates.
+
+Called through :class:`analyzer.uruk.plugin.Uruk` (``reduce``, ``report_tables``)
+by :mod:`analyzer.aggregate`, whose helpers build the moments and intervals. The
+table is descriptive: seats that display an invention at the end may win more
+because they were ahead anyway. The effect of an invention is measured by the
+paired comparison scenario that forbids it (``scenarios/uruk_invention_removed.toml``).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from analyzer import aggregate as A
+
+
+def reduce(tables: dict[str, pd.DataFrame]) -> list[pd.DataFrame]:
+    """Partial rows of one batch: win and score of the seats displaying each
+    invention at the end (``has_<id>`` columns). Draws no random numbers."""
+    g = tables.get("games")
+    parts = []
+    if g is None or not len(g):
+        return parts
+    for col in (c for c in g.columns if c.startswith("has_")):
+        shown = g[g[col] > 0].assign(key=col[len("has_") :])
+        parts.append(A.moments(shown, "uruk_has", ["key"], ["win", "score"]))
+    return parts
+
+
+def report_tables(agg: pd.DataFrame, info: dict) -> dict[str, pd.DataFrame]:
+    """``inventions_at_end``: by cell and invention, the share of seat-games
+    displaying it at the end, and their win rate and mean score (95% intervals)."""
+    has = A.group_rows(agg, "uruk_has")
+    allm = A.group_rows(agg, "all")
+    if not len(has) or not len(allm):
+        return {}
+    names = info.get("inventions", {})
+    seats = allm[allm["metric"] == "win"].set_index("cell")["n"]
+    rows = []
+    for (cell, key), sub in has.groupby(["cell", "key"], sort=True):
+        sub = sub.set_index("metric")
+        n = float(sub.loc["win", "n"])
+        total = float(seats.get(cell, 0.0))
+        win = A.rate("win_rate", [sub.loc["win", "sum"]], [n])
+        score = A.mean_ci("score", sub.loc[["score"]])
+        rows.append(
+            {
+                "cell": cell,
+                "invention": key,
+                "name": names.get(key, key),
+                "n": n,
+                "share": n / total if total else float("nan"),
+                **{k: float(v[0]) for k, v in win.items()},
+                **{
+                    k: float(v.iloc[0]) if hasattr(v, "iloc") else float(v[0])
+                    for k, v in score.items()
+                },
+            }
+        )
+    out = pd.DataFrame(rows).sort_values(["cell", "win_rate"], ascending=[True, False])
+    return {"inventions_at_end": out.reset_index(drop=True)}
