@@ -160,6 +160,8 @@ def write_report(
     relative paths of the files written."""
     directory = Path(directory)
     tables = build_tables(aggregate, info)
+    if info.get("assumed"):
+        tables["assumed_values"] = pd.DataFrame(info["assumed"])
     for name, df in (extra or {}).items():
         df = df.copy()
         if "cell" in df:
@@ -265,7 +267,18 @@ TABLE_PAGES = (
     ("comparison", "Paired differences (b − a)", "per game index; * = interval excludes 0"),
     ("sweep", "Sweep", "every metric at every swept value"),
     ("games_summary", "Games", "per game: length, mean score, shared wins"),
+    (
+        "assumed_values",
+        "Assumed values",
+        "not given by the rulebook: each can be changed in a scenario's [overrides]",
+    ),
 )
+
+#: characters of a text cell shown in a PDF table (the CSV has the whole text)
+MAX_CELL_TEXT = 44
+
+#: assumed values listed on the first page; the rest are on their own page
+TITLE_ASSUMED = 8
 
 
 def table_pages(info: dict) -> tuple[tuple[str, str, str], ...]:
@@ -315,7 +328,9 @@ def _num(v) -> str:
         if abs(v) >= 100:
             return f"{v:,.1f}"
         return f"{v:.3f}" if abs(v) < 10 else f"{v:.2f}"
-    return str(v)
+    text = str(v)
+    # a page shows a text cell shortened; the CSV keeps it whole
+    return text if len(text) <= MAX_CELL_TEXT else text[: MAX_CELL_TEXT - 1] + "…"
 
 
 def table_figures(
@@ -381,7 +396,13 @@ def title_lines(tables: dict[str, pd.DataFrame], info: dict) -> list[str]:
     lines += load_game(info.get("game", DEFAULT_GAME)).title_notes(tables)
     if assumed:
         lines += ["", "Assumed values (not in the rulebook; change them in a scenario file)", ""]
-        lines += [f"  {a['key']} = {a['value']}  {a.get('note', '')}".rstrip() for a in assumed]
+        for a in assumed[:TITLE_ASSUMED]:
+            lines.append(f"  {a['key']} = {a['value']}"[:110])
+        if len(assumed) > TITLE_ASSUMED:
+            lines.append(
+                f"  ... and {len(assumed) - TITLE_ASSUMED} more: every one with its note is on "
+                "the page 'Assumed values' and in tables/assumed_values.csv"
+            )
     return lines
 
 
@@ -433,7 +454,7 @@ def summary_markdown(tables: dict[str, pd.DataFrame], info: dict, chart_names: l
     lines += [f"    {s}" for s in title_lines(tables, info)[2:]]
     lines += ["", "## Main tables (95% intervals)", ""]
     for name, title, _ in table_pages(info):
-        if name in ("claims_exact", "sweep") or name not in tables:
+        if name in ("claims_exact", "sweep", "assumed_values") or name not in tables:
             continue
         lines += [f"### {title}", "", _markdown(display_table(tables[name])), ""]
     lines += ["## Files", "", "- `report.pdf`: every chart and table"]
