@@ -40,7 +40,7 @@ CORE_DESCRIPTIONS = {
     "seat": "seat, 0 = first player (int8)",
     "n_players": "players in the game (int8)",
     "strategy": "strategy of the seat (categorical)",
-    "score": "final score of the seat (integer)",
+    "score": "final score of the seat (integer, or float64 for exact fractional scores)",
     "win": "share of the win: 1 alone, 1/k for a k-way tie, else 0 (float32)",
     "game_turns": "turns played in the whole game (integer)",
 }

@@ -1,0 +1,345 @@
+"""Whole games of Colorful Treasure: the turn, the game loop and the batch kernel.
+
+Sections of ``docs/rules/colorful-treasure.md``: "A turn" (:func:`play_turn`),
+"Game end" (:func:`play_game`), and the invariants checked after every game
+(:func:`check_invariants`). Game ``g`` draws only from the stream
+``rng_seed(state, key0, key1, g)``, so any split of a run into batches gives the
+same games.
+
+Results: one int64 row per (game, seat) with the ``R_*`` columns below (score
+parts in 60ths of a point, see :data:`~analyzer.colorful_treasure.codes.SCALE`),
+and the win share as float32.
+"""
+
+import numpy as np
+
+from analyzer.colorful_treasure.codes import Kind
+from analyzer.colorful_treasure.state import (
+    EV_END,
+    EV_NO_VICTIM,
+    EV_NOTHING,
+    H_CARDS,
+    H_CHESTS,
+    H_COLOURS,
+    H_DIAMOND,
+    H_KEYS,
+    H_PLASTIC,
+    H_TREASURE,
+    H_WONDERS,
+    S_ABORTED,
+    S_BAD,
+    S_DISCARDED,
+    S_EXPLORER_TURN,
+    S_GAME,
+    S_GEM_TURN,
+    S_LEFT,
+    S_N,
+    S_N_UP,
+    S_SEAT,
+    S_TURN,
+    ST_NO_VICTIM,
+    ST_NOTHING,
+    ST_ROBBED,
+    ST_STEALS,
+    ST_STOLE_PLASTIC,
+    ST_THIRD,
+    ST_TREASURE_TURNS,
+    ST_TURNS,
+    trace,
+)
+from analyzer.colorful_treasure.strategies import (
+    choose_extra,
+    choose_first,
+    choose_kind,
+    choose_steal,
+)
+from analyzer.colorful_treasure.turn import (
+    check_rewards,
+    discard_pair,
+    face_down_count,
+    final_scores,
+    is_treasure,
+    must_take_treasure,
+    pairs_ready,
+    reveal,
+    setup,
+    steal,
+    take_from_grid,
+    turn_back,
+)
+from analyzer.jit import njit
+from analyzer.kernel_view import borrowed
+from analyzer.rng import rng_seed
+
+# ------------------------------------------------------------------ result columns
+R_PARTS = 0  #: 7 columns: gems, diamond cards, plastic diamonds, gem reward, explorer,
+#: treasure reward, total (60ths of a point)
+N_PARTS = 6
+R_SCORE = 6
+R_TURNS = 7
+R_GAME_TURNS = 8
+R_DIAMOND = 9
+R_PLASTIC = 10
+R_TREASURE = 11
+R_COLOURS = 12
+R_WONDERS = 13
+R_CARDS = 14
+R_MARKERS = 15  #: unpaired treasure markers left
+R_STEALS = 16
+R_ROBBED = 17
+R_STOLE_PLASTIC = 18
+R_THIRD = 19
+R_TREASURE_TURNS = 20
+R_NOTHING = 21
+R_NO_VICTIM = 22
+R_BAD = 23  #: invariant failure mask (0)
+R_LEFT = 24  #: cards left in the grid at the end
+R_GEM_TURN = 25  #: game turn the gem reward was taken, -1 if never
+R_EXPLORER_TURN = 26
+R_GEMS = 27  #: + colour: gem cards held by colour
+N_BASE_COLS = 27
+
+# invariant bits
+BAD_CARDS = 1  #: grid + holdings != all cards, or owners disagree with the grid
+BAD_PLASTIC = 2  #: plastic diamonds not conserved
+BAD_MARKERS = 4  #: treasure markers not conserved
+BAD_HOLDINGS = 8  #: a seat's counters disagree with the cards it owns
+BAD_ABORTED = 16  #: the turn cap was hit
+BAD_SCORE = 32  #: the score is not the sum of its parts
+
+
+def n_result_cols(t) -> int:
+    return N_BASE_COLS + t.n_colours
+
+
+@njit
+def play_turn(s, t, seat, n, plan, prm, game):
+    """One turn of ``seat`` ("A turn"): reveal two (then maybe more), take, pair and
+    steal, check the rewards. Draws random numbers through the strategies."""
+    k = min(t.first_reveals, face_down_count(s))
+    choose_first(s, t, seat, n, plan, prm, k, s.pick)
+    for i in range(k):
+        reveal(s, seat, s.pick[i])
+    extra = 0
+    for _ in range(t.extra_reveals):
+        p = choose_extra(s, t, seat, n, plan, prm)
+        if p < 0:
+            break
+        reveal(s, seat, p)
+        extra += 1
+    if extra > 0:
+        s.stats[seat, ST_THIRD] += 1
+    if must_take_treasure(s, t):
+        s.stats[seat, ST_TREASURE_TURNS] += 1
+        for i in range(s.sc[S_N_UP]):
+            c = s.grid[s.up[i]]
+            if c >= 0 and is_treasure(t, c):
+                take_from_grid(s, t, seat, c)
+    else:
+        idx = choose_kind(s, t, seat, n, plan, prm)
+        if idx < 0:
+            s.stats[seat, ST_NOTHING] += 1
+            trace(s, EV_NOTHING, seat, 0, 0, 0)
+        else:
+            c0 = s.grid[s.up[idx]]
+            for i in range(s.sc[S_N_UP]):
+                c = s.grid[s.up[i]]
+                if (
+                    c >= 0
+                    and t.card_kind[c] == t.card_kind[c0]
+                    and t.card_colour[c] == t.card_colour[c0]
+                ):
+                    take_from_grid(s, t, seat, c)
+    turn_back(s, prm, n, seat)
+    while pairs_ready(s, seat):
+        discard_pair(s, seat)
+        victim, card = choose_steal(s, t, seat, n, plan, prm)
+        if victim < 0:
+            s.stats[seat, ST_NO_VICTIM] += 1
+            trace(s, EV_NO_VICTIM, seat, 0, 0, 0)
+        else:
+            steal(s, t, seat, victim, card, game)
+    check_rewards(s, t, seat, n)
+    s.stats[seat, ST_TURNS] += 1
+
+
+@njit
+def play_game(s, t, n, plan, prm, key0, key1, game):
+    """Set up and play game ``game`` to its end ("Game end"); returns the turns played.
+
+    The last round starts once ``end_cards`` or fewer cards are left and ends after
+    the last seat (seat ``n - 1``); the young variant ends when the grid is empty.
+    Draws only from the game's own stream."""
+    rng_seed(s.rng, key0, key1, game)
+    s.sc[S_GAME] = game
+    s.sc[S_N] = n
+    s.sc[S_ABORTED] = 0
+    setup(s, t, n)
+    seat = 0
+    turns = 0
+    while True:
+        s.sc[S_TURN] = turns
+        s.sc[S_SEAT] = seat
+        play_turn(s, t, seat, n, plan, prm, game)
+        turns += 1
+        left = s.sc[S_LEFT]
+        if left == 0:
+            break
+        if left <= t.end_cards and (t.finish_round == 0 or seat == n - 1):
+            break
+        if turns >= t.max_turns:
+            s.sc[S_ABORTED] = 1
+            break
+        seat = (seat + 1) % n
+    s.sc[S_TURN] = turns
+    return turns
+
+
+@njit
+def check_invariants(s, t, n):
+    """Bit mask of broken invariants after a game (0 when all hold): every card is
+    in the grid or held once, plastic diamonds and treasure markers are conserved,
+    every seat's counters match the cards it owns."""
+    bad = 0
+    in_grid = 0
+    for p in range(t.n_cards):
+        c = s.grid[p]
+        if c >= 0:
+            in_grid += 1
+            if s.owner[c] != -1 or s.pos_of[c] != p:
+                bad |= BAD_CARDS
+    held = 0
+    plastic = 0
+    markers = s.sc[S_DISCARDED]
+    for q in range(n):
+        held += s.held[q, H_CARDS]
+        plastic += s.held[q, H_PLASTIC]
+        markers += s.held[q, H_KEYS] + s.held[q, H_CHESTS]
+    if in_grid != s.sc[S_LEFT] or in_grid + held != t.n_cards:
+        bad |= BAD_CARDS
+    for w in range(t.n_wonders):
+        plastic += s.board_plastic[w]
+    if plastic != t.n_wonders:
+        bad |= BAD_PLASTIC
+    owned = 0
+    for c in range(t.n_cards):
+        if s.owner[c] >= 0:
+            owned += 1
+        elif is_treasure(t, c):
+            markers += 1  # its marker still lies below the column
+    if owned != held:
+        bad |= BAD_CARDS
+    if t.rewards == 1 and markers != t.n_wonders:
+        bad |= BAD_MARKERS
+    for q in range(n):
+        cards = 0
+        dia = 0
+        tre = 0
+        for c in range(t.n_cards):
+            if s.owner[c] == q:
+                cards += 1
+                if t.card_kind[c] == Kind.DIAMOND:
+                    dia += 1
+                elif is_treasure(t, c):
+                    tre += 1
+        colours = 0
+        gem_total = 0
+        for g in range(t.n_colours):
+            gem_total += s.gems[q, g]
+            if s.gems[q, g] > 0:
+                colours += 1
+        wonders = 0
+        for w in range(t.n_wonders):
+            if s.wcards[q, w] > 0:
+                wonders += 1
+        if (
+            cards != s.held[q, H_CARDS]
+            or dia != s.held[q, H_DIAMOND]
+            or tre != s.held[q, H_TREASURE]
+            or gem_total != cards - dia - tre
+            or colours != s.held[q, H_COLOURS]
+            or wonders != s.held[q, H_WONDERS]
+        ):
+            bad |= BAD_HOLDINGS
+    if s.sc[S_ABORTED] == 1:
+        bad |= BAD_ABORTED
+    return bad
+
+
+@njit
+def play_batch(s, t, n, plan, prm, key0, key1, start, count, results, wins):
+    """Play games ``start .. start+count-1``; write ``results`` (int64[count * n,
+    n_result_cols]) and ``wins`` (float32[count * n]), rows by game then seat.
+
+    ``plan`` int64[n] (Plan of each seat), ``prm`` float64[n, 5] (parameter rows).
+    A tied top score shares the win (``tie_share``) or gives no winner."""
+    plan = borrowed(plan)
+    prm = borrowed(prm)
+    results = borrowed(results)
+    wins = borrowed(wins)
+    for i in range(count):
+        turns = play_game(s, t, n, plan, prm, key0, key1, start + i)
+        final_scores(s, t, n, s.parts)
+        bad = check_invariants(s, t, n)
+        best = s.parts[0, R_SCORE]
+        for q in range(n):
+            best = max(best, s.parts[q, R_SCORE])
+        top = 0
+        for q in range(n):
+            if s.parts[q, R_SCORE] == best:
+                top += 1
+            tot = 0
+            for j in range(N_PARTS):
+                tot += s.parts[q, j]
+            if tot != s.parts[q, R_SCORE]:
+                bad |= BAD_SCORE
+        s.sc[S_BAD] = bad
+        for q in range(n):
+            r = i * n + q
+            for j in range(N_PARTS + 1):
+                results[r, R_PARTS + j] = s.parts[q, j]
+            results[r, R_TURNS] = s.stats[q, ST_TURNS]
+            results[r, R_GAME_TURNS] = turns
+            results[r, R_DIAMOND] = s.held[q, H_DIAMOND]
+            results[r, R_PLASTIC] = s.held[q, H_PLASTIC]
+            results[r, R_TREASURE] = s.held[q, H_TREASURE]
+            results[r, R_COLOURS] = s.held[q, H_COLOURS]
+            results[r, R_WONDERS] = s.held[q, H_WONDERS]
+            results[r, R_CARDS] = s.held[q, H_CARDS]
+            results[r, R_MARKERS] = s.held[q, H_KEYS] + s.held[q, H_CHESTS]
+            results[r, R_STEALS] = s.stats[q, ST_STEALS]
+            results[r, R_ROBBED] = s.stats[q, ST_ROBBED]
+            results[r, R_STOLE_PLASTIC] = s.stats[q, ST_STOLE_PLASTIC]
+            results[r, R_THIRD] = s.stats[q, ST_THIRD]
+            results[r, R_TREASURE_TURNS] = s.stats[q, ST_TREASURE_TURNS]
+            results[r, R_NOTHING] = s.stats[q, ST_NOTHING]
+            results[r, R_NO_VICTIM] = s.stats[q, ST_NO_VICTIM]
+            results[r, R_BAD] = bad
+            results[r, R_LEFT] = s.sc[S_LEFT]
+            results[r, R_GEM_TURN] = s.sc[S_GEM_TURN]
+            results[r, R_EXPLORER_TURN] = s.sc[S_EXPLORER_TURN]
+            for g in range(t.n_colours):
+                results[r, R_GEMS + g] = s.gems[q, g]
+            won = s.parts[q, R_SCORE] == best
+            if not won:
+                wins[r] = 0.0
+            elif top == 1:
+                wins[r] = 1.0
+            elif t.tie_share == 1:
+                wins[r] = np.float32(1.0 / top)
+            else:
+                wins[r] = 0.0
+            trace(s, EV_END, q, s.parts[q, R_SCORE], np.int64(wins[r] * 1000.0 + 0.5), 0)
+
+
+@njit
+def deal_batch(s, t, key0, key1, start, count, grids):
+    """The set-up layouts of games ``start .. start+count-1`` exactly as
+    :func:`play_game` deals them: ``grids`` int64[count, n_cards] (card at each
+    position). Draws what the set-up draws from each game's stream."""
+    grids = borrowed(grids)
+    for i in range(count):
+        rng_seed(s.rng, key0, key1, start + i)
+        setup(s, t, 1)
+        for p in range(t.n_cards):
+            grids[i, p] = s.grid[p]

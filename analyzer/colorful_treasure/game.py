@@ -1,0 +1,325 @@
+"""Python entry point for whole games: :class:`GameJob`, :func:`make_job`, :func:`simulate`.
+
+The wrapper validates, allocates, owns the seed and turns the kernel's integer
+rows into tables. Game ``g`` of seed ``s`` draws only from its own stream, so
+any split into batches gives the same tables. After every batch the scores are
+recomputed here from the final holdings (a slow twin of the kernel's scoring)
+and every invariant the kernel checked is read back; a failure raises
+``RuntimeError`` (a bug in the engine, never a user error).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from analyzer.colorful_treasure import engine
+from analyzer.colorful_treasure.codes import (
+    PARAM_NAMES,
+    SCALE,
+    STRATEGY_NAMES,
+    STRATEGY_PLANS,
+)
+from analyzer.colorful_treasure.rules import Rules, default_rules
+from analyzer.colorful_treasure.state import N_STEAL_COLS, S_STEAL_N, State, new_state
+from analyzer.errors import InputError, bad_value
+from analyzer.kernel_view import make_view
+from analyzer.rng import queue_outcomes
+from analyzer.seeding import resolve_seed, root_key
+
+#: score parts, in the order of the kernel's parts (``pts_<name>`` columns)
+PART_NAMES = ("gems", "diamond_cards", "plastic", "gem_reward", "explorer", "treasure")
+#: steals a game can hold at most (a pair needs two treasure cards: 5 pairs)
+MAX_STEALS_PER_GAME = 8
+
+
+def resolve_strategies(players: int, strategies, where: str = "strategy") -> tuple[str, ...]:
+    """One strategy name per seat from a name, a comma list, or a sequence."""
+    if isinstance(strategies, str):
+        strategies = [x.strip() for x in strategies.split(",") if x.strip()]
+    strategies = list(strategies)
+    if len(strategies) == 1:
+        strategies = strategies * players
+    if len(strategies) != players:
+        raise InputError(
+            f"{where}: {len(strategies)} strategies for {players} players "
+            "(allowed: one for every seat, or one for all)"
+        )
+    for name in strategies:
+        if name not in STRATEGY_NAMES:
+            raise bad_value(where, name, ", ".join(STRATEGY_NAMES))
+    return tuple(strategies)
+
+
+def check_players(players, rules: Rules, where: str = "players") -> int:
+    t = rules.tables
+    if isinstance(players, bool) or not isinstance(players, int | np.integer):
+        raise bad_value(where, players, f"an integer from {t.min_players} to {t.max_players}")
+    if not t.min_players <= players <= t.max_players:
+        raise bad_value(where, players, f"{t.min_players} to {t.max_players}")
+    return int(players)
+
+
+def strategy_arrays(rules: Rules, strategies: Sequence[str], params: dict | None = None):
+    """``(plan int64[P], prm float64[P, len(PARAM_NAMES)])`` for the kernel.
+
+    Rows come from the rules' ``players`` data; ``params`` overrides them by
+    strategy name: ``{"greedy": {"recall": 0.5}}``."""
+    rows = rules.player_params()
+    for name, values in (params or {}).items():
+        if name not in STRATEGY_NAMES:
+            raise bad_value("strategy_params", name, ", ".join(STRATEGY_NAMES))
+        for key, val in dict(values).items():
+            if key not in PARAM_NAMES:
+                raise bad_value(f"strategy_params.{name}", key, ", ".join(PARAM_NAMES))
+            if isinstance(val, bool) or not isinstance(val, int | float):
+                raise bad_value(f"strategy_params.{name}.{key}", val, "a number")
+            if key == "recall" and not 0.0 <= val <= 1.0:
+                raise bad_value(f"strategy_params.{name}.recall", val, "0.0 to 1.0")
+            rows[name][key] = float(val)
+    plan = np.array([STRATEGY_PLANS[STRATEGY_NAMES.index(s)] for s in strategies], np.int64)
+    prm = np.array([[rows[s][p] for p in PARAM_NAMES] for s in strategies], np.float64)
+    return plan, prm.reshape(len(strategies), len(PARAM_NAMES))
+
+
+@dataclass(frozen=True)
+class GameJob:
+    """Plays games of one configuration; picklable; deterministic in (start, count)."""
+
+    players: int
+    strategies: tuple[str, ...]
+    seed: int
+    rules: Rules = field(default_factory=default_rules)
+    steals: bool = True  #: also return the per-steal table
+    strategy_params: tuple = ()  #: ((strategy, ((param, value), ...)), ...)
+
+    def __call__(self, start: int, count: int) -> dict[str, pd.DataFrame]:
+        return play_tables(self, start, count)
+
+    def warm_up(self) -> None:
+        """Compile (or load from the cache) the kernels: play one game."""
+        play_raw(self, 0, 1)
+
+    def __repr__(self) -> str:  # a stable fingerprint for checkpoints
+        return (
+            f"ColorfulTreasureJob(players={self.players}, strategies={self.strategies}, "
+            f"seed={self.seed}, rules={self.rules.describe()}, steals={self.steals}, "
+            f"strategy_params={self.strategy_params})"
+        )
+
+
+def _params(job: GameJob) -> dict:
+    return {name: dict(values) for name, values in job.strategy_params}
+
+
+def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0, deal=None, forced=()):
+    """Run the kernel; return ``(results int64, wins float32, steals int64 rows, state)``.
+
+    ``deal`` (int64[n_cards], optional): a fixed layout for every game instead of
+    the shuffle (tests plant cards with it). ``forced``: outcomes of the first
+    game's next random choices (:func:`analyzer.rng.queue_outcomes`), so a test
+    says "seat 0 reveals these two places" instead of searching for a seed."""
+    t = job.rules.tables
+    n = job.players
+    plan, prm = strategy_arrays(job.rules, job.strategies, _params(job))
+    s = new_state(t, n, trace_rows, count * MAX_STEALS_PER_GAME if job.steals else 1)
+    if deal is not None:
+        s.deal[:] = np.asarray(deal, np.int64)
+    if len(forced):
+        queue_outcomes(s.rng, forced)
+    results = np.zeros((count * n, engine.n_result_cols(t)), np.int64)
+    wins = np.zeros(count * n, np.float32)
+    key0, key1 = root_key(job.seed)
+    engine.play_batch(
+        make_view(s, "CTState"),
+        make_view(t, "CTTables"),
+        n,
+        plan,
+        prm,
+        key0,
+        key1,
+        start,
+        count,
+        results,
+        wins,
+    )
+    n_steals = int(s.sc[S_STEAL_N])
+    steals = s.steals[: min(n_steals, s.steals.shape[0])] if job.steals else None
+    return results, wins, steals, s
+
+
+def deal_layouts(rules: Rules, seed: int, start: int, count: int) -> np.ndarray:
+    """The set-up layouts (int64[count, n_cards], card at each position) that games
+    ``start ..`` of ``seed`` are dealt, exactly as the engine deals them."""
+    t = rules.tables
+    s: State = new_state(t, 1)
+    grids = np.zeros((count, t.n_cards), np.int64)
+    key0, key1 = root_key(resolve_seed(seed))
+    engine.deal_batch(
+        make_view(s, "CTState"), make_view(t, "CTTables"), key0, key1, start, count, grids
+    )
+    return grids
+
+
+def recompute_scores(rules: Rules, players: int, results: np.ndarray) -> np.ndarray:
+    """Scores in 60ths recomputed with numpy from the final holdings in ``results``
+    (a twin of ``turn.final_scores`` written independently): gem table, diamond
+    cards, plastic diamonds, the shared treasure reward. The two "first to"
+    rewards depend on the order of play, not the final state: their points are
+    taken from ``results`` after checking that each went to at most one seat of a
+    game, at its value (else the game's first score is set to -1)."""
+    t = rules.tables
+    R = engine
+    table = np.asarray(t.gem_points, np.int64)
+    gems = np.minimum(results[:, R.R_GEMS : R.R_GEMS + t.n_colours], len(table) - 1)
+    pts = table[gems].sum(axis=1)
+    pts += results[:, R.R_DIAMOND] * t.diamond_card + results[:, R.R_PLASTIC] * t.plastic_diamond
+    out = pts * SCALE
+    if t.rewards:
+        games = results.shape[0] // players
+        treasure = results[:, R.R_TREASURE].reshape(games, players)
+        best = treasure.max(axis=1, keepdims=True)
+        top = (treasure == best) & (best >= t.treasure_min)
+        tied = np.maximum(top.sum(axis=1, keepdims=True), 1)
+        out += (top * (t.treasure_points * SCALE // tied)).reshape(-1)
+        for j, value in ((3, t.gem_reward[players]), (4, t.explorer_points)):
+            got = results[:, R.R_PARTS + j].reshape(games, players)
+            ok = ((got == 0) | (got == value * SCALE)).all(axis=1) & ((got > 0).sum(axis=1) <= 1)
+            out += got.reshape(-1)
+            out.reshape(games, players)[~ok, 0] = -1
+    return out
+
+
+def play_tables(job: GameJob, start: int, count: int) -> dict[str, pd.DataFrame]:
+    """Play games ``start .. start+count-1`` and build the tables."""
+    results, wins, steals, _ = play_raw(job, start, count)
+    out = {"games": games_frame(job, start, count, results, wins)}
+    if job.steals:
+        out["steals"] = steals_frame(job, steals)
+    return out
+
+
+def check_results(job: GameJob, start: int, results: np.ndarray) -> None:
+    """Raise ``RuntimeError`` if a game broke an invariant or its score does not
+    recompute."""
+    bad = results[:, engine.R_BAD]
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0]) // job.players
+        raise RuntimeError(
+            f"colorful_treasure engine invariant failed (mask {int(bad.max())}) in game {start + i}"
+        )
+    again = recompute_scores(job.rules, job.players, results)
+    diff = np.flatnonzero(again != results[:, engine.R_SCORE])
+    if len(diff):
+        i = int(diff[0]) // job.players
+        raise RuntimeError(f"colorful_treasure score does not recompute in game {start + i}")
+
+
+def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataFrame:
+    """The ``games`` table: core columns, then those of ``plugin.games_columns``."""
+    check_results(job, start, results)
+    rules = job.rules
+    n = job.players
+    R = engine
+    cols: dict[str, np.ndarray] = {
+        "game": np.repeat(np.arange(start, start + count, dtype=np.int64), n),
+        "seat": np.tile(np.arange(n, dtype=np.int8), count),
+        "n_players": np.full(count * n, n, np.int8),
+        "strategy": pd.Categorical(
+            np.tile(np.array(job.strategies), count), categories=STRATEGY_NAMES
+        ),
+        "score": results[:, R.R_SCORE] / SCALE,
+        "win": wins.astype(np.float32),
+        "game_turns": results[:, R.R_GAME_TURNS].astype(np.int16),
+        "turns": results[:, R.R_TURNS].astype(np.int16),
+    }
+    for i, name in enumerate(PART_NAMES):
+        cols[f"pts_{name}"] = results[:, R.R_PARTS + i] / SCALE
+    for g, colour in enumerate(rules.colours):
+        cols[f"gems_{colour}"] = results[:, R.R_GEMS + g].astype(np.int8)
+    simple = {
+        "colours_held": R.R_COLOURS,
+        "wonders_held": R.R_WONDERS,
+        "cards_held": R.R_CARDS,
+        "diamond_cards": R.R_DIAMOND,
+        "plastic_diamonds": R.R_PLASTIC,
+        "treasure_cards": R.R_TREASURE,
+        "markers_left": R.R_MARKERS,
+        "steals": R.R_STEALS,
+        "robbed": R.R_ROBBED,
+        "stole_plastic": R.R_STOLE_PLASTIC,
+        "extra_reveals": R.R_THIRD,
+        "treasure_turns": R.R_TREASURE_TURNS,
+        "took_nothing": R.R_NOTHING,
+    }
+    for name, col in simple.items():
+        cols[name] = results[:, col].astype(np.int16)
+    cols["gem_reward"] = (results[:, R.R_PARTS + 3] > 0).astype(np.int8)
+    cols["explorer_reward"] = (results[:, R.R_PARTS + 4] > 0).astype(np.int8)
+    cols["treasure_reward"] = (results[:, R.R_PARTS + 5] > 0).astype(np.int8)
+    cols["cards_left"] = results[:, R.R_LEFT].astype(np.int8)
+    return pd.DataFrame(cols)
+
+
+def steals_frame(job: GameJob, steals: np.ndarray) -> pd.DataFrame:
+    """One row per steal: game, turn, thief, victim, item (card id, -1 a plastic diamond)
+    and what was taken (``plastic``, ``gem``, ``diamond_card``, ``treasure_card``)."""
+    t = job.rules.tables
+    steals = steals.reshape(-1, N_STEAL_COLS)
+    card = steals[:, 4]
+    kind = np.where(card < 0, 0, t.card_kind[np.maximum(card, 0)] + 1)
+    names = np.array(["plastic", "gem", "diamond_card", "treasure_card", "treasure_card"])
+    return pd.DataFrame(
+        {
+            "game": steals[:, 0].astype(np.int64),
+            "turn": steals[:, 1].astype(np.int16),
+            "thief": steals[:, 2].astype(np.int8),
+            "victim": steals[:, 3].astype(np.int8),
+            "n_players": np.full(len(steals), job.players, np.int8),
+            "card": card.astype(np.int16),
+            "item": pd.Categorical(
+                names[kind], categories=["plastic", "gem", "diamond_card", "treasure_card"]
+            ),
+        }
+    )
+
+
+def make_job(
+    players: int,
+    strategies,
+    seed=None,
+    rules: Rules | None = None,
+    *,
+    steals: bool = True,
+    strategy_params: dict | None = None,
+) -> GameJob:
+    """Validate the arguments and build a :class:`GameJob`."""
+    rules = rules or default_rules()
+    players = check_players(players, rules)
+    strategies = resolve_strategies(players, strategies)
+    strategy_arrays(rules, strategies, strategy_params)  # validates names and values
+    frozen = tuple(
+        (name, tuple(sorted(dict(vals).items())))
+        for name, vals in sorted((strategy_params or {}).items())
+    )
+    return GameJob(players, strategies, resolve_seed(seed), rules, steals, frozen)
+
+
+def simulate(
+    players: int,
+    strategies,
+    games: int,
+    seed=None,
+    rules: Rules | None = None,
+    *,
+    first_game: int = 0,
+    strategy_params: dict | None = None,
+) -> pd.DataFrame:
+    """Simulate ``games`` whole games in this process; the ``games`` table."""
+    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
+        raise bad_value("games", games, "a positive integer")
+    job = make_job(players, strategies, seed, rules, strategy_params=strategy_params)
+    return job(first_game, int(games))["games"]

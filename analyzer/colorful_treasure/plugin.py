@@ -1,0 +1,220 @@
+"""Colorful Treasure as the machinery sees it: the :class:`analyzer.games.Game` of this folder.
+
+Registered by ``analyzer/colorful_treasure/__init__.py``. Importing this module
+is cheap (no numba): the engine and report modules are imported by the methods
+that need them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from analyzer.errors import bad_value
+from analyzer.games import Column, Game, Strategy
+
+_STRATEGY_TEXT = {
+    "random": "uniform among the legal choices at every decision, no memory",
+    "greedy": "best expected points now, from what it remembers (recall 0.8 a turn)",
+    "perfect": "greedy with perfect memory: exact chances over each column's unseen cards",
+    "hunter": "plays for the rewards and steals: values keys and chests, new colours and wonders",
+}
+
+#: score parts (``pts_<name>`` columns), with what each counts
+PARTS = {
+    "gems": "points of gem cards by colour (1, 3, 6, ... for 1, 2, 3, ... cards)",
+    "diamond_cards": "points of diamond cards",
+    "plastic": "points of plastic diamonds",
+    "gem_reward": "gem reward (first to hold enough gem colours)",
+    "explorer": "explorer reward (first to hold cards of enough wonders)",
+    "treasure": "treasure reward (most key and chest cards; ties share)",
+}
+
+
+def _strategies() -> tuple[Strategy, ...]:
+    from analyzer.colorful_treasure.codes import PARAM_NAMES, STRATEGY_NAMES
+    from analyzer.colorful_treasure.rules import default_rules
+
+    rows = default_rules().player_params()
+    return tuple(
+        Strategy(name, _STRATEGY_TEXT[name], tuple((p, rows[name][p]) for p in PARAM_NAMES))
+        for name in STRATEGY_NAMES
+    )
+
+
+def games_columns(rules) -> tuple[Column, ...]:
+    """The columns Colorful Treasure adds to the ``games`` table, in table order."""
+    cols = [Column("turns", "turns this seat played")]
+    cols += [Column(f"pts_{p}", text, part=True) for p, text in PARTS.items()]
+    cols += [Column(f"gems_{c}", f"{c} gem cards held at the end") for c in rules.colours]
+    cols += [
+        Column("colours_held", "gem colours held at the end", by_strategy=True),
+        Column("wonders_held", "wonders of which the seat holds a card at the end"),
+        Column("cards_held", "wonder cards held at the end", by_strategy=True, sweep=True),
+        Column("diamond_cards", "diamond cards held at the end"),
+        Column("plastic_diamonds", "plastic diamonds held at the end"),
+        Column("treasure_cards", "key and chest cards held at the end"),
+        Column("markers_left", "unpaired treasure markers at the end"),
+        Column(
+            "steals",
+            "steals the seat made",
+            by_strategy=True,
+            sweep=True,
+            game_mean="steals_per_seat",
+        ),
+        Column("robbed", "steals that took from this seat", by_strategy=True),
+        Column("stole_plastic", "steals that took a plastic diamond"),
+        Column("extra_reveals", "turns in which the seat revealed a third card", by_strategy=True),
+        Column("treasure_turns", "turns that revealed a key or chest (a forced take)"),
+        Column("took_nothing", "turns that took nothing (ruling take = optional)"),
+        Column("gem_reward", "1 if the seat took the gem reward", sweep=True),
+        Column("explorer_reward", "1 if the seat took the explorer reward", sweep=True),
+        Column("treasure_reward", "1 if the seat got (a share of) the treasure reward"),
+        Column("cards_left", "cards left in the grid at the end (same for every seat)"),
+    ]
+    return tuple(cols)
+
+
+@dataclass
+class ColorfulTreasure(Game):
+    name: str = "colorful_treasure"
+    title: str = "Colorful Treasure"
+    rules_version: str = ""
+    min_players: int = 2
+    max_players: int = 4
+    strategies: tuple[Strategy, ...] = field(default_factory=_strategies)
+    default_strategy: str = "greedy"
+    tables: dict = field(
+        default_factory=lambda: {
+            "steals": "one row per steal: game, turn, thief, victim, item taken"
+        }
+    )
+
+    def __post_init__(self) -> None:
+        from analyzer.colorful_treasure.rules import RULES_VERSION
+
+        self.rules_version = RULES_VERSION
+
+    # ----------------------------------------------------------------- rules
+
+    def ruling_names(self) -> tuple[str, ...]:
+        from analyzer.colorful_treasure.rules import RULING_NAMES
+
+        return RULING_NAMES
+
+    def load_rules(self, rulings: dict, overrides: dict, where: str):
+        from analyzer.colorful_treasure.rules import load_rules
+
+        if not isinstance(rulings, dict):
+            raise bad_value(f"{where}: rules", rulings, "a table of rulings")
+        return load_rules(dict(rulings), dict(overrides), where=where)
+
+    def rules_settings(self, rules) -> tuple[dict, dict]:
+        return rules.rulings.as_dict(), dict(rules.overrides)
+
+    def override_example(self, path: str):
+        from analyzer.colorful_treasure.rules import base_data
+
+        data = base_data()
+        parts = path.split(".")
+        node = data.get(parts[0])
+        for i, key in enumerate(parts[1:], start=1):
+            if parts[0] == "wonders" and i == 1 and key != "colours":
+                hits = [w for w in data["wonders"]["wonder"] if _match(w["id"], key)]
+                if not hits:
+                    return None
+                node = hits[0]
+                continue
+            if not isinstance(node, dict) or key not in node:
+                return None
+            node = node[key]
+        return None if isinstance(node, dict) or node is data.get(parts[0]) else node
+
+    def player_range(self, rules) -> tuple[int, int]:
+        t = rules.tables
+        return t.min_players, t.max_players
+
+    def describe_rules(self, rules) -> dict:
+        return rules.describe()
+
+    def assumed_values(self, rules) -> list[dict]:
+        from analyzer.colorful_treasure.rules import assumed_values
+
+        return assumed_values(rules)
+
+    def labels(self, rules) -> dict[str, str]:
+        out = {f"pts_{p}": p.replace("_", " ") for p in PARTS}
+        out.update(zip(rules.wonder_ids, rules.wonder_names, strict=True))
+        return out
+
+    def columns(self, rules) -> tuple[Column, ...]:
+        return games_columns(rules)
+
+    def info(self, rules) -> dict:
+        return {"colours": rules.colours, "variant": rules.rulings.variant}
+
+    # ----------------------------------------------------------------- playing
+
+    def make_job(
+        self,
+        players: int,
+        strategies: Sequence[str],
+        seed: int,
+        rules,
+        *,
+        claims: bool = False,
+        strategy_params: dict | None = None,
+    ):
+        from analyzer.colorful_treasure.game import make_job
+
+        return make_job(
+            players, tuple(strategies), seed, rules, steals=claims, strategy_params=strategy_params
+        )
+
+    def replay(self, job, game: int) -> str:
+        from analyzer.colorful_treasure.replay import replay_game
+
+        return replay_game(job, game)
+
+    # ----------------------------------------------------------------- reports
+
+    def reduce(self, tables):
+        from analyzer.colorful_treasure import tables as ct_tables
+
+        return ct_tables.reduce(tables)
+
+    def report_tables(self, agg, info):
+        from analyzer.colorful_treasure import tables as ct_tables
+
+        return ct_tables.report_tables(agg, info)
+
+    def exact_tables(self, cells) -> dict[str, pd.DataFrame]:
+        """Exact chances of the set-up (no sampling error), for cell 0's rules."""
+        from analyzer.colorful_treasure.exact import exact_table
+
+        return {"exact": exact_table(cells[0].rules)}
+
+    def charts(self, tables, info, stamp) -> list:
+        from analyzer.colorful_treasure import charts
+
+        out = []
+        if "rewards" in tables:
+            out.append(("rewards", charts.rewards(tables["rewards"], stamp)))
+        if "steals_by_seat" in tables:
+            out.append(("steals", charts.steals(tables["steals_by_seat"], stamp)))
+        return out
+
+    def table_pages(self):
+        return (
+            ("rewards", "Rewards: who takes them, and do they decide games", "per seat-game"),
+            ("steals_by_seat", "Steals: who steals from whom", "per game"),
+            ("exact", "Exact chances of a fresh grid", "no sampling error"),
+        )
+
+
+def _match(name: str, pattern: str) -> bool:
+    import fnmatch
+
+    return fnmatch.fnmatchcase(name, pattern)

@@ -1,0 +1,120 @@
+"""A game's replay log as readable text, one line per event.
+
+The engine writes a trace when asked (``trace_rows`` > 0 in
+:func:`analyzer.colorful_treasure.game.play_raw`): int64 rows ``(event, turn,
+seat, a, b, c, d, e)`` with the ``EV_*`` codes of
+:mod:`analyzer.colorful_treasure.state`. This module turns them into text with
+the names of the :class:`Rules` object, so a game can be read, diffed (golden
+replays in ``tests/golden``) and discussed. Positions are printed as
+``<wonder> row <r>`` (row 0 at the top of the column).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analyzer.colorful_treasure.codes import SCALE, Reward
+from analyzer.colorful_treasure.rules import RULES_VERSION, Rules
+from analyzer.colorful_treasure.state import (
+    EV_BACK,
+    EV_END,
+    EV_NO_VICTIM,
+    EV_NOTHING,
+    EV_PAIR,
+    EV_PLASTIC,
+    EV_REVEAL,
+    EV_REWARD,
+    EV_STEAL,
+    EV_TAKE,
+    S_TRACE_N,
+)
+from analyzer.errors import AnalyzerError
+
+#: trace rows used by :func:`replay_game` (a 4-player game writes a few hundred)
+DEFAULT_TRACE_ROWS = 5000
+
+
+def position_text(rules: Rules, p: int) -> str:
+    rows = rules.tables.rows
+    return f"{rules.wonder_names[p // rows]} row {p % rows}"
+
+
+def event_text(rules: Rules, row) -> str:
+    """One trace row as text (without the turn/seat prefix)."""
+    ev, _turn, _seat, a, b, c, _d, _e = (int(x) for x in row)
+    if ev == EV_REVEAL:
+        return f"reveals {position_text(rules, a)}: {rules.card_name(b)} (card {c} of the turn)"
+    if ev == EV_TAKE:
+        return f"takes {rules.card_name(a)}"
+    if ev == EV_PLASTIC:
+        return f"takes the plastic diamond above {rules.wonder_names[a]}"
+    if ev == EV_BACK:
+        return f"turns {rules.card_name(b)} face down again at {position_text(rules, a)}"
+    if ev == EV_PAIR:
+        return "discards a key marker and a chest marker"
+    if ev == EV_STEAL:
+        item = "a plastic diamond" if b < 0 else rules.card_name(b)
+        return f"steals {item} from seat {a}"
+    if ev == EV_NO_VICTIM:
+        return "has nobody to steal from"
+    if ev == EV_NOTHING:
+        return "takes nothing"
+    if ev == EV_REWARD:
+        return f"takes the {Reward(a).name.lower()} reward ({b} points)"
+    if ev == EV_END:
+        return f"game over: score {a / SCALE:g}, win share {b / 1000:g}"
+    return f"event {ev}: {a} {b} {c}"
+
+
+def render_trace(rules: Rules, trace: np.ndarray, n_events: int) -> list[str]:
+    """The first ``n_events`` rows of ``trace`` as ``t<turn> seat <s>: <event>`` lines."""
+    return [
+        f"t{int(trace[i, 1])} seat {int(trace[i, 2])}: {event_text(rules, trace[i])}"
+        for i in range(n_events)
+    ]
+
+
+def layout_lines(rules: Rules, grid: np.ndarray) -> list[str]:
+    """The dealt grid, one line per column (row 0 first)."""
+    rows = rules.tables.rows
+    out = []
+    for w, name in enumerate(rules.wonder_names):
+        cards = [rules.card_name(int(grid[w * rows + r])).split(" ")[-1] for r in range(rows)]
+        out.append(f"# {name}: " + ", ".join(cards))
+    return out
+
+
+def replay_game(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> str:
+    """Play game ``game`` of ``job`` (a :class:`~analyzer.colorful_treasure.game.GameJob`)
+    and return its replay: a header with the dealt grid, one line per event, the
+    final scores. Deterministic in ``(job, game)``."""
+    from analyzer.colorful_treasure import engine
+    from analyzer.colorful_treasure.game import PART_NAMES, deal_layouts, play_raw
+
+    results, wins, _steals, s = play_raw(job, game, 1, trace_rows=trace_rows)
+    n_events = int(s.sc[S_TRACE_N])
+    if n_events >= trace_rows:
+        raise AnalyzerError(
+            f"replay: trace_rows: bad value {trace_rows} (allowed: more than the "
+            f"{n_events} events of game {game})"
+        )
+    rules = job.rules
+    n = job.players
+    lines = [
+        f"# Colorful Treasure replay: {RULES_VERSION}, variant {rules.rulings.variant}, "
+        f"scoring {rules.rulings.scoring}, seed {job.seed}, game {game}",
+        f"# players {n}: " + ", ".join(f"seat {p} {job.strategies[p]}" for p in range(n)),
+        "# grid as dealt (each column from row 0):",
+    ]
+    lines += layout_lines(rules, deal_layouts(rules, job.seed, game, 1)[0])
+    lines += render_trace(rules, s.trace, n_events)
+    for p in range(n):
+        row = results[p]
+        parts = ", ".join(
+            f"{name} {int(row[engine.R_PARTS + i]) / SCALE:g}" for i, name in enumerate(PART_NAMES)
+        )
+        lines.append(
+            f"# seat {p}: score {int(row[engine.R_SCORE]) / SCALE:g} ({parts}), "
+            f"win {float(wins[p]):.4g}"
+        )
+    return "\n".join(lines) + "\n"

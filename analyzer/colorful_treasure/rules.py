@@ -1,0 +1,487 @@
+"""Colorful Treasure rules as data: load the data files, apply overrides, validate, build arrays.
+
+Implements "Components", "Scoring", "Variant for young players" and the rulings
+of ``docs/rules/colorful-treasure.md``. Every value lives in ``data/*.toml``
+(wonders, scoring, rewards, components, and the simulated players' parameters);
+nothing here or in a kernel hard-codes a value. A designer changes any value
+with an override path (see :func:`load_rules`) and flips any ruling with a
+:class:`Rulings` switch. Values no rulebook gives carry an ``[[assumed]]`` row
+(``assumed = true`` and a note) in their data file; :func:`assumed_values`
+lists them with the values a run uses.
+
+The result is a :class:`Rules`: the resolved data (plain dicts, for manifests)
+plus :attr:`Rules.tables`, a NamedTuple of numpy arrays and ints that is the
+only thing kernels see.
+"""
+
+from __future__ import annotations
+
+import copy
+import fnmatch
+import functools
+import tomllib
+from dataclasses import asdict, dataclass, field
+from importlib import resources
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from analyzer.colorful_treasure.codes import MAX_REVEALS, PARAM_NAMES, STRATEGY_NAMES, Kind, Slot
+from analyzer.errors import InputError, bad_value
+
+#: Names the engine's behaviour. Changes only when simulated behaviour changes;
+#: written into every report and manifest.
+RULES_VERSION = "colorful-treasure-rules-1"
+
+FILES = ("wonders", "scoring", "rewards", "components", "players")
+MAX_PLAYERS = 6
+MAX_COLOURS = 8
+
+
+@dataclass(frozen=True)
+class Rulings:
+    """The configurable rulings of ``docs/rules/colorful-treasure.md``.
+
+    - ``variant``: ``"standard"`` or ``"young"`` (no rewards, no keys or chests,
+      two reveals a turn, the game ends when the grid is empty).
+    - ``scoring``: ``"basic"`` or ``"advanced"`` values (the action tiles of the
+      advanced rules are not simulated).
+    - ``take``: ``"always"`` (one kind is always taken when no key or chest is
+      revealed) or ``"optional"`` (a player may take nothing).
+    - ``tied_game``: ``"share"`` (tied players share the win) or ``"no_winner"``.
+    """
+
+    variant: str = "standard"
+    scoring: str = "basic"
+    take: str = "always"
+    tied_game: str = "share"
+
+    _ALLOWED = {
+        "variant": ("standard", "young"),
+        "scoring": ("basic", "advanced"),
+        "take": ("always", "optional"),
+        "tied_game": ("share", "no_winner"),
+    }
+
+    def check(self, where: str) -> Rulings:
+        for key, allowed in self._ALLOWED.items():
+            val = getattr(self, key)
+            if val not in allowed:
+                raise bad_value(f"{where}: rules.{key}", val, ", ".join(allowed))
+        return self
+
+    def as_dict(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if not k.startswith("_")}
+
+
+RULING_NAMES = tuple(k for k in Rulings.__dataclass_fields__ if not k.startswith("_"))
+
+
+class Tables(NamedTuple):
+    """Everything a kernel needs to know about the rules, as arrays and ints.
+
+    Card ``c`` belongs to wonder ``c // rows`` and is its slot ``c % rows``
+    (:class:`~analyzer.colorful_treasure.codes.Slot`). ``-1`` means "none".
+    """
+
+    card_kind: np.ndarray  #: int64[n_cards] Kind
+    card_colour: np.ndarray  #: int64[n_cards] gem colour, -1 for other cards
+    card_wonder: np.ndarray  #: int64[n_cards]
+    gem_points: np.ndarray  #: int64[max cards of a colour + 1] points by count
+    gem_goal: np.ndarray  #: int64[max_players + 1] colours for the gem reward
+    gem_reward: np.ndarray  #: int64[max_players + 1] points of the gem reward
+    n_wonders: int
+    rows: int  #: cards per wonder (column length)
+    n_cards: int
+    n_colours: int
+    diamond_card: int
+    plastic_diamond: int
+    explorer_goal: int
+    explorer_points: int
+    treasure_points: int
+    treasure_min: int
+    rewards: int  #: 1 if the reward cards are in play
+    first_reveals: int
+    extra_reveals: int
+    end_cards: int
+    finish_round: int  #: 1: the round is finished once the end is reached
+    take_optional: int
+    tie_share: int
+    max_turns: int
+    min_players: int
+    max_players: int
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Resolved Colorful Treasure rules: data (for people), :attr:`tables` (for kernels)."""
+
+    data: dict
+    rulings: Rulings = field(default_factory=Rulings)
+    overrides: dict = field(default_factory=dict)
+
+    @functools.cached_property
+    def tables(self) -> Tables:
+        return _build_tables(self.data, self.rulings)
+
+    @property
+    def young(self) -> bool:
+        return self.rulings.variant == "young"
+
+    @property
+    def colours(self) -> list[str]:
+        return list(self.data["wonders"]["colours"])
+
+    @property
+    def wonder_ids(self) -> list[str]:
+        return [w["id"] for w in self.data["wonders"]["wonder"]]
+
+    @property
+    def wonder_names(self) -> list[str]:
+        return [w["name"] for w in self.data["wonders"]["wonder"]]
+
+    def card_name(self, card: int) -> str:
+        """``"Petra red"``, ``"Petra diamond"``, ``"Petra key"``."""
+        t = self.tables
+        if not 0 <= card < t.n_cards:
+            return f"card {card}"
+        w = int(t.card_wonder[card])
+        kind = int(t.card_kind[card])
+        if kind == Kind.GEM:
+            what = self.colours[int(t.card_colour[card])]
+        else:
+            what = Kind(kind).name.lower()
+        return f"{self.wonder_names[w]} {what}"
+
+    def player_params(self) -> dict[str, dict[str, float]]:
+        """Parameter row of every strategy (after overrides)."""
+        return {
+            s: {p: float(self.data["players"][s][p]) for p in PARAM_NAMES} for s in STRATEGY_NAMES
+        }
+
+    def describe(self) -> dict:
+        """JSON-able description for manifests: version, rulings, overrides, players."""
+        return {
+            "rules_version": RULES_VERSION,
+            "rulings": self.rulings.as_dict(),
+            "overrides": dict(self.overrides),
+            "players": self.player_params(),
+        }
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def _read(name: str) -> dict:
+    pkg = resources.files("analyzer.colorful_treasure")
+    return tomllib.loads(pkg.joinpath("data", f"{name}.toml").read_text("utf-8"))
+
+
+@functools.cache
+def _base() -> dict:
+    return {name: _read(name) for name in FILES}
+
+
+def base_data() -> dict:
+    """The shipped data files as one dict ``{file: contents}`` (a fresh copy)."""
+    return copy.deepcopy(_base())
+
+
+def load_rules(
+    rulings: Rulings | dict | None = None,
+    overrides: dict[str, Any] | None = None,
+    *,
+    where: str = "rules",
+) -> Rules:
+    """Load, override, validate.
+
+    ``overrides`` maps a dotted path to a new value of the same type:
+    ``"<file>.<key>[.<key>...]"`` into the data files, where a wonder is named
+    by its id (a glob is allowed): ``"wonders.petra.colours"``,
+    ``"wonders.*.treasure"``, ``"scoring.basic.plastic_diamond"``,
+    ``"rewards.gem.by_players.4.points"``, ``"players.greedy.recall"``.
+    ``rulings`` holds the :class:`Rulings` switches (an object or a dict).
+    ``where`` prefixes error messages. Raises :class:`InputError` naming the
+    path, the value and what is allowed.
+    """
+    if isinstance(rulings, dict):
+        unknown = sorted(set(rulings) - set(RULING_NAMES))
+        if unknown:
+            raise InputError(
+                f"{where}: unknown ruling {unknown[0]!r} (allowed: {', '.join(RULING_NAMES)})"
+            )
+        rulings = Rulings(**rulings)
+    rulings = (rulings or Rulings()).check(where)
+    data = base_data()
+    for path, value in (overrides or {}).items():
+        _apply_override(data, path, value, where)
+    _validate(data, where)
+    return Rules(data=data, rulings=rulings, overrides=dict(overrides or {}))
+
+
+def default_rules() -> Rules:
+    """The standard game, basic scoring, shipped data."""
+    return load_rules()
+
+
+def _keys(d: dict) -> list[str]:
+    return [k for k in d if k != "assumed"]
+
+
+def _apply_override(data: dict, path: str, value: Any, where: str) -> None:
+    w = f"{where}: override {path!r}"
+    if not isinstance(path, str):
+        raise bad_value(f"{where}: override", path, "a dotted path")
+    parts = path.split(".")
+    if parts[0] not in data:
+        raise bad_value(w, parts[0], "a path starting with " + ", ".join(FILES))
+    nodes = [data[parts[0]]]
+    for i, key in enumerate(parts[1:], start=1):
+        last = i == len(parts) - 1
+        nxt = []
+        for node in nodes:
+            if parts[0] == "wonders" and i == 1 and key != "colours":
+                cards = [c for c in node["wonder"] if fnmatch.fnmatchcase(c["id"], key)]
+                if not cards:
+                    ids = ", ".join(c["id"] for c in node["wonder"])
+                    raise bad_value(w, key, f"a wonder id (or glob) among {ids}, or 'colours'")
+                nxt += cards
+                continue
+            if not isinstance(node, dict) or key not in node or key in ("assumed", "id"):
+                allowed = _keys(node) if isinstance(node, dict) else []
+                allowed = [a for a in allowed if a != "id"]
+                raise bad_value(w, key, ", ".join(allowed) or "nothing below this key")
+            if last:
+                node[key] = _coerce(node[key], value, w)
+            else:
+                nxt.append(node[key])
+        nodes = nxt
+    if len(parts) < 2 or (parts[0] == "wonders" and len(parts) == 2 and parts[1] != "colours"):
+        raise InputError(f"{w}: the path must name a value, e.g. 'wonders.petra.colours'")
+
+
+def _coerce(old: Any, value: Any, where: str) -> Any:
+    """The override ``value`` if it has the type of ``old`` (ints allowed for floats)."""
+    if isinstance(old, dict):
+        raise bad_value(where, value, "a path naming a value, not a table")
+    if isinstance(old, bool):
+        ok = isinstance(value, bool)
+    elif isinstance(old, int):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif isinstance(old, float):
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        value = float(value) if ok else value
+    elif isinstance(old, list):
+        kind = type(old[0]) if old else int
+        ok = isinstance(value, list) and all(
+            isinstance(v, kind) and not isinstance(v, bool) for v in value
+        )
+    else:
+        ok = isinstance(value, type(old))
+    if not ok:
+        raise bad_value(where, value, f"a value of the same type as {old!r}")
+    return copy.deepcopy(value)
+
+
+def _check(cond: bool, where: str, value: Any, allowed: str) -> None:
+    if not cond:
+        raise bad_value(where, value, allowed)
+
+
+def _validate(data: dict, where: str) -> None:
+    won = data["wonders"]
+    colours = won["colours"]
+    _check(
+        1 <= len(colours) <= MAX_COLOURS and len(set(colours)) == len(colours),
+        f"{where}: wonders.colours",
+        colours,
+        f"1 to {MAX_COLOURS} different colour names",
+    )
+    wonders = won["wonder"]
+    _check(len(wonders) >= 2, f"{where}: wonders", len(wonders), "at least 2 wonders")
+    for wd in wonders:
+        wid = wd["id"]
+        c = wd["colours"]
+        _check(
+            len(c) == 3 and len(set(c)) == 3 and all(x in colours for x in c),
+            f"{where}: wonders.{wid}.colours",
+            c,
+            "3 different colours among " + ", ".join(colours),
+        )
+        _check(
+            wd["treasure"] in ("key", "chest"),
+            f"{where}: wonders.{wid}.treasure",
+            wd["treasure"],
+            "key, chest",
+        )
+    per_colour = max(sum(c in wd["colours"] for wd in wonders) for c in colours)
+    for name in ("basic", "advanced"):
+        sc = data["scoring"][name]
+        _check(
+            len(sc["gems"]) >= per_colour + 1 and all(v >= 0 for v in sc["gems"]),
+            f"{where}: scoring.{name}.gems",
+            sc["gems"],
+            f"a list of at least {per_colour + 1} points >= 0 (0 to {per_colour} cards)",
+        )
+        for key in ("diamond_card", "plastic_diamond"):
+            _check(sc[key] >= 0, f"{where}: scoring.{name}.{key}", sc[key], ">= 0")
+    comp = data["components"]
+    lo, hi = comp["min_players"], comp["max_players"]
+    _check(
+        2 <= lo <= hi <= MAX_PLAYERS,
+        f"{where}: components.max_players",
+        hi,
+        f"min_players ({lo}) to {MAX_PLAYERS}, min_players >= 2",
+    )
+    _check(
+        1 <= comp["first_reveals"] <= MAX_REVEALS,
+        f"{where}: components.first_reveals",
+        comp["first_reveals"],
+        f"1 to {MAX_REVEALS}",
+    )
+    _check(
+        0 <= comp["extra_reveals"] <= MAX_REVEALS - comp["first_reveals"],
+        f"{where}: components.extra_reveals",
+        comp["extra_reveals"],
+        f"0 to {MAX_REVEALS - comp['first_reveals']} (at most {MAX_REVEALS} reveals a turn)",
+    )
+    _check(comp["end_cards"] >= 0, f"{where}: components.end_cards", comp["end_cards"], ">= 0")
+    _check(comp["max_turns"] >= 1, f"{where}: components.max_turns", comp["max_turns"], ">= 1")
+    rew = data["rewards"]
+    for n in range(lo, hi + 1):
+        g = rew["gem"]["by_players"].get(str(n))
+        _check(g is not None, f"{where}: rewards.gem.by_players", n, "an entry per player count")
+        _check(
+            1 <= g["colours"] <= len(colours),
+            f"{where}: rewards.gem.by_players.{n}.colours",
+            g["colours"],
+            f"1 to {len(colours)}",
+        )
+        _check(g["points"] >= 0, f"{where}: rewards.gem.by_players.{n}.points", g["points"], ">= 0")
+    ex = rew["explorer"]
+    _check(
+        1 <= ex["wonders"] <= len(wonders),
+        f"{where}: rewards.explorer.wonders",
+        ex["wonders"],
+        f"1 to {len(wonders)}",
+    )
+    _check(ex["points"] >= 0, f"{where}: rewards.explorer.points", ex["points"], ">= 0")
+    tr = rew["treasure"]
+    _check(tr["points"] >= 0, f"{where}: rewards.treasure.points", tr["points"], ">= 0")
+    _check(tr["min_cards"] >= 1, f"{where}: rewards.treasure.min_cards", tr["min_cards"], ">= 1")
+    for s in STRATEGY_NAMES:
+        row = data["players"][s]
+        _check(
+            0.0 <= row["recall"] <= 1.0,
+            f"{where}: players.{s}.recall",
+            row["recall"],
+            "0.0 to 1.0",
+        )
+
+
+# --------------------------------------------------------------------------- arrays
+
+
+def _build_tables(data: dict, rulings: Rulings) -> Tables:
+    won = data["wonders"]
+    colours = won["colours"]
+    wonders = won["wonder"]
+    young = rulings.variant == "young"
+    rows = Slot.DIAMOND + 1 if young else Slot.TREASURE + 1
+    n = len(wonders) * rows
+    kind = np.zeros(n, np.int64)
+    colour = np.full(n, -1, np.int64)
+    wonder = np.zeros(n, np.int64)
+    for w, wd in enumerate(wonders):
+        for slot in range(rows):
+            c = w * rows + slot
+            wonder[c] = w
+            if slot <= Slot.GEM_C:
+                kind[c] = Kind.GEM
+                colour[c] = colours.index(wd["colours"][slot])
+            elif slot == Slot.DIAMOND:
+                kind[c] = Kind.DIAMOND
+            else:
+                kind[c] = Kind.KEY if wd["treasure"] == "key" else Kind.CHEST
+    comp = data["components"]
+    sc = data["scoring"][rulings.scoring]
+    rew = data["rewards"]
+    hi = int(comp["max_players"])
+    goal = np.zeros(hi + 1, np.int64)
+    gpts = np.zeros(hi + 1, np.int64)
+    for k, v in rew["gem"]["by_players"].items():
+        if int(k) <= hi:
+            goal[int(k)] = v["colours"]
+            gpts[int(k)] = v["points"]
+    return Tables(
+        card_kind=kind,
+        card_colour=colour,
+        card_wonder=wonder,
+        gem_points=np.array(sc["gems"], np.int64),
+        gem_goal=goal,
+        gem_reward=gpts,
+        n_wonders=len(wonders),
+        rows=int(rows),
+        n_cards=int(n),
+        n_colours=len(colours),
+        diamond_card=int(sc["diamond_card"]),
+        plastic_diamond=int(sc["plastic_diamond"]),
+        explorer_goal=int(rew["explorer"]["wonders"]),
+        explorer_points=int(rew["explorer"]["points"]),
+        treasure_points=int(rew["treasure"]["points"]),
+        treasure_min=int(rew["treasure"]["min_cards"]),
+        rewards=0 if young else 1,
+        first_reveals=int(comp["first_reveals"]),
+        extra_reveals=0 if young else int(comp["extra_reveals"]),
+        end_cards=0 if young else int(comp["end_cards"]),
+        finish_round=0 if young else 1,
+        take_optional=int(rulings.take == "optional"),
+        tie_share=int(rulings.tied_game == "share"),
+        max_turns=int(comp["max_turns"]),
+        min_players=int(comp["min_players"]),
+        max_players=hi,
+    )
+
+
+# --------------------------------------------------------------------------- assumed values
+
+
+def _value_at(data: dict, file: str, key: str) -> Any:
+    if file == "wonders" and key.startswith("*."):
+        fld = key[2:]
+        vals = [(w["id"], w[fld]) for w in data["wonders"]["wonder"]]
+        if fld == "colours":
+            return "; ".join(f"{i}: {'/'.join(v)}" for i, v in vals)
+        if fld == "treasure":
+            return "; ".join(
+                f"{k}: " + ", ".join(i for i, v in vals if v == k) for k in ("key", "chest")
+            )
+        return ", ".join(str(v) for _, v in vals)
+    node: Any = data[file]
+    for part in key.split("."):
+        node = node[part]
+    return node
+
+
+def assumed_values(rules: Rules) -> list[dict]:
+    """Every ``[[assumed]]`` row of the data files with the value ``rules`` runs with:
+    ``{"key": "<file>.<path>", "value", "note"}``. Rows of the young-player
+    variant's absent parts (keys and chests, rewards) are left out when it is played."""
+    out = []
+    for file in FILES:
+        for row in rules.data[file].get("assumed", []):
+            if not row.get("assumed", False):
+                continue
+            key = row["key"]
+            if rules.young and (file == "rewards" or key == "*.treasure"):
+                continue
+            if file == "scoring" and not key.startswith(rules.rulings.scoring + "."):
+                continue
+            out.append(
+                {
+                    "key": f"{file}.{key}",
+                    "value": _value_at(rules.data, file, key),
+                    "note": row.get("note", ""),
+                }
+            )
+    return out

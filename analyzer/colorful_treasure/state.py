@@ -1,0 +1,162 @@
+"""The state of one game of Colorful Treasure as arrays, allocated once per batch.
+
+A :class:`State` is a NamedTuple of numpy arrays reset for every game. Scalars
+that change during play live in ``sc`` (int64) at the ``S_*`` slots; what each
+seat holds lives in ``held`` at the ``H_*`` columns and its counters in
+``stats`` at the ``ST_*`` columns. ``-1`` is the empty sentinel in every array
+of cards, positions and seats.
+
+Positions: the grid has one column per wonder and ``rows`` places per column;
+position ``p = wonder * rows + row``. A card never moves while it lies in the
+grid (a revealed card not taken goes back face down in place), so
+``pos_of[card]`` is fixed at set-up.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from analyzer.colorful_treasure.codes import MAX_REVEALS
+from analyzer.jit import njit
+from analyzer.rng import QUEUE_WORDS
+
+# ------------------------------------------------------------------ scalar slots
+S_TURN = 0  #: game turn (0-based)
+S_SEAT = 1  #: seat whose turn it is
+S_N = 2  #: players
+S_LEFT = 3  #: cards left in the grid
+S_N_UP = 4  #: cards face up this turn (in ``up``)
+S_GEM_OWNER = 5  #: seat that took the gem reward, -1 while open
+S_EXPLORER_OWNER = 6  #: seat that took the explorer reward, -1 while open
+S_GEM_TURN = 7  #: game turn the gem reward was taken (-1)
+S_EXPLORER_TURN = 8
+S_DISCARDED = 9  #: treasure markers discarded in pairs
+S_TRACE_N = 10  #: events written to the trace
+S_ABORTED = 11  #: 1 if the game hit the turn cap
+S_BAD = 12  #: invariant failures (bit mask), 0 in a correct game
+S_GAME = 13  #: global game index
+S_STEAL_N = 14  #: rows written to the steals log
+N_SCALARS = 15
+
+# ------------------------------------------------------------------ per-seat holdings
+H_DIAMOND = 0  #: diamond cards
+H_PLASTIC = 1  #: plastic diamonds
+H_TREASURE = 2  #: key and chest cards
+H_KEYS = 3  #: unpaired key markers
+H_CHESTS = 4  #: unpaired chest markers
+H_COLOURS = 5  #: gem colours held (at least one card)
+H_WONDERS = 6  #: wonders held (at least one card)
+H_CARDS = 7  #: wonder cards held
+N_HELD = 8
+
+# ------------------------------------------------------------------ per-seat counters
+ST_TURNS = 0
+ST_STEALS = 1  #: steals made
+ST_ROBBED = 2  #: times another seat stole from this one
+ST_STOLE_PLASTIC = 3  #: steals that took a plastic diamond
+ST_THIRD = 4  #: turns with an extra reveal
+ST_TREASURE_TURNS = 5  #: turns that revealed a key or chest
+ST_NOTHING = 6  #: turns that took nothing
+ST_NO_VICTIM = 7  #: pairs with nobody to steal from
+N_STATS = 8
+
+# ------------------------------------------------------------------ trace events
+#: trace rows are int64[8]: (event, turn, seat, a, b, c, d, e)
+EV_REVEAL = 1  #: a=position, b=card, c=reveal number in the turn (1..)
+EV_TAKE = 2  #: a=card
+EV_BACK = 3  #: a=position, b=card: turned face down again
+EV_PAIR = 4  #: a key and a chest marker discarded
+EV_STEAL = 5  #: a=victim, b=card taken, or -1 for a plastic diamond
+EV_NO_VICTIM = 6  #: a pair but nobody holds anything
+EV_REWARD = 7  #: a=Reward, b=points
+EV_NOTHING = 8  #: took nothing (ruling take = optional)
+EV_END = 9  #: one per seat: a=score in 60ths, b=win share * 1000
+EV_PLASTIC = 10  #: a=wonder: the plastic diamond above it taken with its diamond card
+
+#: steals log rows: (game, turn, thief, victim, item) with item the card or -1 (plastic)
+N_STEAL_COLS = 5
+MAX_FORCED = 64  #: room for forced chance outcomes in ``rng`` (tests; analyzer.rng)
+NEVER = -1  #: ``mem`` value of a card a seat does not remember
+ALWAYS = 1 << 40  #: ``mem`` value of a card remembered for good (recall 1)
+
+
+class State(NamedTuple):
+    """Arrays of one game (module docstring); ints are int64. P seats, N cards, W wonders."""
+
+    sc: np.ndarray  #: int64[N_SCALARS]
+    rng: np.ndarray  #: uint64[6 + MAX_FORCED] xoshiro256** state and forced outcomes
+    grid: np.ndarray  #: int64[N] card at each position, -1 once taken
+    pos_of: np.ndarray  #: int64[N] position of each card (fixed at set-up)
+    owner: np.ndarray  #: int64[N] seat holding each card, -1 while in the grid
+    board_plastic: np.ndarray  #: int64[W] 1 while the plastic diamond is above its column
+    up: np.ndarray  #: int64[MAX_REVEALS] positions face up this turn
+    gems: np.ndarray  #: int64[P, n_colours] gem cards held by colour
+    wcards: np.ndarray  #: int64[P, W] cards held of each wonder
+    held: np.ndarray  #: int64[P, N_HELD]
+    stats: np.ndarray  #: int64[P, N_STATS]
+    mem: np.ndarray  #: int64[P, N] last game turn each seat remembers each card (NEVER)
+    known: np.ndarray  #: int64[N] scratch: 1 if the deciding seat knows the card
+    unk: np.ndarray  #: int64[W, rows] scratch: cards of each column the decider does not know
+    n_unk: np.ndarray  #: int64[W] scratch: how many in ``unk``
+    hyp: np.ndarray  #: int64[MAX_REVEALS + 1] scratch: a hypothetical set of face-up cards
+    slots: np.ndarray  #: int64[N + W] scratch: candidate reveals (position, or -1 - column)
+    pick: np.ndarray  #: int64[MAX_REVEALS] positions chosen to reveal at once
+    aim: np.ndarray  #: float64[N + W, n_colours + 2] scratch: how each slot serves each target
+    pairs: np.ndarray  #: int64[n_colours + 2, 2] scratch: the candidate pair of each target
+    class_n: np.ndarray  #: int64[2 * (n_colours + 3)] scratch: known slots listed per class
+    memo: np.ndarray  #: float64[2 * (n_colours + 3)] scratch: value of a known card by class
+    memo2: np.ndarray  #: float64[2 * (n_colours + 3)] * 2] scratch: value of two cards by class
+    parts: np.ndarray  #: int64[P, 7] score parts of the last game (60ths, see turn.final_scores)
+    deal: np.ndarray  #: int64[N] layout to use instead of shuffling (deal[0] = -1: shuffle)
+    steals: np.ndarray  #: int64[max steals, N_STEAL_COLS] steals log of the batch
+    trace: np.ndarray  #: int64[max events, 8] replay log (only when tracing)
+
+
+def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> State:
+    """Allocate a :class:`State` for games of ``players`` seats under tables ``t``."""
+    n, w = t.n_cards, t.n_wonders
+    return State(
+        sc=np.zeros(N_SCALARS, np.int64),
+        rng=np.zeros(QUEUE_WORDS + MAX_FORCED, np.uint64),
+        grid=np.full(n, -1, np.int64),
+        pos_of=np.full(n, -1, np.int64),
+        owner=np.full(n, -1, np.int64),
+        board_plastic=np.zeros(w, np.int64),
+        up=np.full(MAX_REVEALS, -1, np.int64),
+        gems=np.zeros((players, t.n_colours), np.int64),
+        wcards=np.zeros((players, w), np.int64),
+        held=np.zeros((players, N_HELD), np.int64),
+        stats=np.zeros((players, N_STATS), np.int64),
+        mem=np.full((players, n), NEVER, np.int64),
+        known=np.zeros(n, np.int64),
+        unk=np.full((w, t.rows), -1, np.int64),
+        n_unk=np.zeros(w, np.int64),
+        hyp=np.full(MAX_REVEALS + 1, -1, np.int64),
+        slots=np.full(n + w, -1, np.int64),
+        pick=np.full(MAX_REVEALS, -1, np.int64),
+        aim=np.zeros((n + w, t.n_colours + 2), np.float64),
+        pairs=np.full((t.n_colours + 2, 2), -1, np.int64),
+        class_n=np.zeros(2 * (t.n_colours + 3), np.int64),
+        memo=np.zeros(2 * (t.n_colours + 3), np.float64),
+        memo2=np.zeros((2 * (t.n_colours + 3), 2 * (t.n_colours + 3)), np.float64),
+        parts=np.zeros((players, 7), np.int64),
+        deal=np.full(n, -1, np.int64),
+        steals=np.zeros((max(steal_rows, 1), N_STEAL_COLS), np.int64),
+        trace=np.zeros((max(trace_rows, 1), 8), np.int64),
+    )
+
+
+@njit
+def trace(s, ev, seat, a, b, c):
+    """Append an event to the trace if it has room (a 1-row trace records nothing)."""
+    i = s.sc[S_TRACE_N]
+    if s.trace.shape[0] > 1 and i < s.trace.shape[0]:
+        s.trace[i, 0] = ev
+        s.trace[i, 1] = s.sc[S_TURN]
+        s.trace[i, 2] = seat
+        s.trace[i, 3] = a
+        s.trace[i, 4] = b
+        s.trace[i, 5] = c
+        s.sc[S_TRACE_N] = i + 1
+    elif s.trace.shape[0] > 1:
+        s.sc[S_TRACE_N] = i + 1  # counts past the end: the caller reports it

@@ -1,0 +1,94 @@
+"""Colorful Treasure's own report tables: the rewards and the steals.
+
+Called through :class:`analyzer.colorful_treasure.plugin.ColorfulTreasure`
+(``reduce`` and ``report_tables``) by :mod:`analyzer.aggregate`, whose helpers
+build the moments and intervals. Column names used here are the ones the game
+declares in :func:`analyzer.colorful_treasure.plugin.games_columns` and the
+``steals`` table of :func:`analyzer.colorful_treasure.game.steals_frame`.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from analyzer import aggregate as A
+
+REWARDS = ("gem_reward", "explorer_reward", "treasure_reward")
+
+
+def reduce(tables: dict[str, pd.DataFrame]) -> list[pd.DataFrame]:
+    """Partial rows of one batch: win and score of holders and non-holders of each
+    reward; steals by thief and victim seat and by item. Draws no random numbers."""
+    parts = []
+    g = tables.get("games")
+    if g is not None and len(g):
+        long = pd.concat(
+            [
+                g[["cell", "win", "score"]].assign(reward=r, got=g[r].astype("int64"))
+                for r in REWARDS
+                if r in g
+            ],
+            ignore_index=True,
+        )
+        parts.append(A.moments(long, "reward", ["reward", "got"], ["win", "score"]))
+        parts.append(A.counts(g[g["seat"] == 0], "ct_games", []))
+    s = tables.get("steals")
+    if s is not None and len(s):
+        parts.append(A.counts(s, "steal_pair", ["thief", "victim"]))
+        parts.append(A.counts(s, "steal_item", ["item"]))
+    return parts
+
+
+def report_tables(agg: pd.DataFrame, info: dict) -> dict[str, pd.DataFrame]:
+    """``rewards`` (per reward: share of seat-games holding it, win rate and mean
+    score of holders and of the others) and ``steals_by_seat`` (steals per game by
+    thief and victim seat) and ``steal_items``."""
+    out: dict[str, pd.DataFrame] = {}
+    rew = A.group_rows(agg, "reward")
+    if len(rew):
+        rows = []
+        keys = rew["key"].str.split("|", n=1, expand=True)
+        rew = rew.assign(reward=keys[0], got=keys[1].astype(int))
+        for (cell, reward), sub in rew.groupby(["cell", "reward"], sort=False):
+            win = sub[sub["metric"] == "win"].set_index("got")
+            score = sub[sub["metric"] == "score"].set_index("got")
+            n1 = float(win["n"].get(1, 0.0))
+            n0 = float(win["n"].get(0, 0.0))
+            w1 = float(win["sum"].get(1, 0.0))
+            w0 = float(win["sum"].get(0, 0.0))
+            m1, lo1, hi1 = A.mean_ci_arrays(
+                [n1], [score["sum"].get(1, 0.0)], [score["sumsq"].get(1, 0.0)]
+            )
+            row = {"cell": cell, "reward": reward}
+            row.update({k: v[0] for k, v in A.rate("held", [n1], [n0 + n1]).items()})
+            row.update({k: v[0] for k, v in A.rate("win_holders", [w1], [n1]).items()})
+            row.update({k: v[0] for k, v in A.rate("win_others", [w0], [n0]).items()})
+            row.update({"score_holders": m1[0], "score_holders_low": lo1[0]})
+            row["score_holders_high"] = hi1[0]
+            rows.append(row)
+        out["rewards"] = pd.DataFrame(rows)
+    games = A.group_rows(agg, "ct_games")
+    pairs = A.group_rows(agg, "steal_pair")
+    if len(pairs) and len(games):
+        n_games = games.groupby("cell")["n"].sum()
+        keys = pairs["key"].str.split("|", n=1, expand=True)
+        t = pd.DataFrame(
+            {
+                "cell": pairs["cell"].to_numpy(),
+                "thief": keys[0].astype(int).to_numpy(),
+                "victim": keys[1].astype(int).to_numpy(),
+                "steals": pairs["n"].to_numpy(),
+            }
+        )
+        t["per_game"] = t["steals"] / t["cell"].map(n_games).to_numpy()
+        out["steals_by_seat"] = t.sort_values(["cell", "thief", "victim"]).reset_index(drop=True)
+        items = A.group_rows(agg, "steal_item")
+        it = pd.DataFrame(
+            {"cell": items["cell"].to_numpy(), "item": items["key"], "steals": items["n"]}
+        )
+        total = it.groupby("cell")["steals"].transform("sum")
+        lo, hi = A.wilson(it["steals"].to_numpy(), total.to_numpy())
+        it["share"] = it["steals"] / total
+        it["share_low"], it["share_high"] = lo, hi
+        out["steal_items"] = it.reset_index(drop=True)
+    return out

@@ -1,0 +1,344 @@
+"""The rules of set-up, a turn, the rewards and the end scoring, as small kernels.
+
+Sections of ``docs/rules/colorful-treasure.md``: "Set-up" (:func:`setup`), "A
+turn" (:func:`reveal`, :func:`must_take_treasure`, :func:`take_from_grid`,
+:func:`turn_back`, :func:`pairs_ready`, :func:`steal`), "Players and memory"
+(:func:`remember`), "Scoring" (:func:`check_rewards`, :func:`final_scores`).
+Decisions are not made here: the game loop (:mod:`.engine`) asks the
+strategies (:mod:`.strategies`) and applies their answers with these kernels.
+"""
+
+import numpy as np
+
+from analyzer.colorful_treasure.codes import P_RECALL, SCALE, Kind, Reward
+from analyzer.colorful_treasure.state import (
+    ALWAYS,
+    EV_BACK,
+    EV_PAIR,
+    EV_PLASTIC,
+    EV_REVEAL,
+    EV_REWARD,
+    EV_STEAL,
+    EV_TAKE,
+    H_CARDS,
+    H_CHESTS,
+    H_COLOURS,
+    H_DIAMOND,
+    H_KEYS,
+    H_PLASTIC,
+    H_TREASURE,
+    H_WONDERS,
+    NEVER,
+    S_DISCARDED,
+    S_EXPLORER_OWNER,
+    S_EXPLORER_TURN,
+    S_GEM_OWNER,
+    S_GEM_TURN,
+    S_LEFT,
+    S_N_UP,
+    S_STEAL_N,
+    S_TURN,
+    ST_ROBBED,
+    ST_STEALS,
+    ST_STOLE_PLASTIC,
+    trace,
+)
+from analyzer.jit import njit
+from analyzer.rng import rng_below, rng_float
+
+# ------------------------------------------------------------------ set-up
+
+
+@njit
+def setup(s, t, n):
+    """Reset ``s`` for a new game of ``n`` seats and lay out the grid.
+
+    Each wonder's cards are shuffled into its own column (draws ``rows - 1``
+    numbers per column with :func:`~analyzer.rng.rng_below`, so tests may force
+    them), unless ``s.deal[0] >= 0``: then ``s.deal`` is the layout (card at
+    each position). A plastic diamond goes above every column.
+    """
+    rows = t.rows
+    for p in range(t.n_cards):
+        s.owner[p] = -1
+        for q in range(n):
+            s.mem[q, p] = NEVER
+    for w in range(t.n_wonders):
+        base = w * rows
+        for r in range(rows):
+            s.grid[base + r] = base + r
+        if s.deal[0] >= 0:
+            for r in range(rows):
+                s.grid[base + r] = s.deal[base + r]
+        else:
+            for i in range(rows - 1, 0, -1):
+                j = rng_below(s.rng, i + 1)
+                tmp = s.grid[base + i]
+                s.grid[base + i] = s.grid[base + j]
+                s.grid[base + j] = tmp
+        s.board_plastic[w] = 1
+    for p in range(t.n_cards):
+        s.pos_of[s.grid[p]] = p
+    s.gems[:, :] = 0
+    s.wcards[:, :] = 0
+    s.held[:, :] = 0
+    s.stats[:, :] = 0
+    s.sc[S_LEFT] = t.n_cards
+    s.sc[S_N_UP] = 0
+    s.sc[S_GEM_OWNER] = -1
+    s.sc[S_EXPLORER_OWNER] = -1
+    s.sc[S_GEM_TURN] = -1
+    s.sc[S_EXPLORER_TURN] = -1
+    s.sc[S_DISCARDED] = 0
+    s.sc[S_TURN] = 0
+
+
+# ------------------------------------------------------------------ a turn
+
+
+@njit
+def face_down(s, p):
+    """Position ``p`` holds a card that is face down (in the grid, not revealed now)."""
+    if s.grid[p] < 0:
+        return False
+    for i in range(s.sc[S_N_UP]):
+        if s.up[i] == p:
+            return False
+    return True
+
+
+@njit
+def face_down_count(s):
+    """Cards in the grid that are face down now."""
+    return s.sc[S_LEFT] - s.sc[S_N_UP]
+
+
+@njit
+def reveal(s, seat, p):
+    """Turn the card at position ``p`` face up (everyone sees it)."""
+    k = s.sc[S_N_UP]
+    s.up[k] = p
+    s.sc[S_N_UP] = k + 1
+    trace(s, EV_REVEAL, seat, p, s.grid[p], k + 1)
+
+
+@njit
+def is_treasure(t, card):
+    kind = t.card_kind[card]
+    return kind == Kind.KEY or kind == Kind.CHEST
+
+
+@njit
+def must_take_treasure(s, t):
+    """A key or chest is face up: the turn must take every key and chest revealed."""
+    for i in range(s.sc[S_N_UP]):
+        if is_treasure(t, s.grid[s.up[i]]):
+            return True
+    return False
+
+
+@njit
+def gain_card(s, t, seat, card):
+    """``seat`` now holds ``card`` (from the grid or a steal): update its holdings."""
+    s.owner[card] = seat
+    kind = t.card_kind[card]
+    if kind == Kind.GEM:
+        g = t.card_colour[card]
+        if s.gems[seat, g] == 0:
+            s.held[seat, H_COLOURS] += 1
+        s.gems[seat, g] += 1
+    elif kind == Kind.DIAMOND:
+        s.held[seat, H_DIAMOND] += 1
+    else:
+        s.held[seat, H_TREASURE] += 1
+    w = t.card_wonder[card]
+    if s.wcards[seat, w] == 0:
+        s.held[seat, H_WONDERS] += 1
+    s.wcards[seat, w] += 1
+    s.held[seat, H_CARDS] += 1
+
+
+@njit
+def lose_card(s, t, seat, card):
+    """``seat`` no longer holds ``card`` (stolen): the reverse of :func:`gain_card`."""
+    kind = t.card_kind[card]
+    if kind == Kind.GEM:
+        g = t.card_colour[card]
+        s.gems[seat, g] -= 1
+        if s.gems[seat, g] == 0:
+            s.held[seat, H_COLOURS] -= 1
+    elif kind == Kind.DIAMOND:
+        s.held[seat, H_DIAMOND] -= 1
+    else:
+        s.held[seat, H_TREASURE] -= 1
+    w = t.card_wonder[card]
+    s.wcards[seat, w] -= 1
+    if s.wcards[seat, w] == 0:
+        s.held[seat, H_WONDERS] -= 1
+    s.held[seat, H_CARDS] -= 1
+
+
+@njit
+def take_from_grid(s, t, seat, card):
+    """``seat`` takes the face-up ``card``: a diamond card brings the plastic diamond
+    above its column, a key or chest card brings its wonder's treasure marker."""
+    s.grid[s.pos_of[card]] = -1
+    s.sc[S_LEFT] -= 1
+    gain_card(s, t, seat, card)
+    trace(s, EV_TAKE, seat, card, 0, 0)
+    kind = t.card_kind[card]
+    if kind == Kind.DIAMOND:
+        w = t.card_wonder[card]
+        if s.board_plastic[w] == 1:
+            s.board_plastic[w] = 0
+            s.held[seat, H_PLASTIC] += 1
+            trace(s, EV_PLASTIC, seat, w, 0, 0)
+    elif kind == Kind.KEY:
+        s.held[seat, H_KEYS] += 1
+    elif kind == Kind.CHEST:
+        s.held[seat, H_CHESTS] += 1
+
+
+@njit
+def remember(s, prm, n, card):
+    """Every seat sees ``card`` before it goes face down: draw how long each keeps it.
+
+    Seat ``q`` remembers it at game turn ``turn + k`` with probability
+    ``recall**k`` (``prm[q, P_RECALL]``): the number of further turns is drawn
+    once, geometric, ``floor(log(u) / log(recall))`` with ``u`` uniform on (0, 1].
+    Draws one number per seat whose recall is strictly between 0 and 1.
+    """
+    turn = s.sc[S_TURN]
+    for q in range(n):
+        r = prm[q, P_RECALL]
+        if r >= 1.0:
+            s.mem[q, card] = ALWAYS
+        elif r <= 0.0:
+            s.mem[q, card] = turn
+        else:
+            u = 1.0 - rng_float(s.rng)
+            s.mem[q, card] = turn + np.int64(np.log(u) / np.log(r))
+
+
+@njit
+def turn_back(s, prm, n, seat):
+    """End of the reveal: every face-up card still in the grid goes face down in place."""
+    for i in range(s.sc[S_N_UP]):
+        p = s.up[i]
+        if s.grid[p] >= 0:
+            remember(s, prm, n, s.grid[p])
+            trace(s, EV_BACK, seat, p, s.grid[p], 0)
+        s.up[i] = -1
+    s.sc[S_N_UP] = 0
+
+
+@njit
+def pairs_ready(s, seat):
+    """``seat`` holds a key marker and a chest marker (two of one kind never pair)."""
+    return s.held[seat, H_KEYS] > 0 and s.held[seat, H_CHESTS] > 0
+
+
+@njit
+def discard_pair(s, seat):
+    s.held[seat, H_KEYS] -= 1
+    s.held[seat, H_CHESTS] -= 1
+    s.sc[S_DISCARDED] += 2
+    trace(s, EV_PAIR, seat, 0, 0, 0)
+
+
+@njit
+def has_loot(s, victim):
+    """``victim`` holds something a steal can take (a plastic diamond or a card)."""
+    return s.held[victim, H_PLASTIC] > 0 or s.held[victim, H_CARDS] > 0
+
+
+@njit
+def steal(s, t, seat, victim, card, game):
+    """``seat`` takes ``card`` (or a plastic diamond if ``card`` is -1) from ``victim``."""
+    if card < 0:
+        s.held[victim, H_PLASTIC] -= 1
+        s.held[seat, H_PLASTIC] += 1
+        s.stats[seat, ST_STOLE_PLASTIC] += 1
+    else:
+        lose_card(s, t, victim, card)
+        gain_card(s, t, seat, card)
+    s.stats[seat, ST_STEALS] += 1
+    s.stats[victim, ST_ROBBED] += 1
+    trace(s, EV_STEAL, seat, victim, card, 0)
+    i = s.sc[S_STEAL_N]
+    if i < s.steals.shape[0]:
+        s.steals[i, 0] = game
+        s.steals[i, 1] = s.sc[S_TURN]
+        s.steals[i, 2] = seat
+        s.steals[i, 3] = victim
+        s.steals[i, 4] = card
+    s.sc[S_STEAL_N] = i + 1
+
+
+# ------------------------------------------------------------------ scoring
+
+
+@njit
+def gem_open(s, t):
+    return t.rewards == 1 and s.sc[S_GEM_OWNER] < 0
+
+
+@njit
+def explorer_open(s, t):
+    return t.rewards == 1 and s.sc[S_EXPLORER_OWNER] < 0
+
+
+@njit
+def check_rewards(s, t, seat, n):
+    """End of ``seat``'s turn: it takes each open "first to" reward it now meets."""
+    if gem_open(s, t) and s.held[seat, H_COLOURS] >= t.gem_goal[n]:
+        s.sc[S_GEM_OWNER] = seat
+        s.sc[S_GEM_TURN] = s.sc[S_TURN]
+        trace(s, EV_REWARD, seat, Reward.GEM, t.gem_reward[n], 0)
+    if explorer_open(s, t) and s.held[seat, H_WONDERS] >= t.explorer_goal:
+        s.sc[S_EXPLORER_OWNER] = seat
+        s.sc[S_EXPLORER_TURN] = s.sc[S_TURN]
+        trace(s, EV_REWARD, seat, Reward.EXPLORER, t.explorer_points, 0)
+
+
+@njit
+def gem_points(t, count):
+    """Points of ``count`` gem cards of one colour."""
+    return t.gem_points[min(count, t.gem_points.shape[0] - 1)]
+
+
+@njit
+def final_scores(s, t, n, parts):
+    """Score every seat into ``parts`` (int64[P, 7], 60ths of a point):
+    gems, diamond cards, plastic diamonds, gem reward, explorer reward,
+    treasure reward, total. The treasure reward goes to the most key and chest
+    cards (at least ``treasure_min``); tied seats share it."""
+    best = 0
+    for q in range(n):
+        best = max(best, s.held[q, H_TREASURE])
+    tied = 0
+    if t.rewards == 1 and best >= t.treasure_min:
+        for q in range(n):
+            if s.held[q, H_TREASURE] == best:
+                tied += 1
+    for q in range(n):
+        g = 0
+        for c in range(t.n_colours):
+            g += gem_points(t, s.gems[q, c])
+        parts[q, 0] = g * SCALE
+        parts[q, 1] = s.held[q, H_DIAMOND] * t.diamond_card * SCALE
+        parts[q, 2] = s.held[q, H_PLASTIC] * t.plastic_diamond * SCALE
+        parts[q, 3] = t.gem_reward[n] * SCALE if s.sc[S_GEM_OWNER] == q else 0
+        parts[q, 4] = t.explorer_points * SCALE if s.sc[S_EXPLORER_OWNER] == q else 0
+        parts[q, 5] = 0
+        if tied > 0 and s.held[q, H_TREASURE] == best:
+            parts[q, 5] = t.treasure_points * SCALE // tied
+        parts[q, 6] = 0
+        for i in range(6):
+            parts[q, 6] += parts[q, i]
+
+
+@njit
+def random_index(s, n):
+    """Uniform on ``0 .. n-1`` from the game's stream (forcible in tests)."""
+    return rng_below(s.rng, n)
