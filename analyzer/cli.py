@@ -41,7 +41,10 @@ def _register_commands() -> None:
     from analyzer.games import available_games, load_game
 
     for name in available_games():  # a game's own commands (Unearth: odds, advise)
-        load_game(name).register_commands(app)
+        try:
+            load_game(name).register_commands(app)
+        except AnalyzerError:  # a broken game: `analyzer games` says why
+            continue
     for name in COMMAND_MODULES:
         module = importlib.import_module(f"analyzer.commands.{name}")
         module.register(app)

@@ -130,3 +130,19 @@ def test_an_undeclared_column_is_refused():
     tables["games"]["pts_extra"] = 1
     with pytest.raises(AnalyzerError, match="undeclared column 'pts_extra'"):
         Reducer(game="coin", columns=())(tables)
+
+
+def test_a_broken_game_does_not_take_the_others_down(monkeypatch, capsys):
+    import analyzer.games as registry
+
+    def broken():
+        raise ImportError("no module named 'analyzer.broken.plugin'")
+
+    monkeypatch.setitem(registry._FACTORIES, "broken", broken)
+    monkeypatch.setattr(registry, "BROKEN", {})
+    with pytest.raises(AnalyzerError, match="game 'broken' could not be loaded .ImportError"):
+        load_game("broken")
+    assert run_cli(["games"]) == 0
+    out = capsys.readouterr()
+    assert "coin: Coin flip" in out.out and "unearth: Unearth" in out.out
+    assert "broken: could not be loaded" in out.err

@@ -21,12 +21,18 @@ def register(app: typer.Typer) -> None:
 
     @app.command("games", help=EXAMPLES)
     def games_cmd() -> None:
-        from analyzer.games import available_games, load_game
+        from analyzer.errors import AnalyzerError
+        from analyzer.games import BROKEN, available_games, load_game
 
         for name in available_games():
-            g = load_game(name)
+            try:
+                g = load_game(name)
+            except AnalyzerError:
+                continue
             names = [s.name + ("*" if s.name == g.default_strategy else "") for s in g.strategies]
             typer.echo(
                 f"{name}: {g.title}, {g.min_players}-{g.max_players} players, "
                 f"strategies {', '.join(names)}; rules {g.rules_version}"
             )
+        for name, why in sorted(BROKEN.items()):
+            typer.echo(f"{name}: could not be loaded ({why})", err=True)

@@ -224,6 +224,8 @@ class Game:
 
 _FACTORIES: dict[str, Callable[[], Game]] = {}
 _GAMES: dict[str, Game] = {}
+#: games that failed to import or build: name -> the error, one line
+BROKEN: dict[str, str] = {}
 _DISCOVERED = False
 #: subpackages of analyzer that are machinery, not games
 _NOT_GAMES = {"commands", "games"}
@@ -243,13 +245,24 @@ def _discover() -> None:
     _DISCOVERED = True
     import analyzer
 
+    # one broken game folder must not take the others (or the CLI) down with it
     for info in pkgutil.iter_modules(analyzer.__path__):
         if info.ispkg and info.name not in _NOT_GAMES:
-            importlib.import_module(f"analyzer.{info.name}")  # registers itself
+            try:
+                importlib.import_module(f"analyzer.{info.name}")  # registers itself
+            except Exception as err:  # noqa: BLE001 - reported by available/load_game
+                BROKEN[info.name] = _one_line(err)
     from importlib.metadata import entry_points
 
     for ep in entry_points(group="analyzer.games"):
-        register_game(ep.name, ep.load())
+        try:
+            register_game(ep.name, ep.load())
+        except Exception as err:  # noqa: BLE001
+            BROKEN[ep.name] = _one_line(err)
+
+
+def _one_line(err: BaseException) -> str:
+    return f"{type(err).__name__}: {' '.join(str(err).split())}"[:300]
 
 
 def available_games() -> tuple[str, ...]:
@@ -261,11 +274,19 @@ def available_games() -> tuple[str, ...]:
 def load_game(name: str = "unearth", where: str = "game") -> Game:
     """The registered game ``name``; :class:`InputError` naming the allowed ones if unknown."""
     _discover()
+    if isinstance(name, str) and name in BROKEN:
+        raise AnalyzerError(f"{where}: game {name!r} could not be loaded ({BROKEN[name]})")
     if not isinstance(name, str) or name not in _FACTORIES:
         raise bad_value(where, name, ", ".join(available_games()))
     game = _GAMES.get(name)
     if game is None:
-        game = _GAMES[name] = _FACTORIES[name]()
+        try:
+            game = _GAMES[name] = _FACTORIES[name]()
+        except Exception as err:  # noqa: BLE001
+            BROKEN[name] = _one_line(err)
+            raise AnalyzerError(
+                f"{where}: game {name!r} could not be loaded ({BROKEN[name]})"
+            ) from None
     return game
 
 
