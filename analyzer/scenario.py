@@ -47,6 +47,7 @@ TOP_KEYS = (
     "rotation",
     "rules",
     "overrides",
+    "strategy_params",
     "sweep",
     "compare",
     "output",
@@ -120,6 +121,7 @@ class Scenario:
             "rotation": self.rotation if self.lineup else None,
             "rules": dict(self.rulings),
             "overrides": dict(self.overrides),
+            "strategy_params": {k: dict(v) for k, v in self.strategy_params.items()},
             "sweep": [{"param": a.param, "values": list(a.values)} for a in self.sweep],
             "compare": (
                 {
@@ -243,6 +245,7 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
 
     rulings = _rulings(game, raw.get("rules", {}), where, "rules")
     overrides = _overrides(raw.get("overrides", {}), where, "overrides")
+    strategy_params = _strategy_params(game, raw.get("strategy_params", {}), where)
 
     sweep = _sweep(game, raw.get("sweep"), where) if "sweep" in raw else ()
     compare = _compare(game, raw["compare"], where, players) if "compare" in raw else None
@@ -295,6 +298,7 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
         save_tables=save_tables,
         batch_size=batch_size,
         game=game_name,
+        strategy_params=strategy_params,
     )
     expand(sc)  # builds every cell's rules: validates sweep values and variants
     return sc
@@ -654,6 +658,24 @@ def _rulings(game: Game, value, where: str, key: str) -> dict:
     allowed = game.ruling_names()
     _unknown(table, allowed, where, f"{key}.")
     return table
+
+
+def _strategy_params(game: Game, value, where: str) -> dict:
+    """``[strategy_params]``: ``strategy = { param = number, ... }``, checked against
+    the game's strategies and each one's parameters."""
+    table = _table(value, where, "strategy_params")
+    out = {}
+    for name, params in table.items():
+        strat = next((s for s in game.strategies if s.name == name), None)
+        _check(strat is not None, where, "strategy_params", name, ", ".join(game.strategy_names()))
+        known = [p for p, _ in strat.params]
+        params = _table(params, where, f"strategy_params.{name}")
+        _unknown(params, tuple(known), where, f"strategy_params.{name}.")
+        for key, v in params.items():
+            ok = isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+            _check(ok, where, f"strategy_params.{name}.{key}", v, "a number")
+        out[name] = {k: float(v) for k, v in params.items()}
+    return out
 
 
 def _overrides(value, where: str, key: str) -> dict:

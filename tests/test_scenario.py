@@ -253,3 +253,29 @@ def test_scenario_job_splits_games_by_seat_order():
     assert g["cell"].tolist() == [0] * 8 + [1] * 8
     assert g["order"].tolist()[:8] == [0, 0, 1, 1, 1, 1, 2, 2]
     assert g["game"].tolist()[:8] == list(range(2, 10))
+
+
+def test_strategy_params_reach_the_games_and_are_checked(tmp_path):
+    import analyzer
+    from analyzer.scenario import load_scenario
+
+    base = 'players = 2\nstrategies = "balanced"\ngames = 30\nseed = 4\n'
+    plain = analyzer.run(parse_toml(base)).games
+    tuned = analyzer.run(parse_toml(base + "[strategy_params]\nbalanced = { w_stone = 9.0 }\n"))
+    assert tuned.info["scenario"]["strategy_params"] == {"balanced": {"w_stone": 9.0}}
+    assert not plain["score"].equals(tuned.games["score"])  # the games changed
+    for text, msg in (
+        ("[strategy_params]\nchess = { w_stone = 1 }\n", "strategy_params: bad value 'chess'"),
+        ("[strategy_params]\nbalanced = { speed = 1 }\n", "unknown key 'strategy_params.balanced"),
+        ("[strategy_params]\nbalanced = { w_stone = 'x' }\n", "w_stone: bad value 'x'"),
+    ):
+        src = tmp_path / "s.toml"
+        src.write_text(base + text)
+        with pytest.raises(InputError, match=msg):
+            load_scenario(src)
+
+
+def parse_toml(text: str) -> dict:
+    import tomllib
+
+    return tomllib.loads(text)
