@@ -33,6 +33,14 @@ TARGETS = {
     "from analyzer.unearth.rules import default_rules\n"
     "dice_to_claim_table(default_rules())\n",
 }
+# the other games, through the registry: one game of the default strategy
+for _name in ("colorful_treasure", "uruk"):
+    TARGETS[_name] = (
+        "from analyzer.games import load_game\n"
+        f"g = load_game({_name!r})\n"
+        "rules = g.load_rules({}, {}, 'rules')\n"
+        "g.make_job(g.max_players, [g.default_strategy] * g.max_players, 1, rules)(0, 1)\n"
+    )
 
 
 _REPORT = (
@@ -58,7 +66,7 @@ def measure(root: Path, code: str, cache: str) -> tuple[float, float, float]:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--other", type=Path, help="a second checkout to measure first")
-    ap.add_argument("--targets", default="engine,odds")
+    ap.add_argument("--targets", default="engine,odds", help=", ".join(TARGETS))
     args = ap.parse_args(argv)
     roots = ([args.other] if args.other else []) + [Path(__file__).resolve().parents[1]]
     print(f"{'checkout':<28} {'target':<8} {'cold CPU-s':>10} {'peak MB':>8} "
