@@ -28,6 +28,8 @@ import numpy as np
 
 from analyzer.colorful_treasure.codes import MAX_REVEALS, PARAM_NAMES, STRATEGY_NAMES, Kind, Slot
 from analyzer.errors import InputError, bad_value
+from analyzer.games.data import check as _check
+from analyzer.games.data import coerce_override
 
 #: Names the engine's behaviour. Changes only when simulated behaviour changes;
 #: written into every report and manifest.
@@ -252,40 +254,12 @@ def _apply_override(data: dict, path: str, value: Any, where: str) -> None:
                 allowed = [a for a in allowed if a != "id"]
                 raise bad_value(w, key, ", ".join(allowed) or "nothing below this key")
             if last:
-                node[key] = _coerce(node[key], value, w)
+                node[key] = coerce_override(node[key], value, w, tables=False)
             else:
                 nxt.append(node[key])
         nodes = nxt
     if len(parts) < 2 or (parts[0] == "wonders" and len(parts) == 2 and parts[1] != "colours"):
         raise InputError(f"{w}: the path must name a value, e.g. 'wonders.petra.colours'")
-
-
-def _coerce(old: Any, value: Any, where: str) -> Any:
-    """The override ``value`` if it has the type of ``old`` (ints allowed for floats)."""
-    if isinstance(old, dict):
-        raise bad_value(where, value, "a path naming a value, not a table")
-    if isinstance(old, bool):
-        ok = isinstance(value, bool)
-    elif isinstance(old, int):
-        ok = isinstance(value, int) and not isinstance(value, bool)
-    elif isinstance(old, float):
-        ok = isinstance(value, int | float) and not isinstance(value, bool)
-        value = float(value) if ok else value
-    elif isinstance(old, list):
-        kind = type(old[0]) if old else int
-        ok = isinstance(value, list) and all(
-            isinstance(v, kind) and not isinstance(v, bool) for v in value
-        )
-    else:
-        ok = isinstance(value, type(old))
-    if not ok:
-        raise bad_value(where, value, f"a value of the same type as {old!r}")
-    return copy.deepcopy(value)
-
-
-def _check(cond: bool, where: str, value: Any, allowed: str) -> None:
-    if not cond:
-        raise bad_value(where, value, allowed)
 
 
 def _validate(data: dict, where: str) -> None:

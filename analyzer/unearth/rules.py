@@ -24,6 +24,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from analyzer.errors import InputError, bad_value
+from analyzer.games.data import check as _check
+from analyzer.games.data import coerce_override
 from analyzer.unearth.codes import (
     CardKind,
     Delver,
@@ -308,7 +310,7 @@ def _apply_override(data: dict, path: str, value: Any, where: str) -> None:
                 + ")"
             )
         old = data[deck][parts[1]]
-        data[deck][parts[1]] = _coerce(old, value, f"{where}: override {path!r}")
+        data[deck][parts[1]] = coerce_override(old, value, f"{where}: override {path!r}")
         return
     if len(parts) != 3:
         raise InputError(
@@ -330,31 +332,7 @@ def _apply_override(data: dict, path: str, value: Any, where: str) -> None:
                 f"{where}: override {path!r}: card {card['id']!r} has no changeable "
                 f"field {fld!r} (allowed: {', '.join(allowed)})"
             )
-        card[fld] = _coerce(card[fld], value, f"{where}: override {path!r}")
-
-
-def _coerce(old: Any, value: Any, where: str) -> Any:
-    """Check an override has the same type as the value it replaces."""
-    if isinstance(old, bool):
-        ok = isinstance(value, bool)
-    elif isinstance(old, int):
-        ok = isinstance(value, int) and not isinstance(value, bool)
-    elif isinstance(old, list):
-        ok = isinstance(value, list) and all(
-            isinstance(v, int) and not isinstance(v, bool) for v in value
-        )
-    elif isinstance(old, dict):
-        ok = isinstance(value, dict)
-    else:
-        ok = isinstance(value, type(old))
-    if not ok:
-        raise bad_value(where, value, f"a value of the same type as {old!r}")
-    return copy.deepcopy(value)
-
-
-def _check(cond: bool, where: str, value: Any, allowed: str) -> None:
-    if not cond:
-        raise bad_value(where, value, allowed)
+        card[fld] = coerce_override(card[fld], value, f"{where}: override {path!r}")
 
 
 def _validate(data: dict, where: str) -> None:

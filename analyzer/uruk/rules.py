@@ -24,6 +24,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from analyzer.errors import InputError, bad_value
+from analyzer.games.data import check as _check
+from analyzer.games.data import coerce_override
 from analyzer.uruk.codes import ANY, OWN, CardAction, Counts, Effect, EpochCost, GodEffect, GodKind
 
 #: Names the engine's behaviour; changes only when simulated behaviour changes.
@@ -208,7 +210,9 @@ def _apply_override(data: dict, path: str, value: Any, where: str) -> None:
         if len(parts) != 2 or parts[1] not in data[deck]:
             allowed = ", ".join(f"{deck}.{k}" for k in data[deck])
             raise InputError(f"{where}: unknown override {path!r} (allowed: {allowed})")
-        data[deck][parts[1]] = _coerce(data[deck][parts[1]], value, f"{where}: override {path!r}")
+        data[deck][parts[1]] = coerce_override(
+            data[deck][parts[1]], value, f"{where}: override {path!r}"
+        )
         return
     ids = ", ".join(c["id"] for c in data[deck][key])
     if len(parts) != 3:
@@ -226,29 +230,7 @@ def _apply_override(data: dict, path: str, value: Any, where: str) -> None:
                 f"{where}: override {path!r}: card {card['id']!r} has no changeable "
                 f"field {fld!r} (allowed: {allowed})"
             )
-        card[fld] = _coerce(card[fld], value, f"{where}: override {path!r}")
-
-
-def _coerce(old: Any, value: Any, where: str) -> Any:
-    """Check an override has the type of the value it replaces."""
-    if isinstance(old, bool):
-        ok = isinstance(value, bool)
-    elif isinstance(old, int):
-        ok = isinstance(value, int) and not isinstance(value, bool)
-    elif isinstance(old, list):
-        ok = isinstance(value, list) and all(
-            isinstance(v, int) and not isinstance(v, bool) for v in value
-        )
-    else:
-        ok = isinstance(value, type(old))
-    if not ok:
-        raise bad_value(where, value, f"a value of the same type as {old!r}")
-    return copy.deepcopy(value)
-
-
-def _check(cond: bool, where: str, value: Any, allowed: str) -> None:
-    if not cond:
-        raise bad_value(where, value, allowed)
+        card[fld] = coerce_override(card[fld], value, f"{where}: override {path!r}")
 
 
 def _names(enum) -> list[str]:
