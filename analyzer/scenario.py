@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from analyzer.errors import InputError, bad_value
@@ -523,18 +524,33 @@ def run_scenario(
     from analyzer import __version__
     from analyzer.aggregate import Reducer, first_player_headline, widest_seat_headline
     from analyzer.games import describe_columns
-    from analyzer.runner import RunOptions, run
+    from analyzer.runner import DEFAULT_CAP_FACTOR, RunOptions, run
     from analyzer.seeding import resolve_seed
 
     heads = {"first_player": first_player_headline, "widest_seat": widest_seat_headline}
     if headline not in heads:
         raise bad_value("headline", headline, ", ".join(heads))
     game = sc.game_def
+    if isinstance(first_game, bool) or not isinstance(first_game, int | np.integer):
+        raise bad_value("first_game", first_game, "a non-negative integer")
+    if first_game < 0:
+        raise bad_value("first_game", first_game, "a non-negative integer")
     seed = resolve_seed(sc.seed)
     sc = replace(sc, seed=seed)
     cells = expand(sc)
     per_order = games_per_order(sc)
-    games = per_order * len(seat_orders(sc))
+    n_orders = len(seat_orders(sc))
+    games = per_order * n_orders
+    job = replace(scenario_job(sc, cells, seed), first_game=int(first_game))
+    if precision is not None:
+        # the runner may play up to the cap: the one seat order's block must hold it
+        if n_orders > 1:
+            raise InputError(
+                "precision: not with a line-up played in several seat orders "
+                "(every order plays its share; give games instead)"
+            )
+        cap = max_games if isinstance(max_games, int) and max_games > 0 else None
+        job = replace(job, per_order=max(games, cap or DEFAULT_CAP_FACTOR * games))
     pairs = ((0, 1),) if sc.compare else ()
     columns = merge_columns([game.columns(c.rules) for c in cells])
     info = {
@@ -558,7 +574,6 @@ def run_scenario(
         "tables_saved": sc.save_tables,
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
     }
-    job = replace(scenario_job(sc, cells, seed), first_game=int(first_game))
     options = RunOptions(
         games=games,
         seed=seed,

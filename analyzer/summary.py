@@ -162,11 +162,14 @@ def simulate_games(
     from analyzer.scenario import Scenario, run_scenario
 
     g = load_game(game)
+    where = "--rule" if rulings else "rules"
     rulings = dict(rulings or {})
     if edition is not None:
         rulings["edition"] = edition
-    rules = g.load_rules(rulings, dict(overrides or {}), "--edition" if edition else "rules")
+        where = "--edition"
+    rules = g.load_rules(rulings, dict(overrides or {}), where)
     lo, hi = g.player_range(rules)
+    players, games, first_game = (_plain_int(x) for x in (players, games, first_game))
     if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
         raise bad_value("--players", players, f"{lo} to {hi}")
     if isinstance(strategies, str):
@@ -224,6 +227,13 @@ def simulate_games(
         claims=tables.get("claims"),
         game=game,
     )
+
+
+def _plain_int(x):
+    """A numpy integer as an int (the Python API takes both); anything else as it is."""
+    import numpy as np
+
+    return int(x) if isinstance(x, np.integer) else x
 
 
 def _plain(df: pd.DataFrame) -> pd.DataFrame:

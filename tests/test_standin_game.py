@@ -146,3 +146,28 @@ def test_a_broken_game_does_not_take_the_others_down(monkeypatch, capsys):
     out = capsys.readouterr()
     assert "coin: Coin flip" in out.out and "unearth: Unearth" in out.out
     assert "broken: could not be loaded" in out.err
+
+
+def test_precision_may_play_past_games_up_to_the_cap():
+    # the target is never met: the run goes on past games=50 to max_games=130
+    table = analyzer.simulate(2, "fair", 50, seed=1, game="coin", precision=1e-6,
+                              max_games=130, batch_size=40)  # fmt: skip
+    assert table["game"].nunique() == 130
+    # default cap: ten times games
+    table = analyzer.simulate(2, "fair", 12, seed=1, game="coin", precision=1e-6, batch_size=50)
+    assert table["game"].nunique() == 120
+    # a line-up in several seat orders cannot stop early: every order plays its share
+    raw = {"game": "coin", "players": 2, "lineup": ["fair", "lucky"], "games": 20, "seed": 1}
+    with pytest.raises(InputError, match="precision: not with a line-up"):
+        analyzer.run(raw, precision=0.1)
+
+
+def test_numpy_integers_and_first_game():
+    import numpy as np
+
+    a = analyzer.simulate(np.int64(2), "fair", np.int64(30), seed=2, game="coin", first_game=10)
+    b = analyzer.simulate(2, "fair", 40, seed=2, game="coin")
+    assert a["game"].tolist() == b["game"].tolist()[20:]
+    pd.testing.assert_frame_equal(a.reset_index(drop=True), b.iloc[20:].reset_index(drop=True))
+    with pytest.raises(InputError, match="first_game"):
+        analyzer.simulate(2, "fair", 5, seed=2, game="coin", first_game=-1)
