@@ -45,15 +45,28 @@ def _module_file(name: str) -> Path | None:
     return None
 
 
-def _imports(path: Path) -> set[Path]:
-    """Package source files that ``path`` imports (absolute imports, as used here)."""
+def _package_of(path: Path) -> list[str]:
+    """Dotted parts of the package a source file of this package belongs to."""
+    rel = Path(path).resolve().relative_to(_ROOT)
+    return [_PACKAGE, *rel.parts[:-1]]
+
+
+def _imports(path: Path, source: bytes | None = None) -> set[Path]:
+    """Package source files that ``path`` imports, absolute or relative imports
+    (``source``: the file's text, if not read from ``path``)."""
     found = set()
-    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+    text = source if source is not None else Path(path).read_bytes()
+    for node in ast.walk(ast.parse(text, str(path))):
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                module = node.module
+            else:  # ``from .x import y``: relative to the file's package
+                base = _package_of(path)[: len(_package_of(path)) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
             # ``from a.b import c``: c may be a submodule or a name in a.b
-            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            names = [module] + [f"{module}.{a.name}" for a in node.names]
         else:
             continue
         # only the modules named: a parent package's __init__ runs on import but

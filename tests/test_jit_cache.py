@@ -65,3 +65,10 @@ def test_kernels_import_and_run_with_the_jit_disabled():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert 1 <= int(out.stdout) <= 6
+
+
+def test_relative_imports_are_followed_too():
+    engine = jit._ROOT / "unearth" / "engine.py"
+    found = jit._imports(engine, b"from .claims import claim_winner\nfrom ..rng import rng_die\n")
+    names = {p.relative_to(jit._ROOT).as_posix() for p in found}
+    assert names == {"unearth/claims.py", "rng.py"}
