@@ -4,6 +4,14 @@ Every kernel in the project is decorated with :data:`njit` from here, so caching
 and other flags are decided once. ``NUMBA_DISABLE_JIT=1`` turns every kernel into
 plain Python (used for coverage and for the benchmark ratios).
 
+**The view rule.** A kernel that takes a view (:mod:`analyzer.kernel_view`)
+takes views and scalars only and returns no array: an array read from a view has
+no owner and lives only as long as the call, so handing one out (returned to
+Python, it is freed memory) corrupts memory. Every version :data:`njit`
+compiles, or loads from the cache, is checked against this rule
+(:func:`check_view_rule`); a kernel that breaks it raises
+:class:`ViewRuleError` at its first call, naming it.
+
 **The on-disk cache.** numba checks only the source of the file that defines a
 cached function, but the machine code it stores also contains every jitted
 function it calls from other files. So a kernel of this package is cached in a
@@ -196,11 +204,74 @@ def _one_version_per_type(dispatcher):
     return dispatcher
 
 
+class ViewRuleError(TypeError):
+    """A kernel takes a view and also an array, or returns an array (module docstring)."""
+
+
+def _is_view(ty) -> bool:
+    return bool(getattr(ty, "is_kernel_view", False))
+
+
+def _holds_array(ty) -> bool:
+    """Does a value of numba type ``ty`` hold an array (or other counted buffer)?"""
+    if isinstance(ty, (types.Buffer, types.List, types.ListType, types.DictType, types.Set)):
+        return True
+    if isinstance(ty, types.Optional):
+        return _holds_array(ty.type)
+    if isinstance(ty, types.BaseTuple):
+        return any(_holds_array(x) for x in ty.types)
+    return False
+
+
+def check_view_rule(name: str, signature, inline: bool = False) -> None:
+    """Raise :class:`ViewRuleError` if a kernel compiled for ``signature`` (a numba
+    signature: ``.args``, ``.return_type``) breaks the view rule.
+
+    An ``inline`` kernel (``inline="always"``) becomes part of its caller's code,
+    so it may take arrays its caller read from a view; it still returns none."""
+    args = tuple(signature.args)
+    if not any(_is_view(a) for a in args):
+        return
+    for i, a in enumerate(args):
+        if inline:
+            break
+        if not _is_view(a) and _holds_array(a):
+            raise ViewRuleError(
+                f"kernel {name} takes a view and an array (argument {i + 1}: {a}); "
+                "a kernel that takes a view takes views and scalars only: make the "
+                "array a field of a view"
+            )
+    if _holds_array(signature.return_type):
+        raise ViewRuleError(
+            f"kernel {name} takes a view and returns {signature.return_type}; an array "
+            "read from a view must not outlive the call: return scalars, or write "
+            "into a field of a view"
+        )
+
+
+def _checked(dispatcher):
+    """Check every version of ``dispatcher`` against the view rule as it is added
+    (compiled or loaded from the cache), before anything can call it."""
+    add = getattr(dispatcher, "add_overload", None)
+    if add is None:  # NUMBA_DISABLE_JIT=1: a plain Python function
+        return dispatcher
+    name = getattr(dispatcher.py_func, "__qualname__", str(dispatcher))
+    inline = dispatcher.targetoptions.get("inline") == "always"
+
+    def add_overload(cres):
+        check_view_rule(name, cres.signature, inline)
+        return add(cres)
+
+    dispatcher.add_overload = add_overload
+    return dispatcher
+
+
 def njit(fn=None, **options):
     """``numba.njit`` with :data:`OPTIONS` (``options`` add to them), compiling
-    one version per argument types (see :func:`_one_version_per_type`)."""
+    one version per argument types (see :func:`_one_version_per_type`) and
+    keeping the view rule (module docstring)."""
 
     def wrap(f):
-        return _one_version_per_type(numba.njit(**{**OPTIONS, **options})(f))
+        return _checked(_one_version_per_type(numba.njit(**{**OPTIONS, **options})(f)))
 
     return wrap(fn) if fn is not None else wrap

@@ -1,4 +1,4 @@
-"""Borrowed views: hand a bundle of arrays to numba kernels without reference counting.
+"""Views: hand a bundle of arrays to numba kernels without reference counting.
 
 A kernel that takes a NamedTuple of dozens of arrays compiles slowly (numba
 flattens every field into arguments), and a numba StructRef compiles fast but is
@@ -8,24 +8,27 @@ took about two thirds of the run time.
 
 A :class:`View` is a plain pointer to a C struct of the bundle's fields, built
 once per batch. Array fields are stored *borrowed* (no owner, no counter), so
-reading ``s.field`` inside a kernel costs one load and no reference counting,
-and passing ``s`` to a function costs one pointer. The Python :class:`View`
-object keeps the NamedTuple (and so every array) alive; a kernel must not keep
-a view, or an array read from it, beyond the call that received it. Fields are
-read-only from kernels (arrays are written in place as usual).
+reading ``s.field`` inside a kernel costs one load and no reference counting
+(the array's owner is a constant null, so LLVM drops every count on it and on
+what is sliced from it), and passing ``s`` to a function costs one pointer. The
+Python :class:`View` object keeps the NamedTuple (and so every array) alive.
+Fields are read-only from kernels (arrays are written in place as usual).
 
-:func:`borrowed` gives the same treatment to a single array argument. Kernels
-re-bind their array arguments with it first thing (``prm = borrowed(prm)``):
-numba cannot know that an argument's owner is null, so without this it calls the
-counting functions each time the array is passed on, sliced or used by an inlined
-helper, inside loops too. In ``strategies._gain_bound`` that removed all 10 calls
-and a fifth of the instructions.
+**The one rule that keeps this safe**: an array read from a view lives only as
+long as the call that received the view. So a kernel that takes a view takes
+views and scalars only, and returns no array (nor a tuple holding one):
+:func:`analyzer.jit.njit` refuses to compile a kernel that breaks this, naming
+it. Work space a kernel needs is a named field of a view, never an array made
+and handed on. Kernels that take no view (the tableau geometry, the tiebreak)
+take and return ordinary, reference-counted arrays.
 
-With ``NUMBA_DISABLE_JIT=1`` :func:`make_view` returns the NamedTuple itself and
-:func:`borrowed` returns its argument, so kernels run unchanged as plain Python.
+With ``NUMBA_DISABLE_JIT=1`` :func:`make_view` returns the NamedTuple itself, so
+kernels run unchanged as plain Python.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -36,7 +39,6 @@ from numba.core.extending import (
     infer_getattr,
     intrinsic,
     lower_getattr_generic,
-    overload,
     register_model,
     typeof_impl,
     unbox,
@@ -48,6 +50,8 @@ from analyzer.jit import njit
 
 class ViewType(types.Type):
     """numba type of a :class:`View`: a pointer to a struct of ``fields``."""
+
+    is_kernel_view = True  #: what :func:`analyzer.jit.njit`'s view rule looks for
 
     def __init__(self, tag: str, fields: tuple):
         self.tag = tag
@@ -194,21 +198,13 @@ def make_view(bundle, tag: str):
     return View(bundle, tag)
 
 
-def borrowed(a):
-    """``a`` without reference counting inside a kernel (see the module docstring)."""
-    return a
+class Results(NamedTuple):
+    """What a game's batch kernel writes: one row per (game, seat)."""
+
+    results: np.ndarray  #: integers[count * n_players, the game's result columns]
+    wins: np.ndarray  #: float32[count * n_players] win shares
 
 
-@intrinsic
-def _borrowed(typingctx, a):
-    def codegen(context, builder, sig, args):
-        return _without_owner(context, builder, sig.args[0], args[0])
-
-    return a(a), codegen
-
-
-@overload(borrowed, jit_options={"cache": True})
-def _ol_borrowed(a):
-    if isinstance(a, types.Array):
-        return lambda a: _borrowed(a)
-    return lambda a: a
+def results_view(results: np.ndarray, wins: np.ndarray):
+    """The kernel view of a batch's output arrays (kernels take views, not arrays)."""
+    return make_view(Results(results, wins), "Results")

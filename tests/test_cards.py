@@ -20,8 +20,9 @@ from analyzer.seeding import root_key
 from analyzer.unearth import engine
 from analyzer.unearth.claims import RANK_DICE
 from analyzer.unearth.codes import WonderKind
+from analyzer.unearth.memo import new_memo
 from analyzer.unearth.rules import load_rules
-from analyzer.unearth.scoring import N_PARTS, PART_NAMES
+from analyzer.unearth.scoring import PART_NAMES
 from analyzer.unearth.state import (
     EV_CLAIM,
     EV_EVENT,
@@ -60,9 +61,8 @@ from analyzer.unearth.strategies import (
     _value_if,
     best_excavation,
     die_values,
-    forget_memo,
 )
-from analyzer.unearth.structs import pack_state, pack_tables
+from analyzer.unearth.structs import pack_memo, pack_state, pack_tables
 from analyzer.unearth.tableau import MIDDLE, NEIGHBOURS, NO_WONDER, grow_box
 from tests.naive import xoshiro_next
 
@@ -178,9 +178,13 @@ class Table:
         self.t = rules.tables
         self.T = pack_tables(self.t)
         self.n = players
-        self.s = s = new_state(self.t, players, trace_rows=2000)
+        self.s = s = new_state(self.t, players, trace_rows=2000, claim_rows=64)
         self.S = pack_state(s)
-        engine.setup(self.S, self.T, players, KEY[0], KEY[1], game)
+        self.strat = np.full(players, int(strategy), np.int64)
+        self.m = new_memo(self.t, players, self.strat, DEFAULT_PARAMS[self.strat])
+        self.prm = self.m.prm  # each seat's parameter row, as the strategies read it
+        self.M = pack_memo(self.m)
+        engine.setup(self.S, self.M, self.T, players, KEY[0], KEY[1], game)
         s.hand[:] = 0
         s.die_slot[:] = -1
         s.die_value[:] = 0
@@ -192,10 +196,8 @@ class Table:
         s.sc[S_ROLL_MOD] = 0
         for slot, cid in enumerate(["A17", "B17", "C17", "D17", "E17"][: int(s.sc[S_N_SLOTS])]):
             s.slot_card[slot] = CARD[cid]
-        self.strat = np.full(players, int(strategy), np.int64)
-        self.prm = np.ascontiguousarray(DEFAULT_PARAMS[self.strat], np.float64)
-        self.claims = np.zeros((64, engine.N_CLAIM_COLS), np.int32)
-        self.n_claims = np.zeros(1, np.int64)
+        self.claims = s.claims
+        self.n_claims = s.n_claims
         s.sc[S_TRACE_N] = 0
 
     # set-up helpers ------------------------------------------------------
@@ -221,42 +223,27 @@ class Table:
     # kernels ---------------------------------------------------------------
     def play(self, seat, did, a=-1, b=-1):
         self.s.hand[seat, DELVER[did]] += 1
-        engine.play_card(
-            self.S, self.T, seat, DELVER[did], a, b, self.strat, self.prm, NEIGHBOURS,
-            self.claims, self.n_claims,
-        )  # fmt: skip
+        engine.play_card(self.S, self.M, self.T, seat, DELVER[did], a, b)
 
     def roll(self, seat, d, slot, excavation=True):
-        engine.roll_die(
-            self.S, self.T, seat, d, slot, excavation, self.strat, self.prm, NEIGHBOURS,
-            self.claims, self.n_claims,
-        )  # fmt: skip
+        engine.roll_die(self.S, self.M, self.T, seat, d, slot, excavation)
 
     def check_claims(self):
-        engine.check_claims(
-            self.S, self.T, self.strat, self.prm, NEIGHBOURS, self.claims, self.n_claims
-        )
+        engine.check_claims(self.S, self.T)
 
     def build(self, seat, centre, T=None):
-        # called per seat in the engine: the seat's strategy code and parameter row
-        engine.build_wonder(
-            self.S, T or self.T, seat, centre, self.strat[seat], self.prm[seat], NEIGHBOURS
-        )
+        engine.build_wonder(self.S, self.M, T or self.T, seat, centre)
 
     def reveal(self, slot):
         engine.reveal(self.S, self.T, slot)
 
     def take_turn(self, seat):
-        engine.take_turn(
-            self.S, self.T, seat, self.strat, self.prm, NEIGHBOURS, self.claims, self.n_claims
-        )
+        engine.take_turn(self.S, self.M, self.T, seat)
 
     def scores(self):
-        scores = np.zeros(self.n, np.int64)
-        parts = np.zeros((self.n, N_PARTS), np.int64)
-        wins = np.zeros(self.n, np.float64)
-        engine.final_scores(self.S, self.T, self.n, scores, parts, wins)
-        return scores, parts, wins
+        engine.final_scores(self.S, self.T, self.n)
+        s = self.s
+        return s.scores[: self.n].copy(), s.parts[: self.n].copy(), s.win[: self.n].copy()
 
     # reading ---------------------------------------------------------------
     def events(self, code):
@@ -983,22 +970,23 @@ def test_die_values_equal_the_plain_evaluation_die_by_die(players):
             for d, faces in enumerate(T.dice_faces):
                 if gen.random() < 0.6:
                     g.put(q, d, int(gen.integers(0, n_slots)), int(gen.integers(1, faces + 1)))
-        out = np.zeros(16, np.float64)
+        n_dice = len(T.dice_faces)
         for p in range(players):
-            prm = g.prm[p]
             for q in range(players):
                 for d, faces in enumerate(T.dice_faces):
                     if g.s.die_slot[q, d] < 0:
                         continue
                     before = g.s.die_value.copy()
-                    die_values(g.S, g.T, p, prm, q, d, out)
-                    plain = [_value_if(g.S, g.T, p, prm, q, d, v) for v in range(1, faces + 1)]
+                    die_values(g.S, g.M, g.T, p, q, d)
+                    out = g.m.dvals[q * n_dice + d]
+                    plain = [_value_if(g.S, g.M, g.T, p, q, d, v) for v in range(1, faces + 1)]
                     assert list(out[1 : faces + 1]) == plain, (game, p, q, d)
                     assert (g.s.die_value == before).all()
                     # some faces only (A New Discovery, Forlorn): the others left alone
                     want = int(gen.integers(0, 1 << faces)) << 1
-                    part = np.full(16, np.nan)
-                    die_values(g.S, g.T, p, prm, q, d, part, want)
+                    part = g.m.dvals[q * n_dice + d]
+                    part[:] = np.nan
+                    die_values(g.S, g.M, g.T, p, q, d, want)
                     for v in range(1, faces + 1):
                         assert part[v] == plain[v - 1] if want >> v & 1 else np.isnan(part[v])
                     checked += 1
@@ -1042,8 +1030,6 @@ def test_pruned_excavation_choice_equals_the_plain_loop():
     first best pair in (die, ruin) order, and its gain), with and without
     modifiers, an Ancient Map and roll-modifying wonders."""
     gen = np.random.default_rng(11)
-    out = np.zeros(2, np.int64)
-    mods = np.zeros(32, np.int64)
     compared = 0
     for game in range(40):
         # every fourth: the Table's 17s, no stones, no dice: ties between ruins
@@ -1051,17 +1037,16 @@ def test_pruned_excavation_choice_equals_the_plain_loop():
         if g is None:
             continue
         occupied = [slot for slot in range(int(g.s.sc[S_N_SLOTS])) if g.s.slot_card[slot] >= 0]
-        prm = g.prm[0]
         for n_anc, n_read, use_map in ((0, 0, False), (1, 0, False), (0, 1, True), (1, 1, False)):
-            got = best_excavation(g.S, g.T, 0, prm, n_anc, n_read, use_map, False, out)
-            got_pair = (int(out[0]), int(out[1]))
+            got, *got_pair = best_excavation(g.S, g.M, g.T, 0, n_anc, n_read, use_map, False)
+            got_pair = tuple(got_pair)
             best, pair, faces_seen = -1e18, (-1, -1), set()
             for d, faces in enumerate(T.dice_faces):
                 if g.s.die_slot[0, d] >= 0 or faces in faces_seen:
                     continue
                 faces_seen.add(faces)
                 for slot in occupied:
-                    ev = _roll_ev(g.S, g.T, 0, prm, slot, d, n_anc, n_read, use_map, mods)
+                    ev = _roll_ev(g.S, g.M, g.T, 0, slot, d, n_anc, n_read, use_map)
                     if ev > best:
                         best, pair = ev, (d, slot)
             assert (got, got_pair) == (best, pair), (game, n_anc, n_read, use_map)
@@ -1074,27 +1059,25 @@ def test_no_expedition_gains_more_than_the_best_bound():
     the plain excavation's sorted pairs cannot beat the card's bar
     (``_bound_at_most``): the Expedition's exact gain must then be below the bar."""
     gen = np.random.default_rng(17)
-    out = np.zeros(2, np.int64)
     checked = 0
     for game in range(60):
         g = _random_excavation_table(gen, game, empty=0.0, wonders=("harmonious_columns",))
-        prm = g.prm[0]
-        plain = best_excavation(g.S, g.T, 0, prm, 0, 0, False, False, out)
-        top = float(g.s.cand_ub[0])
-        expedition = best_excavation(g.S, g.T, 0, prm, 0, 0, False, True, out, False)
+        plain = best_excavation(g.S, g.M, g.T, 0, 0, 0, False, False)[0]
+        top = float(g.m.cand_ub[0])
+        expedition = best_excavation(g.S, g.M, g.T, 0, 0, 0, False, True, False)[0]
         assert plain <= top + 1e-9 and expedition <= top + 1e-9, game
-        assert _bound_at_most(g.S, 0, top + 1e-9)
-        assert not _bound_at_most(g.S, 0, expedition - 1e-6)
+        assert _bound_at_most(g.S, g.M, 0, top + 1e-9)
+        assert not _bound_at_most(g.S, g.M, 0, expedition - 1e-6)
         checked += 1
     assert checked == 60
 
 
-def _cold_copy(s):
-    """A copy of State ``s`` with an empty strategy memo, and its kernel view."""
-    cold = State(*(a.copy() for a in s))
-    view = pack_state(cold)
-    forget_memo(view)
-    return cold, view
+def _cold_copy(g):
+    """Views of a copy of Table ``g``'s game state and of a cold strategy memo for
+    the same strategies and parameters (the game is not touched by forgetting)."""
+    cold = State(*(a.copy() for a in g.s))
+    memo = new_memo(g.t, g.n, g.m.strat.copy(), g.m.prm.copy())
+    return pack_state(cold), pack_memo(memo)
 
 
 def test_memo_across_summaries_equals_a_cold_memo():
@@ -1103,14 +1086,12 @@ def test_memo_across_summaries_equals_a_cold_memo():
     ruins are claimed, stones run out, wonders and the event's modifier change
     and parameters change, every answer must equal a cold memo's."""
     gen = np.random.default_rng(23)
-    out = np.zeros(2, np.int64)
-    cold_out = np.zeros(2, np.int64)
     compared = 0
     for game in range(12):
         players = int(gen.integers(2, 5))
         g = Table(players, Strategy.BALANCED, game=game)
         n_slots = int(g.s.sc[S_N_SLOTS])
-        prm = g.prm.copy()
+        prm = g.m.prm  # the memo's own rows: the strategies must notice a change
         for step in range(40):
             what = int(gen.integers(0, 8))
             slot = int(gen.integers(0, n_slots))
@@ -1145,12 +1126,10 @@ def test_memo_across_summaries_equals_a_cold_memo():
                 g.s.die_slot[p, int(gen.integers(0, len(T.dice_faces)))] = -1
             n_anc, n_read = int(gen.integers(0, 2)), int(gen.integers(0, 2))
             use_map, expedition = bool(gen.random() < 0.3), bool(gen.random() < 0.2)
-            got = best_excavation(g.S, g.T, p, prm[p], n_anc, n_read, use_map, expedition, out)
-            _, cold = _cold_copy(g.s)
-            want = best_excavation(
-                cold, g.T, p, prm[p], n_anc, n_read, use_map, expedition, cold_out
-            )
-            assert (got, tuple(out)) == (want, tuple(cold_out)), (game, step, what)
+            got = best_excavation(g.S, g.M, g.T, p, n_anc, n_read, use_map, expedition)
+            cold, cold_memo = _cold_copy(g)
+            want = best_excavation(cold, cold_memo, g.T, p, n_anc, n_read, use_map, expedition)
+            assert got == want, (game, step, what)
             compared += 1
     assert compared == 12 * 40
 
@@ -1160,8 +1139,7 @@ def test_packed_dice_are_equal_exactly_when_the_dice_are():
     pair of integers on a slot exactly when the same dice show the same values there."""
     gen = np.random.default_rng(31)
     g = Table(4, Strategy.BALANCED)
-    n_slots = int(g.s.sc[S_N_SLOTS])
-    cfg = np.zeros((n_slots, 2), np.int64)
+    cfg = g.m.dice_cfg
     seen = {}
     for _ in range(3000):
         g.s.die_slot[:] = -1
@@ -1169,7 +1147,7 @@ def test_packed_dice_are_equal_exactly_when_the_dice_are():
             for d, faces in enumerate(T.dice_faces):
                 if gen.random() < 0.3:
                     g.put(q, d, int(gen.integers(0, 2)), int(gen.integers(1, faces + 1)))
-        assert _pack_dice(g.S, cfg)
+        assert _pack_dice(g.S, g.M)
         for slot in range(2):
             dice = tuple(
                 (q, d, int(g.s.die_value[q, d]))
@@ -1182,7 +1160,7 @@ def test_packed_dice_are_equal_exactly_when_the_dice_are():
     assert len(seen) > 1000
     g.s.die_value[0, 0] = 9  # a value that does not fit 3 bits: nothing is compared
     g.s.die_slot[0, 0] = 0
-    assert not _pack_dice(g.S, cfg)
+    assert not _pack_dice(g.S, g.M)
 
 
 def test_sanctuary_memo_sees_the_values_a_summary_does_not_hold():
@@ -1191,21 +1169,20 @@ def test_sanctuary_memo_sees_the_values_a_summary_does_not_hold():
     and the face gains of the Sanctuary's owner must follow the values."""
     g = Table(3, Strategy.BALANCED)
     g.own(0, "sanctuary_of_the_builders")
-    mods = np.zeros(32, np.int64)
     g.put(1, 0, 0, 6)
     g.put(2, 1, 0, 4)
     g.put(2, 2, 0, 3)  # seat 1 leads on the 17 with its 6; total 13
-    out = np.zeros(2, np.int64)
-    best_excavation(g.S, g.T, 0, g.prm[0], 0, 0, False, False, out)
+    best_excavation(g.S, g.M, g.T, 0, 0, 0, False, False)
     g.put(2, 1, 0, 5)
     g.put(2, 2, 0, 2)  # the same total and ranks; now a natural 5 may become a 6
-    best_excavation(g.S, g.T, 0, g.prm[0], 0, 0, False, False, out)
-    _, cold = _cold_copy(g.s)
+    best_excavation(g.S, g.M, g.T, 0, 0, 0, False, False)
+    cold, cold_memo = _cold_copy(g)
+    best_excavation(cold, cold_memo, g.T, 0, 0, 0, False, False)  # summarise, as a decision does
     for d in range(len(T.dice_faces)):
         if g.s.die_slot[0, d] < 0:
-            warm = _roll_ev(g.S, g.T, 0, g.prm[0], 0, d, 0, 0, False, mods)
-            assert warm == _roll_ev(cold, g.T, 0, g.prm[0], 0, d, 0, 0, False, mods), d
-    assert _roll_ev(g.S, g.T, 0, g.prm[0], 0, D8, 0, 0, False, mods) > 0
+            warm = _roll_ev(g.S, g.M, g.T, 0, 0, d, 0, 0, False)
+            assert warm == _roll_ev(cold, cold_memo, g.T, 0, 0, d, 0, 0, False), d
+    assert _roll_ev(g.S, g.M, g.T, 0, 0, D8, 0, 0, False) > 0
 
 
 def test_insert_rank_packs_the_best_six_keys_with_the_new_one():

@@ -215,13 +215,12 @@ def test_memory_lasts_k_turns_with_probability_recall_to_the_k(recall):
     s = new_state(t, 2)
     s.rng[0] = 12345
     s.rng[1] = 678
-    prm = np.zeros((2, 5))
-    prm[:, 0] = recall
+    s.prm[:, 0] = recall
     view = make_view(s, "CTState")
     draws = 20000
     kept = np.zeros(draws, np.int64)
     for i in range(draws):
-        remember(view, prm, 2, 7)
+        remember(view, 2, 7)
         kept[i] = s.mem[0, 7]
     if recall == 1.0:
         assert (kept > 10**9).all()
@@ -454,10 +453,9 @@ def test_take_value_matches_its_plain_twin(optional):
             m = int(rng.integers(1, 4))
             cards = rng.choice(t.n_cards, m, replace=False)
             s.hyp[:m] = cards
+            s.prm[:] = prm
             sv = float(rng.integers(0, 6))
-            got, _ = take_value(
-                make_view(s, "CTState"), make_view(t, "CTTables"), seat, 3, prm, m, sv
-            )
+            got, _ = take_value(make_view(s, "CTState"), make_view(t, "CTTables"), seat, 3, m, sv)
             want = twin_take_value(s, t, seat, 3, prm, [int(c) for c in cards], sv)
             assert got == pytest.approx(want), (g, seat, cards.tolist())
             checked += 1

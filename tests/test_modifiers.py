@@ -28,7 +28,7 @@ def search(natural, faces, groups):
     mods = state.mods
     for i, g in enumerate(groups):
         mods[MOD_FIELDS * i : MOD_FIELDS * (i + 1)] = g
-    mask = _reach_search(pack_state(state), mods, len(groups), natural, faces)
+    mask = _reach_search(pack_state(state), len(groups), natural, faces)
     return {v for v in range(1, faces + 1) if (int(mask) >> v) & 1}
 
 
@@ -76,6 +76,6 @@ def test_collecting_keeps_every_card_played():
     from analyzer.unearth.structs import pack_tables
 
     state = new_state(T, 2)
-    n = _collect_mods(pack_state(state), pack_tables(T), 0, 6, 10, 7, state.mods)
+    n = _collect_mods(pack_state(state), pack_tables(T), 0, 6, 10, 7)
     groups = [tuple(state.mods[MOD_FIELDS * i : MOD_FIELDS * (i + 1)]) for i in range(n)]
     assert groups == [(2, 0, 0, 10), (1, 0, 1, 7)]  # ten Ancestral Claims, seven Readings

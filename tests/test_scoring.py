@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from analyzer.unearth.rules import load_rules
 from analyzer.unearth.scoring import N_PARTS, PART_NAMES, score_player, share_wins
-from analyzer.unearth.structs import pack_tables
+from analyzer.unearth.state import new_state
+from analyzer.unearth.structs import pack_state, pack_tables
 from tests.naive import naive_score, naive_share_wins
 
 RULESETS = {
@@ -43,10 +44,14 @@ def kernel_score(rules_name, held_ids, stones, tokens, named_ids):
     named = np.zeros(len(rules.wonder_ids), np.int64)
     for wid in named_ids:
         named[rules.wonder_ids.index(wid)] = 1
-    parts = np.zeros(N_PARTS, np.int64)
-    total = score_player(
-        PACKED[rules_name], held, by_colour, sum(tokens), len(tokens), named, parts
-    )
+    s = new_state(rules.tables, 1)
+    s.held[0] = held
+    s.n_stones[0] = by_colour
+    s.tokens[0] = (len(tokens), 0, sum(tokens))  # lesser and greater count alike here
+    s.named_state[:] = np.where(named == 1, 0, -2)
+    total = score_player(pack_state(s), PACKED[rules_name], 0)
+    parts = s.parts[0]
+    assert len(parts) == N_PARTS
     out = dict(zip(PART_NAMES, (int(x) for x in parts), strict=True))
     out["total"] = int(total)
     return out
@@ -132,13 +137,13 @@ def test_cities_score_points_and_no_colour():
 
 def kernel_wins(scores, held_ids):
     n = len(scores)
-    held = np.zeros((n, len(CARD_IDS)), np.int64)
+    s = new_state(ENGLISH.tables, n)
     for p, ids in enumerate(held_ids):
         for cid in ids:
-            held[p, CARD_IDS.index(cid)] = 1
-    win = np.zeros(n, np.float64)
-    share_wins(PACKED["english"], np.array(scores, np.int64), held, n, win)
-    return win.tolist()
+            s.held[p, CARD_IDS.index(cid)] = 1
+    s.scores[:] = scores
+    share_wins(pack_state(s), PACKED["english"], n)
+    return s.win.tolist()
 
 
 @st.composite

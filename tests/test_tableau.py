@@ -13,10 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.unearth.codes import WonderKind
+from analyzer.unearth.memo import new_memo
 from analyzer.unearth.rules import default_rules
 from analyzer.unearth.state import new_state
 from analyzer.unearth.strategies import score_cells
-from analyzer.unearth.structs import pack_state
+from analyzer.unearth.structs import pack_memo, pack_state, pack_tables
 from analyzer.unearth.tableau import (
     GRID,
     MIDDLE,
@@ -167,12 +168,12 @@ def test_score_cells_matches_twin_for_every_cell_and_colour(case):
     s = new_state(T, 1)
     s.stone[0], s.centre[0] = to_arrays(stones, centres)
     s.box[0] = box_of(stones)
-    S = pack_state(s)
-    cells = np.zeros(N_CELLS, np.int64)
+    memo = new_memo(T, 1, np.zeros(1, np.int64), np.zeros((1, 8)))
+    cells = memo.cells
     m = legal_cells_boxed(s.stone[0], s.centre[0], NEIGHBOURS, s.box[0], cells)
     n_col = len(COLOURS)
-    out = np.zeros(m * n_col, np.float64)
-    score_cells(S, 0, NEIGHBOURS, cells, m, n_col, out)
+    score_cells(pack_state(s), pack_memo(memo), pack_tables(T), 0, m)
+    out = memo.cellval
     for i in range(m):
         for col in range(n_col):
             twin = naive_cell_score(stones, centres, to_qr(cells[i]), col)

@@ -154,7 +154,7 @@ def test_example_9_enlil_auction_card_values_and_leuchtturm():
     tb.prm[0, 5] = 2.0  # Regula bids up to 9
     tb.prm[1, 5] = 10.0  # André bids far
     g = tb.code("enlil") - tb.t.n_inv
-    winner, value = gods.auction(tb.sv, tb.tv, tb.prm, g, 0)
+    winner, value = gods.auction(tb.sv, tb.tv, g, 0)
     assert (winner, value) == (1, 10)
     assert tb.events(S.EV_BID) == [(0, 7, 0, 0), (1, 10, 0, 0), (0, -1, 0, 0)]
     assert tb.s.hand[0].sum() == 2  # the loser takes her cards back

@@ -33,7 +33,9 @@ class Table:
         cards.reset(self.sv)
         self.s.sc[S.S_N] = n
         self.s.actions_next[:n] = self.t.actions_per_turn
-        self.prm = param_rows([players] * n if isinstance(players, str) else players)
+        prm = param_rows([players] * n if isinstance(players, str) else players)
+        self.s.prm[: prm.shape[0], : prm.shape[1]] = prm
+        self.prm = self.s.prm  # each seat's row, read by the kernels
         self.s.epoch[:] = self.t.epoch_stones[:, n]
         self.ids = self.rules.invention_ids + self.rules.god_ids
 
@@ -119,7 +121,7 @@ class Table:
         return self
 
     def activate(self):
-        gods.activate(self.sv, self.tv, self.prm)
+        gods.activate(self.sv, self.tv)
         self.check()
 
 
@@ -227,8 +229,7 @@ def test_ninurta_stays_with_its_winner_and_scores_per_city():
     tb.activate()
     ((w, _, _, _),) = tb.events(S.EV_WIN)
     assert tb.s.city_points[w] == 1 and tb.s.sc[S.S_GODS_HELD] == 1
-    parts = np.zeros(scoring.N_PARTS, np.int64)
-    scoring.score_parts(tb.sv, tb.tv, w, parts)
+    parts = scoring.score_parts(tb.sv, tb.tv, w)
     assert parts[3] == 1  # one city
 
 
@@ -341,7 +342,7 @@ def test_eruption_leaves_one_action_next_turn():
     tb = _disaster("vulkanausbruch").deck(*["rad"] * 10).close()
     tb.activate()
     assert list(tb.s.actions_next[:3]) == [1, 3, 1]
-    engine.play_turn(tb.sv, tb.tv, tb.prm, 0)
+    engine.play_turn(tb.sv, tb.tv, 0)
     assert tb.events(S.EV_TURN)[-1] == (0, 1, 0, 0)
     assert tb.s.actions_next[0] == 3
     tb.check()
@@ -350,9 +351,9 @@ def test_eruption_leaves_one_action_next_turn():
 def test_secret_bids_are_chosen_before_any_is_known():
     tb = _disaster("duerre").close()
     g = tb.code("duerre") - tb.t.n_inv
-    alone = [strategies.secret_bid(tb.sv, tb.tv, p, tb.prm[p], g) for p in range(3)]
+    alone = [strategies.secret_bid(tb.sv, tb.tv, p, g) for p in range(3)]
     tb.s.work[:] = 99  # garbage where the bids will go: must not matter
-    gods.secret_bids(tb.sv, tb.tv, tb.prm, g)
+    gods.secret_bids(tb.sv, tb.tv, g)
     assert list(tb.s.work[:3]) == alone
 
 
@@ -415,8 +416,8 @@ def test_effect_end_points():
     tb.show(2, "waage", 0)  # 1 point per 4 resources
     tb.supply(2, red=4, blue=4)
     tb.close()
-    parts = np.zeros(scoring.N_PARTS, np.int64)
-    total = scoring.score_parts(tb.sv, tb.tv, 2, parts)
+    parts = scoring.score_parts(tb.sv, tb.tv, 2)
+    total = sum(parts)
     # Axt village 1 + Leier 1 + Waage 1; 8 resources 2; Leier 3 + Waage 2
     assert list(parts) == [3, 2, 5, 0] and total == 10
 
@@ -521,7 +522,7 @@ def test_disaster_resolution_twin(seed):
     for _ in range(15):
         n = int(rng.integers(2, 5))
         tb = base(n, players=["hoarder", "balanced", "builder", "hoarder"][:n])
-        tb.prm[:, 6] = rng.uniform(0, 2, n)  # secret
+        tb.prm[:n, 6] = rng.uniform(0, 2, n)  # secret
         tb.s.epoch[:] = (1, 2, 2, 2)  # room for the stones shown below
         for p in range(n):
             tb.supply(p, red=int(rng.integers(0, 4)), blue=int(rng.integers(0, 4)))
@@ -529,7 +530,7 @@ def test_disaster_resolution_twin(seed):
                 tb.show(p, "leuchtturm", int(rng.integers(0, 3)))
         tb.gods_pending("duerre", "enlil", int(rng.integers(0, n))).close()
         g = tb.code("duerre") - tb.t.n_inv
-        bids = [int(strategies.secret_bid(tb.sv, tb.tv, p, tb.prm[p], g)) for p in range(n)]
+        bids = [int(strategies.secret_bid(tb.sv, tb.tv, p, g)) for p in range(n)]
         value = [bids[p] + int(strategies.bid_bonus(tb.sv, tb.tv, p)) for p in range(n)]
         best = max(value)
         spared = set() if value.count(best) == n else {p for p in range(n) if value[p] == best}
@@ -553,7 +554,7 @@ def test_auction_resolution_properties(seed):
     for _ in range(15):
         n = int(rng.integers(2, 5))
         tb = base(n, players=["hoarder", "balanced", "builder", "hoarder"][:n])
-        tb.prm[:, 5] = rng.uniform(0, 4, n)
+        tb.prm[:n, 5] = rng.uniform(0, 4, n)
         tb.s.epoch[:] = (1, 2, 2, 2)  # room for the stones shown below
         for p in range(n):
             for _ in range(int(rng.integers(0, 7))):
@@ -566,7 +567,7 @@ def test_auction_resolution_properties(seed):
         god = "nergal" if rng.random() < 0.5 else "enlil"
         g = tb.code(god) - tb.t.n_inv
         first = int(rng.integers(0, n))
-        winner, value = gods.auction(tb.sv, tb.tv, tb.prm, g, first)
+        winner, value = gods.auction(tb.sv, tb.tv, g, first)
         bids = tb.events(S.EV_BID)
         raised = [b[1] for b in bids if b[1] >= 0]
         assert raised == sorted(set(raised))  # strictly rising
@@ -602,7 +603,7 @@ def test_make_candidates_are_exactly_the_legal_makes(seed):
             tb.s.hand[0, int(rng.integers(0, tb.t.n_inv))] += 1
         tb.s.epoch[:] = 0
         tb.close()
-        k = strategies.candidates(tb.sv, tb.tv, 0, tb.prm[0])
+        k = strategies.candidates(tb.sv, tb.tv, 0)
         got = {(int(a), int(b)) for kind, a, b in tb.s.cand[:k].tolist() if kind == 1}
         level = tb.t.inv_level
         want = set()

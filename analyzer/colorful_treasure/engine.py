@@ -68,7 +68,6 @@ from analyzer.colorful_treasure.turn import (
     turn_back,
 )
 from analyzer.jit import njit
-from analyzer.kernel_view import borrowed
 from analyzer.rng import rng_seed
 
 # ------------------------------------------------------------------ result columns
@@ -113,16 +112,16 @@ def n_result_cols(t) -> int:
 
 
 @njit
-def play_turn(s, t, seat, n, plan, prm, game):
+def play_turn(s, t, seat, n, game):
     """One turn of ``seat`` ("A turn"): reveal two (then maybe more), take, pair and
     steal, check the rewards. Draws random numbers through the strategies."""
     k = min(t.first_reveals, face_down_count(s))
-    choose_first(s, t, seat, n, plan, prm, k, s.pick)
+    choose_first(s, t, seat, n, k)
     for i in range(k):
         reveal(s, seat, s.pick[i])
     extra = 0
     for _ in range(t.extra_reveals):
-        p = choose_extra(s, t, seat, n, plan, prm)
+        p = choose_extra(s, t, seat, n)
         if p < 0:
             break
         reveal(s, seat, p)
@@ -136,7 +135,7 @@ def play_turn(s, t, seat, n, plan, prm, game):
             if c >= 0 and is_treasure(t, c):
                 take_from_grid(s, t, seat, c)
     else:
-        idx = choose_kind(s, t, seat, n, plan, prm)
+        idx = choose_kind(s, t, seat, n)
         if idx < 0:
             s.stats[seat, ST_NOTHING] += 1
             trace(s, EV_NOTHING, seat, 0, 0, 0)
@@ -150,10 +149,10 @@ def play_turn(s, t, seat, n, plan, prm, game):
                     and t.card_colour[c] == t.card_colour[c0]
                 ):
                     take_from_grid(s, t, seat, c)
-    turn_back(s, prm, n, seat)
+    turn_back(s, n, seat)
     while pairs_ready(s, seat):
         discard_pair(s, seat)
-        victim, card = choose_steal(s, t, seat, n, plan, prm)
+        victim, card = choose_steal(s, t, seat, n)
         if victim < 0:
             s.stats[seat, ST_NO_VICTIM] += 1
             trace(s, EV_NO_VICTIM, seat, 0, 0, 0)
@@ -164,7 +163,7 @@ def play_turn(s, t, seat, n, plan, prm, game):
 
 
 @njit
-def play_game(s, t, n, plan, prm, key0, key1, game):
+def play_game(s, t, n, key0, key1, game):
     """Set up and play game ``game`` to its end ("Game end"); returns the turns played.
 
     The last round starts once ``end_cards`` or fewer cards are left and ends after
@@ -180,7 +179,7 @@ def play_game(s, t, n, plan, prm, key0, key1, game):
     while True:
         s.sc[S_TURN] = turns
         s.sc[S_SEAT] = seat
-        play_turn(s, t, seat, n, plan, prm, game)
+        play_turn(s, t, seat, n, game)
         turns += 1
         left = s.sc[S_LEFT]
         if left == 0:
@@ -267,19 +266,18 @@ def check_invariants(s, t, n):
 
 
 @njit
-def play_batch(s, t, n, plan, prm, key0, key1, start, count, results, wins):
-    """Play games ``start .. start+count-1``; write ``results`` (int64[count * n,
-    n_result_cols]) and ``wins`` (float32[count * n]), rows by game then seat.
+def play_batch(s, t, o, n, key0, key1, start, count):
+    """Play games ``start .. start+count-1``; write ``o.results`` (int64[count * n,
+    n_result_cols]) and ``o.wins`` (float32[count * n]), rows by game then seat
+    (``o``: a :func:`~analyzer.kernel_view.results_view`).
 
-    ``plan`` int64[n] (Plan of each seat), ``prm`` float64[n, 5] (parameter rows).
+    Each seat's Plan and parameter row are ``s.plan`` and ``s.prm``.
     A tied top score shares the win (``tie_share``) or gives no winner."""
-    plan = borrowed(plan)
-    prm = borrowed(prm)
-    results = borrowed(results)
-    wins = borrowed(wins)
+    results = o.results
+    wins = o.wins
     for i in range(count):
-        turns = play_game(s, t, n, plan, prm, key0, key1, start + i)
-        final_scores(s, t, n, s.parts)
+        turns = play_game(s, t, n, key0, key1, start + i)
+        final_scores(s, t, n)
         bad = check_invariants(s, t, n)
         best = s.parts[0, R_SCORE]
         for q in range(n):
@@ -333,11 +331,12 @@ def play_batch(s, t, n, plan, prm, key0, key1, start, count, results, wins):
 
 
 @njit
-def deal_batch(s, t, key0, key1, start, count, grids):
+def deal_batch(s, t, o, key0, key1, start, count):
     """The set-up layouts of games ``start .. start+count-1`` exactly as
-    :func:`play_game` deals them: ``grids`` int64[count, n_cards] (card at each
-    position). Draws what the set-up draws from each game's stream."""
-    grids = borrowed(grids)
+    :func:`play_game` deals them: ``o.results`` int64[count, n_cards] (card at each
+    position; ``o`` a :func:`~analyzer.kernel_view.results_view`). Draws what the
+    set-up draws from each game's stream."""
+    grids = o.results
     for i in range(count):
         rng_seed(s.rng, key0, key1, start + i)
         setup(s, t, 1)

@@ -26,7 +26,7 @@ from analyzer.colorful_treasure.codes import (
 from analyzer.colorful_treasure.rules import Rules, default_rules
 from analyzer.colorful_treasure.state import N_STEAL_COLS, S_STEAL_N, State, new_state
 from analyzer.errors import InputError, bad_value
-from analyzer.kernel_view import make_view
+from analyzer.kernel_view import make_view, results_view
 from analyzer.rng import queue_outcomes
 from analyzer.seeding import resolve_seed, root_key
 
@@ -130,21 +130,20 @@ def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0, deal=
         s.deal[:] = np.asarray(deal, np.int64)
     if len(forced):
         queue_outcomes(s.rng, forced)
+    s.plan[:] = plan
+    s.prm[:] = prm
     results = np.zeros((count * n, engine.n_result_cols(t)), np.int64)
     wins = np.zeros(count * n, np.float32)
     key0, key1 = root_key(job.seed)
     engine.play_batch(
         make_view(s, "CTState"),
         make_view(t, "CTTables"),
+        results_view(results, wins),
         n,
-        plan,
-        prm,
         key0,
         key1,
         start,
         count,
-        results,
-        wins,
     )
     n_steals = int(s.sc[S_STEAL_N])
     steals = s.steals[: min(n_steals, s.steals.shape[0])] if job.steals else None
@@ -159,7 +158,13 @@ def deal_layouts(rules: Rules, seed: int, start: int, count: int) -> np.ndarray:
     grids = np.zeros((count, t.n_cards), np.int64)
     key0, key1 = root_key(resolve_seed(seed))
     engine.deal_batch(
-        make_view(s, "CTState"), make_view(t, "CTTables"), key0, key1, start, count, grids
+        make_view(s, "CTState"),
+        make_view(t, "CTTables"),
+        results_view(grids, np.zeros(0, np.float32)),
+        key0,
+        key1,
+        start,
+        count,
     )
     return grids
 

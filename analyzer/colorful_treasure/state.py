@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from analyzer.colorful_treasure.codes import MAX_REVEALS
+from analyzer.colorful_treasure.codes import MAX_REVEALS, PARAM_NAMES
 from analyzer.jit import njit
 from analyzer.rng import QUEUE_WORDS
 
@@ -110,6 +110,8 @@ class State(NamedTuple):
     deal: np.ndarray  #: int64[N] layout to use instead of shuffling (deal[0] = -1: shuffle)
     steals: np.ndarray  #: int64[max steals, N_STEAL_COLS] steals log of the batch
     trace: np.ndarray  #: int64[max events, 8] replay log (only when tracing)
+    plan: np.ndarray  #: int64[P] each seat's Plan (its strategy)
+    prm: np.ndarray  #: float64[P, len(PARAM_NAMES)] each seat's parameter row
 
 
 def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> State:
@@ -143,6 +145,8 @@ def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> Stat
         deal=np.full(n, -1, np.int64),
         steals=np.zeros((max(steal_rows, 1), N_STEAL_COLS), np.int64),
         trace=np.zeros((max(trace_rows, 1), 8), np.int64),
+        plan=np.zeros(players, np.int64),
+        prm=np.zeros((players, len(PARAM_NAMES)), np.float64),
     )
 
 

@@ -171,9 +171,10 @@ def list_slots(s, t, seat):
 
 
 @njit
-def _set_value(s, t, seat, n, prm, m, first):
+def _set_value(s, t, seat, n, m, first):
     """Value for ``seat`` of taking the cards of ``s.hyp[:m]`` of the same kind as
     ``s.hyp[first]`` (a gem colour or diamond)."""
+    prm = s.prm
     c0 = s.hyp[first]
     kind = t.card_kind[c0]
     cnt = 0
@@ -214,7 +215,7 @@ def _set_value(s, t, seat, n, prm, m, first):
 
 
 @njit
-def take_value(s, t, seat, n, prm, m, sv):
+def take_value(s, t, seat, n, m, sv):
     """Best value for ``seat`` of the take the rules allow with ``s.hyp[:m]`` face up.
 
     Keys or chests among them: they are taken (their weight, new wonders, and
@@ -222,6 +223,7 @@ def take_value(s, t, seat, n, prm, m, sv):
     Returns ``(value, kind)``: kind -2 for the treasure take, else the index
     in ``s.hyp`` of a card of the best kind (-1 if nothing is worth taking).
     """
+    prm = s.prm
     keys = 0
     chests = 0
     for i in range(m):
@@ -260,7 +262,7 @@ def take_value(s, t, seat, n, prm, m, sv):
                 seen = True
         if seen:
             continue
-        v = _set_value(s, t, seat, n, prm, m, i)
+        v = _set_value(s, t, seat, n, m, i)
         if v > best:
             best = v
             arg = i
@@ -270,10 +272,11 @@ def take_value(s, t, seat, n, prm, m, sv):
 
 
 @njit
-def steal_gain(s, t, seat, n, prm, victim, what):
+def steal_gain(s, t, seat, n, victim, what):
     """Value to ``seat`` of stealing from ``victim``: ``what`` is -1 (plastic diamond),
     a gem colour ``g`` (0..), or ``n_colours`` (a diamond card), ``n_colours + 1``
     (a key or chest card). Own gain plus ``deny`` times the victim's loss."""
+    prm = s.prm
     deny = prm[seat, P_DENY]
     if what < 0:
         return t.plastic_diamond * (1.0 + deny)
@@ -304,7 +307,7 @@ def _victim_has(s, t, victim, what):
 
 
 @njit
-def best_steal(s, t, seat, n, prm):
+def best_steal(s, t, seat, n):
     """``(value, victim, what)`` of the best steal for ``seat`` (victim -1 if none);
     victims are tried clockwise from the next seat (ties: the first)."""
     best = 0.0
@@ -314,7 +317,7 @@ def best_steal(s, t, seat, n, prm):
         v = (seat + d) % n
         for what in range(-1, t.n_colours + 2):
             if _victim_has(s, t, v, what):
-                val = steal_gain(s, t, seat, n, prm, v, what)
+                val = steal_gain(s, t, seat, n, v, what)
                 if bv < 0 or val > best:
                     best = val
                     bv = v
@@ -338,31 +341,31 @@ def _slot_size(s, slot):
 
 
 @njit
-def ev_one(s, t, seat, n, prm, slot, m0, sv):
+def ev_one(s, t, seat, n, slot, m0, sv):
     """Expected :func:`take_value` of revealing ``slot`` with ``s.hyp[:m0]`` face up."""
     k = _slot_size(s, slot)
     tot = 0.0
     for i in range(k):
         s.hyp[m0] = _slot_outcome(s, slot, i)
-        v, _ = take_value(s, t, seat, n, prm, m0 + 1, sv)
+        v, _ = take_value(s, t, seat, n, m0 + 1, sv)
         tot += v
     return tot / k
 
 
 @njit
-def _one_value(s, t, seat, n, prm, card, key, sv):
+def _one_value(s, t, seat, n, card, key, sv):
     """:func:`take_value` of ``card`` alone, memoised in ``s.memo[key]`` (its class);
     leaves ``s.hyp[0]`` as it was."""
     if s.memo[key] == NEG:
         keep = s.hyp[0]
         s.hyp[0] = card
-        s.memo[key], _ = take_value(s, t, seat, n, prm, 1, sv)
+        s.memo[key], _ = take_value(s, t, seat, n, 1, sv)
         s.hyp[0] = keep
     return s.memo[key]
 
 
 @njit
-def _pair_value(s, t, seat, n, prm, ka, kb, sv):
+def _pair_value(s, t, seat, n, ka, kb, sv):
     """:func:`take_value` of the two cards in ``s.hyp[:2]`` (classes ``ka``, ``kb``).
 
     Two gem or diamond cards of different kinds are worth the better of the two
@@ -372,15 +375,13 @@ def _pair_value(s, t, seat, n, prm, ka, kb, sv):
     if ka // 2 != kb // 2 and ka // 2 < tk and kb // 2 < tk:
         a = s.hyp[0]
         b = s.hyp[1]
-        return max(
-            _one_value(s, t, seat, n, prm, a, ka, sv), _one_value(s, t, seat, n, prm, b, kb, sv)
-        )
-    v, _ = take_value(s, t, seat, n, prm, 2, sv)
+        return max(_one_value(s, t, seat, n, a, ka, sv), _one_value(s, t, seat, n, b, kb, sv))
+    v, _ = take_value(s, t, seat, n, 2, sv)
     return v
 
 
 @njit
-def ev_two(s, t, seat, n, prm, a, b, sv):
+def ev_two(s, t, seat, n, a, b, sv):
     """Expected :func:`take_value` of revealing slots ``a`` and ``b`` at once (an
     unknown wonder twice: two different unknown cards of it, all pairs alike)."""
     ka = _slot_size(s, a)
@@ -399,7 +400,7 @@ def ev_two(s, t, seat, n, prm, a, b, sv):
             kb_ = card_class(s, t, seat, s.hyp[1])
             v = s.memo2[ka_, kb_]
             if v == NEG:
-                v = _pair_value(s, t, seat, n, prm, ka_, kb_, sv)
+                v = _pair_value(s, t, seat, n, ka_, kb_, sv)
                 s.memo2[ka_, kb_] = v
                 s.memo2[kb_, ka_] = v
             tot += v
@@ -437,19 +438,21 @@ def fill_aims(s, t, m):
 
 
 @njit
-def choose_first(s, t, seat, n, plan, prm, k, out):
-    """Positions of the ``k`` cards ``seat`` reveals at once, into ``out[:k]``.
+def choose_first(s, t, seat, n, k):
+    """Positions of the ``k`` cards ``seat`` reveals at once, into ``s.pick[:k]``.
 
     Draws random numbers (uniform choices, and the place among a wonder's
     unknown places). The positions are chosen before any is revealed."""
+    plan = s.plan
+    out = s.pick
     if plan[seat] == Plan.RANDOM:
         for i in range(k):
-            out[i] = _random_face_down(s, t, out, i)
+            out[i] = _random_face_down(s, t, True, i)
         return
     build_view(s, t, seat)
     m = list_slots(s, t, seat)
     fill_aims(s, t, m)
-    sv, _, _ = best_steal(s, t, seat, n, prm)
+    sv, _, _ = best_steal(s, t, seat, n)
     s.memo2[:, :] = NEG
     s.memo[:] = NEG
     best = NEG
@@ -476,9 +479,9 @@ def choose_first(s, t, seat, n, plan, prm, k, out):
         if seen:
             continue
         if k == 1:
-            val = ev_one(s, t, seat, n, prm, a, 0, sv)
+            val = ev_one(s, t, seat, n, a, 0, sv)
         else:
-            val = ev_two(s, t, seat, n, prm, a, b, sv)
+            val = ev_two(s, t, seat, n, a, b, sv)
         if val > best:
             best = val
             chosen0 = a
@@ -492,7 +495,7 @@ def choose_first(s, t, seat, n, plan, prm, k, out):
         for i in range(2, k):  # more than two at once (a designer's override): uniform
             s.up[s.sc[S_N_UP]] = out[i - 1]
             s.sc[S_N_UP] += 1
-            out[i] = _random_face_down(s, t, out, i)
+            out[i] = _random_face_down(s, t, True, i)
         s.sc[S_N_UP] -= k - 1
         for i in range(k - 1):
             s.up[s.sc[S_N_UP] + i] = -1
@@ -531,8 +534,10 @@ def _top_slot(s, t, m, target, taken, second):
 
 
 @njit
-def _random_face_down(s, t, out, i):
-    """A face-down position uniform among those not in ``out[:i]``."""
+def _random_face_down(s, t, in_pick, i):
+    """A face-down position uniform among those not in ``out[:i]``, ``out`` being
+    ``s.pick`` if ``in_pick`` else ``s.up``."""
+    out = s.pick if in_pick else s.up
     count = 0
     for p in range(t.n_cards):
         if face_down(s, p) and not _in(out, i, p):
@@ -555,20 +560,22 @@ def _in(arr, m, v):
 
 
 @njit
-def choose_extra(s, t, seat, n, plan, prm):
+def choose_extra(s, t, seat, n):
     """Position of one more card to reveal, or -1 to stop. Draws random numbers."""
+    plan = s.plan
+    prm = s.prm
     if face_down_count(s) == 0:
         return -1
     if plan[seat] == Plan.RANDOM:
         if random_index(s, 2) == 0:
             return -1
-        return _random_face_down(s, t, s.up, 0)
+        return _random_face_down(s, t, False, 0)
     build_view(s, t, seat)
     m0 = s.sc[S_N_UP]
     for i in range(m0):
         s.hyp[i] = s.grid[s.up[i]]
-    sv, _, _ = best_steal(s, t, seat, n, prm)
-    cur, _ = take_value(s, t, seat, n, prm, m0, sv)
+    sv, _, _ = best_steal(s, t, seat, n)
+    cur, _ = take_value(s, t, seat, n, m0, sv)
     m = list_slots(s, t, seat)
     best = NEG
     arg = 0
@@ -584,7 +591,7 @@ def choose_extra(s, t, seat, n, plan, prm):
             key = card_class(s, t, seat, c)
             if s.memo[key] == NEG:
                 s.hyp[m0] = c
-                s.memo[key], _ = take_value(s, t, seat, n, prm, m0 + 1, sv)
+                s.memo[key], _ = take_value(s, t, seat, n, m0 + 1, sv)
             v += s.memo[key]
         v /= k
         if v > best:
@@ -596,9 +603,10 @@ def choose_extra(s, t, seat, n, plan, prm):
 
 
 @njit
-def choose_kind(s, t, seat, n, plan, prm):
+def choose_kind(s, t, seat, n):
     """With no key or chest face up: the card (its kind) to take, as an index into
     the face-up cards, or -1 to take nothing (only if the ruling allows)."""
+    plan = s.plan
     m = s.sc[S_N_UP]
     for i in range(m):
         s.hyp[i] = s.grid[s.up[i]]
@@ -614,7 +622,7 @@ def choose_kind(s, t, seat, n, plan, prm):
                     return i
                 k -= 1
         return -1
-    _, arg = take_value(s, t, seat, n, prm, m, 0.0)
+    _, arg = take_value(s, t, seat, n, m, 0.0)
     return arg
 
 
@@ -629,9 +637,10 @@ def _first_of_kind(s, t, i):
 
 
 @njit
-def choose_steal(s, t, seat, n, plan, prm):
+def choose_steal(s, t, seat, n):
     """``(victim, card)`` of a steal (card -1: a plastic diamond); victim -1 if no
     other seat holds anything. Draws random numbers for the random plan."""
+    plan = s.plan
     if plan[seat] == Plan.RANDOM:
         count = 0
         for v in range(n):
@@ -653,7 +662,7 @@ def choose_steal(s, t, seat, n, plan, prm):
                         return v, c
                     k -= 1
         return -1, -1
-    _, v, what = best_steal(s, t, seat, n, prm)
+    _, v, what = best_steal(s, t, seat, n)
     if v < 0:
         return -1, -1
     if what < 0:

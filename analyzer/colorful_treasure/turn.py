@@ -200,7 +200,7 @@ def take_from_grid(s, t, seat, card):
 
 
 @njit
-def remember(s, prm, n, card):
+def remember(s, n, card):
     """Every seat sees ``card`` before it goes face down: draw how long each keeps it.
 
     Seat ``q`` remembers it at game turn ``turn + k`` with probability
@@ -208,6 +208,7 @@ def remember(s, prm, n, card):
     once, geometric, ``floor(log(u) / log(recall))`` with ``u`` uniform on (0, 1].
     Draws one number per seat whose recall is strictly between 0 and 1.
     """
+    prm = s.prm
     turn = s.sc[S_TURN]
     for q in range(n):
         r = prm[q, P_RECALL]
@@ -221,12 +222,12 @@ def remember(s, prm, n, card):
 
 
 @njit
-def turn_back(s, prm, n, seat):
+def turn_back(s, n, seat):
     """End of the reveal: every face-up card still in the grid goes face down in place."""
     for i in range(s.sc[S_N_UP]):
         p = s.up[i]
         if s.grid[p] >= 0:
-            remember(s, prm, n, s.grid[p])
+            remember(s, n, s.grid[p])
             trace(s, EV_BACK, seat, p, s.grid[p], 0)
         s.up[i] = -1
     s.sc[S_N_UP] = 0
@@ -308,11 +309,12 @@ def gem_points(t, count):
 
 
 @njit
-def final_scores(s, t, n, parts):
-    """Score every seat into ``parts`` (int64[P, 7], 60ths of a point):
+def final_scores(s, t, n):
+    """Score every seat into ``s.parts`` (int64[P, 7], 60ths of a point):
     gems, diamond cards, plastic diamonds, gem reward, explorer reward,
     treasure reward, total. The treasure reward goes to the most key and chest
     cards (at least ``treasure_min``); tied seats share it."""
+    parts = s.parts
     best = 0
     for q in range(n):
         best = max(best, s.held[q, H_TREASURE])

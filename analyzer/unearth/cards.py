@@ -1,7 +1,6 @@
 """Playing a delver card (``docs/rules/unearth.md``, "Delver cards")."""
 
 from analyzer.jit import njit
-from analyzer.kernel_view import borrowed
 from analyzer.unearth.claiming import check_claims
 from analyzer.unearth.codes import Delver
 from analyzer.unearth.rolls import roll_die
@@ -21,13 +20,8 @@ from analyzer.unearth.state import (
 
 
 @njit
-def play_card(s, t, p, kind, a, b, strat, prm, neigh, claims, n_claims):
+def play_card(s, m, t, p, kind, a, b):
     """Seat ``p`` plays a delver card of ``kind`` with targets ``a``, ``b``."""
-    strat = borrowed(strat)
-    prm = borrowed(prm)
-    neigh = borrowed(neigh)
-    claims = borrowed(claims)
-    n_claims = borrowed(n_claims)
     s.hand[p, kind] -= 1
     s.ddisc[kind] += 1
     s.seat_stats[p, ST_PLAYED] += 1
@@ -50,7 +44,7 @@ def play_card(s, t, p, kind, a, b, strat, prm, neigh, claims, n_claims):
         for d in range(n_dice):
             slot = s.die_slot[p, d]
             if slot >= 0:
-                roll_die(s, t, p, d, slot, False, strat, prm, neigh, claims, n_claims)
+                roll_die(s, m, t, p, d, slot, False)
     elif eff == Delver.FORGOTTEN_SONG:
         # every die showing the number at the moment the card is played
         marked = s.marked
@@ -66,12 +60,12 @@ def play_card(s, t, p, kind, a, b, strat, prm, neigh, claims, n_claims):
             d = marked[i] % n_dice
             slot = s.die_slot[q, d]
             if slot >= 0:  # still there (an earlier reroll may have claimed the ruin)
-                roll_die(s, t, q, d, slot, False, strat, prm, neigh, claims, n_claims)
+                roll_die(s, m, t, q, d, slot, False)
     elif eff == Delver.LOST_IN_THE_RUINS:
         slot = s.die_slot[a, b]
         if slot >= 0:
-            roll_die(s, t, a, b, slot, False, strat, prm, neigh, claims, n_claims)
+            roll_die(s, m, t, a, b, slot, False)
     elif eff == Delver.FORLORN or eff == Delver.A_NEW_DISCOVERY:
         if s.die_slot[a, b] >= 0:
             s.die_value[a, b] = clamp(s.die_value[a, b] + t.delver_amount[kind], t.dice_faces[b])
-    check_claims(s, t, strat, prm, neigh, claims, n_claims)
+    check_claims(s, t)

@@ -7,13 +7,24 @@ order; the tiebreak itself is :mod:`.claims`. Also the per-claim log columns.
 import numpy as np
 
 from analyzer.jit import njit
-from analyzer.kernel_view import borrowed
 from analyzer.unearth.claims import RANK_DICE, claim_winner, player_rank
 from analyzer.unearth.codes import WonderEffect
 from analyzer.unearth.end_of_age import reveal, table_empty
 from analyzer.unearth.modifiers import owns_effect
 from analyzer.unearth.state import (
+    C_CARD,
+    C_CLAIM,
+    C_DECIDED,
+    C_FACES,
+    C_GAME,
+    C_NDICE,
+    C_NSEATS,
+    C_TOTAL,
+    C_TURN,
+    C_WINNER,
     EV_CLAIM,
+    MAX_CLAIMS_PER_GAME,
+    N_CLAIM_COLS,
     S_BOXED_N,
     S_CUR,
     S_GAME,
@@ -30,26 +41,28 @@ from analyzer.unearth.state import (
     trace,
 )
 
-# columns of a claims-log row
-C_GAME = 0
-C_TURN = 1
-C_CARD = 2
-C_CLAIM = 3
-C_NDICE = 4
-C_NSEATS = 5
-C_TOTAL = 6
-C_WINNER = 7
-C_FACES = 8
-C_DECIDED = 9
-N_CLAIM_COLS = 10
-MAX_CLAIMS_PER_GAME = 64
+#: the claims-log columns (defined with the state, which holds the log)
+__all__ = [
+    "C_CARD",
+    "C_CLAIM",
+    "C_DECIDED",
+    "C_FACES",
+    "C_GAME",
+    "C_NDICE",
+    "C_NSEATS",
+    "C_TOTAL",
+    "C_TURN",
+    "C_WINNER",
+    "MAX_CLAIMS_PER_GAME",
+    "N_CLAIM_COLS",
+    "check_claims",
+    "decided_by",
+]
 
 
 @njit
 def decided_by(owner, faces, value, n, n_players):
     """Where the tiebreak between the two best seats was decided (see CONTRACTS.md)."""
-    owner = borrowed(owner)
-    value = borrowed(value)
     best = np.int64(-1)
     second = np.int64(-1)
     seats = 0
@@ -79,25 +92,22 @@ def decided_by(owner, faces, value, n, n_players):
 
 
 @njit
-def check_claims(s, t, strat, prm, neigh, claims, n_claims):
+def check_claims(s, t):
     """Resolve every ruin whose dice reach its claim value, in slot order.
 
-    Appends a row per resolution to ``claims`` (if it has room; ``n_claims`` is a
-    one-element counter). Draws random numbers (reveals, draws).
+    Appends a row per resolution to the claims log ``s.claims`` (if it has room;
+    ``s.n_claims`` is a one-element counter). Draws random numbers (reveals, draws).
     """
-    strat = borrowed(strat)
-    prm = borrowed(prm)
-    neigh = borrowed(neigh)
-    claims = borrowed(claims)
-    n_claims = borrowed(n_claims)
-    owner = s.scratch[96:128]
-    faces = s.scratch[128:160]
-    value = s.scratch[160:192]
+    claims = s.claims
+    n_claims = s.n_claims
+    owner = s.on_slot_owner
+    faces = s.on_slot_faces
+    value = s.on_slot_value
     n_players = s.sc[S_N_PLAYERS]
     n_slots = s.sc[S_N_SLOTS]
     # every slot's total in one pass over the dice; resolving a slot changes only its own
-    totals = s.scratch[200 : 200 + n_slots]
-    slot_totals(s, totals)
+    totals = s.totals
+    slot_totals(s)
     for slot in range(n_slots):
         card = s.slot_card[slot]
         if card < 0:
@@ -105,7 +115,7 @@ def check_claims(s, t, strat, prm, neigh, claims, n_claims):
         total = totals[slot]
         if total < t.card_claim[card]:
             continue
-        n = gather_slot(s, t, slot, owner, faces, value)
+        n = gather_slot(s, t, slot)
         winner = claim_winner(owner, faces, value, n, n_players)
         row = n_claims[0]
         if claims.shape[0] > 1 and row < claims.shape[0]:

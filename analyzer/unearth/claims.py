@@ -14,7 +14,6 @@ Dice on a ruin are three parallel arrays of length ``n`` (at least):
 import numpy as np
 
 from analyzer.jit import njit
-from analyzer.kernel_view import borrowed
 from analyzer.unearth.codes import ClaimResult
 
 NO_CLAIM = int(ClaimResult.NO_CLAIM)
@@ -41,9 +40,6 @@ def player_rank(owner, faces, value, n, seat):
 
     Draws no random numbers. At most :data:`RANK_DICE` dice per player count.
     """
-    owner = borrowed(owner)
-    faces = borrowed(faces)
-    value = borrowed(value)
     rank = np.int64(0)
     used = np.int64(0)
     for _slot in range(RANK_DICE):
@@ -67,9 +63,6 @@ def claim_winner(owner, faces, value, n, n_players):
 
     Does not look at the claim value; see :func:`ruin_outcome`. Draws no random numbers.
     """
-    owner = borrowed(owner)
-    faces = borrowed(faces)
-    value = borrowed(value)
     best = np.int64(-1)
     second = np.int64(-1)
     best_seat = -1
@@ -91,7 +84,6 @@ def claim_winner(owner, faces, value, n, n_players):
 @njit
 def can_claim(value, n, claim_value):
     """True when the total of the first ``n`` dice values reaches ``claim_value``."""
-    value = borrowed(value)
     total = 0
     for i in range(n):
         total += value[i]
@@ -106,9 +98,6 @@ def ruin_outcome(owner, faces, value, n, claim_value, n_players, cards_out):
     consolation delver cards each seat draws: one per die for every seat with dice
     there that does not claim. On ``NO_CLAIM`` it is all zeros. Draws no random numbers.
     """
-    owner = borrowed(owner)
-    faces = borrowed(faces)
-    value = borrowed(value)
     for p in range(n_players):
         cards_out[p] = 0
     if not can_claim(value, n, claim_value):

@@ -21,7 +21,7 @@ can still be imported from here, as before the split.
 import numpy as np
 
 from analyzer.jit import njit
-from analyzer.kernel_view import borrowed
+from analyzer.kernel_view import Results
 from analyzer.unearth.cards import play_card
 from analyzer.unearth.claiming import (
     C_CARD,
@@ -89,42 +89,27 @@ R_BASE = (
 
 
 @njit
-def play_game(s, t, n_players, strat, prm, neigh, key0, key1, game, claims, n_claims):
-    """Play one whole game in ``s`` (set up from scratch). Draws random numbers."""
-    strat = borrowed(strat)
-    prm = borrowed(prm)
-    neigh = borrowed(neigh)
-    claims = borrowed(claims)
-    n_claims = borrowed(n_claims)
-    setup(s, t, n_players, key0, key1, game)
+def play_game(s, m, t, n_players, key0, key1, game):
+    """Play one whole game in ``s`` (set up from scratch), the seats deciding with
+    the strategies and memo ``m``. Draws random numbers."""
+    setup(s, m, t, n_players, key0, key1, game)
     p = 0
     while not s.sc[S_OVER]:
         if s.sc[S_TURN] >= MAX_TURNS:
             s.sc[S_ABORTED] = 1
             break
-        take_turn(s, t, p, strat, prm, neigh, claims, n_claims)
+        take_turn(s, m, t, p)
         s.sc[S_TURN] += 1
         p = (p + 1) % n_players
 
 
 @njit
-def final_scores(s, t, n_players, scores, parts, wins):
-    """Score every seat and share the win (``docs/rules/unearth.md``, "Scoring")."""
-    wins = borrowed(wins)
-    named = s.scratch[64 : 64 + s.named_state.shape[0]]
+def final_scores(s, t, n_players):
+    """Score every seat into ``s.scores`` (parts in ``s.parts``) and share the win
+    in ``s.win`` (``docs/rules/unearth.md``, "Scoring")."""
     for p in range(n_players):
-        for w in range(s.named_state.shape[0]):
-            named[w] = 1 if s.named_state[w] == p else 0
-        scores[p] = score_player(
-            t,
-            s.held[p],
-            s.n_stones[p],
-            s.tokens[p, 2],
-            s.tokens[p, 0] + s.tokens[p, 1],
-            named,
-            parts[p],
-        )
-    share_wins(t, scores, s.held, n_players, wins)
+        s.scores[p] = score_player(s, t, p)
+    share_wins(s, t, n_players)
 
 
 # ====================================================================== invariants
@@ -138,9 +123,9 @@ INV_BOX = 32  #: the bounding box kept for each tableau (``s.box``) matches its 
 
 
 @njit
-def check_invariants(s, t, n_players, neigh):
+def check_invariants(s, t, n_players):
     """Bitmask of the invariants that fail at the end of a game (0 when all hold)."""
-    neigh = borrowed(neigh)
+    neigh = t.neigh
     bad = 0
     n_col = t.n_stone_colours
     for c in range(n_col):
@@ -176,7 +161,7 @@ def check_invariants(s, t, n_players, neigh):
         bad |= INV_TABLE
     # one pass over each tableau: stones by colour, bounding box, then a flood fill
     # from one stone must reach every stone
-    cnt = s.scratch[0:16]
+    cnt = s.colour_n
     seen = s.cellmark
     stack = s.cellbuf
     for p in range(n_players):
@@ -234,11 +219,22 @@ def n_result_cols(t):
     )
 
 
+def new_batch(t, n_players: int, count: int) -> Results:
+    """Room for the results of ``count`` games of ``n_players``: int32 rows of
+    :func:`n_result_cols` (``R_*`` columns) and float32 win shares."""
+    return Results(
+        results=np.zeros((count * n_players, n_result_cols(t)), np.int32),
+        wins=np.zeros(count * n_players, np.float32),
+    )
+
+
 @njit
-def write_results(s, t, n_players, row0, results, wins, scores, parts, win):
-    """Write one finished game's rows (one per seat) into ``results``/``wins``."""
-    results = borrowed(results)
-    wins = borrowed(wins)
+def write_results(s, t, o, n_players, row0):
+    """Write one finished game's rows (one per seat, from ``s.scores``, ``s.parts``
+    and ``s.win``) into ``o.results``/``o.wins`` from row ``row0``."""
+    results = o.results
+    scores = s.scores
+    parts = s.parts
     named_built = 0
     for p in range(n_players):
         r = results[row0 + p]
@@ -287,55 +283,29 @@ def write_results(s, t, n_players, row0, results, wins, scores, parts, win):
         for k in range(s.hand.shape[1]):
             r[col] = s.seat_stats[p, ST_PLAYED_KIND + k]
             col += 1
-        wins[row0 + p] = win[p]
+        o.wins[row0 + p] = s.win[p]
 
 
 @njit
-def play_batch(
-    s,
-    t,
-    n_players,
-    strat,
-    prm,
-    neigh,
-    key0,
-    key1,
-    first_game,
-    count,
-    results,
-    wins,
-    claims,
-    n_claims,
-):
-    """Play games ``first_game .. first_game+count-1``; write one row per (game, seat).
+def play_batch(s, m, t, o, n_players, key0, key1, first_game, count):
+    """Play games ``first_game .. first_game+count-1``; write one row per (game, seat)
+    into ``o`` (a :class:`~analyzer.kernel_view.Results` view, :func:`new_batch`).
 
-    ``results``: int32[count * n_players, n_result_cols(t)]; ``wins``:
-    float32[count * n_players]; ``claims``: int32[rows, N_CLAIM_COLS] claims log
-    (shape (1, N_CLAIM_COLS) to skip it); ``n_claims``: int64[1] rows written.
-    ``strat``: int64[n_players] strategy codes; ``prm``: float64[n_players, N_PARAMS].
-    Each game draws only from its own stream (key0, key1, game index).
+    ``s``: the game state (with the claims log ``s.claims``, shape (1, N_CLAIM_COLS)
+    to skip it, and its row counter ``s.n_claims``); ``m``: the seats' strategies,
+    parameters and memo (:class:`~analyzer.unearth.memo.Memo`). Each game draws
+    only from its own stream (key0, key1, game index).
     """
-    # the caller owns every array: no reference counting below this point
-    strat = borrowed(strat)
-    prm = borrowed(prm)
-    neigh = borrowed(neigh)
-    results = borrowed(results)
-    wins = borrowed(wins)
-    claims = borrowed(claims)
-    n_claims = borrowed(n_claims)
-    scores = np.zeros(n_players, np.int64)
-    parts = np.zeros((n_players, N_PARTS), np.int64)
-    win = np.zeros(n_players, np.float64)
     for i in range(count):
         game = first_game + i
-        play_game(s, t, n_players, strat, prm, neigh, key0, key1, game, claims, n_claims)
-        final_scores(s, t, n_players, scores, parts, win)
-        write_results(s, t, n_players, i * n_players, results, wins, scores, parts, win)
-        results[i * n_players, R_INVARIANTS] = check_invariants(s, t, n_players, neigh)
-        for p in range(1, n_players):
-            results[i * n_players + p, R_INVARIANTS] = results[i * n_players, R_INVARIANTS]
+        play_game(s, m, t, n_players, key0, key1, game)
+        final_scores(s, t, n_players)
+        write_results(s, t, o, n_players, i * n_players)
+        bad = check_invariants(s, t, n_players)
         for p in range(n_players):
-            trace(s, EV_END, p, scores[p], int(round(win[p] * 1000)), 0, 0, 0)
+            o.results[i * n_players + p, R_INVARIANTS] = bad
+        for p in range(n_players):
+            trace(s, EV_END, p, s.scores[p], int(round(s.win[p] * 1000)), 0, 0, 0)
 
 
 #: the kernels of every section, importable from here as before the split
@@ -360,6 +330,7 @@ __all__ = [
     "final_scores",
     "gain_stone",
     "n_result_cols",
+    "new_batch",
     "place_stone",
     "play_batch",
     "play_card",

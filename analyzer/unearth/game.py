@@ -15,14 +15,15 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import InputError, bad_value
+from analyzer.kernel_view import results_view
 from analyzer.seeding import resolve_seed, root_key
 from analyzer.unearth import engine
+from analyzer.unearth.memo import new_memo
 from analyzer.unearth.rules import Rules, default_rules
 from analyzer.unearth.scoring import N_PARTS, PART_NAMES
 from analyzer.unearth.state import new_state
 from analyzer.unearth.strategies import DEFAULT_PARAMS, N_PARAMS, STRATEGY_NAMES
-from analyzer.unearth.structs import pack_state, pack_tables
-from analyzer.unearth.tableau import NEIGHBOURS
+from analyzer.unearth.structs import pack_memo, pack_state, pack_tables
 
 STRATEGIES = STRATEGY_NAMES
 
@@ -112,31 +113,24 @@ def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0):
     t = job.rules.tables
     n = job.players
     codes, prm = strategy_arrays(job.strategies, _params_dict(job))
-    s = new_state(t, n, trace_rows)
-    width = engine.n_result_cols(t)
-    results = np.zeros((count * n, width), np.int32)
-    wins = np.zeros(count * n, np.float32)
-    claim_rows = count * engine.MAX_CLAIMS_PER_GAME if job.claims else 1
-    claims = np.zeros((claim_rows, engine.N_CLAIM_COLS), np.int32)
-    n_claims = np.zeros(1, np.int64)
+    claim_rows = count * engine.MAX_CLAIMS_PER_GAME if job.claims else 0
+    s = new_state(t, n, trace_rows, claim_rows)
+    m = new_memo(t, n, codes, prm)
+    o = engine.new_batch(t, n, count)
     key0, key1 = root_key(job.seed)
     engine.play_batch(
         pack_state(s),
+        pack_memo(m),
         pack_tables(t),
+        results_view(o.results, o.wins),
         n,
-        codes,
-        prm,
-        NEIGHBOURS,
         key0,
         key1,
         start,
         count,
-        results,
-        wins,
-        claims,
-        n_claims,
     )
-    return results, wins, claims[: n_claims[0]] if job.claims else None, s
+    claims = s.claims[: s.n_claims[0]] if job.claims else None
+    return o.results, o.wins, claims, s
 
 
 def play_tables(job: GameJob, start: int, count: int) -> dict[str, pd.DataFrame]:

@@ -21,7 +21,6 @@ from functools import lru_cache
 import numpy as np
 
 from analyzer.jit import njit
-from analyzer.kernel_view import borrowed
 from analyzer.unearth.codes import Delver, WonderEffect
 from analyzer.unearth.state import MOD_FIELDS, S_N_PLAYERS, S_ROLL_MOD, clamp
 
@@ -56,7 +55,7 @@ def _no_modifiers(s, p, n_anc, n_read):
 
 
 @njit(inline="always")
-def reachable_values(s, t, owner, slot, faces, natural, n_anc, n_read, mods):
+def reachable_values(s, t, owner, slot, faces, natural, n_anc, n_read):
     """Bitmask of the final values a roll can take (bit v set: value v reachable).
 
     The common case (no modifier at all) is answered inline; otherwise see
@@ -64,11 +63,11 @@ def reachable_values(s, t, owner, slot, faces, natural, n_anc, n_read, mods):
     """
     if _no_modifiers(s, owner, n_anc, n_read):
         return np.int64(1) << natural
-    return _reachable_slow(s, t, owner, slot, faces, natural, n_anc, n_read, mods)
+    return _reachable_slow(s, t, owner, slot, faces, natural, n_anc, n_read)
 
 
 @njit
-def _reachable_slow(s, t, owner, slot, faces, natural, n_anc, n_read, mods):
+def _reachable_slow(s, t, owner, slot, faces, natural, n_anc, n_read):
     """Bitmask of the final values a roll can take (bit v set: value v reachable).
 
     Modifiers: the event's roll modifier (mandatory), ``n_anc`` Ancestral Claim
@@ -77,17 +76,16 @@ def _reachable_slow(s, t, owner, slot, faces, natural, n_anc, n_read, mods):
     (optional, its dice only), Columns (optional), Sanctuary (optional, sign
     chosen, if the natural roll matches a value already on that ruin). They may
     be applied in any order, each result clamped to 1..faces; every order is
-    explored. ``mods``: the state's ``mods`` work array (:func:`_collect_mods`).
+    explored. The groups are collected in ``s.mods`` (:func:`_collect_mods`).
     Draws no random numbers.
     """
-    mods = borrowed(mods)
     if _no_modifiers(s, owner, n_anc, n_read):
         return np.int64(1) << natural
-    n = _collect_mods(s, t, owner, faces, n_anc, n_read, mods)
-    n = _add_sanctuary(s, t, owner, slot, natural, mods, n)
+    n = _collect_mods(s, t, owner, faces, n_anc, n_read)
+    n = _add_sanctuary(s, t, owner, slot, natural, n)
     if n == 0:
         return np.int64(1) << natural
-    return _reach_search(s, mods, n, natural, faces)
+    return _reach_search(s, n, natural, faces)
 
 
 @njit(inline="always")
@@ -104,8 +102,8 @@ def _push_mod(mods, n, delta, optional, signed, count):
 
 
 @njit
-def _collect_mods(s, t, owner, faces, n_anc, n_read, mods):
-    """Write the modifiers of ``owner``'s next roll of a ``faces`` die into ``mods``
+def _collect_mods(s, t, owner, faces, n_anc, n_read):
+    """Write the modifiers of ``owner``'s next roll of a ``faces`` die into ``s.mods``
     (all but the Sanctuary, which depends on the face rolled); return how many
     groups. Identical modifiers form one group (every Ancestral Claim played,
     every Reading the Stones), so any number of them fits: at most
@@ -114,7 +112,7 @@ def _collect_mods(s, t, owner, faces, n_anc, n_read, mods):
     Group ``i``: ``mods[4*i]`` delta, ``mods[4*i+1]`` 1 if optional,
     ``mods[4*i+2]`` 1 if its sign is chosen, ``mods[4*i+3]`` how many.
     """
-    mods = borrowed(mods)
+    mods = s.mods
     n = 0
     if s.sc[S_ROLL_MOD] != 0:
         n = _push_mod(mods, n, s.sc[S_ROLL_MOD], 0, 0, 1)
@@ -139,10 +137,10 @@ def _collect_mods(s, t, owner, faces, n_anc, n_read, mods):
 
 
 @njit
-def _add_sanctuary(s, t, owner, slot, natural, mods, n):
-    """Append the owner's Sanctuary to ``mods`` if a natural ``natural`` on ``slot``
+def _add_sanctuary(s, t, owner, slot, natural, n):
+    """Append the owner's Sanctuary to ``s.mods`` if a natural ``natural`` on ``slot``
     matches a value already there; return the new count."""
-    mods = borrowed(mods)
+    mods = s.mods
     w = owns_effect(s, t, owner, WonderEffect.SANCTUARY)
     if w >= 0 and slot >= 0:
         match = False
@@ -157,9 +155,9 @@ def _add_sanctuary(s, t, owner, slot, natural, mods, n):
 
 
 @njit
-def _reach_search(s, mods, n, natural, faces):
+def _reach_search(s, n, natural, faces):
     """Values reachable from ``natural`` applying the ``n`` modifier groups of
-    ``mods`` (:func:`_collect_mods`) in any order, each step clamped to 1..faces.
+    ``s.mods`` (:func:`_collect_mods`) in any order, each step clamped to 1..faces.
 
     A search state is how many modifiers of each group were applied so far, in
     mixed radix (group ``j`` counts 0..count_j); applying one more of group
@@ -167,7 +165,7 @@ def _reach_search(s, mods, n, natural, faces):
     modifiers of one group are identical, so this explores exactly the orders
     of all modifiers, with prod(count_j + 1) states whatever their number.
     """
-    mods = borrowed(mods)
+    mods = s.mods
     total = 1
     for j in range(n):
         total *= mods[MOD_FIELDS * j + 3] + 1

@@ -4,7 +4,6 @@ Which modifiers apply and their timing are ruled in ``docs/rulings.md``.
 """
 
 from analyzer.jit import njit
-from analyzer.kernel_view import borrowed
 from analyzer.rng import rng_die
 from analyzer.unearth.claiming import check_claims
 from analyzer.unearth.codes import Delver, WonderEffect
@@ -28,7 +27,7 @@ from analyzer.unearth.wonders import gain_stone
 
 
 @njit
-def roll_die(s, t, q, d, slot, is_excavation, strat, prm, neigh, claims, n_claims):
+def roll_die(s, m, t, q, d, slot, is_excavation):
     """Seat ``q`` rolls its die ``d`` onto (or on) ``slot`` and resolves the roll.
 
     Applies the modifiers (pending card modifiers only when ``q`` is the current
@@ -36,13 +35,7 @@ def roll_die(s, t, q, d, slot, is_excavation, strat, prm, neigh, claims, n_claim
     Shattered Edifice reroll, gives the stone of a natural 1-3, then checks
     claims. Draws random numbers.
     """
-    strat = borrowed(strat)
-    prm = borrowed(prm)
-    neigh = borrowed(neigh)
-    claims = borrowed(claims)
-    n_claims = borrowed(n_claims)
     faces = t.dice_faces[d]
-    mods = s.mods
     cur = s.sc[S_CUR]
     mine = q == cur
     # the current player's card modifiers: on its own dice, and on a die its card
@@ -53,8 +46,8 @@ def roll_die(s, t, q, d, slot, is_excavation, strat, prm, neigh, claims, n_claim
     n_anc = s.sc[S_ANCESTRAL] if cards else 0
     n_read = s.sc[S_READING] if cards else 0
     if is_excavation and mine and s.sc[S_MAP] > 0:
-        mask = reachable_values(s, t, q, slot, faces, natural, n_anc, n_read, mods)
-        again = want_reroll(s, t, q, strat[q], prm[q], slot, d, natural, mask, True)
+        mask = reachable_values(s, t, q, slot, faces, natural, n_anc, n_read)
+        again = want_reroll(s, m, t, q, slot, d, natural, mask, True)
         trace(s, EV_ROLL, q, d, slot, natural, 1 if again else 0, 2)
         if again:
             s.sc[S_MAP] -= 1
@@ -65,11 +58,11 @@ def roll_die(s, t, q, d, slot, is_excavation, strat, prm, neigh, claims, n_claim
             _consume_card_mods(s, t, faces)
     if is_excavation and mine and s.sc[S_EXPEDITION] > 0:
         s.sc[S_EXPEDITION] -= 1
-        slot = choose_expedition_slot(s, t, q, strat[q], prm[q], d, natural, n_anc, n_read)
-    mask = reachable_values(s, t, q, slot, faces, natural, n_anc, n_read, mods)
+        slot = choose_expedition_slot(s, m, t, q, d, natural, n_anc, n_read)
+    mask = reachable_values(s, t, q, slot, faces, natural, n_anc, n_read)
     edi = owns_effect(s, t, q, WonderEffect.EDIFICE)
     if edi >= 0 and t.wonder_low[edi] <= natural <= t.wonder_high[edi]:
-        again = want_reroll(s, t, q, strat[q], prm[q], slot, d, natural, mask, True)
+        again = want_reroll(s, m, t, q, slot, d, natural, mask, True)
         trace(s, EV_ROLL, q, d, slot, natural, 1 if again else 0, 3)
         if again:
             natural = rng_die(s.rng, faces)
@@ -77,20 +70,20 @@ def roll_die(s, t, q, d, slot, is_excavation, strat, prm, neigh, claims, n_claim
                 _consume_card_mods(s, t, faces)
             n_anc = 0
             n_read = 0
-            mask = reachable_values(s, t, q, slot, faces, natural, 0, 0, mods)
+            mask = reachable_values(s, t, q, slot, faces, natural, 0, 0)
     if not mine and (n_anc > 0 or n_read > 0):
         # the current player's cards changed another player's die: it picks the value
-        value = choose_value_of_other(s, t, cur, strat[cur], prm[cur], q, d, slot, mask)
+        value = choose_value_of_other(s, m, t, cur, q, d, slot, mask)
     else:
-        value = choose_value(s, t, q, strat[q], prm[q], slot, d, mask)
+        value = choose_value(s, m, t, q, slot, d, mask)
     if cards and (n_anc > 0 or n_read > 0):
         _consume_card_mods(s, t, faces)
     s.die_slot[q, d] = slot
     s.die_value[q, d] = value
     trace(s, EV_ROLL, q, d, slot, natural, value, 0 if is_excavation else 1)
     if natural <= t.stone_faces_max:
-        gain_stone(s, t, q, slot, strat[q], prm[q], neigh)
-    check_claims(s, t, strat, prm, neigh, claims, n_claims)
+        gain_stone(s, m, t, q, slot)
+    check_claims(s, t)
 
 
 @njit

@@ -132,6 +132,14 @@ class Rulings:
         return {k: v for k, v in asdict(self).items() if not k.startswith("_")}
 
 
+def _neighbours() -> np.ndarray:
+    """The tableau geometry (imported here, when tables are built: listing games
+    and reading rules need no kernel module)."""
+    from analyzer.unearth.tableau import NEIGHBOURS
+
+    return NEIGHBOURS
+
+
 class Tables(NamedTuple):
     """Everything a kernel needs to know about the rules, as arrays and ints.
 
@@ -181,6 +189,7 @@ class Tables(NamedTuple):
     min_players: int
     max_players: int
     card_mods_on_forced_rerolls: bool  #: Rulings.card_mods_on_forced_rerolls
+    neigh: np.ndarray  #: int64[N_CELLS, 6] the tableau's hex neighbours (tableau.NEIGHBOURS)
 
 
 @dataclass(frozen=True)
@@ -571,6 +580,7 @@ def _build_tables(data: dict, rulings: Rulings) -> Tables:
         min_players=int(comp["min_players"]),
         max_players=int(maxp),
         card_mods_on_forced_rerolls=bool(rulings.card_mods_on_forced_rerolls),
+        neigh=_neighbours(),
     )
 
 

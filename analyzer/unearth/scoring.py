@@ -11,8 +11,6 @@ so on; players still equal share the win. This is the lexicographic comparison
 of each player's claim values sorted high to low (a longer list beats its prefix).
 """
 
-import numpy as np
-
 from analyzer.jit import njit
 from analyzer.unearth.codes import CardKind, TombMode, WonderBonus, WonderEffect
 
@@ -27,7 +25,7 @@ N_PARTS = 6
 PART_NAMES = ("ruin_sets", "five_colour", "tokens", "named", "bonus", "cities")
 
 
-@njit
+@njit(inline="always")
 def named_wonder_points(t, w, stones_by_colour, ruin_colour_count):
     """Points of named wonder ``w`` for its owner: printed points + end-game effect.
 
@@ -64,15 +62,22 @@ def named_wonder_points(t, w, stones_by_colour, ruin_colour_count):
 
 
 @njit
-def score_player(t, held, stones_by_colour, token_points, n_tokens, named_owned, parts):
-    """Score one player; write the parts into ``parts`` (int[N_PARTS]); return the total.
+def score_player(s, t, p):
+    """Score seat ``p`` of the game ``s``; write the parts into ``s.parts[p]``
+    (int[N_PARTS]); return the total.
 
-    ``held``: int8[n_cards], 1 for each card of the ruins deck the player holds
-    (hidden ruin included); ``token_points``: sum of lesser and greater token
-    values; ``n_tokens``: number of lesser + greater tokens; ``named_owned``:
-    int8[n_named], 1 for each named wonder built. Draws no random numbers.
+    Reads the cards of the ruins deck ``p`` holds (``s.held[p]``, hidden ruin
+    included), its stones by colour, its lesser and greater tokens (number and
+    points) and the named wonders it built. Draws no random numbers.
     """
-    ruin_colour_count = np.zeros(t.n_ruin_colours, np.int64)
+    held = s.held[p]
+    stones_by_colour = s.n_stones[p]
+    token_points = s.tokens[p, 2]
+    n_tokens = s.tokens[p, 0] + s.tokens[p, 1]
+    parts = s.parts[p]
+    ruin_colour_count = s.ruin_n
+    for c in range(t.n_ruin_colours):
+        ruin_colour_count[c] = 0
     cities = 0
     for card in range(held.shape[0]):
         if held[card] == 0:
@@ -90,8 +95,8 @@ def score_player(t, held, stones_by_colour, token_points, n_tokens, named_owned,
         full = min(full, ruin_colour_count[c])
     named = 0
     n_named = 0
-    for w in range(named_owned.shape[0]):
-        if named_owned[w]:
+    for w in range(s.named_state.shape[0]):
+        if s.named_state[w] == p:
             n_named += 1
             named += named_wonder_points(t, w, stones_by_colour, ruin_colour_count)
     n_wonders = n_tokens + n_named
@@ -112,12 +117,15 @@ def score_player(t, held, stones_by_colour, token_points, n_tokens, named_owned,
 
 
 @njit
-def tiebreak_better(t, held_a, held_b):
-    """+1 if holdings ``a`` beat ``b`` under the tied-game rule, -1 if worse, 0 if equal.
+def tiebreak_better(s, t, a, b):
+    """+1 if seat ``a``'s holdings beat seat ``b``'s under the tied-game rule, -1 if
+    worse, 0 if equal.
 
     Compares counts of held ruins (cities included) claim value by claim value,
     from the highest value down.
     """
+    held_a = s.held[a]
+    held_b = s.held[b]
     top = 0
     for card in range(held_a.shape[0]):
         top = max(top, int(t.card_claim[card]))
@@ -134,21 +142,24 @@ def tiebreak_better(t, held_a, held_b):
 
 
 @njit
-def share_wins(t, scores, held, n_players, win_out):
-    """Fill ``win_out`` (float[n_players]): 1 for the winner, 1/k for a k-way shared win."""
+def share_wins(s, t, n_players):
+    """Fill ``s.win`` (float[n_players]) from the scores in ``s.scores``: 1 for the
+    winner, 1/k for a k-way shared win."""
+    scores = s.scores
+    win_out = s.win
     best = scores[0]
     for p in range(1, n_players):
         best = max(best, scores[p])
     # players on the best score, then filtered by the tied-game rule
-    winners = np.zeros(n_players, np.bool_)
+    winners = s.winners
     for p in range(n_players):
-        winners[p] = scores[p] == best
+        winners[p] = 1 if scores[p] == best else 0
     for p in range(n_players):
         if not winners[p]:
             continue
         for q in range(n_players):
-            if q != p and winners[q] and tiebreak_better(t, held[q], held[p]) > 0:
-                winners[p] = False
+            if q != p and winners[q] and tiebreak_better(s, t, q, p) > 0:
+                winners[p] = 0
                 break
     k = 0
     for p in range(n_players):

@@ -7,6 +7,7 @@ face up; draws random numbers from the game's own stream only.
 from analyzer.jit import njit
 from analyzer.rng import rng_below, rng_seed, rng_shuffle
 from analyzer.unearth.end_of_age import reveal
+from analyzer.unearth.memo import forget_memo
 from analyzer.unearth.state import (
     S_CUR,
     S_DDECK_N,
@@ -20,13 +21,13 @@ from analyzer.unearth.state import (
     draw_delver,
     take_ruin,
 )
-from analyzer.unearth.strategies import forget_memo
 from analyzer.unearth.tableau import empty_box
 
 
 @njit
-def setup(s, t, n_players, key0, key1, game):
-    """Reset ``s`` and set up game ``game`` for ``n_players`` (``docs/rules/unearth.md``, "Set-up").
+def setup(s, m, t, n_players, key0, key1, game):
+    """Reset ``s`` (and the strategies' memo ``m``) and set up game ``game`` for
+    ``n_players`` (``docs/rules/unearth.md``, "Set-up").
 
     Draws random numbers from the game's own stream only.
     """
@@ -57,7 +58,7 @@ def setup(s, t, n_players, key0, key1, game):
     s.seat_stats[:] = 0
     s.named_state[:] = -2
     s.trace[:] = 0
-    forget_memo(s)  # each game starts from a cold strategy memo
+    forget_memo(m)  # each game starts from a cold strategy memo
     # 1. delver deck, deal
     n = 0
     for k in range(t.delver_copies.shape[0]):
@@ -101,7 +102,7 @@ def setup(s, t, n_players, key0, key1, game):
         reveal(s, t, slot)
     # 6. named wonders (players + 2) and token piles
     n_named = s.named_state.shape[0]
-    order = s.scratch[64 : 64 + n_named]
+    order = s.named_order
     for w in range(n_named):
         order[w] = w
     rng_shuffle(s.rng, order, n_named)

@@ -15,9 +15,9 @@ from typing import NamedTuple
 import numpy as np
 
 from analyzer.jit import njit
-from analyzer.kernel_view import borrowed
 from analyzer.rng import QUEUE_WORDS, rng_below, rng_shuffle
 from analyzer.unearth.codes import Delver
+from analyzer.unearth.scoring import N_PARTS
 from analyzer.unearth.tableau import N_CELLS
 
 # ------------------------------------------------------------------ scalar slots
@@ -43,14 +43,7 @@ S_GAME = 18  #: global game index (for the claims log)
 S_TRACE_N = 19  #: events written to the trace
 S_BOXED_N = 20  #: ruins removed from the game by unbreakable ties
 S_ABORTED = 21  #: 1 if the game hit the turn cap (never expected)
-S_EXC_READY = 22  #: 1: the delver phase left the excavation choice in S_EXC_DIE/S_EXC_SLOT
-S_EXC_DIE = 23
-S_EXC_SLOT = 24
-S_CELLS_READY = 25  #: > 0: choose_colour left that many scored cells for choose_cell
-S_FILL = 26  #: slot summaries made so far (strategies.fill_slot_cache)
-S_CAND_FILL = 27  #: the summary the sorted excavation pairs in ``cand`` belong to (-1 none)
-S_CAND_N = 28  #: how many pairs ``cand`` holds
-N_SCALARS = 29
+N_SCALARS = 22
 
 # ------------------------------------------------------------------ per-seat stats
 ST_DRAWN = 0  #: delver cards drawn after set-up (consolation, events, Eternal Flame)
@@ -76,6 +69,21 @@ EV_EVENT = 9  #: a=card
 EV_END = 10  #: one per seat: a=score, b=win share * 1000
 EV_TAKE_BACK = 11  #: a=die, b=slot
 EV_TAKE_RUIN = 12  #: a set-aside ruin taken by a named wonder: a=card, b=wonder
+
+# ------------------------------------------------------------------ claims log
+#: columns of a claims-log row (``State.claims``; written by claiming.check_claims)
+C_GAME = 0
+C_TURN = 1
+C_CARD = 2
+C_CLAIM = 3
+C_NDICE = 4
+C_NSEATS = 5
+C_TOTAL = 6
+C_WINNER = 7
+C_FACES = 8
+C_DECIDED = 9
+N_CLAIM_COLS = 10
+MAX_CLAIMS_PER_GAME = 64
 
 MAX_TURNS = 2000  #: safety cap; a game reaching it is flagged in S_ABORTED
 MAX_FORCED = 64  #: room for forced chance outcomes in ``rng`` (tests; analyzer.rng)
@@ -113,45 +121,39 @@ class State(NamedTuple):
     hidden: np.ndarray  #: int64[P] each seat's face-down ruin (seen by its owner only)
     held_colour: np.ndarray  #: int64[P, n_ruin_colours] ruins held by colour (hidden included)
     effects: np.ndarray  #: int64[P] bitmask of WonderEffect codes of the named wonders owned
-    slot_cache: np.ndarray  #: int64[max slots, 16] per-slot summary for the deciding seat
-    slot_base: np.ndarray  #: float64[max slots, 3] value now, worth to me, worth to the best other
     seat_stats: np.ndarray  #: int64[P, N_STATS_BASE + K] counters
     trace: np.ndarray  #: int64[max events, 8] replay log (only when tracing)
-    scratch: np.ndarray  #: int64[320] scratch space for kernels (regions fixed by their users)
-    cellbuf: np.ndarray  #: int64[N_CELLS] candidate cells for stone placement
-    reach: np.ndarray  #: int64 work space of the reachable-values search (reach_size)
-    mods: np.ndarray  #: int64[MOD_FIELDS * MAX_MOD_GROUPS]: the modifier groups of a roll
-    marked: np.ndarray  #: int64[P * D] dice marked by Forgotten Song
-    gkeys: np.ndarray  #: int64[P, GAIN_KEYS] face-gain memo: each seat's modifier keys (-1 free)
-    gstamp: np.ndarray  #: int64[P, GAIN_KEYS + 1, D, max slots] 2 * slot version + stone, per row
-    gtab: np.ndarray  #: float64[P * (GAIN_KEYS + 1) * D * max slots, 16] memoised face gains
-    vstamp: np.ndarray  #: int64[P, D, max slots] slot version of each row of ``vtab``
-    vtab: np.ndarray  #: float64[P, D, max slots, 16] memoised slot values by die value
-    slot_sig: np.ndarray  #: int64[P, max slots, SIG_INTS] each seat's last summary of each slot
-    slot_sigf: np.ndarray  #: float64[P, max slots, 2] and the ruin's worths in it
-    slot_ver: np.ndarray  #: int64[P, max slots] bumped when a seat's summary of a slot changes
-    env: np.ndarray  #: int64[P, 3] a seat's roll-modifier setting: effects, roll modifier, version
-    env_prm: np.ndarray  #: float64[P, 16] the parameter row the seat's memo was made with
-    seat_keys: (
+    claims: (
         np.ndarray
-    )  #: int64[P, 8] work space (RANK_DICE used): each seat's dice keys on a ruin
-    seat_n: np.ndarray  #: int64[P] how many keys of each seat in ``seat_keys``
-    mstamp: np.ndarray  #: int64[P, GAIN_KEYS + 1, D] ``env`` version of each row of ``mtab``
-    mtab: np.ndarray  #: int64[P, GAIN_KEYS + 1, D, 16] memoised reachable-value masks by face
-    fscratch: np.ndarray  #: float64[32] float scratch (strategies.die_values)
-    cand: np.ndarray  #: int64[D * max slots] (die, slot) pairs in best_excavation's order
-    cand_ub: np.ndarray  #: float64[D * max slots] their gain bounds
-    ddone: np.ndarray  #: int64[P * D] bit v set: ``dvals`` holds this die's value for face v
-    dvals: np.ndarray  #: float64[P * D, 16] die_values of the current delver-phase decision
+    )  #: int32[rows, N_CLAIM_COLS] claims log, one row per resolved ruin (shape (1, ...): off)
+    n_claims: np.ndarray  #: int64[1] rows of ``claims`` written
+    # work arrays: what each holds is a function of the game state, written by the
+    # kernel named and read right after (no decision is kept here; that is the
+    # strategies' :class:`~analyzer.unearth.memo.Memo`)
+    mods: (
+        np.ndarray
+    )  #: int64[MOD_FIELDS * MAX_MOD_GROUPS]: the modifier groups of a roll (modifiers)
+    reach: np.ndarray  #: int64 work space of the reachable-values search (reach_size)
+    marked: np.ndarray  #: int64[P * D] dice marked by Forgotten Song (cards.play_card)
+    totals: np.ndarray  #: int64[max slots] dice total on each ruin (slot_totals)
+    on_slot_owner: np.ndarray  #: int64[P * D] the dice on one ruin (gather_slot): owner seat
+    on_slot_faces: np.ndarray  #: int64[P * D] ... their faces
+    on_slot_value: np.ndarray  #: int64[P * D] ... their values
+    offer: np.ndarray  #: int64[n_colours] the stones a seat chooses one from (wonders.gain_stone)
+    closed: np.ndarray  #: int64[6] ring centres a new stone closed (wonders.place_stone)
+    ring_counts: (
+        np.ndarray
+    )  #: int64[n_colours] stones by colour around a closed ring (build_wonder)
+    named_order: np.ndarray  #: int64[n_named] the named wonders, shuffled (setup)
+    colour_n: np.ndarray  #: int64[n_colours] stones by colour in one tableau (check_invariants)
+    cellbuf: np.ndarray  #: int64[N_CELLS] flood-fill stack (check_invariants)
+    cellmark: np.ndarray  #: int64[N_CELLS] flood-fill marks (check_invariants)
+    ruin_n: np.ndarray  #: int64[n_ruin_colours] ruins by colour of the seat scored (scoring)
+    scores: np.ndarray  #: int64[P] final scores (scoring.final_scores)
+    parts: np.ndarray  #: int64[P, N_PARTS] their parts
+    win: np.ndarray  #: float64[P] win shares
+    winners: np.ndarray  #: int64[P] 1: on the best score after the tiebreak (scoring.share_wins)
     box: np.ndarray  #: int64[P, 4] bounding box of each tableau's stones (tableau.grow_box)
-    cellmark: np.ndarray  #: int64[N_CELLS] work space (flood fill of the invariant check)
-    cellval: np.ndarray  #: float64[N_CELLS] stone planning: score of each candidate cell
-    slot_tot: np.ndarray  #: int64[max slots] dice total on each ruin (choose_play)
-    vgain: np.ndarray  #: float64[16] Forgotten Song: the gain of naming each value (choose_play)
-    vhit: np.ndarray  #: int64[16] 1: some die on a ruin shows that value
-    dice_cfg: np.ndarray  #: int64[max slots, 2] the dice on each slot, packed (fill_slot_cache)
-    slot_cfg: np.ndarray  #: int64[P, max slots, 3] packed dice and card at each seat's last summary
-    slot_stone: np.ndarray  #: int64[max slots] 1: a stone is to be had there (choose_play)
 
 
 def reach_size(t) -> int:
@@ -164,13 +166,16 @@ def reach_size(t) -> int:
     return 2 * (anc + 1) * (read + 1) * 8
 
 
-def new_state(t, n_players: int, trace_rows: int = 0) -> State:
-    """Allocate a :class:`State` for ``n_players`` seats under rules tables ``t``."""
+def new_state(t, n_players: int, trace_rows: int = 0, claim_rows: int = 0) -> State:
+    """Allocate a :class:`State` for ``n_players`` seats under rules tables ``t``,
+    with room for ``trace_rows`` trace events and ``claim_rows`` claims-log rows
+    (0: neither is kept)."""
     n_cards = t.card_kind.shape[0]
     n_col = t.n_stone_colours
     n_dice = t.dice_faces.shape[0]
     k = t.delver_copies.shape[0]
     max_slots = int(t.revealed_by_players.max())
+    n_named = t.wonder_points.shape[0]
     return State(
         sc=np.zeros(N_SCALARS, np.int64),
         rng=np.zeros(QUEUE_WORDS + MAX_FORCED, np.uint64),
@@ -195,43 +200,30 @@ def new_state(t, n_players: int, trace_rows: int = 0) -> State:
         hidden=np.full(n_players, -1, np.int64),
         held_colour=np.zeros((n_players, t.n_ruin_colours), np.int64),
         effects=np.zeros(n_players, np.int64),
-        slot_cache=np.zeros((max_slots, 16), np.int64),
-        slot_base=np.zeros((max_slots, 3), np.float64),
         seat_stats=np.zeros((n_players, N_STATS_BASE + k), np.int64),
         trace=np.zeros((max(trace_rows, 1), 8), np.int64),
-        scratch=np.zeros(320, np.int64),
-        cellbuf=np.zeros(N_CELLS, np.int64),
-        reach=np.zeros(reach_size(t), np.int64),
+        claims=np.zeros((max(claim_rows, 1), N_CLAIM_COLS), np.int32),
+        n_claims=np.zeros(1, np.int64),
         mods=np.zeros(MOD_FIELDS * MAX_MOD_GROUPS, np.int64),
+        reach=np.zeros(reach_size(t), np.int64),
         marked=np.zeros(n_players * n_dice, np.int64),
-        gkeys=np.full((n_players, GAIN_KEYS), -1, np.int64),
-        gstamp=np.full((n_players, GAIN_KEYS + 1, n_dice, max_slots), -1, np.int64),
-        gtab=np.zeros((n_players * (GAIN_KEYS + 1) * n_dice * max_slots, 16), np.float64),
-        vstamp=np.full((n_players, n_dice, max_slots), -1, np.int64),
-        vtab=np.zeros((n_players, n_dice, max_slots, 16), np.float64),
-        slot_sig=np.zeros((n_players, max_slots, SIG_INTS), np.int64),
-        slot_sigf=np.zeros((n_players, max_slots, 2), np.float64),
-        slot_ver=np.zeros((n_players, max_slots), np.int64),
-        env=np.zeros((n_players, 3), np.int64),
-        env_prm=np.full((n_players, 16), np.nan, np.float64),
-        seat_keys=np.zeros((n_players, 8), np.int64),
-        seat_n=np.zeros(n_players, np.int64),
-        mstamp=np.full((n_players, GAIN_KEYS + 1, n_dice), -1, np.int64),
-        mtab=np.zeros((n_players, GAIN_KEYS + 1, n_dice, 16), np.int64),
-        fscratch=np.zeros(32, np.float64),
-        cand=np.zeros(n_dice * max_slots, np.int64),
-        cand_ub=np.zeros(n_dice * max_slots, np.float64),
-        ddone=np.zeros(n_players * n_dice, np.int64),
-        dvals=np.zeros((n_players * n_dice, 16), np.float64),
-        box=np.zeros((n_players, 4), np.int64),
+        totals=np.zeros(max_slots, np.int64),
+        on_slot_owner=np.zeros(n_players * n_dice, np.int64),
+        on_slot_faces=np.zeros(n_players * n_dice, np.int64),
+        on_slot_value=np.zeros(n_players * n_dice, np.int64),
+        offer=np.zeros(n_col, np.int64),
+        closed=np.zeros(6, np.int64),
+        ring_counts=np.zeros(n_col, np.int64),
+        named_order=np.zeros(max(n_named, 1), np.int64),
+        colour_n=np.zeros(n_col, np.int64),
+        cellbuf=np.zeros(N_CELLS, np.int64),
         cellmark=np.zeros(N_CELLS, np.int64),
-        cellval=np.zeros(N_CELLS, np.float64),
-        slot_tot=np.zeros(max_slots, np.int64),
-        vgain=np.zeros(16, np.float64),
-        vhit=np.zeros(16, np.int64),
-        dice_cfg=np.zeros((max_slots, 2), np.int64),
-        slot_cfg=np.full((n_players, max_slots, 3), -1, np.int64),
-        slot_stone=np.zeros(max_slots, np.int64),
+        ruin_n=np.zeros(t.n_ruin_colours, np.int64),
+        scores=np.zeros(n_players, np.int64),
+        parts=np.zeros((n_players, N_PARTS), np.int64),
+        win=np.zeros(n_players, np.float64),
+        winners=np.zeros(n_players, np.int64),
+        box=np.zeros((n_players, 4), np.int64),
     )
 
 
@@ -330,27 +322,24 @@ def draw_delver(s, seat, count_stat):
 
 
 @njit
-def gather_slot(s, t, slot, owner, faces, value):
-    """Copy the dice on ``slot`` into ``owner``/``faces``/``value``; return how many."""
-    owner = borrowed(owner)
-    faces = borrowed(faces)
-    value = borrowed(value)
+def gather_slot(s, t, slot):
+    """Copy the dice on ``slot`` into ``s.on_slot_owner/faces/value``; return how many."""
     n = 0
     n_players = s.sc[S_N_PLAYERS]
     for p in range(n_players):
         for d in range(s.die_slot.shape[1]):
             if s.die_slot[p, d] == slot:
-                owner[n] = p
-                faces[n] = t.dice_faces[d]
-                value[n] = s.die_value[p, d]
+                s.on_slot_owner[n] = p
+                s.on_slot_faces[n] = t.dice_faces[d]
+                s.on_slot_value[n] = s.die_value[p, d]
                 n += 1
     return n
 
 
 @njit
-def slot_totals(s, totals):
-    """``totals[slot]``: the dice total on every slot, from one pass over the dice."""
-    totals = borrowed(totals)
+def slot_totals(s):
+    """``s.totals[slot]``: the dice total on every slot, from one pass over the dice."""
+    totals = s.totals
     for slot in range(s.sc[S_N_SLOTS]):
         totals[slot] = 0
     for p in range(s.sc[S_N_PLAYERS]):

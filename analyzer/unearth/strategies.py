@@ -33,10 +33,20 @@ from enum import IntEnum
 import numpy as np
 
 from analyzer.jit import njit
-from analyzer.kernel_view import borrowed
 from analyzer.rng import rng_below
 from analyzer.unearth.claims import RANK_DICE, die_key
 from analyzer.unearth.codes import CardKind, Delver, WonderEffect
+from analyzer.unearth.memo import (
+    GAIN_KEYS,
+    M_CAND_FILL,
+    M_CAND_N,
+    M_CELLS_READY,
+    M_EXC_DIE,
+    M_EXC_READY,
+    M_EXC_SLOT,
+    M_FILL,
+    SIG_INTS,
+)
 from analyzer.unearth.modifiers import (
     _add_sanctuary,
     _collect_mods,
@@ -44,23 +54,14 @@ from analyzer.unearth.modifiers import (
     _reach_search,
 )
 from analyzer.unearth.state import (
-    GAIN_KEYS,
     S_ANCESTRAL,
-    S_CAND_FILL,
-    S_CAND_N,
-    S_CELLS_READY,
-    S_EXC_DIE,
-    S_EXC_READY,
-    S_EXC_SLOT,
     S_EXPEDITION,
-    S_FILL,
     S_MAP,
     S_N_PLAYERS,
     S_N_SLOTS,
     S_READING,
     S_REMOVED_N,
     S_ROLL_MOD,
-    SIG_INTS,
     bag_total,
     clamp,
     slot_totals,
@@ -172,19 +173,19 @@ def _keep_best_two(r, seat, best, second, best_seat):
 
 
 @njit
-def slot_info(s, t, p, slot, keys):
+def slot_info(s, m, t, p, slot):
     """Summarise ``slot`` for seat ``p``.
 
-    Writes ``p``'s dice keys there, best first, into ``keys`` and returns
+    Writes ``p``'s dice keys there, best first, into ``m.keys`` and returns
     ``(total, n_mine, my_rank, best_other_rank, best_other_seat, other_tied)``,
     where ``other_tied`` is True if the two best other seats are equal.
     One pass over the dice sorts every seat's keys (at most ``RANK_DICE`` for
     the others, as :func:`~analyzer.unearth.claims.player_rank` counts them).
     """
-    keys = borrowed(keys)
+    keys = m.keys
     n_players = s.sc[S_N_PLAYERS]
-    other = s.seat_keys
-    n_other = s.seat_n
+    other = m.seat_keys
+    n_other = m.seat_n
     for q in range(n_players):
         n_other[q] = 0
     total = 0
@@ -228,9 +229,9 @@ def _value(prm, worth_me, worth_best, total, claim, n_mine, my_rank, best, tied)
 
 
 @njit
-def config_value(s, t, p, prm, card, total, claim, n_mine, my_rank, best, best_seat, tied):
+def config_value(s, m, t, p, card, total, claim, n_mine, my_rank, best, best_seat, tied):
     """Value for ``p`` of a slot in the given configuration (see module docstring)."""
-    prm = borrowed(prm)
+    prm = m.prm[p]
     worth_me = ruin_worth(s, t, p, card, True)
     worth_best = ruin_worth(s, t, best_seat, card, False) if best_seat >= 0 else 0.0
     return _value(prm, worth_me, worth_best, total, claim, n_mine, my_rank, best, tied)
@@ -249,72 +250,59 @@ def stone_available(s, slot):
 
 
 @njit
-def forget_memo(s):
-    """Empty every seat's value and face-gain memo (a new game starts cold)."""
-    s.gkeys[:] = -1
-    s.gstamp[:] = -1
-    s.vstamp[:] = -1
-    s.mstamp[:] = -1
-    s.slot_ver[:] = 0
-    s.env[:] = 0
-    s.env_prm[:] = np.nan
-    s.sc[S_CAND_FILL] = -1
-    s.slot_cfg[:] = -1
-
-
-@njit
-def _check_env(s, p, prm):
+def _check_env(s, m, p):
     """Start ``p``'s memo afresh if what its rolls' modifiers depend on (its named
     wonders, the event's roll modifier) or its parameters changed since its last
     summary. A Sanctuary owner's face gains also depend on every value on the
     ruin, which the summary does not hold: its memo lasts one summary."""
-    prm = borrowed(prm)
-    env = s.env[p]
+    prm = m.prm[p]
+    env = m.env[p]
     same = env[0] == s.effects[p] and env[1] == s.sc[S_ROLL_MOD]
     same = same and not (s.effects[p] >> WonderEffect.SANCTUARY) & 1
     for i in range(prm.shape[0]):
-        if s.env_prm[p, i] != prm[i]:
+        if m.env_prm[p, i] != prm[i]:
             same = False
-            s.env_prm[p, i] = prm[i]
+            m.env_prm[p, i] = prm[i]
     if same:
         return
     env[0] = s.effects[p]
     env[1] = s.sc[S_ROLL_MOD]
     env[2] += 1  # the reachable-value masks of env[2]'s setting are stale
-    s.gkeys[p, :] = -1
-    for slot in range(s.slot_ver.shape[1]):
-        s.slot_ver[p, slot] += 1
+    m.gkeys[p, :] = -1
+    for slot in range(m.slot_ver.shape[1]):
+        m.slot_ver[p, slot] += 1
 
 
 @njit(inline="always")
-def _note_summary(s, p, slot, row, worth_me, worth_best):
+def _note_summary(m, p, slot, row, worth_me, worth_best):
     """Compare ``p``'s new summary ``row`` of ``slot`` (and the ruin's worths) with
     the last one; bump the slot's version if anything the slot values depend on
     changed. (Whether a stone is to be had, ``row[13]``, changes the face gains
     only: their memo is stamped with it besides the version.)"""
-    sig = s.slot_sig[p, slot]
+    sig = m.slot_sig[p, slot]
     same = True
     for i in range(SIG_INTS):
         if sig[i] != row[i]:
             same = False
             sig[i] = row[i]
-    sigf = s.slot_sigf[p, slot]
+    sigf = m.slot_sigf[p, slot]
     if sigf[0] != worth_me or sigf[1] != worth_best:
         same = False
         sigf[0] = worth_me
         sigf[1] = worth_best
     if not same:
-        s.slot_ver[p, slot] += 1
+        m.slot_ver[p, slot] += 1
 
 
 @njit
-def _pack_dice(s, cfg):
+def _pack_dice(s, m):
     """Describe the dice on each slot by two integers, from one pass over the dice:
-    ``cfg[slot, 0]`` has bit ``q * D + d`` set for each die (q, d) there and
+    ``m.dice_cfg[slot, 0]`` has bit ``q * D + d`` set for each die (q, d) there and
     ``cfg[slot, 1]`` their values, 3 bits each in (seat, die) order. Equal pairs
     mean the same dice with the same values. Returns False if some configuration
     does not fit (more than 20 dice, or a value outside 1..8): then nothing is
     compared."""
+    cfg = m.dice_cfg
     n_slots = s.sc[S_N_SLOTS]
     n_dice = s.die_slot.shape[1]
     for slot in range(n_slots):
@@ -336,37 +324,37 @@ def _pack_dice(s, cfg):
 
 
 @njit
-def fill_slot_cache(s, t, p, prm):
-    """Summarise every occupied slot for seat ``p`` into ``s.slot_cache`` and
-    ``s.slot_base`` (see :func:`slot_info`), so the per-face evaluations below
+def fill_slot_cache(s, m, t, p):
+    """Summarise every occupied slot for seat ``p`` into ``m.slot_cache`` and
+    ``m.slot_base`` (see :func:`slot_info`), so the per-face evaluations below
     touch only plain arrays. Draws no random numbers.
 
     The slot values and face gains below are memoised per seat and slot
     (``vtab``, ``gtab``): a slot's memo rows stay valid while its summary, the
     ruin's worths and ``p``'s modifier setting stay the same (:func:`_note_summary`,
     :func:`_check_env`), across decisions and turns."""
-    prm = borrowed(prm)
-    keys = s.scratch[0:RANK_DICE]
-    cache = s.slot_cache
-    base = s.slot_base
-    _check_env(s, p, prm)
-    s.sc[S_FILL] += 1
-    packed = _pack_dice(s, s.dice_cfg)
+    prm = m.prm[p]
+    keys = m.keys
+    cache = m.slot_cache
+    base = m.slot_base
+    _check_env(s, m, p)
+    m.sc[M_FILL] += 1
+    packed = _pack_dice(s, m)
     for slot in range(s.sc[S_N_SLOTS]):
         card = s.slot_card[slot]
         if card < 0:
             continue
         row = cache[slot]
-        last = s.slot_cfg[p, slot]
+        last = m.slot_cfg[p, slot]
         if (
             packed
-            and last[0] == s.dice_cfg[slot, 0]
-            and last[1] == s.dice_cfg[slot, 1]
+            and last[0] == m.dice_cfg[slot, 0]
+            and last[1] == m.dice_cfg[slot, 1]
             and last[2] == card
         ):
             # the same dice on the same ruin as at p's last summary of it: the same ranks
             for i in range(SIG_INTS):
-                row[i] = s.slot_sig[p, slot, i]
+                row[i] = m.slot_sig[p, slot, i]
             total = row[0]
             n_mine = row[1]
             my = row[2]
@@ -374,7 +362,7 @@ def fill_slot_cache(s, t, p, prm):
             best_seat = row[4]
             tied = row[5] == 1
         else:
-            total, n_mine, my, best, best_seat, tied = slot_info(s, t, p, slot, keys)
+            total, n_mine, my, best, best_seat, tied = slot_info(s, m, t, p, slot)
             row[0] = total
             row[1] = n_mine
             row[2] = my
@@ -384,8 +372,8 @@ def fill_slot_cache(s, t, p, prm):
             for i in range(RANK_DICE):
                 row[6 + i] = keys[i] if i < n_mine else 0
             row[12] = t.card_claim[card]
-            last[0] = s.dice_cfg[slot, 0] if packed else -1
-            last[1] = s.dice_cfg[slot, 1]
+            last[0] = m.dice_cfg[slot, 0] if packed else -1
+            last[1] = m.dice_cfg[slot, 1]
             last[2] = card
         claim = row[12]
         row[13] = 1 if stone_available(s, slot) else 0
@@ -394,7 +382,7 @@ def fill_slot_cache(s, t, p, prm):
         base[slot, 1] = worth_me
         base[slot, 2] = worth_best
         base[slot, 0] = _value(prm, worth_me, worth_best, total, claim, n_mine, my, best, tied)
-        _note_summary(s, p, slot, row, worth_me, worth_best)
+        _note_summary(m, p, slot, row, worth_me, worth_best)
 
 
 @njit(inline="always")
@@ -444,36 +432,36 @@ def _gain_for_mask(vals, base, prm, slot, d, faces, f, mask, stone_max, stone_he
 
 
 @njit(inline="always")
-def _fill_values(s, p, prm, slot, d, faces):
-    """Make ``s.vtab[p, d, slot, v]`` the slot's value for ``p`` with die ``d``
-    showing ``v`` (1..faces) and ``s.vtab[p, d, slot, 0]`` their maximum, once
+def _fill_values(m, p, prm, slot, d, faces):
+    """Make ``m.vtab[p, d, slot, v]`` the slot's value for ``p`` with die ``d``
+    showing ``v`` (1..faces) and ``m.vtab[p, d, slot, 0]`` their maximum, once
     per version of ``p``'s summary of the slot."""
-    stamp = s.slot_ver[p, slot]
-    if s.vstamp[p, d, slot] != stamp:
-        vals = s.vtab[p, d, slot]
+    stamp = m.slot_ver[p, slot]
+    if m.vstamp[p, d, slot] != stamp:
+        vals = m.vtab[p, d, slot]
         top = -1e18
         for v in range(1, faces + 1):
-            vals[v] = _cached_value(s.slot_cache, s.slot_base, prm, slot, faces, v)
+            vals[v] = _cached_value(m.slot_cache, m.slot_base, prm, slot, faces, v)
             top = max(top, vals[v])
         vals[0] = top
-        s.vstamp[p, d, slot] = stamp
+        m.vstamp[p, d, slot] = stamp
 
 
 @njit
-def _gain_bound(s, t, p, prm, slot, d):
+def _gain_bound(m, t, p, slot, d):
     """An upper bound of the expected gain for ``p`` of die ``d`` on ``slot``, with
     any modifiers or an Ancient Map: the best value any face can give, plus a stone."""
-    prm = borrowed(prm)
-    _fill_values(s, p, prm, slot, d, t.dice_faces[d])
-    g = s.vtab[p, d, slot, 0] - s.slot_base[slot, 0]
-    if s.slot_cache[slot, 13]:
+    prm = m.prm[p]
+    _fill_values(m, p, prm, slot, d, t.dice_faces[d])
+    g = m.vtab[p, d, slot, 0] - m.slot_base[slot, 0]
+    if m.slot_cache[slot, 13]:
         g += max(prm[P_W_STONE], 0.0)
     return g
 
 
 @njit
-def _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods):
-    """Row ``r`` of ``s.gtab`` with ``gtab[r, f]`` the gain for ``p`` of die ``d``
+def _gain_row(s, m, t, p, slot, d, n_anc, n_read):
+    """Row ``r`` of ``m.gtab`` with ``gtab[r, f]`` the gain for ``p`` of die ``d``
     landing on ``slot`` with natural face ``f`` (1..faces), the best reachable
     value chosen (cache filled for ``p``).
 
@@ -481,10 +469,9 @@ def _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods):
     setting: the delver phase looks at the same faces for the plain roll, the
     Ancient Map and the Expedition, and the next turn at the ruins no die changed.
     """
-    prm = borrowed(prm)
-    mods = borrowed(mods)
-    stamp = s.slot_ver[p, slot] * 2 + s.slot_cache[slot, 13]  # values, and the stone
-    keys = s.gkeys[p]
+    prm = m.prm[p]
+    stamp = m.slot_ver[p, slot] * 2 + m.slot_cache[slot, 13]  # values, and the stone
+    keys = m.gkeys[p]
     key = n_anc * 4096 + n_read
     k = GAIN_KEYS  # the scratch row set when every key is taken
     for i in range(GAIN_KEYS):
@@ -493,16 +480,16 @@ def _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods):
             k = i
             break
     n_dice = s.die_slot.shape[1]
-    row = ((p * (GAIN_KEYS + 1) + k) * n_dice + d) * s.gstamp.shape[3] + slot
-    if k < GAIN_KEYS and s.gstamp[p, k, d, slot] == stamp:
+    row = ((p * (GAIN_KEYS + 1) + k) * n_dice + d) * m.gstamp.shape[3] + slot
+    if k < GAIN_KEYS and m.gstamp[p, k, d, slot] == stamp:
         return row
     faces = t.dice_faces[d]
-    cache = s.slot_cache
-    base = s.slot_base
+    cache = m.slot_cache
+    base = m.slot_base
     stone_max = t.stone_faces_max
-    out = s.gtab
-    vals = s.vtab[p]
-    _fill_values(s, p, prm, slot, d, faces)
+    out = m.gtab
+    vals = m.vtab[p]
+    _fill_values(m, p, prm, slot, d, faces)
     if _no_modifiers(s, p, n_anc, n_read):  # the value is the face: no search
         now = base[slot, 0]
         stone = prm[P_W_STONE]
@@ -514,73 +501,65 @@ def _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods):
             out[row, f] = g
     elif (s.effects[p] >> WonderEffect.SANCTUARY) & 1:
         # the Sanctuary's modifier depends on the ruin: search for every face here
-        n0 = _collect_mods(s, t, p, faces, n_anc, n_read, mods)
+        n0 = _collect_mods(s, t, p, faces, n_anc, n_read)
         for f in range(1, faces + 1):
-            n = _add_sanctuary(s, t, p, slot, f, mods, n0)
-            mask = (np.int64(1) << f) if n == 0 else _reach_search(s, mods, n, f, faces)
+            n = _add_sanctuary(s, t, p, slot, f, n0)
+            mask = (np.int64(1) << f) if n == 0 else _reach_search(s, n, f, faces)
             out[row, f] = _gain_for_mask(
                 vals, base, prm, slot, d, faces, f, mask, stone_max, cache[slot, 13]
             )
     else:
         # the reachable values of each face are the same on every ruin: memoised
-        masks = s.mtab[p, k, d]
-        env = s.env[p, 2]
-        if k == GAIN_KEYS or s.mstamp[p, k, d] != env:
-            n = _collect_mods(s, t, p, faces, n_anc, n_read, mods)
+        masks = m.mtab[p, k, d]
+        env = m.env[p, 2]
+        if k == GAIN_KEYS or m.mstamp[p, k, d] != env:
+            n = _collect_mods(s, t, p, faces, n_anc, n_read)
             for f in range(1, faces + 1):
-                masks[f] = (np.int64(1) << f) if n == 0 else _reach_search(s, mods, n, f, faces)
-            s.mstamp[p, k, d] = env
+                masks[f] = (np.int64(1) << f) if n == 0 else _reach_search(s, n, f, faces)
+            m.mstamp[p, k, d] = env
         for f in range(1, faces + 1):
             out[row, f] = _gain_for_mask(
                 vals, base, prm, slot, d, faces, f, masks[f], stone_max, cache[slot, 13]
             )
     if k < GAIN_KEYS:
-        s.gstamp[p, k, d, slot] = stamp
+        m.gstamp[p, k, d, slot] = stamp
     return row
 
 
 @njit
-def _face_gain(s, t, p, prm, slot, d, f, n_anc, n_read, mods):
+def _face_gain(s, m, t, p, slot, d, f, n_anc, n_read):
     """Gain for ``p`` of die ``d`` landing on ``slot`` with natural face ``f``, the
     best reachable value chosen (cache filled for ``p``)."""
-    prm = borrowed(prm)
-    mods = borrowed(mods)
-    return s.gtab[_gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods), f]
+    return m.gtab[_gain_row(s, m, t, p, slot, d, n_anc, n_read), f]
 
 
 @njit
-def _roll_gain(s, t, p, prm, slot, d, n_anc, n_read, mods):
+def _roll_gain(s, m, t, p, slot, d, n_anc, n_read):
     """Expected gain for ``p`` of rolling die ``d`` onto ``slot``: exact over the
     faces, the best reachable value chosen each time (cache filled for ``p``)."""
-    prm = borrowed(prm)
-    mods = borrowed(mods)
     faces = t.dice_faces[d]
-    row = _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods)
+    row = _gain_row(s, m, t, p, slot, d, n_anc, n_read)
     ev = 0.0
     for f in range(1, faces + 1):
-        ev += s.gtab[row, f]
+        ev += m.gtab[row, f]
     return ev / faces
 
 
 @njit
-def best_excavation(
-    s, t, p, prm, n_anc, n_read, use_map, expedition, out, refill=True, floor=-1e18
-):
+def best_excavation(s, m, t, p, n_anc, n_read, use_map, expedition, refill=True, floor=-1e18):
     """Best (die, slot) for ``p``'s excavation roll and its expected gain.
 
     Considers one die of each face count in ``p``'s pool; if the pool is empty,
     every die on a ruin (taken back first, as the FAQ allows). ``use_map``: an
     Ancient Map reroll is available (the reroll loses card modifiers);
-    ``expedition``: the slot is chosen after the roll. Writes (die, slot) into
-    ``out[0:2]`` and returns the expected gain. ``refill=False``: the slot summary
-    already describes this state for ``p`` (a second look in the same delver-phase
-    decision). ``floor``: the caller only needs answers above it; when no choice
-    beats it, any answer at or below it may be returned (-1e18, no choice).
+    ``expedition``: the slot is chosen after the roll. Returns ``(gain, die,
+    slot)``, the expected gain first (die and slot -1: no choice).
+    ``refill=False``: the slot summary already describes this state for ``p`` (a
+    second look in the same delver-phase decision). ``floor``: the caller only
+    needs answers above it; when no choice beats it, any answer at or below it may
+    be returned (-1e18, no choice).
     Draws no random numbers.
     """
-    prm = borrowed(prm)
-    out = borrowed(out)
-    mods = s.mods
     n_dice = s.die_slot.shape[1]
     n_slots = s.sc[S_N_SLOTS]
     pool_empty = True
@@ -588,12 +567,12 @@ def best_excavation(
         if s.die_slot[p, d] < 0:
             pool_empty = False
     if not pool_empty and refill:
-        fill_slot_cache(s, t, p, prm)
+        fill_slot_cache(s, m, t, p)
     if not pool_empty and not expedition:
-        return _best_roll_pruned(s, t, p, prm, n_anc, n_read, use_map, out, floor)
+        return _best_roll_pruned(s, m, t, p, n_anc, n_read, use_map, floor)
     best = -1e18
-    out[0] = -1
-    out[1] = -1
+    best_d = -1
+    best_slot = -1
     for d in range(n_dice):
         home = s.die_slot[p, d]
         if not pool_empty:
@@ -601,14 +580,14 @@ def best_excavation(
                 continue
         else:
             s.die_slot[p, d] = -1  # every die is a candidate: take it back
-            fill_slot_cache(s, t, p, prm)
+            fill_slot_cache(s, m, t, p)
         faces = t.dice_faces[d]
         if expedition:
             # the slot is chosen after the roll: E over faces of max over slots
-            rows = s.scratch[224 : 224 + n_slots]
+            rows = m.rows
             for slot in range(n_slots):
                 if s.slot_card[slot] >= 0:
-                    rows[slot] = _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods)
+                    rows[slot] = _gain_row(s, m, t, p, slot, d, n_anc, n_read)
             ev = 0.0
             first_slot = -1
             for f in range(1, faces + 1):
@@ -618,42 +597,40 @@ def best_excavation(
                         continue
                     if first_slot < 0:
                         first_slot = slot
-                    g = s.gtab[rows[slot], f]
+                    g = m.gtab[rows[slot], f]
                     if g > top:
                         top = g
                 ev += top
             ev /= faces
             if first_slot >= 0 and ev > best:
                 best = ev
-                out[0] = d
-                out[1] = first_slot
+                best_d = d
+                best_slot = first_slot
         else:
             for slot in range(n_slots):
                 if s.slot_card[slot] < 0:
                     continue
-                ev = _roll_ev(s, t, p, prm, slot, d, n_anc, n_read, use_map, mods)
+                ev = _roll_ev(s, m, t, p, slot, d, n_anc, n_read, use_map)
                 if ev > best:
                     best = ev
-                    out[0] = d
-                    out[1] = slot
+                    best_d = d
+                    best_slot = slot
         s.die_slot[p, d] = home
-    return best
+    return best, best_d, best_slot
 
 
 @njit
-def _roll_ev(s, t, p, prm, slot, d, n_anc, n_read, use_map, mods):
+def _roll_ev(s, m, t, p, slot, d, n_anc, n_read, use_map):
     """Expected gain of rolling die ``d`` onto ``slot`` (with an Ancient Map reroll
     if ``use_map``; the summary filled for ``p``)."""
-    prm = borrowed(prm)
-    mods = borrowed(mods)
     if not use_map:
-        return _roll_gain(s, t, p, prm, slot, d, n_anc, n_read, mods)
+        return _roll_gain(s, m, t, p, slot, d, n_anc, n_read)
     faces = t.dice_faces[d]
-    plain = _roll_gain(s, t, p, prm, slot, d, 0, 0, mods)
-    row = _gain_row(s, t, p, prm, slot, d, n_anc, n_read, mods)
+    plain = _roll_gain(s, m, t, p, slot, d, 0, 0)
+    row = _gain_row(s, m, t, p, slot, d, n_anc, n_read)
     acc = 0.0
     for f in range(1, faces + 1):
-        acc += max(s.gtab[row, f], plain)
+        acc += max(m.gtab[row, f], plain)
     return acc / faces
 
 
@@ -670,13 +647,12 @@ def _first_of_its_faces(s, t, p, d):
 
 
 @njit
-def _sort_pairs(s, t, p, prm, cand, ub):
-    """Every (die, slot) pair of :func:`_best_roll_pruned` into ``cand`` (as
-    ``die * n_slots + slot``), sorted by decreasing gain bound ``ub``, equal bounds
-    in (die, slot) order; stamped with the current slot summary."""
-    prm = borrowed(prm)
-    cand = borrowed(cand)
-    ub = borrowed(ub)
+def _sort_pairs(s, m, t, p):
+    """Every (die, slot) pair of :func:`_best_roll_pruned` into ``m.cand`` (as
+    ``die * n_slots + slot``), sorted by decreasing gain bound ``m.cand_ub``, equal
+    bounds in (die, slot) order; stamped with the current slot summary."""
+    cand = m.cand
+    ub = m.cand_ub
     n_slots = s.sc[S_N_SLOTS]
     n = 0
     for d in range(s.die_slot.shape[1]):
@@ -685,7 +661,7 @@ def _sort_pairs(s, t, p, prm, cand, ub):
         for slot in range(n_slots):
             if s.slot_card[slot] < 0:
                 continue
-            g = _gain_bound(s, t, p, prm, slot, d)
+            g = _gain_bound(m, t, p, slot, d)
             j = n  # insertion: decreasing bound, stable
             while j > 0 and ub[j - 1] < g:
                 ub[j] = ub[j - 1]
@@ -694,12 +670,12 @@ def _sort_pairs(s, t, p, prm, cand, ub):
             ub[j] = g
             cand[j] = d * n_slots + slot
             n += 1
-    s.sc[S_CAND_N] = n
-    s.sc[S_CAND_FILL] = s.sc[S_FILL]
+    m.sc[M_CAND_N] = n
+    m.sc[M_CAND_FILL] = m.sc[M_FILL]
 
 
 @njit
-def _best_roll_pruned(s, t, p, prm, n_anc, n_read, use_map, out, floor):
+def _best_roll_pruned(s, m, t, p, n_anc, n_read, use_map, floor):
     """:func:`best_excavation` for a non-empty pool and no Expedition: the same
     answer, (die, slot) pairs looked at in decreasing order of an upper bound of
     their gain (:func:`_gain_bound`) and the rest skipped once no bound can beat
@@ -707,44 +683,39 @@ def _best_roll_pruned(s, t, p, prm, n_anc, n_read, use_map, out, floor):
     as in the plain loop.
 
     The bounds do not depend on the modifiers: the sorted pairs are kept for
-    the other looks of the same decision (the same slot summary, ``S_FILL``)."""
-    prm = borrowed(prm)
-    out = borrowed(out)
-    mods = s.mods
+    the other looks of the same decision (the same slot summary, ``M_FILL``)."""
     n_slots = s.sc[S_N_SLOTS]
-    cand = s.cand
-    ub = s.cand_ub
-    if s.sc[S_CAND_FILL] != s.sc[S_FILL]:
-        _sort_pairs(s, t, p, prm, cand, ub)
-    n = s.sc[S_CAND_N]
+    cand = m.cand
+    ub = m.cand_ub
+    if m.sc[M_CAND_FILL] != m.sc[M_FILL]:
+        _sort_pairs(s, m, t, p)
+    n = m.sc[M_CAND_N]
     best = -1e18
     best_i = -1
-    out[0] = -1
-    out[1] = -1
+    best_d = -1
+    best_slot = -1
     for i in range(n):
         if ub[i] + 1e-9 <= max(best, floor):
             break  # no pair left can beat the best or the floor (rounding margin included)
         d = cand[i] // n_slots
         slot = cand[i] % n_slots
-        ev = _roll_ev(s, t, p, prm, slot, d, n_anc, n_read, use_map, mods)
+        ev = _roll_ev(s, m, t, p, slot, d, n_anc, n_read, use_map)
         if ev > best or (ev == best and cand[i] < best_i):
             best = ev
             best_i = cand[i]
-            out[0] = d
-            out[1] = slot
-    return best
+            best_d = d
+            best_slot = slot
+    return best, best_d, best_slot
 
 
 @njit
-def choose_excavation(s, t, p, strat, prm, out):
-    """Write ``p``'s excavation choice (die, slot) into ``out[0:2]``. Random draws
-    only for the random strategy."""
-    strat = borrowed(strat)
-    prm = borrowed(prm)
-    out = borrowed(out)
-    if strat == Strategy.RANDOM:
+def choose_excavation(s, m, t, p):
+    """``p``'s excavation choice ``(die, slot)``. Random draws only for the random
+    strategy."""
+    if m.strat[p] == Strategy.RANDOM:
         n_dice = s.die_slot.shape[1]
         n_free = 0
+        die = -1
         for d in range(n_dice):
             if s.die_slot[p, d] < 0:
                 n_free += 1
@@ -753,32 +724,29 @@ def choose_excavation(s, t, p, strat, prm, out):
             for d in range(n_dice):
                 if s.die_slot[p, d] < 0:
                     if k == 0:
-                        out[0] = d
+                        die = d
                         break
                     k -= 1
         else:
-            out[0] = rng_below(s.rng, n_dice)
-        out[1] = random_slot(s)
-        return
-    if s.sc[S_EXC_READY]:
+            die = rng_below(s.rng, n_dice)
+        return die, random_slot(s)
+    if m.sc[M_EXC_READY]:
         # the delver phase just evaluated this very state and played no card
-        s.sc[S_EXC_READY] = 0
-        out[0] = s.sc[S_EXC_DIE]
-        out[1] = s.sc[S_EXC_SLOT]
-        return
-    best_excavation(
+        m.sc[M_EXC_READY] = 0
+        return m.sc[M_EXC_DIE], m.sc[M_EXC_SLOT]
+    _, d, slot = best_excavation(
         s,
+        m,
         t,
         p,
-        prm,
         s.sc[S_ANCESTRAL],
         s.sc[S_READING],
         s.sc[S_MAP] > 0,
         s.sc[S_EXPEDITION] > 0,
-        out,
         True,
         -1e18,
     )
+    return d, slot
 
 
 @njit
@@ -800,20 +768,17 @@ def random_slot(s):
 
 
 @njit
-def choose_expedition_slot(s, t, p, strat, prm, d, natural, n_anc, n_read):
+def choose_expedition_slot(s, m, t, p, d, natural, n_anc, n_read):
     """Expedition: the slot for die ``d`` after seeing its natural roll."""
-    strat = borrowed(strat)
-    prm = borrowed(prm)
-    if strat == Strategy.RANDOM:
+    if m.strat[p] == Strategy.RANDOM:
         return random_slot(s)
-    mods = s.mods
-    fill_slot_cache(s, t, p, prm)
+    fill_slot_cache(s, m, t, p)
     best = -1e18
     best_slot = -1
     for slot in range(s.sc[S_N_SLOTS]):
         if s.slot_card[slot] < 0:
             continue
-        g = _face_gain(s, t, p, prm, slot, d, natural, n_anc, n_read, mods)
+        g = _face_gain(s, m, t, p, slot, d, natural, n_anc, n_read)
         if g > best:
             best = g
             best_slot = slot
@@ -821,11 +786,11 @@ def choose_expedition_slot(s, t, p, strat, prm, d, natural, n_anc, n_read):
 
 
 @njit
-def choose_value(s, t, owner, strat, prm, slot, d, mask):
+def choose_value(s, m, t, owner, slot, d, mask):
     """The final value the owner picks among the reachable ``mask`` for die ``d``
     (not yet on ``slot``). Random strategy: uniform among reachable values."""
-    strat = borrowed(strat)
-    prm = borrowed(prm)
+    strat = m.strat[owner]
+    prm = m.prm[owner]
     faces = t.dice_faces[d]
     n = 0
     first = -1
@@ -843,12 +808,12 @@ def choose_value(s, t, owner, strat, prm, slot, d, mask):
                 k -= 1
     if n == 1 or strat == Strategy.RANDOM:
         return first
-    fill_slot_cache(s, t, owner, prm)
+    fill_slot_cache(s, m, t, owner)
     best = -1e18
     best_v = -1
     for v in range(1, faces + 1):
         if (mask >> v) & 1:
-            val = _cached_value(s.slot_cache, s.slot_base, prm, slot, faces, v)
+            val = _cached_value(m.slot_cache, m.slot_base, prm, slot, faces, v)
             if val > best:
                 best = val
                 best_v = v
@@ -856,19 +821,17 @@ def choose_value(s, t, owner, strat, prm, slot, d, mask):
 
 
 @njit
-def choose_value_of_other(s, t, p, strat, prm, q, d, slot, mask):
+def choose_value_of_other(s, m, t, p, q, d, slot, mask):
     """The final value ``p`` picks among the reachable ``mask`` for another seat
     ``q``'s die ``d`` landing on ``slot`` (``p``'s card modifiers applied to it,
     ``Rulings.card_mods_on_forced_rerolls``): the best for ``p``. Random
     strategy: uniform among reachable values."""
-    strat = borrowed(strat)
-    prm = borrowed(prm)
     faces = t.dice_faces[d]
     n = 0
     for v in range(1, faces + 1):
         if (mask >> v) & 1:
             n += 1
-    k = rng_below(s.rng, n) if strat == Strategy.RANDOM and n > 1 else -1
+    k = rng_below(s.rng, n) if m.strat[p] == Strategy.RANDOM and n > 1 else -1
     best = -1e18
     best_v = -1
     s.die_slot[q, d] = slot
@@ -880,7 +843,7 @@ def choose_value_of_other(s, t, p, strat, prm, q, d, slot, mask):
                 best_v = v
             k -= 1
             continue
-        val = _value_if(s, t, p, prm, q, d, v)
+        val = _value_if(s, m, t, p, q, d, v)
         if val > best:
             best = val
             best_v = v
@@ -889,30 +852,28 @@ def choose_value_of_other(s, t, p, strat, prm, q, d, slot, mask):
 
 
 @njit
-def want_reroll(s, t, owner, strat, prm, slot, d, natural, mask, card_mods_lost):
+def want_reroll(s, m, t, owner, slot, d, natural, mask, card_mods_lost):
     """Ancient Map or Shattered Edifice: reroll die ``d`` (value options ``mask``)?
 
     Compares the best value now (with the stone of a natural 1-3) with the
     expected value of a fresh roll (which, for the Ancient Map, loses the card
     modifiers). The die is not on ``slot`` yet. Random strategy: a coin flip.
     """
-    strat = borrowed(strat)
-    prm = borrowed(prm)
-    if strat == Strategy.RANDOM:
+    if m.strat[owner] == Strategy.RANDOM:
         return rng_below(s.rng, 2) == 1
-    mods = s.mods
+    prm = m.prm[owner]
     faces = t.dice_faces[d]
-    fill_slot_cache(s, t, owner, prm)
+    fill_slot_cache(s, m, t, owner)
     now = -1e18
     for v in range(1, faces + 1):
         if (mask >> v) & 1:
-            now = max(now, _cached_value(s.slot_cache, s.slot_base, prm, slot, faces, v))
-    now -= s.slot_base[slot, 0]
+            now = max(now, _cached_value(m.slot_cache, m.slot_base, prm, slot, faces, v))
+    now -= m.slot_base[slot, 0]
     if natural <= t.stone_faces_max and stone_available(s, slot):
         now += prm[P_W_STONE]
     n_anc = 0 if card_mods_lost else s.sc[S_ANCESTRAL]
     n_read = 0 if card_mods_lost else s.sc[S_READING]
-    again = _roll_gain(s, t, owner, prm, slot, d, n_anc, n_read, mods)
+    again = _roll_gain(s, m, t, owner, slot, d, n_anc, n_read)
     return again > now + 1e-9
 
 
@@ -920,24 +881,26 @@ def want_reroll(s, t, owner, strat, prm, slot, d, natural, mask, card_mods_lost)
 
 
 @njit
-def score_cells(s, p, neigh, cells, m, n_col, out):
-    """Ring-planning score of a stone of each colour on each of the ``m`` cells
-    ``cells[:m]`` of ``p``'s tableau: ``out[i * n_col + c]`` for cell ``i`` and
-    colour ``c``, one look at each cell's neighbourhood for all colours.
+def score_cells(s, m, t, p, n_cells):
+    """Ring-planning score of a stone of each colour on each of the ``n_cells``
+    cells ``m.cells[:n_cells]`` of ``p``'s tableau: ``m.cellval[i * n_col + c]``
+    for cell ``i`` and colour ``c``, one look at each cell's neighbourhood for all
+    colours.
 
     For each free neighbour (a possible ring centre) with ``f`` stones around it
     counting the new one, ``s`` of them of the colour: ``f²``, +30 if the ring
     closes, +0.6·s² if all ``f`` share the colour (greater wonders); minus 1.5·a²
     when ``a >= 3`` stones already touch the cell (a stone there spoils a ring
     centre). Slow twin: ``tests/naive.py::naive_cell_score``."""
-    neigh = borrowed(neigh)
-    cells = borrowed(cells)
-    out = borrowed(out)
+    neigh = t.neigh
+    cells = m.cells
+    out = m.cellval
+    n_col = t.n_stone_colours
     stone = s.stone[p]
     centre = s.centre[p]
-    filled = s.scratch[304:310]
-    hist = s.scratch[256:304]  # hist[k * 8 + c]: colour-c stones around the k-th neighbour
-    for i in range(m):
+    filled = m.filled
+    hist = m.hist  # hist[k * 8 + c]: colour-c stones around the k-th neighbour
+    for i in range(n_cells):
         cell = cells[i]
         for k in range(6):
             filled[k] = 0
@@ -983,34 +946,33 @@ def score_cells(s, p, neigh, cells, m, n_col, out):
 
 
 @njit
-def choose_cell(s, t, p, strat, prm, colour, neigh, cells):
+def choose_cell(s, m, t, p, colour):
     """Where ``p`` puts a new ``colour`` stone (always a legal cell).
 
-    Ring planners reuse the scores :func:`choose_colour` left in ``s.cellval``
-    for this very tableau (``S_CELLS_READY``).
+    Ring planners reuse the scores :func:`choose_colour` left in ``m.cellval``
+    for this very tableau (``M_CELLS_READY``).
     """
-    strat = borrowed(strat)
-    prm = borrowed(prm)
-    neigh = borrowed(neigh)
-    cells = borrowed(cells)
-    ready = s.sc[S_CELLS_READY]
-    s.sc[S_CELLS_READY] = 0
+    prm = m.prm[p]
+    neigh = t.neigh
+    cells = m.cells
+    ready = m.sc[M_CELLS_READY]
+    m.sc[M_CELLS_READY] = 0
     if ready > 0 and prm[P_PLACE] > 0.5:
         n = ready
     else:
         n = legal_cells_boxed(s.stone[p], s.centre[p], neigh, s.box[p], cells)
     if n == 1:
         return cells[0]
-    if strat == Strategy.RANDOM:
+    if m.strat[p] == Strategy.RANDOM:
         return cells[rng_below(s.rng, n)]
     best = -1e18
     best_cell = cells[0]
     if prm[P_PLACE] > 0.5:
         n_col = t.n_stone_colours
         if ready == 0:
-            score_cells(s, p, neigh, cells, n, n_col, s.cellval)
+            score_cells(s, m, t, p, n)
         for i in range(n):
-            sc = s.cellval[i * n_col + colour]
+            sc = m.cellval[i * n_col + colour]
             if sc > best:
                 best = sc
                 best_cell = cells[i]
@@ -1029,24 +991,22 @@ def choose_cell(s, t, p, strat, prm, colour, neigh, cells):
 
 
 @njit
-def choose_colour(s, t, p, strat, prm, avail, neigh, cells):
-    """Which colour ``p`` takes among ``avail`` (int[n_colours] counts, some > 0).
+def choose_colour(s, m, t, p):
+    """Which colour ``p`` takes among the stones on offer, ``s.offer``
+    (int[n_colours] counts, some > 0).
 
     Ring planners score every legal cell for every colour (:func:`score_cells`)
-    and leave the cells in ``cells`` and the scores in ``s.cellval`` for
+    and leave the cells in ``m.cells`` and the scores in ``m.cellval`` for
     :func:`choose_cell`, which places the stone next.
     """
-    strat = borrowed(strat)
-    prm = borrowed(prm)
-    avail = borrowed(avail)
-    neigh = borrowed(neigh)
-    cells = borrowed(cells)
-    n_col = avail.shape[0]
+    prm = m.prm[p]
+    avail = s.offer
+    n_col = t.n_stone_colours
     n = 0
     for c in range(n_col):
         if avail[c] > 0:
             n += 1
-    if strat == Strategy.RANDOM:
+    if m.strat[p] == Strategy.RANDOM:
         k = rng_below(s.rng, n)
         for c in range(n_col):
             if avail[c] > 0:
@@ -1055,19 +1015,19 @@ def choose_colour(s, t, p, strat, prm, avail, neigh, cells):
                 k -= 1
     best = -1e18
     best_c = -1
-    m = 0
+    n_cells = 0
     if prm[P_PLACE] > 0.5:  # the cells do not depend on the colour
-        m = legal_cells_boxed(s.stone[p], s.centre[p], neigh, s.box[p], cells)
-        score_cells(s, p, neigh, cells, m, n_col, s.cellval)
-        s.sc[S_CELLS_READY] = m
+        n_cells = legal_cells_boxed(s.stone[p], s.centre[p], t.neigh, s.box[p], m.cells)
+        score_cells(s, m, t, p, n_cells)
+        m.sc[M_CELLS_READY] = n_cells
     for c in range(n_col):
         if avail[c] == 0:
             continue
         sc = 0.1 * s.n_stones[p, c]  # build on the colour you have most of
         if prm[P_PLACE] > 0.5:
             top = -1e18
-            for i in range(m):
-                top = max(top, s.cellval[i * n_col + c])
+            for i in range(n_cells):
+                top = max(top, m.cellval[i * n_col + c])
             sc += top
         # named wonders still to be had that want this colour
         for w in range(s.named_state.shape[0]):
@@ -1080,13 +1040,12 @@ def choose_colour(s, t, p, strat, prm, avail, neigh, cells):
 
 
 @njit
-def choose_named(s, t, p, strat, prm, counts, all_same):
-    """When ``p`` completes a ring with colour ``counts``: a named wonder index, or
-    -1 to take a token. Random strategy: uniform among the options."""
-    strat = borrowed(strat)
-    prm = borrowed(prm)
-    counts = borrowed(counts)
-    n_col = counts.shape[0]
+def choose_named(s, m, t, p, all_same):
+    """When ``p`` completes a ring with colour counts ``s.ring_counts``: a named
+    wonder index, or -1 to take a token. Random strategy: uniform among the options."""
+    prm = m.prm[p]
+    counts = s.ring_counts
+    n_col = t.n_stone_colours
     n_opt = 0
     for w in range(s.named_state.shape[0]):
         if s.named_state[w] == -1 and formula_ok(
@@ -1095,7 +1054,7 @@ def choose_named(s, t, p, strat, prm, counts, all_same):
             n_opt += 1
     if n_opt == 0:
         return -1
-    if strat == Strategy.RANDOM:
+    if m.strat[p] == Strategy.RANDOM:
         k = rng_below(s.rng, n_opt + 1)
         for w in range(s.named_state.shape[0]):
             if s.named_state[w] == -1 and formula_ok(
@@ -1140,11 +1099,10 @@ def choose_named(s, t, p, strat, prm, counts, all_same):
 
 
 @njit
-def choose_memorial(s, t, p, strat):
+def choose_memorial(s, m, t, p):
     """Crumbling Memorial: index into ``removed`` of the ruin ``p`` takes."""
-    strat = borrowed(strat)
     n = s.sc[S_REMOVED_N]
-    if strat == Strategy.RANDOM:
+    if m.strat[p] == Strategy.RANDOM:
         return rng_below(s.rng, n)
     best = -1e18
     best_i = 0
@@ -1160,51 +1118,49 @@ def choose_memorial(s, t, p, strat):
 
 
 @njit
-def _slot_value_for(s, t, p, prm, slot):
+def _slot_value_for(s, m, t, p, slot):
     """Value of ``slot`` for ``p`` as its dice stand now."""
-    prm = borrowed(prm)
     card = s.slot_card[slot]
-    keys = s.scratch[0:RANK_DICE]
-    total, n_mine, my, best, best_seat, tied = slot_info(s, t, p, slot, keys)
+    total, n_mine, my, best, best_seat, tied = slot_info(s, m, t, p, slot)
     return config_value(
-        s, t, p, prm, card, total, t.card_claim[card], n_mine, my, best, best_seat, tied
+        s, m, t, p, card, total, t.card_claim[card], n_mine, my, best, best_seat, tied
     )
 
 
 @njit
-def _value_if(s, t, p, prm, q, d, new_value):
+def _value_if(s, m, t, p, q, d, new_value):
     """Value for ``p`` of the ruin under die (q, d) if that die showed ``new_value``."""
-    prm = borrowed(prm)
     old = s.die_value[q, d]
     s.die_value[q, d] = new_value
-    after = _slot_value_for(s, t, p, prm, s.die_slot[q, d])
+    after = _slot_value_for(s, m, t, p, s.die_slot[q, d])
     s.die_value[q, d] = old
     return after
 
 
 @njit
-def die_values(s, t, p, prm, q, d, out, want=-1):
-    """``out[v]``: value for ``p`` of the ruin under die (q, d) if that die showed
-    ``v`` (1..faces), what :func:`_value_if` gives for each ``v``, from one pass
-    over the dice: the other dice's summary is kept and only the changed seat's
-    rank is recomputed per ``v``. ``want``: bit ``v`` set for each ``v`` to
-    compute (-1: every face); the other entries of ``out`` are left as they are."""
-    prm = borrowed(prm)
-    out = borrowed(out)
+def die_values(s, m, t, p, q, d, want=-1):
+    """``out[v]``, with ``out`` row ``q * D + d`` of ``m.dvals``: value for ``p`` of
+    the ruin under die (q, d) if that die showed ``v`` (1..faces), what
+    :func:`_value_if` gives for each ``v``, from one pass over the dice: the other
+    dice's summary is kept and only the changed seat's rank is recomputed per
+    ``v``. ``want``: bit ``v`` set for each ``v`` to compute (-1: every face); the
+    other entries of ``out`` are left as they are."""
+    prm = m.prm[p]
     faces = t.dice_faces[d]
     n_dice = s.die_slot.shape[1]
+    out = m.dvals[q * n_dice + d]
     if n_dice > RANK_DICE:  # ranks would truncate differently: the plain way
         for v in range(1, faces + 1):
             if (want >> v) & 1:
-                out[v] = _value_if(s, t, p, prm, q, d, v)
+                out[v] = _value_if(s, m, t, p, q, d, v)
         return
     slot = s.die_slot[q, d]
     card = s.slot_card[slot]
     claim = t.card_claim[card]
     n_players = s.sc[S_N_PLAYERS]
-    keys = s.seat_keys
-    n_keys = s.seat_n
-    worth = s.fscratch[16 : 16 + n_players]
+    keys = m.seat_keys
+    n_keys = m.seat_n
+    worth = m.worth
     base_total = 0
     for j in range(n_players):
         n_keys[j] = 0
@@ -1245,40 +1201,38 @@ def die_values(s, t, p, prm, q, d, out, want=-1):
 
 
 @njit
-def _die_values_once(s, t, p, prm, q, d, want):
+def _die_values_once(s, m, t, p, q, d, want):
     """:func:`die_values` of die (q, d) for the faces in ``want`` into row
-    ``q * D + d`` of ``s.dvals``, each face computed once per delver-phase decision
-    (``s.ddone[q * D + d]``: the faces done; cleared by :func:`choose_play`)."""
-    prm = borrowed(prm)
+    ``q * D + d`` of ``m.dvals``, each face computed once per delver-phase decision
+    (``m.ddone[q * D + d]``: the faces done; cleared by :func:`choose_play`)."""
     i = q * s.die_slot.shape[1] + d
-    missing = want & ~s.ddone[i]
+    missing = want & ~m.ddone[i]
     if missing:
-        die_values(s, t, p, prm, q, d, s.dvals[i], missing)
-        s.ddone[i] |= missing
-    return s.dvals[i]
+        die_values(s, m, t, p, q, d, missing)
+        m.ddone[i] |= missing
 
 
 @njit
-def _die_change_gain(s, t, p, prm, q, d, new_value):
+def _die_change_gain(s, m, t, p, q, d, new_value):
     """Gain for ``p`` if die (q, d) on a ruin showed ``new_value`` instead."""
-    prm = borrowed(prm)
     now = s.die_value[q, d]
-    vals = _die_values_once(s, t, p, prm, q, d, (np.int64(1) << new_value) | (np.int64(1) << now))
+    _die_values_once(s, m, t, p, q, d, (np.int64(1) << new_value) | (np.int64(1) << now))
+    vals = m.dvals[q * s.die_slot.shape[1] + d]
     return vals[new_value] - vals[now]
 
 
 @njit
-def _reroll_gain(s, t, p, prm, q, d, totals, stones):
+def _reroll_gain(s, m, t, p, q, d):
     """Expected gain for ``p`` if die (q, d) on a ruin is rerolled by its owner.
 
-    ``totals[slot]``: the dice total on each ruin; ``stones[slot]``: 1 if a natural
-    1-3 there would give a stone (both filled by :func:`choose_play`). A reroll that cannot
-    bring the ruin to its claim value only changes who leads there (a small term,
-    left out) and may give a stone: only that is counted then.
+    ``s.totals[slot]``: the dice total on each ruin; ``m.slot_stone[slot]``: 1 if a
+    natural 1-3 there would give a stone (both filled by :func:`choose_play`). A
+    reroll that cannot bring the ruin to its claim value only changes who leads
+    there (a small term, left out) and may give a stone: only that is counted then.
     """
-    prm = borrowed(prm)
-    totals = borrowed(totals)
-    stones = borrowed(stones)
+    prm = m.prm[p]
+    totals = s.totals
+    stones = m.slot_stone
     faces = t.dice_faces[d]
     slot = s.die_slot[q, d]
     p_stone = min(t.stone_faces_max, faces) / faces
@@ -1286,7 +1240,8 @@ def _reroll_gain(s, t, p, prm, q, d, totals, stones):
     total = totals[slot]
     if total - s.die_value[q, d] + faces < t.card_claim[s.slot_card[slot]]:
         return stone
-    vals = _die_values_once(s, t, p, prm, q, d, (np.int64(1) << (faces + 1)) - 2)
+    _die_values_once(s, m, t, p, q, d, (np.int64(1) << (faces + 1)) - 2)
+    vals = m.dvals[q * s.die_slot.shape[1] + d]
     before = vals[s.die_value[q, d]]  # the ruin as it stands
     acc = 0.0
     for f in range(1, faces + 1):
@@ -1295,22 +1250,17 @@ def _reroll_gain(s, t, p, prm, q, d, totals, stones):
 
 
 @njit
-def choose_play(s, t, p, strat, prm, band_used, out):
+def choose_play(s, m, t, p, band_used):
     """The next delver card ``p`` plays, or none.
 
-    Writes (kind, target a, target b) into ``out[0:3]`` (kind -1: stop playing).
+    Returns ``(kind, target a, target b)`` (kind -1: stop playing).
     Targets: a die on a ruin as (seat, die) for Forlorn, Lost in the Ruins and
     A New Discovery; the number named for Forgotten Song. Smart strategies play
     the card with the largest exact one-step gain if it is worth more than
     ``P_CARD_MIN`` points; random plays uniformly among legal cards or stops.
     """
-    strat = borrowed(strat)
-    prm = borrowed(prm)
-    out = borrowed(out)
-    out[0] = -1
-    out[1] = -1
-    out[2] = -1
-    s.sc[S_EXC_READY] = 0
+    prm = m.prm[p]
+    m.sc[M_EXC_READY] = 0
     n_kinds = s.hand.shape[1]
     n_players = s.sc[S_N_PLAYERS]
     n_dice = s.die_slot.shape[1]
@@ -1319,19 +1269,20 @@ def choose_play(s, t, p, strat, prm, band_used, out):
         for d in range(n_dice):
             if s.die_slot[q, d] >= 0:
                 dice_on += 1
-    if strat == Strategy.RANDOM:
+    if m.strat[p] == Strategy.RANDOM:
         n_opt = 1  # stopping is always legal
         for k in range(n_kinds):
             if s.hand[p, k] > 0 and _legal(s, t, k, p, dice_on, band_used):
                 n_opt += 1
         r = rng_below(s.rng, n_opt)
         if r == 0:
-            return
+            return -1, -1, -1
         r -= 1
         for k in range(n_kinds):
             if s.hand[p, k] > 0 and _legal(s, t, k, p, dice_on, band_used):
                 if r == 0:
-                    out[0] = k
+                    a = -1
+                    b = -1
                     eff = t.delver_effect[k]
                     if eff == Delver.FORGOTTEN_SONG:
                         # a number some die on a ruin shows, uniformly among them
@@ -1346,7 +1297,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
                             v += 1
                             if (shown >> v) & 1:
                                 j -= 1
-                        out[1] = v
+                        a = v
                     elif (
                         eff == Delver.FORLORN
                         or eff == Delver.LOST_IN_THE_RUINS
@@ -1357,28 +1308,28 @@ def choose_play(s, t, p, strat, prm, band_used, out):
                             for d in range(n_dice):
                                 if s.die_slot[q, d] >= 0:
                                     if j == 0:
-                                        out[1] = q
-                                        out[2] = d
+                                        a = q
+                                        b = d
                                     j -= 1
-                    return
+                    return k, a, b
                 r -= 1
-        return
+        return -1, -1, -1
     for i in range(n_players * n_dice):
-        s.ddone[i] = 0  # the die-values memo of this decision (_die_values_once)
-    totals = s.slot_tot
-    stones = s.slot_stone
-    slot_totals(s, totals)
+        m.ddone[i] = 0  # the die-values memo of this decision (_die_values_once)
+    totals = s.totals
+    stones = m.slot_stone
+    slot_totals(s)
     for slot in range(s.sc[S_N_SLOTS]):
         stones[slot] = 1 if s.slot_card[slot] >= 0 and stone_available(s, slot) else 0
-    base_out = s.scratch[48:50]
-    base = _excavation_with(s, t, p, prm, 0, 0, False, False, base_out, True, -1e18)
     # if no card is played, this is the excavation choice: keep it for excavate()
-    exc_die = base_out[0]
-    exc_slot = base_out[1]
+    base, exc_die, exc_slot = _excavation_with(s, m, t, p, 0, 0, False, False, True, -1e18)
     max_faces = 1
     for d in range(n_dice):
         max_faces = max(max_faces, t.dice_faces[d])
     best_gain = prm[P_CARD_MIN] + prm[P_W_CARD]
+    play_k = -1
+    play_a = -1
+    play_b = -1
     for k in range(n_kinds):
         if s.hand[p, k] == 0 or not _legal(s, t, k, p, dice_on, band_used):
             continue
@@ -1391,17 +1342,17 @@ def choose_play(s, t, p, strat, prm, band_used, out):
         if eff == Delver.ANCESTRAL_CLAIM and not _can_roll_faces(s, t, p, t.delver_faces[k]):
             gain = 0.0  # no die it applies to can be rolled this turn
         elif eff == Delver.ANCESTRAL_CLAIM:
-            gain = _excavation_with(s, t, p, prm, 1, 0, False, False, base_out, False, floor)
+            gain = _excavation_with(s, m, t, p, 1, 0, False, False, False, floor)[0]
             gain -= base
         elif eff == Delver.READING_THE_STONES:
-            gain = _excavation_with(s, t, p, prm, 0, 1, False, False, base_out, False, floor)
+            gain = _excavation_with(s, m, t, p, 0, 1, False, False, False, floor)[0]
             gain -= base
         elif eff == Delver.ANCIENT_MAP and s.sc[S_MAP] == 0:
-            gain = _excavation_with(s, t, p, prm, 0, 0, True, False, base_out, False, floor)
+            gain = _excavation_with(s, m, t, p, 0, 0, True, False, False, floor)[0]
             gain -= base
         elif eff == Delver.EXPEDITION and s.sc[S_EXPEDITION] == 0:
-            if not _bound_at_most(s, p, base + best_gain):
-                gain = _excavation_with(s, t, p, prm, 0, 0, False, True, base_out, False, -1e18)
+            if not _bound_at_most(s, m, p, base + best_gain):
+                gain = _excavation_with(s, m, t, p, 0, 0, False, True, False, -1e18)[0]
                 gain -= base
         elif eff == Delver.BAND_OF_DELVERS:
             gain = base
@@ -1417,7 +1368,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
                     if reach < t.card_claim[s.slot_card[slot]]:
                         continue
                     nv = clamp(s.die_value[q, d] + amount, t.dice_faces[d])
-                    g = _die_change_gain(s, t, p, prm, q, d, nv)
+                    g = _die_change_gain(s, m, t, p, q, d, nv)
                     if g > gain:
                         gain = g
                         a = q
@@ -1427,7 +1378,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
                 for d in range(n_dice):
                     if s.die_slot[q, d] < 0:
                         continue
-                    g = _reroll_gain(s, t, p, prm, q, d, totals, stones)
+                    g = _reroll_gain(s, m, t, p, q, d)
                     if g > gain:
                         gain = g
                         a = q
@@ -1436,14 +1387,14 @@ def choose_play(s, t, p, strat, prm, band_used, out):
             gain = 0.0
             for d in range(n_dice):
                 if s.die_slot[p, d] >= 0:
-                    gain += _reroll_gain(s, t, p, prm, p, d, totals, stones)
+                    gain += _reroll_gain(s, m, t, p, p, d)
         elif eff == Delver.FORGOTTEN_SONG:
             fmax = 1
             for d in range(n_dice):
                 fmax = max(fmax, t.dice_faces[d])
             # every die showing v, summed in (seat, die) order: one pass over the dice
-            song = s.vgain
-            hits = s.vhit
+            song = m.vgain
+            hits = m.vhit
             for v in range(1, fmax + 1):
                 song[v] = 0.0
                 hits[v] = 0
@@ -1451,7 +1402,7 @@ def choose_play(s, t, p, strat, prm, band_used, out):
                 for d in range(n_dice):
                     if s.die_slot[q, d] >= 0:
                         v = s.die_value[q, d]
-                        song[v] += _reroll_gain(s, t, p, prm, q, d, totals, stones)
+                        song[v] += _reroll_gain(s, m, t, p, q, d)
                         hits[v] = 1
             for v in range(1, fmax + 1):
                 if hits[v] and song[v] > gain:
@@ -1459,49 +1410,47 @@ def choose_play(s, t, p, strat, prm, band_used, out):
                     a = v
         if gain > best_gain:
             best_gain = gain
-            out[0] = k
-            out[1] = a
-            out[2] = b
-    if out[0] < 0:
-        s.sc[S_EXC_READY] = 1
-        s.sc[S_EXC_DIE] = exc_die
-        s.sc[S_EXC_SLOT] = exc_slot
+            play_k = k
+            play_a = a
+            play_b = b
+    if play_k < 0:
+        m.sc[M_EXC_READY] = 1
+        m.sc[M_EXC_DIE] = exc_die
+        m.sc[M_EXC_SLOT] = exc_slot
+    return play_k, play_a, play_b
 
 
 @njit
-def _bound_at_most(s, p, level):
+def _bound_at_most(s, m, p, level):
     """True if no excavation of ``p`` can gain more than ``level``, the Expedition's
     included: its gain (an average over faces of the best ruin) is at most the
     largest gain bound of the pairs :func:`_best_roll_pruned` sorted for this very
     slot summary. False when there are none (an empty pool: every die comes back)."""
-    if s.sc[S_CAND_FILL] != s.sc[S_FILL] or s.sc[S_CAND_N] == 0:
+    if m.sc[M_CAND_FILL] != m.sc[M_FILL] or m.sc[M_CAND_N] == 0:
         return False
     for d in range(s.die_slot.shape[1]):
         if s.die_slot[p, d] < 0:
-            return s.cand_ub[0] + 1e-9 <= level  # rounding margin, as in the pruning
+            return m.cand_ub[0] + 1e-9 <= level  # rounding margin, as in the pruning
     return False
 
 
 @njit
 def _excavation_with(
-    s, t, p, prm, more_anc, more_read, map_now, expedition_now, out, refill=False, floor=-1e18
+    s, m, t, p, more_anc, more_read, map_now, expedition_now, refill=False, floor=-1e18
 ):
-    """Expected gain of ``p``'s best excavation if one more Ancestral Claim /
-    Reading the Stones were pending, or an Ancient Map / Expedition played now.
-    ``refill``: summarise the slots afresh (the first look of a decision);
-    ``floor``: see :func:`best_excavation`."""
-    prm = borrowed(prm)
-    out = borrowed(out)
+    """``(gain, die, slot)`` of ``p``'s best excavation (:func:`best_excavation`)
+    if one more Ancestral Claim / Reading the Stones were pending, or an Ancient
+    Map / Expedition played now. ``refill``: summarise the slots afresh (the first
+    look of a decision); ``floor``: see :func:`best_excavation`."""
     return best_excavation(
         s,
+        m,
         t,
         p,
-        prm,
         s.sc[S_ANCESTRAL] + more_anc,
         s.sc[S_READING] + more_read,
         map_now or s.sc[S_MAP] > 0,
         expedition_now or s.sc[S_EXPEDITION] > 0,
-        out,
         refill,
         floor,
     )

@@ -22,7 +22,6 @@ cells on the edge are never ring centres and stones are not placed outside.
 import numpy as np
 
 from analyzer.jit import njit
-from analyzer.kernel_view import borrowed
 from analyzer.unearth.codes import Formula
 
 GRID = 23
@@ -52,8 +51,6 @@ NEIGHBOURS = neighbour_table()
 @njit
 def is_free(stone, centre, cell):
     """True when ``cell`` holds neither a stone nor a wonder centre."""
-    stone = borrowed(stone)
-    centre = borrowed(centre)
     return stone[cell] < 0 and centre[cell] < 0
 
 
@@ -66,10 +63,6 @@ def legal_cells(stone, centre, neigh, n_stones, out):
     Finds the stones' bounding box, then scans only around it (see
     :func:`legal_cells_boxed` when the box is kept up to date).
     """
-    stone = borrowed(stone)
-    centre = borrowed(centre)
-    neigh = borrowed(neigh)
-    out = borrowed(out)
     if n_stones == 0:
         out[0] = MIDDLE
         return 1
@@ -81,7 +74,6 @@ def legal_cells(stone, centre, neigh, n_stones, out):
 def stones_box(stone, n_stones):
     """(row min, row max, column min, column max) of the stones, scanning the grid
     until ``n_stones`` were found; (GRID, -1, GRID, -1) when there are none."""
-    stone = borrowed(stone)
     r0 = GRID
     r1 = -1
     q0 = GRID
@@ -105,11 +97,6 @@ def stones_box(stone, n_stones):
 def legal_cells_boxed(stone, centre, neigh, box, out):
     """:func:`legal_cells` with the stones' bounding box ``box`` = (row min, row max,
     column min, column max) kept by :func:`grow_box` (row max -1: no stone yet)."""
-    stone = borrowed(stone)
-    centre = borrowed(centre)
-    neigh = borrowed(neigh)
-    box = borrowed(box)
-    out = borrowed(out)
     if box[1] < 0:
         out[0] = MIDDLE
         return 1
@@ -139,10 +126,6 @@ def grow_box(box, cell):
 @njit
 def _cells_in_box(stone, centre, neigh, r0, r1, q0, q1, out):
     """The free cells touching a stone, scanning the box widened by one cell."""
-    stone = borrowed(stone)
-    centre = borrowed(centre)
-    neigh = borrowed(neigh)
-    out = borrowed(out)
     n = 0
     for r in range(max(r0 - 1, 0), min(r1 + 2, GRID)):
         for q in range(max(q0 - 1, 0), min(q1 + 2, GRID)):
@@ -161,9 +144,6 @@ def _cells_in_box(stone, centre, neigh, r0, r1, q0, q1, out):
 @njit
 def ring_closed(stone, centre, neigh, cell):
     """True when free ``cell`` is surrounded by six stones (a completed ring centre)."""
-    stone = borrowed(stone)
-    centre = borrowed(centre)
-    neigh = borrowed(neigh)
     if not is_free(stone, centre, cell):
         return False
     for k in range(6):
@@ -180,10 +160,6 @@ def rings_closed_by(stone, centre, neigh, cell, out):
     Writes the centre cells into ``out`` (length >= 6) and returns how many (one
     stone can complete more than one ring). Draws no random numbers.
     """
-    stone = borrowed(stone)
-    centre = borrowed(centre)
-    neigh = borrowed(neigh)
-    out = borrowed(out)
     n = 0
     for k in range(6):
         nb = neigh[cell, k]
@@ -196,9 +172,6 @@ def rings_closed_by(stone, centre, neigh, cell, out):
 @njit
 def ring_colour_counts(stone, neigh, centre_cell, n_colours, counts):
     """Count the colours of the six stones around ``centre_cell`` into ``counts``."""
-    stone = borrowed(stone)
-    neigh = borrowed(neigh)
-    counts = borrowed(counts)
     for c in range(n_colours):
         counts[c] = 0
     for k in range(6):
@@ -212,7 +185,6 @@ def formula_ok(kind, colour, count, counts, n_colours):
     ``kind`` is a :class:`Formula`; ``colour``/``count`` are used by AT_LEAST.
     Formulas count colours only. Formulas naming no colour are exact.
     """
-    counts = borrowed(counts)
     if kind == Formula.ANY:
         return True
     if kind == Formula.AT_LEAST:
@@ -244,7 +216,6 @@ def formula_ok(kind, colour, count, counts, n_colours):
 @njit
 def all_alike(counts, n_colours):
     """True when all six stones of a ring share one colour (a greater wonder)."""
-    counts = borrowed(counts)
     for c in range(n_colours):
         if counts[c] == 6:
             return True

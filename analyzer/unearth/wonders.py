@@ -7,7 +7,6 @@ holds; the hex geometry is :mod:`.tableau`.
 import numpy as np
 
 from analyzer.jit import njit
-from analyzer.kernel_view import borrowed
 from analyzer.rng import rng_below
 from analyzer.unearth.codes import WonderEffect, WonderKind
 from analyzer.unearth.modifiers import owns_effect
@@ -38,13 +37,10 @@ from analyzer.unearth.tableau import (
 
 
 @njit
-def gain_stone(s, t, p, slot, strat, prm, neigh):
+def gain_stone(s, m, t, p, slot):
     """Seat ``p`` gains a stone: its choice from ``slot``, else random from the bag
     (two drawn, one kept, with the Underground Library), else nothing."""
-    strat = borrowed(strat)
-    prm = borrowed(prm)
-    neigh = borrowed(neigh)
-    avail = s.scratch[192:200]
+    avail = s.offer
     n_col = t.n_stone_colours
     any_on = False
     for c in range(n_col):
@@ -53,7 +49,7 @@ def gain_stone(s, t, p, slot, strat, prm, neigh):
             any_on = True
     source = 0
     if any_on:
-        colour = choose_colour(s, t, p, strat, prm, avail[:n_col], neigh, s.cellbuf)
+        colour = choose_colour(s, m, t, p)
         s.slot_stones[slot, colour] -= 1
     else:
         source = 1
@@ -69,43 +65,37 @@ def gain_stone(s, t, p, slot, strat, prm, neigh):
                 got += 1
         if got == 0:
             return
-        colour = choose_colour(s, t, p, strat, prm, avail[:n_col], neigh, s.cellbuf)
+        colour = choose_colour(s, m, t, p)
         avail[colour] -= 1
         for c in range(n_col):
             s.bag[c] += avail[c]
-    place_stone(s, t, p, colour, strat, prm, neigh, source)
+    place_stone(s, m, t, p, colour, source)
 
 
 @njit
-def place_stone(s, t, p, colour, strat, prm, neigh, source):
+def place_stone(s, m, t, p, colour, source):
     """Put a ``colour`` stone in ``p``'s tableau and build any wonders it completes."""
-    strat = borrowed(strat)
-    prm = borrowed(prm)
-    neigh = borrowed(neigh)
-    cell = choose_cell(s, t, p, strat, prm, colour, neigh, s.cellbuf)
+    cell = choose_cell(s, m, t, p, colour)
     s.stone[p, cell] = colour
     grow_box(s.box[p], cell)
     s.n_stones[p, colour] += 1
     trace(s, EV_STONE, p, colour, cell, source, 0, 0)
-    centres = s.scratch[60:66]
-    k = rings_closed_by(s.stone[p], s.centre[p], neigh, cell, centres)
+    centres = s.closed
+    k = rings_closed_by(s.stone[p], s.centre[p], t.neigh, cell, centres)
     for i in range(k):
-        build_wonder(s, t, p, centres[i], strat, prm, neigh)
+        build_wonder(s, m, t, p, centres[i])
 
 
 @njit
-def build_wonder(s, t, p, centre, strat, prm, neigh):
+def build_wonder(s, m, t, p, centre):
     """Fill a completed ring's centre: a named wonder (optional), else a greater
     token if all six stones share a colour, else a lesser token (ruling in
     ``docs/rules/unearth.md`` on empty piles: the other pile if ``token_fallback``)."""
-    strat = borrowed(strat)
-    prm = borrowed(prm)
-    neigh = borrowed(neigh)
     n_col = t.n_stone_colours
-    counts = s.scratch[66 : 66 + n_col]
-    ring_colour_counts(s.stone[p], neigh, centre, n_col, counts)
+    counts = s.ring_counts
+    ring_colour_counts(s.stone[p], t.neigh, centre, n_col, counts)
     alike = all_alike(counts, n_col)
-    w = choose_named(s, t, p, strat, prm, counts, alike)
+    w = choose_named(s, m, t, p, alike)
     if w >= 0:
         s.named_state[w] = p
         s.effects[p] |= np.int64(1) << t.wonder_effect[w]
@@ -117,7 +107,7 @@ def build_wonder(s, t, p, centre, strat, prm, neigh):
             if eff == WonderEffect.CENOTAPH:
                 i = rng_below(s.rng, n_rem)
             else:
-                i = choose_memorial(s, t, p, strat)
+                i = choose_memorial(s, m, t, p)
             take_ruin(s, t, p, s.removed[i])
             trace(s, EV_TAKE_RUIN, p, s.removed[i], w, 0, 0, 0)
             s.removed[i] = s.removed[n_rem - 1]

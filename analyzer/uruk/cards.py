@@ -153,8 +153,10 @@ def stones_changed(s):
 
 
 @njit
-def _fill_cards(arr, k, t, lo, hi, with_gods):
-    """Append the copies of every invention of level lo..hi (and the god cards)."""
+def _fill_cards(s, t, into_deck, k, lo, hi, with_gods):
+    """Append the copies of every invention of level lo..hi (and the god cards) to
+    ``s.deck`` (``into_deck``) or ``s.discard`` from index ``k``; return the new end."""
+    arr = s.deck if into_deck else s.discard
     for x in range(t.n_inv):
         if lo <= t.inv_level[x] <= hi:
             for _ in range(t.inv_copies[x]):
@@ -201,7 +203,7 @@ def setup(s, t, n):
     reset(s)
     s.sc[S_N] = n
     # level-1 inventions: one each at random, face up with the first village
-    k = _fill_cards(s.discard, 0, t, 1, 1, False)
+    k = _fill_cards(s, t, False, 0, 1, 1, False)
     rng_shuffle(s.rng, s.discard, k)
     for p in range(n):
         x = s.discard[p]
@@ -210,10 +212,10 @@ def setup(s, t, n):
         trace(s, EV_FIRST, p, x, 0, 0)
     s.sc[S_BOX_INV] = k - n
     # the deck: level 3 and 4, gods and disasters, shuffled
-    nd = _fill_cards(s.deck, 0, t, 3, 4, True)
+    nd = _fill_cards(s, t, True, 0, 3, 4, True)
     rng_shuffle(s.rng, s.deck, nd)
     # level 2, shuffled: hands, then the rest on top of the deck
-    k = _fill_cards(s.discard, 0, t, 2, 2, False)
+    k = _fill_cards(s, t, False, 0, 2, 2, False)
     rng_shuffle(s.rng, s.discard, k)
     i = 0
     for p in range(n):

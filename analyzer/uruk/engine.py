@@ -9,7 +9,6 @@ conservation invariants after every game. Game ``g`` draws only from the stream
 import numpy as np
 
 from analyzer.jit import njit
-from analyzer.kernel_view import borrowed
 from analyzer.rng import rng_seed
 from analyzer.uruk.actions import (
     do_card_action,
@@ -112,7 +111,7 @@ def do_action(s, t, p, kind, a, b):
 
 
 @njit
-def play_turn(s, t, prm, p):
+def play_turn(s, t, p):
     """Seat ``p``'s turn: its actions (3, or fewer after an eruption), the
     display refilled, then the activation if a trigger lies before a seat."""
     s.sc[S_ACTIVE] = p
@@ -122,25 +121,25 @@ def play_turn(s, t, prm, p):
     s.stat[p, ST_TURNS] += 1
     trace(s, EV_TURN, p, k, 0, 0)
     for _ in range(k):
-        m = candidates(s, t, p, prm[p])
-        i = choose(s, t, p, prm[p], m)
+        m = candidates(s, t, p)
+        i = choose(s, t, p, m)
         if i < 0:
             break
         do_action(s, t, p, s.cand[i, 0], s.cand[i, 1], s.cand[i, 2])
     refill_display(s, t)
     if s.sc[S_TRIGGER] >= 0:
-        activate(s, t, prm)
+        activate(s, t)
     s.sc[S_TURN] += 1
 
 
 @njit
-def play_game(s, t, n, prm):
+def play_game(s, t, n):
     """Play one game from set-up to the end (state already seeded)."""
     setup(s, t, n)
     p = 0
     final_left = 0
     while True:
-        play_turn(s, t, prm, p)
+        play_turn(s, t, p)
         if s.sc[S_FINAL] == 1:
             final_left -= 1
             if final_left == 0:
@@ -219,8 +218,10 @@ def check_invariants(s, t, n):
 
 
 @njit
-def write_results(s, t, n, row0, results, wins):
-    """Write the ``n`` result rows of the finished game from ``row0``."""
+def write_results(s, t, o, n, row0):
+    """Write the ``n`` result rows of the finished game from ``row0`` into ``o``."""
+    results = o.results
+    wins = o.wins
     parts = np.zeros(N_PARTS, np.int64)
     scores = np.zeros(n, np.int64)
     cities = np.zeros(n, np.int64)
@@ -228,7 +229,8 @@ def write_results(s, t, n, row0, results, wins):
     bad = check_invariants(s, t, n)
     for p in range(n):
         r = row0 + p
-        sc = score_parts(s, t, p, parts)
+        parts[0], parts[1], parts[2], parts[3] = score_parts(s, t, p)
+        sc = parts[0] + parts[1] + parts[2] + parts[3]
         scores[p] = sc
         cities[p] = count_settlements(s, t, p, 2)
         results[r, R_SCORE] = sc
@@ -259,18 +261,16 @@ def write_results(s, t, n, row0, results, wins):
 
 
 @njit
-def play_batch(s, t, n, prm, key0, key1, start, count, results, wins):
+def play_batch(s, t, o, n, key0, key1, start, count):
     """Play games ``start .. start+count-1`` with ``n`` seats.
 
-    ``s``: a State view (sized for ``t.max_players``); ``t``: a Tables view;
-    ``prm``: float64[n, N_PARAMS] one parameter row per seat; ``results``:
-    int32[count*n, n_result_cols] and ``wins``: float32[count*n], written in
+    ``s``: a State view (sized for ``t.max_players``, each seat's parameter row
+    in ``s.prm``); ``t``: a Tables view; ``o``: a
+    :func:`~analyzer.kernel_view.results_view` of ``results``
+    int32[count*n, n_result_cols] and ``wins`` float32[count*n], written in
     place, row ``g*n + seat``. Game ``g`` draws only from its own stream.
     """
-    prm = borrowed(prm)
-    results = borrowed(results)
-    wins = borrowed(wins)
     for g in range(count):
         rng_seed(s.rng, key0, key1, start + g)
-        play_game(s, t, n, prm)
-        write_results(s, t, n, g * n, results, wins)
+        play_game(s, t, n)
+        write_results(s, t, o, n, g * n)

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import InputError, bad_value
-from analyzer.kernel_view import make_view
+from analyzer.kernel_view import make_view, results_view
 from analyzer.seeding import resolve_seed, root_key
 from analyzer.uruk import engine
 from analyzer.uruk.rules import Rules, default_rules
@@ -93,20 +93,21 @@ def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0, state
     t = job.rules.tables
     n = job.players
     s = state if state is not None else new_state(t, trace_rows)
+    prm = job.params()
+    s.prm[:] = 0.0
+    s.prm[: prm.shape[0], : prm.shape[1]] = prm
     results = np.zeros((count * n, engine.n_result_cols(t.n_inv)), np.int32)
     wins = np.zeros(count * n, np.float32)
     key0, key1 = root_key(job.seed)
     engine.play_batch(
         make_view(s, "UrukState"),
         make_view(t, "UrukTables"),
+        results_view(results, wins),
         n,
-        job.params(),
         key0,
         key1,
         start,
         count,
-        results,
-        wins,
     )
     return results, wins, s
 

@@ -85,11 +85,11 @@ def remove_epoch_stone(s, t):
 
 
 @njit
-def hand_limit(s, t, p, prm):
+def hand_limit(s, t, p):
     """Activation step 2: seat ``p`` discards down to ``hand_limit`` cards, its choice."""
     k = 0
     while s.hand[p].sum() > t.hand_limit:
-        x = discard_choice(s, t, p, prm)
+        x = discard_choice(s, t, p)
         s.hand[p, x] -= 1
         discard_card(s, x)
         k += 1
@@ -98,7 +98,7 @@ def hand_limit(s, t, p, prm):
 
 
 @njit
-def auction(s, t, prm, g, first):
+def auction(s, t, g, first):
     """The open auction of god ``g`` from seat ``first`` clockwise, in rounds:
     each seat beats the standing bid with more hand cards or passes for good.
     Returns ``(winner, bid)``, ``(-1, -1)`` if no one bid. The winner's bid cards
@@ -114,7 +114,7 @@ def auction(s, t, prm, g, first):
             p = (first + k) % n
             if s.work[p] < 0 or p == leader:
                 continue
-            v = raise_bid(s, t, p, prm[p], g, standing, s.work[p])
+            v = raise_bid(s, t, p, g, standing, s.work[p])
             if v < 0:
                 s.work[p] = -1
                 trace(s, EV_BID, p, -1, 0, 0)
@@ -152,13 +152,13 @@ def pay_resources(s, t, p, k):
 
 
 @njit
-def secret_bids(s, t, prm, g):
+def secret_bids(s, t, g):
     """Every seat's secret bid against disaster ``g`` into ``s.work`` (resources);
     each is chosen before any is revealed. Returns the highest value (bid plus
     bid bonus) and how many seats reached it."""
     n = s.sc[S_N]
     for p in range(n):
-        s.work[p] = secret_bid(s, t, p, prm[p], g)
+        s.work[p] = secret_bid(s, t, p, g)
     best = -1
     count = 0
     for p in range(n):
@@ -173,20 +173,20 @@ def secret_bids(s, t, prm, g):
 
 
 @njit
-def suffer(s, t, p, prm, g):
+def suffer(s, t, p, g):
     """Seat ``p`` suffers disaster ``g``."""
     e = t.god_effect[g]
     code = t.n_inv + g
     s.stat[p, ST_SUFFERED] += 1
     if e == _DROUGHT:
-        i = drought_choice(s, t, p, prm)
+        i = drought_choice(s, t, p)
         if i >= 0:
             s.stones[p, i] -= 1
             s.sc[S_POOL_STONES] += 1
             stones_changed(s)
             trace(s, EV_SUFFER, p, code, s.inv[p, i], 0)
     elif e == _EARTHQUAKE:
-        i = earthquake_choice(s, t, p, prm)
+        i = earthquake_choice(s, t, p)
         if i >= 0:
             x = s.inv[p, i]
             s.inv[p, i] = -1
@@ -195,7 +195,7 @@ def suffer(s, t, p, prm, g):
         else:
             k = 0
             while k < t.god_amount[g] and s.hand[p].sum() > 0:
-                x = discard_choice(s, t, p, prm)
+                x = discard_choice(s, t, p)
                 s.hand[p, x] -= 1
                 discard_card(s, x)
                 k += 1
@@ -222,7 +222,7 @@ def fewest(s, t):
 
 
 @njit
-def resolve(s, t, prm, g, first):
+def resolve(s, t, g, first):
     """The effect of god or disaster card ``g`` (steps 1 and 2 done), from ``first``.
     Returns 1 if the card stays before a player (Ninurta), else 0."""
     n = s.sc[S_N]
@@ -230,17 +230,17 @@ def resolve(s, t, prm, g, first):
     e = t.god_effect[g]
     code = t.n_inv + g
     if kind == _AUCTION:
-        w, value = auction(s, t, prm, g, first)
+        w, value = auction(s, t, g, first)
         trace(s, EV_WIN, w, code, value, 0)
         if w < 0:
             return 0
         s.stat[w, ST_AUCTIONS_WON] += 1
         if e == _PLACE:
-            x, r = enlil_choice(s, t, w, prm[w])
+            x, r = enlil_choice(s, t, w)
             if x >= 0:
                 place_free(s, t, w, x, r)
         elif e == _RESOURCES:
-            take_colour(s, t, w, choose_colour(s, t, w, prm[w]), t.god_amount[g])
+            take_colour(s, t, w, choose_colour(s, t, w), t.god_amount[g])
         elif e == _CITY_POINTS:
             s.city_points[w] += t.god_amount[g]
             return 1
@@ -252,7 +252,7 @@ def resolve(s, t, prm, g, first):
             if p == w:
                 s.stat[p, ST_BONUS] += 1
                 if e == _GIBIL:
-                    c = choose_colour(s, t, p, prm[p])
+                    c = choose_colour(s, t, p)
                     take_colour(s, t, p, c, t.god_amount[g])
                     trace(s, EV_BONUS, p, code, 1, c)
                 else:
@@ -263,22 +263,22 @@ def resolve(s, t, prm, g, first):
                     x = draw_to_hand(s, t, p)
                     trace(s, EV_BONUS, p, code, 0, x)
             else:
-                c = choose_colour(s, t, p, prm[p])
+                c = choose_colour(s, t, p)
                 take_colour(s, t, p, c, 1)
                 trace(s, EV_BONUS, p, code, 0, c)
         return 0
     if kind == _EVERYONE:
         for k in range(n):
             p = (first + k) % n
-            if take_card_or_resource(s, t, p, prm[p]) == 1:
+            if take_card_or_resource(s, t, p) == 1:
                 for _ in range(t.god_amount[g]):
                     draw_to_hand(s, t, p)
             else:
                 for _ in range(t.god_amount[g]):
-                    take_colour(s, t, p, choose_colour(s, t, p, prm[p]), 1)
+                    take_colour(s, t, p, choose_colour(s, t, p), 1)
         return 0
     # disaster: the highest bid(s) are spared and pay; the others suffer; all tied, all suffer
-    best, count = secret_bids(s, t, prm, g)
+    best, count = secret_bids(s, t, g)
     everyone = count == n
     for k in range(n):
         p = (first + k) % n
@@ -288,12 +288,12 @@ def resolve(s, t, prm, g, first):
             s.stat[p, ST_SPARED] += 1
             trace(s, EV_SPARED, p, code, s.work[p], 0)
         else:
-            suffer(s, t, p, prm[p], g)
+            suffer(s, t, p, g)
     return 0
 
 
 @njit
-def activate(s, t, prm):
+def activate(s, t):
     """Activate the card beside the display (a trigger lies before a seat):
     a stone from the lowest epoch card to the pool, every hand down to the
     limit, then the card's effect from the trigger clockwise. Both cards are
@@ -305,8 +305,8 @@ def activate(s, t, prm):
     remove_epoch_stone(s, t)
     n = s.sc[S_N]
     for k in range(n):
-        hand_limit(s, t, (first + k) % n, prm[(first + k) % n])
-    kept = resolve(s, t, prm, g, first)
+        hand_limit(s, t, (first + k) % n)
+    kept = resolve(s, t, g, first)
     if kept == 1:
         s.sc[S_GODS_HELD] += 1
     else:

@@ -71,9 +71,9 @@ def end_points(s, t, p, x):
 
 
 @njit
-def score_parts(s, t, p, out):
-    """Write seat ``p``'s score parts into ``out[0:N_PARTS]`` (inventions,
-    resources, invention effects, gods) and return the total."""
+def score_parts(s, t, p):
+    """Seat ``p``'s score parts ``(inventions, resources, invention effects,
+    gods)``; the score is their sum."""
     inv = 0
     eff = 0
     for i in range(t.max_inventions):
@@ -87,11 +87,7 @@ def score_parts(s, t, p, out):
         res += s.supply[p, c]
     res //= t.resources_per_point
     gods = s.city_points[p] * count_settlements(s, t, p, 2)
-    out[0] = inv
-    out[1] = res
-    out[2] = eff
-    out[3] = gods
-    return inv + res + eff + gods
+    return inv, res, eff, gods
 
 
 @njit

@@ -137,8 +137,13 @@ class State(NamedTuple):
     trace: np.ndarray  #: [rows, 6] event rows, written while S_TRACE_N < rows
     cand: np.ndarray  #: [MAX_CAND, 3] candidate actions (Action, a, b)
     cand_val: np.ndarray  #: float64[MAX_CAND] their values
+    prm: np.ndarray  #: float64[P, MAX_PARAMS] each seat's parameters (strategies.PARAM_NAMES)
     work: np.ndarray  #: [P] scratch: secret bids, auction bids
     tally: np.ndarray  #: [n_colours] scratch: hand cards by colour
+
+
+#: room for a seat's strategy parameters (``strategies.N_PARAMS`` of them are used)
+MAX_PARAMS = 16
 
 
 def n_cards(t: Tables) -> int:
@@ -173,6 +178,7 @@ def new_state(t: Tables, trace_rows: int = 0, queue: int = 0) -> State:
         trace=np.zeros((trace_rows, 6), i),
         cand=np.zeros((MAX_CAND, 3), i),
         cand_val=np.zeros(MAX_CAND, np.float64),
+        prm=np.zeros((p, MAX_PARAMS), np.float64),
         work=np.zeros(p, i),
         tally=np.zeros(t.n_colours, i),
     )

@@ -105,8 +105,9 @@ def card_use(s, t, p, x):
 
 
 @njit
-def least_useful(s, t, p, hand):
-    """The card of ``hand`` (counts, a row) least useful to ``p`` (higher level on ties), or -1."""
+def least_useful(s, t, p):
+    """The card of ``p``'s hand least useful to ``p`` (higher level on ties), or -1."""
+    hand = s.hand[p]
     best = -1
     low = 1e9
     for x in range(t.n_inv):
@@ -225,9 +226,10 @@ def _add(s, k, kind, a, b, v):
 
 
 @njit
-def candidates(s, t, p, prm):
+def candidates(s, t, p):
     """Fill ``s.cand``/``s.cand_val`` with seat ``p``'s legal actions and their
     values under parameter row ``prm``; returns how many."""
+    prm = s.prm[p]
     wp = prm[P_POINTS]
     wl = prm[P_LEVEL]
     wr = prm[P_RESOURCE]
@@ -317,9 +319,10 @@ def candidates(s, t, p, prm):
 
 
 @njit
-def choose(s, t, p, prm, k):
+def choose(s, t, p, k):
     """Index of the chosen candidate among ``k`` (-1 if none): uniform for the
     random player (draws a random number), else the highest value (first on ties)."""
+    prm = s.prm[p]
     if k == 0:
         return -1
     if prm[P_UNIFORM] > 0:
@@ -335,8 +338,9 @@ def choose(s, t, p, prm, k):
 
 
 @njit
-def god_value(s, t, p, prm, g):
+def god_value(s, t, p, g):
     """What winning auction god ``g`` is worth to seat ``p``, in points."""
+    prm = s.prm[p]
     e = t.god_effect[g]
     if e == _PLACE:
         best = 0.0
@@ -355,23 +359,24 @@ def god_value(s, t, p, prm, g):
 
 
 @njit
-def raise_bid(s, t, p, prm, g, standing, own):
+def raise_bid(s, t, p, g, standing, own):
     """Seat ``p``'s turn in the open auction for god ``g``: add hand cards to its
     bid (``s.bid[p]``, value ``own`` so far) to beat ``standing``; returns the new
     bid value, or -1 to pass. Cards are added least useful first."""
+    prm = s.prm[p]
     bonus = bid_bonus(s, t, p)
     if own == 0:
         own = bonus
     if prm[P_UNIFORM] > 0:
         limit = own + rng_below(s.rng, 8)
     else:
-        limit = prm[P_AUCTION] * 2.5 * god_value(s, t, p, prm, g)
+        limit = prm[P_AUCTION] * 2.5 * god_value(s, t, p, g)
     need = standing - own + 1
     add = 0
     moved = np.empty(128, np.int64)
     k = 0
     while (add < need or k == 0) and k < moved.shape[0]:  # a raise adds a card
-        x = least_useful(s, t, p, s.hand[p])
+        x = least_useful(s, t, p)
         if x < 0:
             break
         s.hand[p, x] -= 1
@@ -388,8 +393,9 @@ def raise_bid(s, t, p, prm, g, standing, own):
 
 
 @njit
-def disaster_loss(s, t, p, prm, g):
+def disaster_loss(s, t, p, g):
     """What suffering disaster ``g`` would cost seat ``p``, in points."""
+    prm = s.prm[p]
     e = t.god_effect[g]
     if e == _DROUGHT:
         low = -1.0
@@ -411,26 +417,29 @@ def disaster_loss(s, t, p, prm, g):
 
 
 @njit
-def secret_bid(s, t, p, prm, g):
+def secret_bid(s, t, p, g):
     """Seat ``p``'s secret resource bid against disaster ``g``: from its own
     state and the open table only (never the others' bids)."""
+    prm = s.prm[p]
     have = s.supply[p].sum()
     if prm[P_UNIFORM] > 0:
         return rng_below(s.rng, have + 1)
-    return min(have, int(prm[P_SECRET] * 4.0 * disaster_loss(s, t, p, prm, g) + 0.5))
+    return min(have, int(prm[P_SECRET] * 4.0 * disaster_loss(s, t, p, g) + 0.5))
 
 
 @njit
-def take_card_or_resource(s, t, p, prm):
+def take_card_or_resource(s, t, p):
     """Ischtar: 1 to draw a card, 0 to take a resource."""
+    prm = s.prm[p]
     if prm[P_UNIFORM] > 0:
         return rng_below(s.rng, 2)
     return 1 if prm[P_CARD] * 0.45 > prm[P_RESOURCE] * 1.2 else 0
 
 
 @njit
-def choose_colour(s, t, p, prm):
+def choose_colour(s, t, p):
     """A colour to take from the pool (random player: uniform among those it has)."""
+    prm = s.prm[p]
     if prm[P_UNIFORM] > 0:
         k = 0
         for c in range(t.n_colours):
@@ -448,20 +457,22 @@ def choose_colour(s, t, p, prm):
 
 
 @njit
-def discard_choice(s, t, p, prm):
+def discard_choice(s, t, p):
     """The hand card seat ``p`` discards first (hand limit, earthquake)."""
+    prm = s.prm[p]
     if prm[P_UNIFORM] > 0:
         j = rng_below(s.rng, s.hand[p].sum())
         for x in range(t.n_inv):
             if j < s.hand[p, x]:
                 return x
             j -= s.hand[p, x]
-    return least_useful(s, t, p, s.hand[p])
+    return least_useful(s, t, p)
 
 
 @njit
-def drought_choice(s, t, p, prm):
+def drought_choice(s, t, p):
     """The slot whose top stone seat ``p`` gives up (the fewest points lost), or -1."""
+    prm = s.prm[p]
     best = -1
     low = 1e9
     for i in range(t.max_inventions):
@@ -478,9 +489,10 @@ def drought_choice(s, t, p, prm):
 
 
 @njit
-def earthquake_choice(s, t, p, prm):
+def earthquake_choice(s, t, p):
     """The slot of the invention without a settlement seat ``p`` discards
     (lowest level), or -1 if it has none."""
+    prm = s.prm[p]
     best = -1
     low = 99
     for i in range(t.max_inventions):
@@ -496,7 +508,7 @@ def earthquake_choice(s, t, p, prm):
 
 
 @njit
-def enlil_choice(s, t, p, prm):
+def enlil_choice(s, t, p):
     """``(invention, slot)`` Enlil lets seat ``p`` display for free: the highest
     level the level rule allows, a free slot or replacing its lowest invention
     below that level (slot -1: free). ``(-1, -1)`` if none."""
