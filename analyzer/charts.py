@@ -9,6 +9,7 @@ made (scenario, seed, version, rules version, games).
 
 from __future__ import annotations
 
+import functools
 import textwrap
 
 import numpy as np
@@ -26,9 +27,10 @@ SIGNIFICANT = "#D55E00"
 PLAIN = "#0072B2"
 #: the fair-share / no-difference reference line
 REFERENCE = "#444444"
-MAX_TABLE_ROWS = 24
 #: table rows (header, title and gap counted as rows) that fit one page
 PAGE_ROWS = 34
+#: fewest rows of a table's part at the foot of a page (fewer: the table starts a new page)
+MIN_PART = 5
 
 
 def figure(title: str, subtitle: str, stamp: str, size=PAGE) -> Figure:
@@ -499,29 +501,41 @@ def comparison(df: pd.DataFrame, label_a: str, label_b: str, stamp: str) -> Figu
 
 
 def table_pages(df: pd.DataFrame, title: str, stamp: str, note: str = "") -> list[Figure]:
-    """The table as one or more pages (``MAX_TABLE_ROWS`` rows each), values as text."""
+    """The table as one or more pages, values as text."""
     return packed_table_pages([(df, title, note)], stamp)
 
 
 def packed_table_pages(items, stamp: str, page_title: str = "Tables") -> list[Figure]:
-    """Tables ``[(df, title, note)]`` flowed onto as few pages as they fit: a long
-    table is cut into parts of ``MAX_TABLE_ROWS`` rows, small ones share a page
-    (``PAGE_ROWS`` rows a page, each table's title and header counted)."""
-    chunks = []
-    for df, title, note in items:
-        n_parts = max(1, int(np.ceil(len(df) / MAX_TABLE_ROWS)))
-        for p in range(n_parts):
-            part = df.iloc[p * MAX_TABLE_ROWS : (p + 1) * MAX_TABLE_ROWS]
-            suffix = f" ({p + 1}/{n_parts})" if n_parts > 1 else ""
-            header = max(textwrap.fill(str(c), 14).count("\n") + 1 for c in part.columns)
-            chunks.append((part, title + suffix, note, len(part) + header + 2))
+    """Tables ``[(df, title, note)]`` flowed onto as few pages as they fit: small
+    ones share a page, a long one continues on the next (``PAGE_ROWS`` rows a page,
+    each table's title and header counted)."""
+    # rows flow onto the page: a table that does not fit continues on the next one
+    # (a part of fewer than MIN_PART rows goes to the next page whole)
     pages, page, used = [], [], 0
-    for chunk in chunks:
-        if page and used + chunk[3] > PAGE_ROWS:
-            pages.append(page)
-            page, used = [], 0
-        page.append(chunk)
-        used += chunk[3]
+    for df, title, note in items:
+        header = max(textwrap.fill(str(c), 14).count("\n") + 1 for c in df.columns)
+        start, parts = 0, []
+        while True:
+            room = PAGE_ROWS - used - header - 2
+            rest = len(df) - start
+            if page and room < min(MIN_PART, rest):
+                pages.append(page)
+                page, used = [], 0
+                continue
+            take = max(min(rest, room), 1 if rest else 0)
+            part = df.iloc[start : start + take]
+            parts.append((part, title, note, len(part) + header + 2))
+            page.append(parts[-1])
+            used += parts[-1][3]
+            start += take
+            if start >= len(df):
+                break
+        if len(parts) > 1:  # number the parts
+            for i, (part, t, n, cost) in enumerate(parts):
+                for pg in pages + [page]:
+                    for k, c in enumerate(pg):
+                        if c[0] is part:
+                            pg[k] = (part, f"{t} ({i + 1}/{len(parts)})", n, cost)
     if page:
         pages.append(page)
     figs = []
@@ -579,7 +593,10 @@ def _draw_table(ax, part: pd.DataFrame, row_frac: float) -> None:
         ax.add_patch(Rectangle((x0, y), total_w, line, color="#f4f4f4", lw=0))
     ax.plot([x0, x0 + total_w], [1 - head_h] * 2, color="#999999", lw=0.8)
     ax.plot([x0, x0 + total_w], [1 - head_h - len(part) * line] * 2, color="#999999", lw=0.8)
-    spacing = pitch_pt / size
+    spacing = pitch_pt / _line_height(size)
+    # a multi-line text set at va="top" has a whole line pitch above its first
+    # baseline's descent: move it up so the digits sit in the middle of each row
+    shift = (pitch_pt / 2 - 0.595 * size) / ax_h_pt
     x = x0
     for j, c in enumerate(cols):
         w = widths[j]
@@ -591,10 +608,26 @@ def _draw_table(ax, part: pd.DataFrame, row_frac: float) -> None:
         )
         ax.text(x + w / 2, 1 - head_h / 2, c, ha="center", va="center", fontsize=size,
                 fontweight="bold", linespacing=1.1)  # fmt: skip
-        ax.text(tx, 1 - head_h - line / 2, "\n".join(text[:, j]), ha=ha, va="top",
+        ax.text(tx, 1 - head_h + shift, "\n".join(text[:, j]), ha=ha, va="top",
                 fontsize=size, linespacing=spacing, multialignment=ha,
                 transform=ax.transAxes)  # fmt: skip
         x += w
+
+
+@functools.cache
+def _line_height(size: float) -> float:
+    """Distance in points between the lines of a multi-line text of font ``size``
+    at ``linespacing=1``, measured once per size."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = Figure(figsize=(2, 2), dpi=720)  # 10 pixels a point: extents are whole pixels
+    canvas = FigureCanvasAgg(fig)
+    one = fig.text(0, 0, "0", fontsize=size, linespacing=1.0)
+    two = fig.text(0, 0, "0\n0\n0\n0\n0", fontsize=size, linespacing=1.0)
+    renderer = canvas.get_renderer()
+    h1 = one.get_window_extent(renderer).height
+    h5 = two.get_window_extent(renderer).height
+    return (h5 - h1) / 4 / 10
 
 
 def _looks_numeric(v: str) -> bool:
