@@ -36,7 +36,9 @@ MIN_PART = 5
 def figure(title: str, subtitle: str, stamp: str, size=PAGE) -> Figure:
     """An empty figure with a title, a subtitle (sample size, method) and the stamp."""
     fig = Figure(figsize=size, layout="constrained")
-    fig.suptitle(title, fontsize=14, fontweight="bold")
+    # a title that answers the chart's question can be long: smaller type, never clipped
+    fig.suptitle(title, fontsize=min(14.0, max(9.0, 14.0 * 95 / max(len(title), 1))),
+                 fontweight="bold")  # fmt: skip
     fig.get_layout_engine().set(h_pad=0.15, w_pad=0.15)
     fig.text(0.5, 0.955, subtitle, ha="center", va="top", fontsize=9, color="#333333")
     fig.text(0.01, 0.005, stamp, ha="left", va="bottom", fontsize=7, color="#555555")
@@ -274,16 +276,20 @@ def score_distribution(df: pd.DataFrame, stamp: str) -> Figure:
         )
     fig = figure(
         f"Final scores{where}: mean {mean:.1f} points, half of them between {q1:.0f} and {q3:.0f}",
-        f"n = {count_text(total.min())} seat-games per configuration · one bar per point{parity}",
+        f"n = {count_text(total.min())} seat-games per configuration · one "
+        f"{'bar' if len(labels) == 1 else 'step'} per point{parity}",
         stamp,
     )
     ax = axes_grid(fig)[0][0]
-    k = min(len(labels), 4)
+    k = min(len(labels), 6)
     for i, lab in enumerate(labels[:k]):
         b = _binned(df[df["label"] == lab])
         share = b / b.sum()
-        ax.bar(b.index - 0.4 + 0.8 * (i + 0.5) / k, share.to_numpy(), 0.8 / k,
-               color=COLOURS[i % len(COLOURS)], label=lab)  # fmt: skip
+        if k == 1:
+            ax.bar(b.index, share.to_numpy(), 0.85, color=COLOURS[0], label=lab)
+        else:  # one outline per configuration, each step one point wide
+            ax.step(b.index, share.to_numpy(), where="mid", lw=1.4,
+                    color=COLOURS[i % len(COLOURS)], label=lab)  # fmt: skip
     ax.axvline(med, color=REFERENCE, ls=":", lw=1.2, label=f"median {med:.0f}")
     ax.set_xlabel("final score (points)")
     ax.set_ylabel("share of seat-games")
@@ -375,20 +381,20 @@ def game_length(df: pd.DataFrame, stamp: str) -> Figure:
     where = f" ({cell_labels(df)[0]})" if df["label"].nunique() > 1 else ""
     fig = figure(
         f"Games last {mean:.1f} turns on average{where}, half between {q1:.0f} and {q3:.0f}",
-        f"n = {count_text(total.min())} games per configuration · one bar per turn count",
+        f"n = {count_text(total.min())} games per configuration · one "
+        f"{'bar' if df['label'].nunique() == 1 else 'step'} per turn count",
         stamp,
     )
     ax = axes_grid(fig)[0][0]
-    for i, lab in enumerate(cell_labels(df)):
-        sub = df[df["label"] == lab]
-        k = len(cell_labels(df))
-        ax.bar(
-            sub["game_turns"] - 0.4 + 0.8 * (i + 0.5) / k,
-            sub["share"],
-            0.8 / k,
-            color=COLOURS[i % len(COLOURS)],
-            label=lab,
-        )
+    labels = cell_labels(df)
+    for i, lab in enumerate(labels[:6]):
+        sub = df[df["label"] == lab].set_index("game_turns")["share"]
+        sub = sub.reindex(range(int(sub.index.min()), int(sub.index.max()) + 1), fill_value=0.0)
+        if len(labels) == 1:
+            ax.bar(sub.index, sub.to_numpy(), 0.85, color=COLOURS[0], label=lab)
+        else:  # one outline per configuration, each step one turn wide
+            ax.step(sub.index, sub.to_numpy(), where="mid", lw=1.4,
+                    color=COLOURS[i % len(COLOURS)], label=lab)  # fmt: skip
     ax.set_xlabel("turns in the whole game")
     ax.set_ylabel("share of games")
     ax.yaxis.set_major_formatter(lambda v, _pos: f"{100 * v:.0f}%")

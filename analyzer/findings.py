@@ -25,6 +25,7 @@ compute from per-game tables and never import a game.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 
@@ -112,6 +113,7 @@ class Findings:
     whose_play: list[str] = field(default_factory=list)
     assumed: list[str] = field(default_factory=list)
     explicit: bool = False  #: the scenario named its questions
+    page_per_question: int = PAGE_PER_QUESTION  #: findings per question shown on page 1
 
     def for_question(self, index: int) -> list[Finding]:
         q = self.questions[index]
@@ -824,7 +826,10 @@ def assumed_lines(info: dict) -> list[str]:
         )
     assumed = info.get("assumed") or []
     if assumed:
-        shown = ", ".join(f"{a['key']} = {a['value']}" for a in assumed[:6])
+        shown = ", ".join(
+            f"{a['key']} = {textwrap.shorten(str(a['value']), 40, placeholder=' …')}"
+            for a in assumed[:6]
+        )
         more = f" and {len(assumed) - 6} more (page 'Assumed values')" if len(assumed) > 6 else ""
         out.append(f"Assumed ({len(assumed)} values no rulebook gives): {shown}{more}.")
     else:

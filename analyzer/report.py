@@ -189,12 +189,7 @@ def write_report(
         if fig.get_layout_engine() is not None:  # the PDF page keeps the layout just made
             fig.set_layout_engine("none")
     title = load_game(info.get("game", DEFAULT_GAME)).title
-    pages = charts.text_blocks_pages(
-        f"{title}: {info['scenario']['name']}",
-        findings_blocks(found, info),
-        stamp,
-        subtitle=findings_subtitle(info),
-    )
+    pages = findings_pages(found, info, f"{title}: {info['scenario']['name']}", stamp)
     pages += [fig for _, fig in figures]
     pages += table_figures(tables, info, stamp, frozenset(extra or {}), found)
     settings = title_lines(tables, info)
@@ -242,16 +237,30 @@ def write_report(
     return sorted(files)
 
 
-def page_one_findings(found: findings.Findings):
+def page_one_findings(found: findings.Findings, k: int | None = None):
     """``[(question, findings shown, findings left out)]`` for page 1: each
-    question's findings ranked by effect size, at most
-    :data:`analyzer.findings.PAGE_PER_QUESTION` each."""
+    question's findings ranked by effect size, at most ``k`` each (default
+    :data:`analyzer.findings.PAGE_PER_QUESTION`, fewer when page 1 is full)."""
+    k = k or getattr(found, "page_per_question", findings.PAGE_PER_QUESTION)
     out = []
     for i, q in enumerate(found.questions):
         got = found.for_question(i)
-        k = findings.PAGE_PER_QUESTION
         out.append((q, got[:k], got[k:]))
     return out
+
+
+def findings_pages(found: findings.Findings, info: dict, title: str, stamp: str) -> list:
+    """Page 1: the findings, with as many per question as fit on one page (at
+    least one each; what does not fit is on the page 'All findings')."""
+    pages = []
+    for k in range(findings.PAGE_PER_QUESTION, 0, -1):
+        found.page_per_question = k
+        pages = charts.text_blocks_pages(
+            title, findings_blocks(found, info), stamp, subtitle=findings_subtitle(info)
+        )
+        if len(pages) == 1:
+            break
+    return pages
 
 
 def findings_subtitle(info: dict) -> str:
