@@ -117,7 +117,7 @@ class Findings:
 
     def for_question(self, index: int) -> list[Finding]:
         q = self.questions[index]
-        return [f for f in self.findings if f.question == _key(q)]
+        return [f for f in self.findings if f.question == question_key(q)]
 
     def table(self) -> pd.DataFrame:
         """One row per finding (``tables/findings.csv``)."""
@@ -630,7 +630,7 @@ def game_questions(game) -> tuple[Question, ...]:
     return tuple(getattr(game, "questions", ()) or GENERIC)
 
 
-def _key(q: dict) -> str:
+def question_key(q: dict) -> str:
     """The ``question`` field of the findings of an asked question."""
     return (
         q["id"]
@@ -719,7 +719,7 @@ def answer(tables: dict[str, pd.DataFrame], info: dict, game=None) -> Findings:
             text += " (" + ", ".join(f"{k} {v}" for k, v in q["params"].items()) + ")"
         entry = {"id": q["id"], "text": text, "params": dict(q.get("params") or {})}
         questions.append(entry)
-        found += [replace(f, question=_key(entry)) for f in got]
+        found += [replace(f, question=question_key(entry)) for f in got]
     found = correct(found)
     n = len(found)
     method = (

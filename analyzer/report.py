@@ -98,6 +98,7 @@ def run_and_report(
         return write_report(tmp, run.aggregate, run.info, run.extra)
 
     files = _build_dir(target, fill)
+    run.info["findings"] = json.loads((target / "manifest.json").read_text("utf-8"))["findings"]
     run.info["report_seconds"] = round(time.perf_counter() - t0, 3)
     return ReportResult(directory=target, files=files, info=run.info)
 
