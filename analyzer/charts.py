@@ -28,7 +28,7 @@ PLAIN = "#0072B2"
 #: the fair-share / no-difference reference line
 REFERENCE = "#444444"
 #: table rows (header, title and gap counted as rows) that fit one page
-PAGE_ROWS = 34
+PAGE_ROWS = 36
 #: fewest rows of a table's part at the foot of a page (fewer: the table starts a new page)
 MIN_PART = 5
 
@@ -365,6 +365,9 @@ def dot_plot(ax, names, pairs, xlabel, ref=None):
         ax.errorbar(est, y + off, xerr=err, fmt="o", ms=4, capsize=2, color=COLOURS[i], label=lab)
     if ref is not None:
         ax.axvline(ref, color=REFERENCE, ls="--", lw=1.2)
+        lo, hi = ax.get_xlim()  # the reference inside the axis, never on its edge
+        pad = 0.08 * (hi - lo)
+        ax.set_xlim(min(lo, ref - pad), max(hi, ref + pad))
     ax.set_yticks(y, names)
     ax.set_xlabel(xlabel)
     ax.grid(axis="x", alpha=0.3)
@@ -522,7 +525,7 @@ def packed_table_pages(items, stamp: str, page_title: str = "Tables") -> list[Fi
         header = max(textwrap.fill(str(c), 14).count("\n") + 1 for c in df.columns)
         start, parts = 0, []
         while True:
-            room = PAGE_ROWS - used - header - 2
+            room = PAGE_ROWS - used - header - 3
             rest = len(df) - start
             if page and room < min(MIN_PART, rest):
                 pages.append(page)
@@ -530,7 +533,7 @@ def packed_table_pages(items, stamp: str, page_title: str = "Tables") -> list[Fi
                 continue
             take = max(min(rest, room), 1 if rest else 0)
             part = df.iloc[start : start + take]
-            parts.append((part, title, note, len(part) + header + 2))
+            parts.append((part, title, note, len(part) + header + 3))
             page.append(parts[-1])
             used += parts[-1][3]
             start += take
@@ -549,7 +552,7 @@ def packed_table_pages(items, stamp: str, page_title: str = "Tables") -> list[Fi
         title = page[0][1] if len(page) == 1 else page_title
         note = page[0][2] if len(page) == 1 else ", ".join(c[1] for c in page)
         fig = figure(title, textwrap.shorten(note, 160), stamp)
-        fig.set_layout_engine("none")
+        fig.set_layout_engine(None)  # placed by hand; None: savefig draws once
         top, bottom = 0.90, 0.05
         unit = (top - bottom) / max(PAGE_ROWS, sum(c[3] for c in page))
         y = top
@@ -558,7 +561,10 @@ def packed_table_pages(items, stamp: str, page_title: str = "Tables") -> list[Fi
             if len(page) > 1:
                 fig.text(0.02, y - 0.005, t, fontsize=10, fontweight="bold", va="top")
                 fig.text(0.02, y - 0.027, n, fontsize=8, color="#333333", va="top")
-            ax = fig.add_axes((0.02, y - h, 0.96, h - (2 * unit if len(page) > 1 else 0)))
+            gap = unit if len(page) > 1 else 0  # white space under each table
+            ax = fig.add_axes(
+                (0.02, y - h + gap, 0.96, h - (2 * unit if len(page) > 1 else 0) - gap)
+            )
             _draw_table(ax, part, unit * (top - bottom) / (top - bottom))
             y -= h
         figs.append(fig)

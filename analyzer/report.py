@@ -14,9 +14,14 @@ A report directory is built whole in a temporary directory beside the target
 and moved into place at the end, so a half-written report never exists and an
 old report is replaced only by a complete new one.
 
+The findings (:mod:`analyzer.findings`: the scenario's or the game's questions
+answered in sentences with intervals and n) open page 1 of the PDF, the HTML
+page and ``summary.md``, and are in the manifest (``findings``) and
+``tables/findings.csv``.
+
 Layout of a report directory::
 
-    report.pdf  summary.md  manifest.json
+    report.pdf  report.html  summary.md  manifest.json
     charts/<name>.png        one per chart
     tables/<name>.csv        one per table
     data/games.parquet       per-game table (unless aggregate-only)
@@ -30,8 +35,10 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import tempfile
+import textwrap
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -188,15 +195,14 @@ def write_report(
         (directory / "charts" / f"{name}.png").write_bytes(pngs[name])
         files.append(f"charts/{name}.png")
         if fig.get_layout_engine() is not None:  # the PDF page keeps the layout just made
-            fig.set_layout_engine("none")
+            fig.set_layout_engine(None)  # (not "none": its placeholder draws twice)
     title = load_game(info.get("game", DEFAULT_GAME)).title
     pages = findings_pages(found, info, f"{title}: {info['scenario']['name']}", stamp)
     pages += [fig for _, fig in figures]
-    pages += table_figures(tables, info, stamp, frozenset(extra or {}), found)
     settings = title_lines(tables, info)
-    pages.append(
-        charts.text_page(f"How this report was made: {info['scenario']['name']}", settings, stamp)
-    )
+    items = table_items(tables, info, frozenset(extra or {}), found)
+    items.append(("settings", settings_table(settings), "How this report was made", ""))
+    pages += charts.packed_table_pages([(df, t, note) for _, df, t, note in items], stamp)
     with PdfPages(directory / "report.pdf") as pdf:
         for fig in pages:
             pdf.savefig(fig)
@@ -525,6 +531,22 @@ def table_items(
     return items
 
 
+def settings_table(lines: list[str], width: int = 100) -> pd.DataFrame:
+    """The settings of :func:`title_lines` (``key   value`` lines) as a two-column
+    table for the last PDF page; long values wrapped over several rows. The
+    assumed values have their own table and are left out here."""
+    rows = []
+    for line in lines:
+        if line.startswith("Assumed values ("):
+            break
+        m = re.match(r"^(\S[^ ]*(?: [^ ]+)*?)\s{2,}(.*)$", line)
+        if not m:
+            continue
+        for i, part in enumerate(textwrap.wrap(m.group(2), width) or [""]):
+            rows.append({"setting": m.group(1) if i == 0 else "", "value": part})
+    return pd.DataFrame(rows, columns=["setting", "value"])
+
+
 def title_lines(tables: dict[str, pd.DataFrame], info: dict) -> list[str]:
     """Text of the title page: what was run, how, and the headline results."""
     sc = info["scenario"]
@@ -565,7 +587,10 @@ def title_lines(tables: dict[str, pd.DataFrame], info: dict) -> list[str]:
     )
     assumed = info.get("assumed") or []
     if assumed:
-        lines.append(f"assumed values  {len(assumed)} not given by the rulebook (listed below)")
+        lines.append(
+            f"assumed values  {len(assumed)} not given by the rulebook (page 'Assumed values', "
+            "tables/assumed_values.csv)"
+        )
     lines += load_game(info.get("game", DEFAULT_GAME)).title_notes(tables)
     if assumed:
         lines += ["", "Assumed values (not in the rulebook; change them in a scenario file)", ""]
