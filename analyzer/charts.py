@@ -9,22 +9,36 @@ made (scenario, seed, version, rules version, games).
 
 from __future__ import annotations
 
+import functools
 import textwrap
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
 #: landscape A4-ish page, in inches
 PAGE = (11.0, 7.5)
-COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
-MAX_TABLE_ROWS = 24
+#: Okabe-Ito palette: distinguishable with the common colour-vision deficiencies
+COLOURS = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
+#: an estimate whose interval excludes "no effect" (vermillion, filled) vs one that does not
+#: (blue, hollow): told apart by shape as well as colour
+SIGNIFICANT = "#D55E00"
+PLAIN = "#0072B2"
+#: the fair-share / no-difference reference line
+REFERENCE = "#444444"
+#: table rows (header, title and gap counted as rows) that fit one page
+PAGE_ROWS = 36
+#: fewest rows of a table's part at the foot of a page (fewer: the table starts a new page)
+MIN_PART = 5
 
 
 def figure(title: str, subtitle: str, stamp: str, size=PAGE) -> Figure:
     """An empty figure with a title, a subtitle (sample size, method) and the stamp."""
     fig = Figure(figsize=size, layout="constrained")
-    fig.suptitle(title, fontsize=14, fontweight="bold")
+    # a title that answers the chart's question can be long: smaller type, never clipped
+    fig.suptitle(title, fontsize=min(14.0, max(9.0, 14.0 * 95 / max(len(title), 1))),
+                 fontweight="bold")  # fmt: skip
     fig.get_layout_engine().set(h_pad=0.15, w_pad=0.15)
     fig.text(0.5, 0.955, subtitle, ha="center", va="top", fontsize=9, color="#333333")
     fig.text(0.01, 0.005, stamp, ha="left", va="bottom", fontsize=7, color="#555555")
@@ -82,7 +96,7 @@ def grouped_bars(ax, df: pd.DataFrame, cat: str, est: str, ylabel: str, ref=None
                     fontsize=8,
                 )
     if ref is not None:
-        ax.axhline(ref, color="grey", ls="--", lw=1, label="fair share (1/players)")
+        ax.axhline(ref, color=REFERENCE, ls="--", lw=1.2, label="fair share (1/players)")
     ax.set_xticks(x, [str(c) for c in cats])
     ax.set_ylabel(ylabel)
     ax.grid(axis="y", alpha=0.3)
@@ -94,7 +108,7 @@ def seats(df: pd.DataFrame, stamp: str) -> Figure:
     """Win rate and mean score by seat (table ``seats``)."""
     n = df.groupby("label")["n"].first()
     fig = figure(
-        "Balance by seat",
+        seats_title(df),
         f"n = {count_text(n.min())} games per configuration · "
         "bars: 95% intervals (Wilson for rates, "
         "normal for means)",
@@ -112,10 +126,27 @@ def seats(df: pd.DataFrame, stamp: str) -> Figure:
     return fig
 
 
+def seats_title(df: pd.DataFrame) -> str:
+    """The answer the seat chart gives: best and worst seat (of the widest-spread configuration)."""
+    spread = df.groupby("label", sort=False)["win_rate"].agg(lambda x: x.max() - x.min())
+    lab = spread.idxmax()
+    d = df[df["label"] == lab]
+    best, worst = d.loc[d["win_rate"].idxmax()], d.loc[d["win_rate"].idxmin()]
+    where = f" ({lab})" if df["label"].nunique() > 1 else ""
+    return (
+        f"Seat {int(best['seat'])} wins most ({100 * best['win_rate']:.1f}%), seat "
+        f"{int(worst['seat'])} least ({100 * worst['win_rate']:.1f}%){where}"
+    )
+
+
 def strategies(df: pd.DataFrame, stamp: str) -> Figure:
     """Win rate and mean score by strategy (table ``strategies``)."""
+    lab = cell_labels(df)[0]
+    d = df[df["label"] == lab]
+    best = d.loc[d["win_rate"].idxmax()]
+    where = f" ({lab})" if df["label"].nunique() > 1 else ""
     fig = figure(
-        "Balance by strategy",
+        f"{best['strategy']} wins most: {100 * best['win_rate']:.1f}% of its seat-games{where}",
         f"n = {count_text(df['n'].min())}–{count_text(df['n'].max())} seat-games per bar · "
         "95% intervals",
         stamp,
@@ -131,55 +162,155 @@ def strategies(df: pd.DataFrame, stamp: str) -> Figure:
     return fig
 
 
-def first_player(df: pd.DataFrame, stamp: str) -> Figure:
-    """Seat-0 win rate against the fair share ``1/players`` (table ``first_player``)."""
+def first_player(df: pd.DataFrame, stamp: str, seats: pd.DataFrame | None = None) -> Figure:
+    """Seat-0 win rate against the fair share ``1/players`` (table ``first_player``).
+
+    The fair share is a dashed line through each row, inside the axis (which
+    never starts at it); filled vermillion: the 95% interval excludes it."""
+    if len(df) == 1:
+        r = df.iloc[0]
+        adv = 100 * (r["seat0_win"] - r["fair"])
+        title = (
+            f"The first player wins {100 * r['seat0_win']:.1f}%, {abs(adv):.1f} points "
+            f"{'above' if adv >= 0 else 'below'} a fair {100 * r['fair']:.0f}%"
+        )
+    else:
+        above = int((df["significant"] & (df["advantage"] > 0)).sum())
+        below = int((df["significant"] & (df["advantage"] < 0)).sum())
+        title = (
+            f"The first player is ahead of a fair share in {above} of {len(df)} configurations"
+            + (f", behind in {below}" if below else "")
+        )
     fig = figure(
-        "First-player advantage",
-        f"n = {count_text(df['games'].min())} games per configuration · 95% Wilson intervals · "
-        "dashes: fair share 1/players",
+        title,
+        f"n = {count_text(df['games'].min())} games per configuration · dots: first player's "
+        "win rate with 95% Wilson interval · dashes: fair share 1/players",
         stamp,
     )
-    ax = axes_grid(fig)[0][0]
-    y = np.arange(len(df))[::-1]
+    side = seats is not None and len(seats) and seats["fair"].nunique() == 1
+    axes = axes_grid(fig, 1, 2 if side else 1)[0]
+    ax = axes[0]
+    y = np.arange(len(df))[::-1].astype(float)
     x = df["seat0_win"].to_numpy(float)
-    err = error_bars(x, df["seat0_win_low"], df["seat0_win_high"])
-    colour = np.where(df["significant"], "#d62728", "#1f77b4")
-    ax.errorbar(x, y, xerr=err, fmt="none", ecolor="black", capsize=4)
-    ax.scatter(x, y, c=colour, zorder=3, s=40)
-    ax.scatter(df["fair"], y, marker="|", s=400, color="grey", zorder=2)
+    lo, hi = df["seat0_win_low"].to_numpy(float), df["seat0_win_high"].to_numpy(float)
+    fair = df["fair"].to_numpy(float)
+    err = error_bars(x, lo, hi)
+    sig = df["significant"].to_numpy(bool)
+    for yi, f in zip(y, fair, strict=True):
+        ax.plot([f, f], [yi - 0.38, yi + 0.38], color=REFERENCE, ls="--", lw=1.5, zorder=1)
+    ax.errorbar(x, y, xerr=err, fmt="none", ecolor="black", capsize=4, zorder=2)
+    ax.scatter(x[sig], y[sig], color=SIGNIFICANT, zorder=3, s=55, label="differs from fair share")
+    ax.scatter(x[~sig], y[~sig], facecolors="white", edgecolors=PLAIN, linewidths=1.5, zorder=3,
+               s=55, label="consistent with fair share")  # fmt: skip
     for xi, yi, adv in zip(x, y, df["advantage"], strict=True):
         ax.annotate(
-            f"{xi:.3f} ({adv:+.3f})",
+            f"{100 * xi:.1f}% ({100 * adv:+.1f} points)",
             (xi, yi),
             textcoords="offset points",
-            xytext=(0, 8),
+            xytext=(0, 9),
             ha="center",
             fontsize=8,
         )
+    # the axis spans the intervals and the fair shares with room on both sides
+    left, right = min(lo.min(), fair.min()), max(hi.max(), fair.max())
+    pad = max(0.25 * (right - left), 0.01)
+    ax.set_xlim(max(0.0, left - pad), min(1.0, right + pad))
+    ax.set_ylim(y.min() - 0.7, y.max() + 0.7)
+    ax.xaxis.set_major_formatter(lambda v, _pos: f"{100 * v:.0f}%")
     ax.set_yticks(y, [textwrap.shorten(str(s), 40) for s in df["label"]])
-    ax.set_xlabel("first player's win rate (share of games); red: differs from fair share")
+    ax.set_xlabel("first player's win rate (share of games won)")
     ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    ax.set_title("First player against the fair share", fontsize=10)
+    if side:
+        _seats_against_fair(axes[1], seats)
     return fig
+
+
+def _seats_against_fair(ax, seats: pd.DataFrame) -> None:
+    """Every seat's win rate with its interval against the one fair share."""
+    labels = cell_labels(seats)[:4]
+    fair = float(seats["fair"].iloc[0])
+    n_seats = int(seats["seat"].max()) + 1
+    for i, lab in enumerate(labels):
+        d = seats[seats["label"] == lab].sort_values("seat")
+        off = (i - (len(labels) - 1) / 2) * 0.18
+        x = d["seat"].to_numpy(float) + off
+        yv = d["win_rate"].to_numpy(float)
+        err = error_bars(yv, d["win_rate_low"], d["win_rate_high"])
+        ax.errorbar(x, yv, yerr=err, fmt="o", ms=6, capsize=4, color=COLOURS[i % len(COLOURS)],
+                    label=lab if len(labels) > 1 else None)  # fmt: skip
+    ax.axhline(fair, color=REFERENCE, ls="--", lw=1.5, label=f"fair share {100 * fair:.0f}%")
+    lo = min(float(seats["win_rate_low"].min()), fair)
+    hi = max(float(seats["win_rate_high"].max()), fair)
+    pad = max(0.25 * (hi - lo), 0.01)
+    ax.set_ylim(max(0.0, lo - pad), min(1.0, hi + pad))
+    ax.yaxis.set_major_formatter(lambda v, _pos: f"{100 * v:.0f}%")
+    ax.set_xticks(range(n_seats), [f"seat {k}" + (" (first)" if k == 0 else "")
+                                   for k in range(n_seats)])  # fmt: skip
+    ax.set_xlim(-0.6, n_seats - 0.4)
+    ax.set_ylabel("win rate (share of games won)")
+    ax.set_xlabel("seat (0 = first player)")
+    ax.set_title("Every seat against the fair share (95% intervals)", fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
 
 
 def score_distribution(df: pd.DataFrame, stamp: str) -> Figure:
-    """Share of seat-games by final score (table ``score_distribution``)."""
+    """Share of seat-games by final score (table ``score_distribution``), one bar per
+    point: integer scores in integer bins (fractional scores go to the point below)."""
     total = df.groupby("label")["count"].sum()
+    labels = cell_labels(df)
+    first = _binned(df[df["label"] == labels[0]])
+    mean = float((first.index * first).sum() / first.sum())
+    q1, med, q3 = _quantiles(first, (0.25, 0.5, 0.75))
+    where = f" ({labels[0]})" if len(labels) > 1 else ""
+    even = float(first[first.index % 2 == 0].sum())
+    odd = float(first[first.index % 2 == 1].sum())
+    parity = ""
+    if min(even, odd) > 0 and max(even, odd) / min(even, odd) > 1.2:
+        word = "even" if even > odd else "odd"
+        parity = (
+            f" · {word} scores are {max(even, odd) / min(even, odd):.1f}× as common as the "
+            "others: the zigzag is in the data"
+        )
     fig = figure(
-        "Final score distribution",
-        f"n = {count_text(total.min())} seat-games per configuration",
+        f"Final scores{where}: mean {mean:.1f} points, half of them between {q1:.0f} and {q3:.0f}",
+        f"n = {count_text(total.min())} seat-games per configuration · one "
+        f"{'bar' if len(labels) == 1 else 'step'} per point{parity}",
         stamp,
     )
     ax = axes_grid(fig)[0][0]
-    for i, lab in enumerate(cell_labels(df)):
-        sub = df[df["label"] == lab]
-        ax.step(sub["score"], sub["share"], where="mid", color=COLOURS[i % len(COLOURS)], label=lab)
+    k = min(len(labels), 6)
+    for i, lab in enumerate(labels[:k]):
+        b = _binned(df[df["label"] == lab])
+        share = b / b.sum()
+        if k == 1:
+            ax.bar(b.index, share.to_numpy(), 0.85, color=COLOURS[0], label=lab)
+        else:  # one outline per configuration, each step one point wide
+            ax.step(b.index, share.to_numpy(), where="mid", lw=1.4,
+                    color=COLOURS[i % len(COLOURS)], label=lab)  # fmt: skip
+    ax.axvline(med, color=REFERENCE, ls=":", lw=1.2, label=f"median {med:.0f}")
     ax.set_xlabel("final score (points)")
     ax.set_ylabel("share of seat-games")
-    ax.grid(alpha=0.3)
-    if len(cell_labels(df)) > 1:
-        ax.legend(fontsize=8)
+    ax.yaxis.set_major_formatter(lambda v, _pos: f"{100 * v:.0f}%")
+    ax.xaxis.get_major_locator().set_params(integer=True)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8)
+    if len(labels) > k:
+        ax.set_title(f"first {k} of {len(labels)} configurations (all in the CSV)", fontsize=8)
     return fig
+
+
+def _binned(d: pd.DataFrame) -> pd.Series:
+    """Counts by integer score (``floor``), every integer in the range present."""
+    s = d.groupby(np.floor(d["score"].astype(float)).astype(int))["count"].sum()
+    return s.reindex(range(int(s.index.min()), int(s.index.max()) + 1), fill_value=0.0)
+
+
+def _quantiles(counts: pd.Series, qs) -> list[float]:
+    cum = counts.cumsum() / counts.sum()
+    return [float(counts.index[np.searchsorted(cum.to_numpy(), q)]) for q in qs]
 
 
 def score_parts(
@@ -193,8 +324,18 @@ def score_parts(
     """Mean points per seat-game by score part; optionally a second panel of
     means by ``side["kind"]`` (titled ``(title, xlabel, ylabel)`` from ``side_titles``)."""
     labels = labels or {}
+    lab0 = cell_labels(df)[0]
+    d0 = df[(df["label"] == lab0) & (df["part"] != "score")]
+    top = d0.loc[d0["mean"].idxmax()] if len(d0) else None
+    total = df[(df["label"] == lab0) & (df["part"] == "score")]["mean"]
+    title = "Where the points come from"
+    if top is not None and len(total):
+        title = (
+            f"Most points come from {labels.get(top['part'], top['part'])}: "
+            f"{top['mean']:.1f} of {float(total.iloc[0]):.1f} per seat-game"
+        )
     fig = figure(
-        "Where the points come from",
+        title,
         f"n = {count_text(df['n'].min())} seat-games per configuration · 95% normal intervals",
         stamp,
     )
@@ -223,31 +364,44 @@ def dot_plot(ax, names, pairs, xlabel, ref=None):
         err = error_bars(est, lo, hi)
         ax.errorbar(est, y + off, xerr=err, fmt="o", ms=4, capsize=2, color=COLOURS[i], label=lab)
     if ref is not None:
-        ax.axvline(ref, color="grey", ls="--", lw=1)
+        ax.axvline(ref, color=REFERENCE, ls="--", lw=1.2)
+        lo, hi = ax.get_xlim()  # the reference inside the axis, never on its edge
+        pad = 0.08 * (hi - lo)
+        ax.set_xlim(min(lo, ref - pad), max(hi, ref + pad))
     ax.set_yticks(y, names)
     ax.set_xlabel(xlabel)
     ax.grid(axis="x", alpha=0.3)
-    ax.legend(fontsize=8, loc="best")
+    if any(lab for lab, *_ in pairs):
+        ax.legend(fontsize=8, loc="best")
 
 
 def game_length(df: pd.DataFrame, stamp: str) -> Figure:
     """Distribution of game length in turns (table ``game_length``)."""
     total = df.groupby("label")["games"].sum()
-    fig = figure("Game length", f"n = {count_text(total.min())} games per configuration", stamp)
+    first = df[df["label"] == cell_labels(df)[0]].set_index("game_turns")["games"]
+    mean = float((first.index * first).sum() / first.sum())
+    q1, q3 = _quantiles(first, (0.25, 0.75))
+    where = f" ({cell_labels(df)[0]})" if df["label"].nunique() > 1 else ""
+    fig = figure(
+        f"Games last {mean:.1f} turns on average{where}, half between {q1:.0f} and {q3:.0f}",
+        f"n = {count_text(total.min())} games per configuration · one "
+        f"{'bar' if df['label'].nunique() == 1 else 'step'} per turn count",
+        stamp,
+    )
     ax = axes_grid(fig)[0][0]
-    for i, lab in enumerate(cell_labels(df)):
-        sub = df[df["label"] == lab]
-        k = len(cell_labels(df))
-        ax.bar(
-            sub["game_turns"] - 0.4 + 0.8 * (i + 0.5) / k,
-            sub["share"],
-            0.8 / k,
-            color=COLOURS[i % len(COLOURS)],
-            label=lab,
-        )
+    labels = cell_labels(df)
+    for i, lab in enumerate(labels[:6]):
+        sub = df[df["label"] == lab].set_index("game_turns")["share"]
+        sub = sub.reindex(range(int(sub.index.min()), int(sub.index.max()) + 1), fill_value=0.0)
+        if len(labels) == 1:
+            ax.bar(sub.index, sub.to_numpy(), 0.85, color=COLOURS[0], label=lab)
+        else:  # one outline per configuration, each step one turn wide
+            ax.step(sub.index, sub.to_numpy(), where="mid", lw=1.4,
+                    color=COLOURS[i % len(COLOURS)], label=lab)  # fmt: skip
     ax.set_xlabel("turns in the whole game")
     ax.set_ylabel("share of games")
-    ax.grid(alpha=0.3)
+    ax.yaxis.set_major_formatter(lambda v, _pos: f"{100 * v:.0f}%")
+    ax.grid(axis="y", alpha=0.3)
     if len(cell_labels(df)) > 1:
         ax.legend(fontsize=8)
     return fig
@@ -259,7 +413,7 @@ def sweep(df: pd.DataFrame, params: list[str], stamp: str) -> Figure:
     ncols = 3
     nrows = int(np.ceil(len(metrics) / ncols))
     fig = figure(
-        "Sweep: " + " × ".join(params),
+        sweep_title(df, params),
         f"n = {count_text(df['n'].min())}+ per point · bands: 95% intervals · "
         "all points share random streams",
         stamp,
@@ -299,13 +453,30 @@ def sweep(df: pd.DataFrame, params: list[str], stamp: str) -> Figure:
     return fig
 
 
+def sweep_title(df: pd.DataFrame, params: list[str]) -> str:
+    """What the sweep shows: the mean score at the first and the last swept value."""
+    cells = sorted(df["cell"].unique())
+    m = df[df["metric"] == "mean score"].set_index("cell")["estimate"]
+    name = " × ".join(params)
+    if len(cells) < 2 or cells[0] not in m or cells[-1] not in m:
+        return f"Results by {name}"
+    x0 = df.loc[df["cell"] == cells[0], f"param:{params[0]}"].iloc[0]
+    x1 = df.loc[df["cell"] == cells[-1], f"param:{params[0]}"].iloc[0]
+    return (
+        f"Mean score {m[cells[0]]:.1f} → {m[cells[-1]]:.1f} points as {name} "
+        f"goes {textwrap.shorten(str(x0), 20)} → {textwrap.shorten(str(x1), 20)}"
+    )
+
+
 def comparison(df: pd.DataFrame, label_a: str, label_b: str, stamp: str) -> Figure:
-    """Forest plot of paired differences ``b - a`` with 95% intervals; red = significant."""
+    """Forest plot of paired differences ``b - a`` with 95% intervals; filled
+    vermillion: the interval excludes 0."""
+    sig = int(df["significant"].sum())
     fig = figure(
-        f"Paired differences: {label_b} minus {label_a}",
+        f"{label_b} instead of {label_a}: {sig} of {len(df)} paired differences exclude 0",
         f"n = {count_text(df['pairs'].min())} paired games (same seed and game index) · "
         "95% intervals · "
-        "red: interval excludes 0",
+        "filled vermillion: interval excludes 0",
         stamp,
     )
     groups = [
@@ -326,47 +497,154 @@ def comparison(df: pd.DataFrame, label_a: str, label_b: str, stamp: str) -> Figu
         y = np.arange(len(g))[::-1]
         est = g["diff"].to_numpy(float)
         err = error_bars(est, g["diff_low"], g["diff_high"])
-        colours = np.where(g["significant"], "#d62728", "#1f77b4")
+        s_ = g["significant"].to_numpy(bool)
         ax.errorbar(est, y, xerr=err, fmt="none", ecolor="black", capsize=3)
-        ax.scatter(est, y, c=colours, zorder=3, s=25)
-        ax.axvline(0, color="grey", ls="--", lw=1)
+        ax.scatter(est[s_], y[s_], color=SIGNIFICANT, zorder=3, s=30)
+        ax.scatter(est[~s_], y[~s_], facecolors="white", edgecolors=PLAIN, zorder=3, s=30)
+        ax.axvline(0, color=REFERENCE, ls="--", lw=1.2)
         ax.set_yticks(y, names, fontsize=8)
         ax.set_title(title, fontsize=10)
-        ax.set_xlabel(f"{label_b} − {label_a}")
+        ax.set_xlabel(f"{label_b} − {label_a} (per game; win rate as a share)", fontsize=8)
         ax.grid(axis="x", alpha=0.3)
     return fig
 
 
 def table_pages(df: pd.DataFrame, title: str, stamp: str, note: str = "") -> list[Figure]:
-    """The table as one or more pages (``MAX_TABLE_ROWS`` rows each), values as text."""
-    pages = []
-    n_pages = max(1, int(np.ceil(len(df) / MAX_TABLE_ROWS)))
-    for p in range(n_pages):
-        part = df.iloc[p * MAX_TABLE_ROWS : (p + 1) * MAX_TABLE_ROWS]
-        suffix = f" ({p + 1}/{n_pages})" if n_pages > 1 else ""
-        fig = figure(title + suffix, note, stamp)
-        fig.set_layout_engine("none")
-        ax = fig.add_axes((0.02, 0.06, 0.96, 0.84))
-        ax.axis("off")
-        cols = [textwrap.fill(str(c), 14) for c in part.columns]
-        table = ax.table(
-            cellText=part.astype(str).to_numpy(),
-            colLabels=cols,
-            loc="upper center",
-            cellLoc="center",
+    """The table as one or more pages, values as text."""
+    return packed_table_pages([(df, title, note)], stamp)
+
+
+def packed_table_pages(items, stamp: str, page_title: str = "Tables") -> list[Figure]:
+    """Tables ``[(df, title, note)]`` flowed onto as few pages as they fit: small
+    ones share a page, a long one continues on the next (``PAGE_ROWS`` rows a page,
+    each table's title and header counted)."""
+    # rows flow onto the page: a table that does not fit continues on the next one
+    # (a part of fewer than MIN_PART rows goes to the next page whole)
+    pages, page, used = [], [], 0
+    for df, title, note in items:
+        header = max(textwrap.fill(str(c), 14).count("\n") + 1 for c in df.columns)
+        start, parts = 0, []
+        while True:
+            room = PAGE_ROWS - used - header - 3
+            rest = len(df) - start
+            if page and room < min(MIN_PART, rest):
+                pages.append(page)
+                page, used = [], 0
+                continue
+            take = max(min(rest, room), 1 if rest else 0)
+            part = df.iloc[start : start + take]
+            parts.append((part, title, note, len(part) + header + 3))
+            page.append(parts[-1])
+            used += parts[-1][3]
+            start += take
+            if start >= len(df):
+                break
+        if len(parts) > 1:  # number the parts
+            for i, (part, t, n, cost) in enumerate(parts):
+                for pg in pages + [page]:
+                    for k, c in enumerate(pg):
+                        if c[0] is part:
+                            pg[k] = (part, f"{t} ({i + 1}/{len(parts)})", n, cost)
+    if page:
+        pages.append(page)
+    figs = []
+    for page in pages:
+        title = page[0][1] if len(page) == 1 else page_title
+        note = page[0][2] if len(page) == 1 else ", ".join(c[1] for c in page)
+        fig = figure(title, textwrap.shorten(note, 160), stamp)
+        fig.set_layout_engine(None)  # placed by hand; None: savefig draws once
+        top, bottom = 0.90, 0.05
+        unit = (top - bottom) / max(PAGE_ROWS, sum(c[3] for c in page))
+        y = top
+        for part, t, n, cost in page:
+            h = cost * unit
+            if len(page) > 1:
+                fig.text(0.02, y - 0.005, t, fontsize=10, fontweight="bold", va="top")
+                fig.text(0.02, y - 0.027, n, fontsize=8, color="#333333", va="top")
+            gap = unit if len(page) > 1 else 0  # white space under each table
+            ax = fig.add_axes(
+                (0.02, y - h + gap, 0.96, h - (2 * unit if len(page) > 1 else 0) - gap)
+            )
+            _draw_table(ax, part, unit * (top - bottom) / (top - bottom))
+            y -= h
+        figs.append(fig)
+    return figs
+
+
+def _draw_table(ax, part: pd.DataFrame, row_frac: float) -> None:
+    """A table as one text block per column (a cell-by-cell matplotlib table drew
+    a report's pages several times slower): header in bold on grey, rows striped,
+    text columns left-aligned, numbers right-aligned."""
+    ax.axis("off")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    fig = ax.figure
+    cols = [textwrap.fill(str(c), 14) for c in part.columns]
+    text = part.astype(str).to_numpy()
+    size = 10 if len(cols) <= 6 else (9 if len(cols) <= 9 else 7.5)
+    box = ax.get_position()
+    ax_w_pt = box.width * fig.get_figwidth() * 72
+    ax_h_pt = box.height * fig.get_figheight() * 72
+    chars = [
+        max([len(line) for line in c.split("\n")] + [len(v) for v in text[:, j]])
+        for j, c in enumerate(cols)
+    ]
+    widths = np.array([(k + 2) * size * 0.58 for k in chars]) / ax_w_pt
+    if widths.sum() > 1:  # too wide: smaller type
+        size *= 1 / widths.sum()
+        widths /= widths.sum()
+    header_lines = max(c.count("\n") + 1 for c in cols)
+    pitch_pt = min(size * 1.55, row_frac * fig.get_figheight() * 72)
+    line = pitch_pt / ax_h_pt  # one row in axes fraction
+    total_w = float(widths.sum())
+    x0 = (1 - total_w) / 2
+    head_h = line * header_lines
+    ax.add_patch(Rectangle((x0, 1 - head_h), total_w, head_h, color="#e8e8e8", lw=0))
+    for i in range(1, len(part), 2):
+        y = 1 - head_h - (i + 1) * line
+        ax.add_patch(Rectangle((x0, y), total_w, line, color="#f4f4f4", lw=0))
+    ax.plot([x0, x0 + total_w], [1 - head_h] * 2, color="#999999", lw=0.8)
+    ax.plot([x0, x0 + total_w], [1 - head_h - len(part) * line] * 2, color="#999999", lw=0.8)
+    spacing = pitch_pt / _line_height(size)
+    # a multi-line text set at va="top" has a whole line pitch above its first
+    # baseline's descent: move it up so the digits sit in the middle of each row
+    shift = (pitch_pt / 2 - 0.595 * size) / ax_h_pt
+    x = x0
+    for j, c in enumerate(cols):
+        w = widths[j]
+        numeric = all(_looks_numeric(v) for v in text[:, j])
+        ha, tx = (
+            ("right", x + w - 0.5 * size * 0.58 / ax_w_pt)
+            if numeric
+            else ("left", x + 0.5 * size * 0.58 / ax_w_pt)
         )
-        table.auto_set_font_size(False)
-        size = 10 if len(cols) <= 6 else (9 if len(cols) <= 9 else 7)
-        table.set_fontsize(size)
-        table.auto_set_column_width(list(range(len(cols))))
-        header_lines = max(c.count("\n") + 1 for c in cols)
-        row_h = min(0.045, 0.95 / (len(part) + header_lines))
-        for (r, _c), cell in table.get_celld().items():
-            cell.set_height(row_h * (header_lines if r == 0 else 1))
-            if r == 0:
-                cell.set_facecolor("#e8e8e8")
-        pages.append(fig)
-    return pages
+        ax.text(x + w / 2, 1 - head_h / 2, c, ha="center", va="center", fontsize=size,
+                fontweight="bold", linespacing=1.1)  # fmt: skip
+        ax.text(tx, 1 - head_h + shift, "\n".join(text[:, j]), ha=ha, va="top",
+                fontsize=size, linespacing=spacing, multialignment=ha,
+                transform=ax.transAxes)  # fmt: skip
+        x += w
+
+
+@functools.cache
+def _line_height(size: float) -> float:
+    """Distance in points between the lines of a multi-line text of font ``size``
+    at ``linespacing=1``, measured once per size."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = Figure(figsize=(2, 2), dpi=720)  # 10 pixels a point: extents are whole pixels
+    canvas = FigureCanvasAgg(fig)
+    one = fig.text(0, 0, "0", fontsize=size, linespacing=1.0)
+    two = fig.text(0, 0, "0\n0\n0\n0\n0", fontsize=size, linespacing=1.0)
+    renderer = canvas.get_renderer()
+    h1 = one.get_window_extent(renderer).height
+    h5 = two.get_window_extent(renderer).height
+    return (h5 - h1) / 4 / 10
+
+
+def _looks_numeric(v: str) -> bool:
+    t = v.replace(",", "").replace("%", "").replace("–", "").strip().lstrip("+-").split(" ")[0]
+    return t == "" or t == "*" or t.replace(".", "", 1).isdigit()
 
 
 def text_page(title: str, lines: list[str], stamp: str) -> Figure:
@@ -381,3 +659,66 @@ def text_page(title: str, lines: list[str], stamp: str) -> Figure:
     )
     fig.text(0.01, 0.005, stamp, ha="left", va="bottom", fontsize=7, color="#555555")
     return fig
+
+
+#: text-page styles: (font size, weight, colour, indent in figure fraction, wrap width)
+TEXT_STYLES = {
+    "lead": (11.0, "normal", "#000000", 0.0, 125),
+    "h": (11.5, "bold", "#000000", 0.0, 120),
+    "sig": (9.5, "normal", "#000000", 0.025, 150),
+    "ns": (9.5, "normal", "#333333", 0.025, 150),
+    "p": (9.0, "normal", "#000000", 0.0, 160),
+    "small": (8.0, "normal", "#444444", 0.0, 180),
+    "gap": (5.0, "normal", "#000000", 0.0, 1),
+}
+#: marker of a finding line: filled (significant) or hollow (not)
+MARKS = {"sig": ("●", SIGNIFICANT), "ns": ("○", PLAIN)}
+
+
+def text_blocks_pages(title: str, blocks, stamp: str, subtitle: str = "") -> list[Figure]:
+    """Pages of styled text: ``blocks`` is ``[(style, text)]`` with a style of
+    :data:`TEXT_STYLES`; lines are wrapped and flow onto further pages. Text that
+    overflows one page by a little is set up to 15% smaller to fit it."""
+
+    def layout(scale: float):
+        lines = []
+        for style, text in blocks:
+            size, _w, _c, indent, width = TEXT_STYLES[style]
+            wrapped = [""] if style == "gap" else (textwrap.wrap(text, int(width / scale)) or [""])
+            lines += [(style, line, i == 0) for i, line in enumerate(wrapped)]
+        height = sum(TEXT_STYLES[st][0] * scale * 1.4 / 72 / PAGE[1] for st, _, _ in lines)
+        return lines, height
+
+    top, bottom = 0.87, 0.04
+    scale = 1.0
+    lines, height = layout(scale)
+    if height > top - bottom:
+        for trial in (0.95, 0.9, 0.85):
+            lines, height = layout(trial)
+            scale = trial
+            if height <= top - bottom:
+                break
+    figs: list[Figure] = []
+    fig, y = None, 0.0
+    for style, line, first in lines:
+        size, weight, colour, indent, _ = TEXT_STYLES[style]
+        size *= scale
+        step = size * 1.4 / 72 / PAGE[1]
+        if fig is None or y - step < bottom:
+            fig = Figure(figsize=PAGE)
+            head = title if not figs else f"{title} (continued)"
+            fig.text(0.04, 0.955, head, fontsize=15, fontweight="bold", va="top")
+            if subtitle:
+                fig.text(0.04, 0.905, subtitle, fontsize=9, color="#333333", va="top")
+            fig.text(0.01, 0.005, stamp, ha="left", va="bottom", fontsize=7, color="#555555")
+            figs.append(fig)
+            y = top
+            if style == "gap":
+                continue
+        x = 0.04 + indent
+        if style in MARKS and first:
+            mark, mcolour = MARKS[style]
+            fig.text(x - 0.018, y, mark, fontsize=size, color=mcolour, va="top")
+        fig.text(x, y, line, fontsize=size, fontweight=weight, color=colour, va="top")
+        y -= step
+    return figs

@@ -34,7 +34,7 @@ app = typer.Typer(
 )
 
 #: game-agnostic command modules under analyzer.commands, each with ``register(app)``
-COMMAND_MODULES = ("games", "simulate", "replay", "run")
+COMMAND_MODULES = ("games", "simulate", "replay", "run", "compare")
 
 
 def _register_commands() -> None:

@@ -14,9 +14,14 @@ A report directory is built whole in a temporary directory beside the target
 and moved into place at the end, so a half-written report never exists and an
 old report is replaced only by a complete new one.
 
+The findings (:mod:`analyzer.findings`: the scenario's or the game's questions
+answered in sentences with intervals and n) open page 1 of the PDF, the HTML
+page and ``summary.md``, and are in the manifest (``findings``) and
+``tables/findings.csv``.
+
 Layout of a report directory::
 
-    report.pdf  summary.md  manifest.json
+    report.pdf  report.html  summary.md  manifest.json
     charts/<name>.png        one per chart
     tables/<name>.csv        one per table
     data/games.parquet       per-game table (unless aggregate-only)
@@ -27,10 +32,13 @@ Layout of a report directory::
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
 import shutil
 import tempfile
+import textwrap
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +47,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_pdf import PdfPages
 
-from analyzer import charts
+from analyzer import charts, findings, webpage
 from analyzer.aggregate import Reducer, build_tables, combine, run_columns
 from analyzer.errors import AnalyzerError, InputError
 from analyzer.games import DEFAULT_GAME, load_game
@@ -97,6 +105,7 @@ def run_and_report(
         return write_report(tmp, run.aggregate, run.info, run.extra)
 
     files = _build_dir(target, fill)
+    run.info["findings"] = json.loads((target / "manifest.json").read_text("utf-8"))["findings"]
     run.info["report_seconds"] = round(time.perf_counter() - t0, 3)
     return ReportResult(directory=target, files=files, info=run.info)
 
@@ -168,6 +177,8 @@ def write_report(
             labels = {c["index"]: c["label"] for c in info.get("cells", [])}
             df.insert(1, "label", df["cell"].map(labels))
         tables[name] = df
+    found = findings.answer(tables, info)
+    tables["findings"] = found.table()
     stamp = make_stamp(info)
     (directory / "tables").mkdir(exist_ok=True)
     (directory / "charts").mkdir(exist_ok=True)
@@ -176,17 +187,22 @@ def write_report(
         df.to_csv(directory / "tables" / f"{name}.csv", index=False, float_format="%.6g")
         files.append(f"tables/{name}.csv")
     figures = make_charts(tables, info, stamp)
+    pngs = {}
     for name, fig in figures:
-        fig.savefig(directory / "charts" / f"{name}.png", dpi=110)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=110)
+        pngs[name] = buf.getvalue()
+        (directory / "charts" / f"{name}.png").write_bytes(pngs[name])
         files.append(f"charts/{name}.png")
+        if fig.get_layout_engine() is not None:  # the PDF page keeps the layout just made
+            fig.set_layout_engine(None)  # (not "none": its placeholder draws twice)
     title = load_game(info.get("game", DEFAULT_GAME)).title
-    pages = [
-        charts.text_page(
-            f"{title} balance report: {info['scenario']['name']}", title_lines(tables, info), stamp
-        )
-    ]
+    pages = findings_pages(found, info, f"{title}: {info['scenario']['name']}", stamp)
     pages += [fig for _, fig in figures]
-    pages += table_figures(tables, info, stamp, frozenset(extra or {}))
+    settings = title_lines(tables, info)
+    items = table_items(tables, info, frozenset(extra or {}), found)
+    items.append(("settings", settings_table(settings), "How this report was made", ""))
+    pages += charts.packed_table_pages([(df, t, note) for _, df, t, note in items], stamp)
     with PdfPages(directory / "report.pdf") as pdf:
         for fig in pages:
             pdf.savefig(fig)
@@ -194,16 +210,151 @@ def write_report(
         meta["Title"] = f"analyzer report: {info['scenario']['name']}"
         meta["Subject"] = stamp
     files.append("report.pdf")
+    page = webpage.report_html(
+        title=f"{title}: {info['scenario']['name']}",
+        subtitle=findings_subtitle(info),
+        stamp=stamp,
+        questions=[
+            (q["text"], [(f.significant, f"{f.text} {_cap(f.verdict())}.") for f in fs])
+            for q, fs in ((q, found.for_question(i)) for i, q in enumerate(found.questions))
+        ],
+        notes=[
+            ("Whose play these numbers describe", found.whose_play),
+            ("What was assumed", found.assumed),
+        ],
+        method=found.method,
+        charts=[(name, fig.get_suptitle(), pngs[name]) for name, fig in figures],
+        tables=[
+            (name, t, note, df)
+            for name, df, t, note in table_items(tables, info, frozenset(extra or {}), found, True)
+        ],
+        settings=settings,
+    )
+    (directory / "report.html").write_text(page, "utf-8")
+    files.append("report.html")
     (directory / "summary.md").write_text(
-        summary_markdown(tables, info, [n for n, _ in figures]), "utf-8"
+        summary_markdown(tables, info, [n for n, _ in figures], found), "utf-8"
     )
     files.append("summary.md")
-    info = {**info, "files": sorted(files + ["manifest.json"])}
+    info = {**info, "findings": found.as_dict(), "files": sorted(files + ["manifest.json"])}
     (directory / "manifest.json").write_text(
         json.dumps(info, indent=1, default=_json) + "\n", "utf-8"
     )
     files.append("manifest.json")
     return sorted(files)
+
+
+def page_one_findings(found: findings.Findings, k: int | None = None):
+    """``[(question, findings shown, findings left out)]`` for page 1: each
+    question's findings ranked by effect size, at most ``k`` each (default
+    :data:`analyzer.findings.PAGE_PER_QUESTION`, fewer when page 1 is full)."""
+    k = k or getattr(found, "page_per_question", findings.PAGE_PER_QUESTION)
+    out = []
+    for i, q in enumerate(found.questions):
+        got = found.for_question(i)
+        out.append((q, got[:k], got[k:]))
+    return out
+
+
+def findings_pages(found: findings.Findings, info: dict, title: str, stamp: str) -> list:
+    """Page 1: the findings, with as many per question as fit on one page (at
+    least one each; what does not fit is on the page 'All findings')."""
+    pages = []
+    for k in range(findings.PAGE_PER_QUESTION, 0, -1):
+        found.page_per_question = k
+        pages = charts.text_blocks_pages(
+            title, findings_blocks(found, info), stamp, subtitle=findings_subtitle(info)
+        )
+        if len(pages) == 1:
+            break
+    return pages
+
+
+def findings_subtitle(info: dict) -> str:
+    sc = info["scenario"]
+    n_cells = len(info.get("cells", [])) or 1
+    per = f"{info['games']:,} games" + (
+        f" in each of {n_cells} configurations" if n_cells > 1 else ""
+    )
+    desc = sc.get("description") or ""
+    return f"{desc}  ({per}, seed {info['seed']})".strip()
+
+
+def findings_blocks(found: findings.Findings, info: dict) -> list[tuple[str, str]]:
+    """Page 1: each question and its answers, whose play, what was assumed, the method."""
+    blocks: list[tuple[str, str]] = []
+    how = "questions this scenario asks" if found.explicit else "the game's standard questions"
+    blocks.append(("small", f"Answers to {how}, each finding with its 95% interval and sample "
+                            "size; ● significant, ○ not (after correction)."))  # fmt: skip
+    if not found.questions:
+        blocks.append(("p", "No question has an answer in this run's tables."))
+    for i, (q, shown, rest) in enumerate(page_one_findings(found)):
+        blocks += [("gap", ""), ("h", f"{i + 1}. {q['text']}")]
+        if not shown:
+            blocks.append(("ns", "No data in this run answers it."))
+        for f in shown:
+            blocks.append(("sig" if f.significant else "ns", f"{f.text} {_cap(f.verdict())}."))
+        if rest:
+            n_sig = sum(f.significant for f in rest)
+            blocks.append(
+                (
+                    "small",
+                    f"… and {len(rest)} smaller effects ({n_sig} significant): page "
+                    "'All findings' and tables/findings.csv.",
+                )  # fmt: skip
+            )
+    blocks += [("gap", ""), ("h", "Whose play these numbers describe")]
+    blocks += [("p", line) for line in found.whose_play]
+    blocks += [("gap", ""), ("h", "What was assumed")]
+    blocks += [("p", line) for line in found.assumed]
+    blocks += [("gap", ""), ("small", found.method)]
+    blocks.append(("small", "Charts and tables follow; the settings and run details are on "
+                            "the last page."))  # fmt: skip
+    return blocks
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def findings_markdown(found: findings.Findings) -> list[str]:
+    """The findings as Markdown lines (questions, ranked findings, whose play, assumed)."""
+    lines = []
+    for i, q in enumerate(found.questions):
+        lines += [f"**{i + 1}. {q['text']}**", ""]
+        for f in found.for_question(i):
+            lines.append(f"- {f.text} {_cap(f.verdict())}.")
+        lines.append("")
+    if not found.questions:
+        lines += ["No question has an answer in this run's tables.", ""]
+    lines += ["**Whose play these numbers describe.** " + " ".join(found.whose_play), ""]
+    lines += ["**What was assumed.** " + " ".join(found.assumed), ""]
+    lines += [f"_{found.method}_", ""]
+    return lines
+
+
+def findings_display(found: findings.Findings) -> pd.DataFrame:
+    """The findings as a table for a page: rank, question, sentence subject, estimate."""
+    rows = []
+    for f in found.findings:
+        share = f.unit == "share"
+        scale = 100 if share else 1
+        unit = " pts" if share and f.reference == 0 else ("%" if share else "")
+        rows.append(
+            {
+                "rank": f.rank,
+                "question": f.question,
+                "configuration": f.label,
+                "what": f.subject,
+                "estimate [95% CI]": f"{scale * f.estimate:.1f}{unit} "
+                f"[{scale * f.low:.1f}, {scale * f.high:.1f}]",
+                "no effect": f"{scale * f.reference:.1f}{unit}",
+                "n": f"{f.n:,} {f.n_unit}",
+                "Holm p": "<0.001" if f.p_adjusted < 0.001 else f"{f.p_adjusted:.3f}",
+                "significant": "*" if f.significant else "",
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def make_stamp(info: dict) -> str:
@@ -225,10 +376,10 @@ def make_charts(
     then the game's (a game chart of the same name replaces the generic one)."""
     out = []
     t = tables
+    if "first_player" in t:
+        out.append(("first_player", charts.first_player(t["first_player"], stamp, t.get("seats"))))
     if "seats" in t:
         out.append(("seats", charts.seats(t["seats"], stamp)))
-    if "first_player" in t:
-        out.append(("first_player", charts.first_player(t["first_player"], stamp)))
     if "strategies" in t and (t["strategies"].groupby("cell")["strategy"].nunique() > 1).any():
         out.append(("strategies", charts.strategies(t["strategies"], stamp)))
     if "comparison" in t:
@@ -334,11 +485,41 @@ def _num(v) -> str:
 
 
 def table_figures(
-    tables: dict[str, pd.DataFrame], info: dict, stamp: str, first_cell_only=frozenset()
+    tables: dict[str, pd.DataFrame],
+    info: dict,
+    stamp: str,
+    first_cell_only=frozenset(),
+    found: findings.Findings | None = None,
 ) -> list:
-    """PDF pages for the tables of :func:`table_pages` that exist; the tables in
-    ``first_cell_only`` (exact tables, the same for every cell) show cell 0 only."""
-    pages = []
+    """PDF pages for the tables of :func:`table_pages` that exist, small ones
+    sharing a page (see :func:`table_items`)."""
+    items = table_items(tables, info, first_cell_only, found)
+    return charts.packed_table_pages([(df, t, note) for _, df, t, note in items], stamp)
+
+
+def table_items(
+    tables: dict[str, pd.DataFrame],
+    info: dict,
+    first_cell_only=frozenset(),
+    found: findings.Findings | None = None,
+    all_findings: bool = False,
+) -> list[tuple[str, pd.DataFrame, str, str]]:
+    """``[(name, display table, title, note)]`` of the tables of :func:`table_pages`
+    that exist; the tables in ``first_cell_only`` (exact tables, the same for every
+    cell) show cell 0 only. Every finding is listed first when page 1 could not
+    show them all (or always, with ``all_findings``)."""
+    items = []
+    if (
+        found is not None
+        and found.findings
+        and (
+            all_findings
+            or len(found.findings) > sum(len(shown) for _, shown, _ in page_one_findings(found))
+        )
+    ):
+        items.append(
+            ("findings", findings_display(found), "All findings, largest effect first", "")
+        )
     for name, title, note in table_pages(info):
         if name in tables and len(tables[name]):
             df = tables[name]
@@ -346,8 +527,24 @@ def table_figures(
                 continue
             if name in first_cell_only and "cell" in df:
                 df = df[df["cell"] == df["cell"].min()]
-            pages += charts.table_pages(display_table(df), title, stamp, note)
-    return pages
+            items.append((name, display_table(df), title, note))
+    return items
+
+
+def settings_table(lines: list[str], width: int = 100) -> pd.DataFrame:
+    """The settings of :func:`title_lines` (``key   value`` lines) as a two-column
+    table for the last PDF page; long values wrapped over several rows. The
+    assumed values have their own table and are left out here."""
+    rows = []
+    for line in lines:
+        if line.startswith("Assumed values ("):
+            break
+        m = re.match(r"^(\S[^ ]*(?: [^ ]+)*?)\s{2,}(.*)$", line)
+        if not m:
+            continue
+        for i, part in enumerate(textwrap.wrap(m.group(2), width) or [""]):
+            rows.append({"setting": m.group(1) if i == 0 else "", "value": part})
+    return pd.DataFrame(rows, columns=["setting", "value"])
 
 
 def title_lines(tables: dict[str, pd.DataFrame], info: dict) -> list[str]:
@@ -390,9 +587,10 @@ def title_lines(tables: dict[str, pd.DataFrame], info: dict) -> list[str]:
     )
     assumed = info.get("assumed") or []
     if assumed:
-        lines.append(f"assumed values  {len(assumed)} not given by the rulebook (listed below)")
-    lines += ["", "Headline results (95% intervals)", ""]
-    lines += [f"  {s}" for s in headlines(tables, info)]
+        lines.append(
+            f"assumed values  {len(assumed)} not given by the rulebook (page 'Assumed values', "
+            "tables/assumed_values.csv)"
+        )
     lines += load_game(info.get("game", DEFAULT_GAME)).title_notes(tables)
     if assumed:
         lines += ["", "Assumed values (not in the rulebook; change them in a scenario file)", ""]
@@ -438,9 +636,16 @@ def headlines(tables: dict[str, pd.DataFrame], info: dict) -> list[str]:
     return out
 
 
-def summary_markdown(tables: dict[str, pd.DataFrame], info: dict, chart_names: list[str]) -> str:
-    """``summary.md``: settings, headline results and the main tables as Markdown."""
+def summary_markdown(
+    tables: dict[str, pd.DataFrame],
+    info: dict,
+    chart_names: list[str],
+    found: findings.Findings | None = None,
+) -> str:
+    """``summary.md``: the findings, then settings and the main tables as Markdown."""
     sc = info["scenario"]
+    if found is None:
+        found = findings.answer(tables, info)
     lines = [
         f"# {sc['name']}",
         "",
@@ -448,16 +653,23 @@ def summary_markdown(tables: dict[str, pd.DataFrame], info: dict, chart_names: l
         "",
         f"_{make_stamp(info)}_",
         "",
-        "## Settings",
+        "## Findings",
         "",
     ]
+    lines += findings_markdown(found)
+    lines += ["## Settings", ""]
     lines += [f"    {s}" for s in title_lines(tables, info)[2:]]
     lines += ["", "## Main tables (95% intervals)", ""]
     for name, title, _ in table_pages(info):
         if name in ("claims_exact", "sweep", "assumed_values") or name not in tables:
             continue
         lines += [f"### {title}", "", _markdown(display_table(tables[name])), ""]
-    lines += ["## Files", "", "- `report.pdf`: every chart and table"]
+    lines += [
+        "## Files",
+        "",
+        "- `report.pdf`: findings, then every chart and table",
+        "- `report.html`: the same in one file for a browser (charts embedded, tables sortable)",
+    ]
     lines += [f"- `charts/{n}.png`" for n in chart_names]
     lines += [f"- `tables/{n}.csv`" for n in tables]
     lines += [

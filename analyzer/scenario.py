@@ -52,6 +52,7 @@ TOP_KEYS = (
     "sweep",
     "compare",
     "output",
+    "questions",
 )
 VARIANT_KEYS = ("label", "rules", "overrides", "strategies")
 OUTPUT_KEYS = ("claims", "save_tables", "batch_size")
@@ -101,6 +102,8 @@ class Scenario:
     batch_size: int = 5000
     game: str = DEFAULT_GAME  #: registered game name (``analyzer.games``)
     strategy_params: dict = field(default_factory=dict)  #: strategy -> {param: value}
+    #: questions the report answers (``[{"id", "params"}]``); () = the game's standard ones
+    questions: tuple = ()
 
     @property
     def game_def(self) -> Game:
@@ -137,6 +140,7 @@ class Scenario:
                 if self.compare
                 else None
             ),
+            "questions": [dict(q) for q in self.questions],
             "output": {
                 "claims": self.claims,
                 "save_tables": self.save_tables,
@@ -281,6 +285,16 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
         "an integer from 1 to 1000000",
     )
 
+    questions = ()
+    if "questions" in raw:
+        from analyzer.findings import parse_questions
+
+        questions = tuple(
+            parse_questions(
+                raw["questions"], game, where, compare=compare is not None, sweep=bool(sweep)
+            )
+        )
+
     sc = Scenario(
         path=where,
         name=name,
@@ -300,6 +314,7 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
         batch_size=batch_size,
         game=game_name,
         strategy_params=strategy_params,
+        questions=questions,
     )
     expand(sc)  # builds every cell's rules: validates sweep values and variants
     return sc
@@ -570,6 +585,7 @@ def run_scenario(
         "columns": describe_columns(columns),
         "labels": game.labels(cells[0].rules),
         "assumed": game.assumed_values(cells[0].rules),
+        "strategy_rows": strategy_rows(game, sc),
         **game.info(cells[0].rules),
         "tables_saved": sc.save_tables,
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
@@ -610,6 +626,19 @@ def run_scenario(
         extra=extra,
         result=result,
     )
+
+
+def strategy_rows(game: Game, sc: Scenario) -> list[dict]:
+    """Every strategy of the game with its description and the parameters this run
+    plays it with (the shipped values, with the scenario's ``[strategy_params]`` on top)."""
+    return [
+        {
+            "name": s.name,
+            "description": s.description,
+            "params": {**dict(s.params), **sc.strategy_params.get(s.name, {})},
+        }
+        for s in game.strategies
+    ]
 
 
 # --------------------------------------------------------------------------- validation helpers

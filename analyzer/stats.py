@@ -5,14 +5,22 @@ intervals from the sample standard deviation. All at 95% unless told.
 """
 
 import math
+from statistics import NormalDist
 
 import numpy as np
-from scipy import stats as _st
 
 
 def z_value(level: float = 0.95) -> float:
-    """Two-sided standard normal quantile for confidence ``level``."""
-    return float(_st.norm.ppf(0.5 + level / 2.0))
+    """Two-sided standard normal quantile for confidence ``level`` (the standard
+    library's, so that making a report does not import scipy, about a second)."""
+    return NormalDist().inv_cdf(0.5 + level / 2.0)
+
+
+def two_sided_p(z: float) -> float:
+    """Two-sided p-value of a standard normal statistic ``z``: ``P(|Z| >= |z|)``."""
+    if not math.isfinite(z):
+        return math.nan
+    return math.erfc(abs(z) / math.sqrt(2.0))
 
 
 def wilson(successes, n, level: float = 0.95):
@@ -62,3 +70,22 @@ def mean_ci_from_moments(n, total, total_sq, level: float = 0.95):
     var = max((total_sq - n * m * m) / (n - 1), 0.0)
     half = z_value(level) * math.sqrt(var / n)
     return m, m - half, m + half
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm's step-down adjusted p-values (familywise error, any dependence).
+
+    The ``k``-th smallest of ``m`` p-values is multiplied by ``m - k + 1``, the
+    running maximum taken so adjusted values keep the order of the raw ones, and
+    capped at 1. NaN p-values stay NaN and do not count towards ``m``.
+    """
+    p = np.asarray(pvalues, dtype=float)
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(np.isfinite(p))
+    m = ok.size
+    if m == 0:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    adjusted = np.maximum.accumulate(p[order] * (m - np.arange(m)))
+    out[order] = np.minimum(adjusted, 1.0)
+    return out

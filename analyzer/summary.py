@@ -33,7 +33,7 @@ def summary_table(aggregate: pd.DataFrame, level: float = 0.95, cell: int = 0) -
     (Wilson), ``mean_score``, ``score_low``, ``score_high`` (normal interval from
     the moments). Seats are in seat order, strategies in name order.
     """
-    from analyzer import stats  # scipy: imported here, not in every worker process
+    from analyzer import stats
     from analyzer.aggregate import group_rows
 
     rows = []

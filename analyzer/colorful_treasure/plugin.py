@@ -77,6 +77,12 @@ def games_columns(rules) -> tuple[Column, ...]:
     return tuple(cols)
 
 
+def _questions() -> tuple:
+    from analyzer.colorful_treasure.questions import QUESTIONS
+
+    return QUESTIONS
+
+
 @dataclass
 class ColorfulTreasure(Game):
     name: str = "colorful_treasure"
@@ -91,6 +97,7 @@ class ColorfulTreasure(Game):
             "steals": "one row per steal: game, turn, thief, victim, item taken"
         }
     )
+    questions: tuple = field(default_factory=_questions)
 
     def __post_init__(self) -> None:
         from analyzer.colorful_treasure.rules import RULES_VERSION

@@ -35,7 +35,10 @@ def register(app: typer.Typer) -> None:
                 f"{info['games_total']:,} games in {info['seconds']:.1f} s "
                 f"({info['games_per_second'] or 0:,.0f} games/s); seed {info['seed']}"
             )
-            typer.echo(f"report: {result.directory}/report.pdf ({len(result.files)} files)")
+            _echo_findings(info)
+            typer.echo(
+                f"report: {result.directory}/report.pdf and report.html ({len(result.files)} files)"
+            )
 
     @app.command("report")
     def report_cmd(
@@ -45,4 +48,21 @@ def register(app: typer.Typer) -> None:
         from analyzer.report import rebuild_report
 
         result = rebuild_report(directory)
-        typer.echo(f"report: {result.directory}/report.pdf ({len(result.files)} files)")
+        typer.echo(
+            f"report: {result.directory}/report.pdf and report.html ({len(result.files)} files)"
+        )
+
+
+def _echo_findings(info: dict) -> None:
+    """The first question of page 1 and its findings, as on the page."""
+    found = info.get("findings") or {}
+    questions = found.get("questions") or []
+    if not questions:
+        return
+    from analyzer.findings import question_key
+
+    key = question_key(questions[0])
+    first = [f for f in found.get("findings", []) if f["question"] == key]
+    typer.echo(questions[0]["text"])
+    for f in first[:4]:
+        typer.echo(f"  {'*' if f['significant'] else ' '} {f['text']}")

@@ -118,6 +118,10 @@ class Game:
     default_strategy: str
     #: tables a batch may return besides ``games`` (name -> description)
     tables: dict[str, str] = field(default_factory=dict)
+    #: the questions its reports answer when a scenario names none
+    #: (:class:`analyzer.findings.Question`, in page order); empty: the generic ones
+    #: (:data:`analyzer.findings.GENERIC`)
+    questions: tuple = ()
 
     # ----------------------------------------------------------------- rules
 

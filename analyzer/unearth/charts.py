@@ -20,7 +20,6 @@ from analyzer.charts import (
     dot_plot,
     error_bars,
     figure,
-    grouped_bars,
 )
 
 
@@ -28,8 +27,17 @@ def named_wonders(df: pd.DataFrame, stamp: str) -> Figure:
     """Build rate of each named wonder and the win rate of its builders (first cell)."""
     lab = cell_labels(df)[0]
     d = df[df["label"] == lab].sort_values("build_rate", ascending=False)
+    top = d.iloc[0] if len(d) else None
+    gap = (d["win_builders"] - d["win_others"]).fillna(-1)
+    best = d.loc[gap.idxmax()] if len(d) else None
+    title = "Named wonders"
+    if top is not None:
+        title = (
+            f"{top['name']} is built most ({100 * top['build_rate']:.1f}% of seat-games); "
+            f"builders of {best['name']} win most ({100 * best['win_builders']:.0f}%)"
+        )
     fig = figure(
-        "Named wonders",
+        title,
         f"{lab} · "
         f"n = {count_text(d['builds'].sum() / max(d['build_rate'].sum(), 1e-12))} seat-games · "
         "95% Wilson intervals",
@@ -69,8 +77,15 @@ def delvers(df: pd.DataFrame, stamp: str) -> Figure:
         if len(d)
         else 0
     )
+    top = d.iloc[0] if len(d) else None
+    title = "Delver cards and winning"
+    if top is not None:
+        title = (
+            f"Seats that played {top['name']} won most: {100 * top['win_played']:.0f}% against "
+            f"{100 * top['win_not_played']:.0f}% without it"
+        )
     fig = figure(
-        "Delver cards and winning",
+        title,
         f"{lab} · n = {count_text(n_all)} seat-games · 95% intervals · association, not cause",
         stamp,
     )
@@ -96,26 +111,36 @@ def delvers(df: pd.DataFrame, stamp: str) -> Figure:
 
 
 def end_of_age(df: pd.DataFrame, stamp: str) -> Figure:
-    """Effect of the end-of-age card on score, game length and the first player."""
+    """Effect of the end-of-age card on score, game length and the first player:
+    horizontal dot plots, card names on one axis (they never overlap)."""
     lab = cell_labels(df)[0]
-    d = df[df["label"] == lab]
+    d = df[df["label"] == lab].sort_values("score", ascending=False)
+    hi, lo = d.iloc[0], d.iloc[-1]
     fig = figure(
-        "End-of-age card",
+        f"Mean scores run from {lo['score']:.1f} ({lo['name']}) to {hi['score']:.1f} points "
+        f"({hi['name']}) by end-of-age card",
         f"{lab} · "
         f"n = {count_text(d['games'].min())}–{count_text(d['games'].max())} games per card · "
         "95% intervals",
         stamp,
     )
-    ax1, ax2, ax3 = axes_grid(fig, 1, 3)[0]
-    names = [textwrap.fill(str(s), 14) for s in d["name"]]
-    for ax, col, ylab, fmt in (
-        (ax1, "score", "mean final score (points)", "{:.1f}"),
-        (ax2, "game_turns", "mean game length (turns)", "{:.1f}"),
-        (ax3, "seat0_win", "first player's win rate", "{:.3f}"),
+    axes = axes_grid(fig, 1, 3)[0]
+    names = [textwrap.fill(str(s), 18) for s in d["name"]]
+    fair = (
+        1.0 / float(d["players"].iloc[0]) if "players" in d and d["players"].notna().all() else None
+    )
+    for i, (ax, col, xlab) in enumerate(
+        (
+            (axes[0], "score", "mean final score (points per seat)"),
+            (axes[1], "game_turns", "mean game length (turns)"),
+            (axes[2], "seat0_win", "first player's win rate (share of games)"),
+        )
     ):
-        dd = d.assign(name=names)
-        grouped_bars(ax, dd, "name", col, ylab, fmt=fmt)
-        ax.tick_params(axis="x", labelsize=8)
+        dot_plot(ax, names if i == 0 else [""] * len(names),
+                 [(None, d[col], d[f"{col}_low"], d[f"{col}_high"])], xlab,
+                 ref=fair if col == "seat0_win" else None)  # fmt: skip
+        if col == "seat0_win" and fair is not None:
+            ax.set_title(f"dashes: fair share {100 * fair:.0f}%", fontsize=9)
     return fig
 
 
@@ -125,8 +150,10 @@ def claims(dice: pd.DataFrame, faces: pd.DataFrame, tiebreak: pd.DataFrame, stam
     d = dice[dice["label"] == lab]
     t = tiebreak[tiebreak["label"] == lab]
     f = faces[faces["label"] == lab]
+    mean_dice = t.set_index("claim_value")["mean_dice"]
     fig = figure(
-        "Claims in play",
+        f"Claims in play: {mean_dice.iloc[0]:.1f} dice on a claim-{mean_dice.index[0]} ruin "
+        f"when resolved, {mean_dice.iloc[-1]:.1f} on a claim-{mean_dice.index[-1]}",
         f"{lab} · n = {count_text(t['resolved'].sum())} ruins resolved · 95% Wilson intervals",
         stamp,
     )
@@ -191,8 +218,16 @@ def claims(dice: pd.DataFrame, faces: pd.DataFrame, tiebreak: pd.DataFrame, stam
 
 def claims_exact(df: pd.DataFrame, stamp: str) -> Figure:
     """Exact single-roll probability that ``dice`` dice reach each claim value."""
+    mid = df.iloc[(df["p_claimed"] - 0.5).abs().argsort()[:1]]
+    title = "Claim odds, exact (one roll of fresh dice)"
+    if len(mid):
+        m = mid.iloc[0]
+        title = (
+            f"Exact odds: {m['dice']} {'die reaches' if int(m['dice']) == 1 else 'dice reach'} "
+            f"claim {m['claim_value']} in {100 * m['p_claimed']:.0f}% of single rolls"
+        )
     fig = figure(
-        "Claim odds, exact (one roll of fresh dice)",
+        title,
         "from analyzer.unearth.odds.dice_to_claim_table: no simulation, no sampling error",
         stamp,
     )

@@ -88,6 +88,12 @@ def games_columns(rules) -> tuple[Column, ...]:
     return tuple(cols)
 
 
+def _questions() -> tuple:
+    from analyzer.unearth.questions import QUESTIONS
+
+    return QUESTIONS
+
+
 @dataclass
 class Unearth(Game):
     name: str = "unearth"
@@ -100,6 +106,7 @@ class Unearth(Game):
     tables: dict = field(
         default_factory=lambda: {"claims": "one row per claim resolved (docs/CONTRACTS.md)"}
     )
+    questions: tuple = field(default_factory=_questions)
 
     def __post_init__(self) -> None:
         from analyzer.unearth.rules import RULES_VERSION

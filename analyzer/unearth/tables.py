@@ -26,12 +26,20 @@ def reduce(tables: dict[str, pd.DataFrame]) -> list[pd.DataFrame]:
             A.moments(g, "end_of_age", ["end_of_age"], ["score"]),
             A.moments(first, "end_of_age_seat0", ["end_of_age"], ["win", "game_turns"]),
         ]
-        for col in (c for c in g.columns if c.startswith("named_")):
-            built = g[g[col] > 0].assign(key=col[len("named_") :])
-            parts.append(A.moments(built, "named_built", ["key"], ["win", "score", "pts_named"]))
-        for col in (c for c in g.columns if c.startswith("played_")):
-            played = g[g[col] > 0].assign(key=col[len("played_") :])
-            parts.append(A.moments(played, "played_any", ["key"], ["win", "score"]))
+        # one moments call over every wonder (card): the seats that built it (played
+        # one), stacked; each key's rows keep their order, so the sums are the same
+        for prefix, group, metrics in (
+            ("named_", "named_built", ["cell", "win", "score", "pts_named"]),
+            ("played_", "played_any", ["cell", "win", "score"]),
+        ):
+            cols = [c for c in g.columns if c.startswith(prefix)]
+            if cols:
+                sub = g[metrics]
+                stacked = pd.concat(
+                    [sub[g[c].to_numpy() > 0].assign(key=c[len(prefix) :]) for c in cols],
+                    ignore_index=True,
+                )
+                parts.append(A.moments(stacked, group, ["key"], metrics[1:]))
     c = tables.get("claims")
     if c is not None and len(c):
         parts += [

@@ -88,6 +88,12 @@ def games_columns(rules) -> tuple[Column, ...]:
     return tuple(cols)
 
 
+def _questions() -> tuple:
+    from analyzer.uruk.questions import QUESTIONS
+
+    return QUESTIONS
+
+
 @dataclass
 class Uruk(Game):
     name: str = "uruk"
@@ -97,6 +103,7 @@ class Uruk(Game):
     max_players: int = 4
     strategies: tuple[Strategy, ...] = field(default_factory=_strategies)
     default_strategy: str = "balanced"
+    questions: tuple = field(default_factory=_questions)
 
     def __post_init__(self) -> None:
         from analyzer.uruk.rules import RULES_VERSION

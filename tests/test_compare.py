@@ -1,0 +1,91 @@
+"""``analyzer compare``: paired differences for runs that share seeds, independent
+ones otherwise, and one-line errors. Runs of the stand-in coin game."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import tests.standin_game  # noqa: F401  (registers the game "coin")
+from analyzer.cli import run_cli
+from analyzer.compare import compare_runs
+
+SCENARIO = """
+game = "coin"
+name = "{name}"
+players = 2
+strategies = ["lucky", "fair"]
+games = 800
+seed = {seed}
+[overrides]
+"coin.p_lucky" = {p}
+"""
+
+
+def _run(tmp_path, name, seed, p, games=None):
+    src = tmp_path / f"{name}.toml"
+    src.write_text(SCENARIO.format(name=name, seed=seed, p=p))
+    out = tmp_path / name
+    args = ["run", str(src), "--out", str(out), "--workers", "1", "--quiet"]
+    assert run_cli(args + (["--games", str(games)] if games else [])) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("compare")
+    return {
+        "a": _run(tmp, "a", 5, 0.55),
+        "b": _run(tmp, "b", 5, 0.8),  # same seed: paired
+        "c": _run(tmp, "c", 6, 0.8),  # other seed: independent
+    }
+
+
+def _seat0(comparison):
+    return next(f for f in comparison.findings if f.subject == "Seat 0's win rate")
+
+
+def test_same_seed_is_paired_and_narrower(runs):
+    paired = compare_runs(runs["a"], runs["b"])
+    independent = compare_runs(runs["a"], runs["c"])
+    assert paired.paired and not independent.paired
+    assert "seeds differ" in independent.why
+    p, i = _seat0(paired), _seat0(independent)
+    assert p.significant and p.effect > 0.05  # a luckier coin wins more
+    assert (p.high - p.low) < (i.high - i.low)  # common random numbers pay off
+    assert "paired over 800 games" in p.text and "independent runs, 800 and 800" in i.text
+    # the paired estimate is exactly the difference of the two runs' win rates
+    wa = pd.read_csv(runs["a"] / "tables" / "seats.csv").set_index("seat")["win_rate"][0]
+    wb = pd.read_csv(runs["b"] / "tables" / "seats.csv").set_index("seat")["win_rate"][0]
+    assert p.estimate == pytest.approx(wb - wa)
+    assert [f.rank for f in paired.findings] == list(range(1, len(paired.findings) + 1))
+
+
+def test_a_run_against_itself_changes_nothing(runs):
+    same = compare_runs(runs["a"], runs["a"])
+    assert same.paired and not any(f.significant for f in same.findings)
+    assert all(f.estimate == 0 for f in same.findings)
+
+
+def test_cli_prints_and_writes_csv(runs, tmp_path, capsys):
+    csv = tmp_path / "d.csv"
+    assert run_cli(["compare", str(runs["a"]), str(runs["b"]), "--csv", str(csv)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("b minus a (coin;") and "paired game by game" in out
+    assert "* Seat 0's win rate:" in out
+    table = pd.read_csv(csv)
+    assert {"subject", "estimate", "low", "high", "n", "p_adjusted", "significant"} <= set(table)
+
+
+def test_bad_input_is_one_line(runs, tmp_path, capsys):
+    cases = [
+        ([str(tmp_path / "none"), str(runs["a"])], "RUN_A: ", "is not a directory"),
+        ([str(runs["a"]), str(tmp_path)], "RUN_B: ", "is not a report folder (no manifest.json)"),
+        ([str(runs["a"]), str(runs["b"]), "--csv", str(tmp_path / "x.txt")], "--csv: ", ".csv"),
+    ]
+    for args, start, text in cases:
+        assert run_cli(["compare", *args]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"analyzer: error: {start}") and text in err, err
+        assert err.count("\n") == 1 and "Traceback" not in err
+    assert not (tmp_path / "x.txt").exists()
