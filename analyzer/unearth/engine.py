@@ -88,7 +88,7 @@ R_BASE = (
 )  #: then ruins by colour (+cities), stones by colour, named, played by kind
 
 
-@njit
+@njit(inline="always")
 def play_game(s, m, t, n_players, key0, key1, game):
     """Play one whole game in ``s`` (set up from scratch), the seats deciding with
     the strategies and memo ``m``. Draws random numbers."""
@@ -103,7 +103,7 @@ def play_game(s, m, t, n_players, key0, key1, game):
         p = (p + 1) % n_players
 
 
-@njit
+@njit(inline="always")
 def final_scores(s, t, n_players):
     """Score every seat into ``s.scores`` (parts in ``s.parts``) and share the win
     in ``s.win`` (``docs/rules/unearth.md``, "Scoring")."""
@@ -122,7 +122,7 @@ INV_TOUCH = 16  #: every stone touches another (a tableau of 2+ stones is connec
 INV_BOX = 32  #: the bounding box kept for each tableau (``s.box``) matches its stones
 
 
-@njit
+@njit(inline="always")
 def check_invariants(s, t, n_players):
     """Bitmask of the invariants that fail at the end of a game (0 when all hold)."""
     neigh = t.neigh
@@ -228,7 +228,7 @@ def new_batch(t, n_players: int, count: int) -> Results:
     )
 
 
-@njit
+@njit(inline="always")
 def write_results(s, t, o, n_players, row0):
     """Write one finished game's rows (one per seat, from ``s.scores``, ``s.parts``
     and ``s.win``) into ``o.results``/``o.wins`` from row ``row0``."""

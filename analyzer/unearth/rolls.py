@@ -86,7 +86,7 @@ def roll_die(s, m, t, q, d, slot, is_excavation):
     check_claims(s, t)
 
 
-@njit
+@njit(inline="always")
 def _consume_card_mods(s, t, faces):
     """The current player's next roll used the pending Reading the Stones, and the
     pending Ancestral Claim if the die has the card's faces."""

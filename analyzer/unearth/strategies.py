@@ -228,7 +228,7 @@ def _value(prm, worth_me, worth_best, total, claim, n_mine, my_rank, best, tied)
     return 0.0
 
 
-@njit
+@njit(inline="always")
 def config_value(s, m, t, p, card, total, claim, n_mine, my_rank, best, best_seat, tied):
     """Value for ``p`` of a slot in the given configuration (see module docstring)."""
     prm = m.prm[p]
@@ -526,14 +526,14 @@ def _gain_row(s, m, t, p, slot, d, n_anc, n_read):
     return row
 
 
-@njit
+@njit(inline="always")
 def _face_gain(s, m, t, p, slot, d, f, n_anc, n_read):
     """Gain for ``p`` of die ``d`` landing on ``slot`` with natural face ``f``, the
     best reachable value chosen (cache filled for ``p``)."""
     return m.gtab[_gain_row(s, m, t, p, slot, d, n_anc, n_read), f]
 
 
-@njit
+@njit(inline="always")
 def _roll_gain(s, m, t, p, slot, d, n_anc, n_read):
     """Expected gain for ``p`` of rolling die ``d`` onto ``slot``: exact over the
     faces, the best reachable value chosen each time (cache filled for ``p``)."""
@@ -619,7 +619,7 @@ def best_excavation(s, m, t, p, n_anc, n_read, use_map, expedition, refill=True,
     return best, best_d, best_slot
 
 
-@njit
+@njit(inline="always")
 def _roll_ev(s, m, t, p, slot, d, n_anc, n_read, use_map):
     """Expected gain of rolling die ``d`` onto ``slot`` (with an Ancient Map reroll
     if ``use_map``; the summary filled for ``p``)."""
@@ -646,7 +646,7 @@ def _first_of_its_faces(s, t, p, d):
     return True
 
 
-@njit
+@njit(inline="always")
 def _sort_pairs(s, m, t, p):
     """Every (die, slot) pair of :func:`_best_roll_pruned` into ``m.cand`` (as
     ``die * n_slots + slot``), sorted by decreasing gain bound ``m.cand_ub``, equal
@@ -674,7 +674,7 @@ def _sort_pairs(s, m, t, p):
     m.sc[M_CAND_FILL] = m.sc[M_FILL]
 
 
-@njit
+@njit(inline="always")
 def _best_roll_pruned(s, m, t, p, n_anc, n_read, use_map, floor):
     """:func:`best_excavation` for a non-empty pool and no Expedition: the same
     answer, (die, slot) pairs looked at in decreasing order of an upper bound of
@@ -1117,7 +1117,7 @@ def choose_memorial(s, m, t, p):
 # ====================================================================== delver phase
 
 
-@njit
+@njit(inline="always")
 def _slot_value_for(s, m, t, p, slot):
     """Value of ``slot`` for ``p`` as its dice stand now."""
     card = s.slot_card[slot]
@@ -1127,7 +1127,7 @@ def _slot_value_for(s, m, t, p, slot):
     )
 
 
-@njit
+@njit(inline="always")
 def _value_if(s, m, t, p, q, d, new_value):
     """Value for ``p`` of the ruin under die (q, d) if that die showed ``new_value``."""
     old = s.die_value[q, d]
@@ -1200,7 +1200,7 @@ def die_values(s, m, t, p, q, d, want=-1):
         )
 
 
-@njit
+@njit(inline="always")
 def _die_values_once(s, m, t, p, q, d, want):
     """:func:`die_values` of die (q, d) for the faces in ``want`` into row
     ``q * D + d`` of ``m.dvals``, each face computed once per delver-phase decision
@@ -1212,7 +1212,7 @@ def _die_values_once(s, m, t, p, q, d, want):
         m.ddone[i] |= missing
 
 
-@njit
+@njit(inline="always")
 def _die_change_gain(s, m, t, p, q, d, new_value):
     """Gain for ``p`` if die (q, d) on a ruin showed ``new_value`` instead."""
     now = s.die_value[q, d]
@@ -1434,7 +1434,7 @@ def _bound_at_most(s, m, p, level):
     return False
 
 
-@njit
+@njit(inline="always")
 def _excavation_with(
     s, m, t, p, more_anc, more_read, map_now, expedition_now, refill=False, floor=-1e18
 ):

@@ -18,7 +18,7 @@ from analyzer.unearth.state import (
 from analyzer.unearth.strategies import choose_excavation, choose_play
 
 
-@njit
+@njit(inline="always")
 def excavate(s, m, t, p):
     """Seat ``p``'s excavation roll: declare a die and a ruin, roll it there."""
     d, slot = choose_excavation(s, m, t, p)
@@ -30,7 +30,7 @@ def excavate(s, m, t, p):
     roll_die(s, m, t, p, d, slot, True)
 
 
-@njit
+@njit(inline="always")
 def take_turn(s, m, t, p):
     """One turn of seat ``p``: the delver phase, then one (or two) excavation rolls."""
     s.sc[S_CUR] = p

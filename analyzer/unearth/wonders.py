@@ -72,7 +72,7 @@ def gain_stone(s, m, t, p, slot):
     place_stone(s, m, t, p, colour, source)
 
 
-@njit
+@njit(inline="always")
 def place_stone(s, m, t, p, colour, source):
     """Put a ``colour`` stone in ``p``'s tableau and build any wonders it completes."""
     cell = choose_cell(s, m, t, p, colour)
@@ -86,7 +86,7 @@ def place_stone(s, m, t, p, colour, source):
         build_wonder(s, m, t, p, centres[i])
 
 
-@njit
+@njit(inline="always")
 def build_wonder(s, m, t, p, centre):
     """Fill a completed ring's centre: a named wonder (optional), else a greater
     token if all six stones share a colour, else a lesser token (ruling in
