@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyzer.errors import AnalyzerError, InputError, bad_value
+from analyzer.errors import AnalyzerError, EnvironmentFailure, InputError, bad_value
 
 BatchFn = Callable[[int, int], dict[str, pd.DataFrame]]
 Reducer = Callable[[dict[str, pd.DataFrame]], pd.DataFrame]
@@ -54,6 +54,10 @@ CONNECT_TIMEOUT_S = 3.0
 #: version of the checkpoint layout; a checkpoint of another format is refused
 CHECKPOINT_FORMAT = 1
 MANIFEST_NAME = "run.json"
+#: most games one run may ask for: a trillion (years of CPU time; a larger number
+#: is a typo, and the game index must stay a 64-bit integer)
+MAX_GAMES = 10**12
+GAMES_ALLOWED = f"an integer from 1 to {MAX_GAMES:,}"
 
 
 @dataclass(frozen=True)
@@ -117,10 +121,10 @@ def _is_int(value) -> bool:
 
 
 def _validate(options: RunOptions, headline) -> None:
-    if not _is_int(options.games) or options.games < 1:
-        raise bad_value("games", options.games, "a positive integer")
-    if not _is_int(options.batch_size) or options.batch_size < 1:
-        raise bad_value("batch_size", options.batch_size, "a positive integer")
+    if not _is_int(options.games) or not 1 <= options.games <= MAX_GAMES:
+        raise bad_value("games", options.games, GAMES_ALLOWED)
+    if not _is_int(options.batch_size) or not 1 <= options.batch_size <= MAX_GAMES:
+        raise bad_value("batch_size", options.batch_size, GAMES_ALLOWED)
     if options.workers is not None and (not _is_int(options.workers) or options.workers < 1):
         raise bad_value("workers", options.workers, "a positive integer, or None for all cores")
     if options.precision is not None:
@@ -134,12 +138,15 @@ def _validate(options: RunOptions, headline) -> None:
         if headline is None:
             raise InputError("precision: needs a headline function to judge the target")
     if options.max_games is not None:
-        if not _is_int(options.max_games) or options.max_games < 1:
-            raise bad_value("max_games", options.max_games, "a positive integer")
+        if not _is_int(options.max_games) or not 1 <= options.max_games <= MAX_GAMES:
+            raise bad_value("max_games", options.max_games, GAMES_ALLOWED)
         if options.precision is None:
             raise InputError("max_games: only used with a precision target (set precision too)")
     if options.resume and options.checkpoint_dir is None:
         raise InputError("resume: needs a checkpoint directory to resume from")
+    found = scheduler_address(options)
+    if found:
+        check_scheduler_address(*found)
 
 
 def _plan(options: RunOptions) -> tuple[int, int]:
@@ -361,6 +368,15 @@ class _Checkpoint:
     def _table_path(self, i: int, name: str) -> Path:
         return self.dir / f"batch-{i:06d}.{name}.parquet"
 
+    def finished(self, n_batches: int) -> set[int]:
+        """Indices below ``n_batches`` of the batches finished on disk (one directory listing)."""
+        out = set()
+        for path in self.dir.glob("batch-*.partial.parquet"):
+            digits = path.name[len("batch-") : -len(".partial.parquet")]
+            if digits.isdigit() and int(digits) < n_batches:
+                out.add(int(digits))
+        return out
+
     def done(self, i: int) -> bool:
         """True if batch ``i`` was finished (its partial file exists)."""
         return self._partial_path(i).exists()
@@ -442,8 +458,59 @@ class _InlineExecutor(cf.Executor):
         return future
 
 
-def _dask_client(address: str):
-    """Connect to a running Dask scheduler, or raise AnalyzerError within a few seconds."""
+#: transports a scheduler address may name (Dask's own)
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+
+
+def scheduler_address(options: RunOptions) -> tuple[str, str] | None:
+    """``(address, where it came from)`` of the Dask scheduler to use, or None."""
+    if options.scheduler:
+        return options.scheduler, "--scheduler"
+    env = os.environ.get("DASK_SCHEDULER_ADDRESS") or None
+    return (env, "$DASK_SCHEDULER_ADDRESS") if env else None
+
+
+def check_scheduler_address(address: str, where: str = "--scheduler") -> tuple[str, int]:
+    """``(host, port)`` of a scheduler address ``[scheme://]host:port``; an
+    :class:`InputError` naming ``where`` for anything else (checked before any work)."""
+    allowed = "SCHEME://HOST:PORT, e.g. tcp://10.0.0.5:8786 (schemes: " + ", ".join(
+        SCHEDULER_SCHEMES
+    )
+    allowed += ")"
+    if not isinstance(address, str) or not address.strip() or len(address) > 1000:
+        raise bad_value(where, address, allowed)
+    scheme, sep, rest = address.strip().partition("://")
+    if not sep:
+        scheme, rest = "tcp", address.strip()
+    if scheme not in SCHEDULER_SCHEMES:
+        raise bad_value(where, address, allowed)
+    if rest.startswith("["):  # [ipv6]:port
+        host, sep, port = rest[1:].partition("]:")
+    else:
+        host, sep, port = rest.rpartition(":")
+    if not sep or not host or ":" in host and not rest.startswith("[") or "/" in host:
+        raise bad_value(where, address, allowed)
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise bad_value(where, address, allowed)
+    return host, int(port)
+
+
+def _dask_client(address: str, where: str = "--scheduler"):
+    """Connect to a running Dask scheduler, or raise within a few seconds:
+    :class:`EnvironmentFailure` if nothing answers at the address."""
+    import socket
+
+    host, port = check_scheduler_address(address, where)
+    hint = f"start one with 'dask scheduler' and 'dask worker {address}'"
+    try:  # a plain TCP probe first: fails fast and leaves no half-made client behind
+        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S).close()
+    except OSError as err:
+        detail = err.strerror or type(err).__name__
+        raise EnvironmentFailure(
+            f"scheduler: cannot connect to {address!r} within {CONNECT_TIMEOUT_S:g} s "
+            f"({detail}); {hint}"
+        ) from None
+
     import dask
     from distributed import Client
 
@@ -452,9 +519,9 @@ def _dask_client(address: str):
             return Client(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as err:
             detail = " ".join(str(err).split())[:160] or type(err).__name__
-            raise AnalyzerError(
+            raise EnvironmentFailure(
                 f"scheduler: cannot connect to {address!r} within {CONNECT_TIMEOUT_S:g} s "
-                f"({detail}); start one with 'dask scheduler' and 'dask worker {address}'"
+                f"({detail}); {hint}"
             ) from None
 
 
@@ -464,9 +531,10 @@ class _Backend:
     def __init__(self, batch_fn, reducer, options: RunOptions, n_batches: int) -> None:
         self.client = None
         self.where = "this process"
-        address = options.scheduler or os.environ.get("DASK_SCHEDULER_ADDRESS") or None
-        if address:
-            self.client = _dask_client(address)
+        found = scheduler_address(options)
+        if found:
+            address = found[0]
+            self.client = _dask_client(*found)
             threads = sum(self.client.nthreads().values()) or 1
             self.executor = self.client.get_executor(pure=False)
             self.window = max(2, 2 * threads)
@@ -593,8 +661,11 @@ def run(
         ckpt = _Checkpoint(
             options.checkpoint_dir, _manifest(batch_fn, reducer, options), options.resume
         )
-    on_disk = {i for i in range(n_batches) if ckpt is not None and ckpt.done(i)}
-    todo = [i for i in range(n_batches) if i not in on_disk]
+    # lazily: a huge run must not build a list of every batch before playing one
+    on_disk = ckpt.finished(n_batches) if ckpt is not None else set()
+    n_todo = n_batches - len(on_disk)
+    todo = (i for i in range(n_batches) if i not in on_disk)
+    next_i = next(todo, None)
 
     aggregate = _ExactSum()
     tables: dict[str, list[pd.DataFrame]] = {}
@@ -608,20 +679,18 @@ def run(
     backend = None
     finished_ok = False
     try:
-        if todo:
+        if n_todo:
             if options.workers != 1:
                 _warm_up(batch_fn)
-            backend = _Backend(batch_fn, reducer, options, len(todo))
-        cursor = 0  # next position in ``todo`` to submit
+            backend = _Backend(batch_fn, reducer, options, n_todo)
         while consumed < n_batches:
             # keep the workers busy, but never too far ahead of the consumer
             while (
                 backend is not None
-                and cursor < len(todo)
+                and next_i is not None
                 and len(pending) + len(ready) < (backend.window)
             ):
-                i = todo[cursor]
-                cursor += 1
+                i, next_i = next_i, next(todo, None)
                 start, count = _batch_span(i, size, total)
                 pending[backend.submit(start, count, keep)] = i
             if consumed in on_disk:
