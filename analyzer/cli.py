@@ -105,6 +105,10 @@ def _on_sigterm(signum, frame):
     raise Interrupted("interrupted (SIGTERM)")
 
 
+def _on_sigint(signum, frame):
+    raise Interrupted("interrupted (Ctrl-C)")
+
+
 def _quiet_unraisable(hook_args) -> None:
     """Errors in ``__del__`` during shutdown (e.g. a Dask client that never
     connected) are not the user's business; ``--debug`` shows them."""
@@ -121,10 +125,14 @@ def run_cli(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args or os.environ.get("ANALYZER_DEBUG", "") not in ("", "0")
     args = [a for a in args if a != "--debug"]
-    old_term = old_hook = None
+    old_term = old_int = old_hook = None
     in_main = threading_is_main()
     if in_main:
         old_term = signal.signal(signal.SIGTERM, _on_sigterm)
+        # a shell starts a background job with SIGINT ignored; the run must still stop
+        # (and typer would turn a KeyboardInterrupt into a silent return: our own
+        # exception passes through it to the one place below)
+        old_int = signal.signal(signal.SIGINT, _on_sigint)
     if not debug:
         old_hook, sys.unraisablehook = sys.unraisablehook, _quiet_unraisable
     try:
@@ -136,6 +144,7 @@ def run_cli(argv: list[str] | None = None) -> int:
     finally:
         if in_main and old_term is not None:
             signal.signal(signal.SIGTERM, old_term)
+            signal.signal(signal.SIGINT, old_int)
         if old_hook is not None:
             sys.unraisablehook = old_hook
 
@@ -148,7 +157,10 @@ def threading_is_main() -> bool:
 
 def _invoke(args: list[str], debug: bool) -> int:
     try:
-        app(args=args, standalone_mode=False, prog_name="analyzer")
+        code = app(args=args, standalone_mode=False, prog_name="analyzer")
+        if code == 130:  # typer's answer to a KeyboardInterrupt it caught
+            error_line("interrupted")
+            return 130
     except _of("NoArgsIsHelpError") as err:
         click.echo(err.ctx.get_help() if getattr(err, "ctx", None) else "")
         return 0

@@ -31,7 +31,6 @@ import math
 import multiprocessing
 import os
 import re
-import tempfile
 import time
 import types
 from collections.abc import Callable
@@ -297,18 +296,11 @@ def _manifest(batch_fn, reducer, options: RunOptions) -> dict:
 
 
 def _atomic_write(path: Path, write: Callable[[str], None]) -> None:
-    """Call ``write(tmp_path)`` on a temp file next to ``path``, then rename it into place."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Call ``write(tmp_path)`` on a temp file next to ``path``, then rename it into
+    place (:func:`analyzer.outputs.atomic_write`: the umask's mode, one-line errors)."""
+    from analyzer.outputs import atomic_write
+
+    atomic_write(Path(path), write)
 
 
 def write_parquet_atomic(frame: pd.DataFrame, path: Path, *, index: bool = False) -> None:
@@ -435,10 +427,46 @@ def _run_batch(batch_fn: BatchFn, reducer: Reducer, start: int, count: int, keep
 _WORKER_JOB: tuple | None = None
 
 
-def _init_worker(batch_fn: BatchFn, reducer: Reducer, keep_tables: bool) -> None:
-    """Pool initializer: unpickle the job once per worker process."""
+def _init_worker(
+    batch_fn: BatchFn, reducer: Reducer, keep_tables: bool, parent: int | None = None
+) -> None:
+    """Pool initializer: unpickle the job once per worker process, and tie the
+    worker's life to its parent's (:func:`die_with_parent`)."""
     global _WORKER_JOB
     _WORKER_JOB = (batch_fn, reducer, keep_tables)
+    if parent is not None:
+        die_with_parent(parent)
+
+
+def die_with_parent(parent: int) -> None:
+    """Make this (worker) process end when process ``parent`` ends, however it ends.
+
+    Ctrl-C reaches every process of the terminal's group: a worker ignores it
+    and lets the parent stop the pool (no traceback from every worker). On Linux
+    the kernel kills the worker when the parent dies (``PR_SET_PDEATHSIG``, even
+    for SIGKILL); elsewhere a watchdog thread notices the parent is gone.
+    """
+    import signal
+    import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    except (AttributeError, OSError):
+        pass
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _pool_batch(start: int, count: int):
@@ -553,7 +581,7 @@ class _Backend:
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_init_worker,
-            initargs=(batch_fn, reducer, options.keep_tables),
+            initargs=(batch_fn, reducer, options.keep_tables, os.getpid()),
         )
         self.window = 2 * workers
         self.where = f"{workers} local processes"
@@ -565,6 +593,9 @@ class _Backend:
             if self.client is not None:
                 self.executor.shutdown(wait=False)  # cancels what is left on the cluster
             elif isinstance(self.executor, cf.ProcessPoolExecutor):
+                if failed:  # interrupted or an error: running batches are not waited for
+                    for proc in list((getattr(self.executor, "_processes", None) or {}).values()):
+                        proc.terminate()
                 self.executor.shutdown(wait=not failed, cancel_futures=True)
         finally:
             if self.client is not None:
@@ -574,12 +605,29 @@ class _Backend:
 # --------------------------------------------------------------------------- progress
 
 
+#: seconds between two plain progress lines (stderr not a terminal, e.g. a CI log)
+PLAIN_EVERY_S = 5.0
+
+
 class _Progress:
-    """Games done, games/s, ETA and the running headline on stderr (rich)."""
+    """Games done, games/s, ETA and the running headline on stderr.
+
+    On a terminal: a rich progress bar. Otherwise (a CI log, a pipe, a file):
+    one plain, whole line every :data:`PLAIN_EVERY_S` seconds and one at the
+    end, never cut to a terminal width.
+    """
 
     def __init__(self, enabled: bool, total: int, target: str) -> None:
+        import sys
+
         self.enabled = enabled
         if not enabled:
+            return
+        self.total, self.target = total, target
+        self.plain = not sys.stderr.isatty()
+        self.t0 = self.last = time.monotonic()
+        self.line = ""
+        if self.plain:
             return
         from rich.console import Console
         from rich.progress import (
@@ -611,11 +659,43 @@ class _Progress:
         if head is not None and math.isfinite(head.value):
             estimate = f"{head.label} {head.value:.4f} [{head.low:.4f}, {head.high:.4f}]"
         rate_text = f"{rate:,.0f} games/s"
-        self.progress.update(self.task, completed=done, rate=rate_text, estimate=estimate)
+        if not self.plain:
+            self.progress.update(self.task, completed=done, rate=rate_text, estimate=estimate)
+            return
+        eta = f"ETA {(self.total - done) / rate:,.0f} s" if rate > 0 else "ETA ?"
+        share = f"{100 * done / self.total:.0f}%" if self.total else ""
+        self.line = f"{self.target}: {done:,}/{self.total:,} ({share}), {rate_text}, {eta}" + (
+            f", {estimate}" if estimate else ""
+        )
+        self.tick()
+
+    def tick(self) -> None:
+        """Write the plain line if one is due (also while a long batch runs)."""
+        if not self.enabled or not self.plain:
+            return
+        now = time.monotonic()
+        if now - self.last >= PLAIN_EVERY_S:
+            self._emit()
+            self.last = now
+
+    def _emit(self) -> None:
+        import sys
+
+        line = self.line or f"{self.target}: 0/{self.total:,} (0%), starting"
+        try:
+            sys.stderr.write(f"progress: {time.monotonic() - self.t0:,.0f} s: {line}\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):  # stderr closed: progress is not worth failing for
+            self.enabled = False
 
     def close(self) -> None:
-        if self.enabled:
-            self.progress.stop()
+        if not self.enabled:
+            return
+        if self.plain:
+            if self.line:
+                self._emit()
+            return
+        self.progress.stop()
 
 
 # --------------------------------------------------------------------------- run
@@ -698,7 +778,9 @@ def run(
             elif consumed in ready:
                 partial, batch_tables = ready.pop(consumed)
             else:
-                done, _ = cf.wait(list(pending), return_when=cf.FIRST_COMPLETED)
+                done, _ = cf.wait(list(pending), timeout=1.0, return_when=cf.FIRST_COMPLETED)
+                if not done:  # a long batch: the plain progress line still comes on time
+                    progress.tick()
                 for future in done:
                     i = pending.pop(future)
                     result = future.result()

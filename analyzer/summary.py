@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analyzer.errors import InputError, bad_value
+from analyzer.errors import EnvironmentFailure, InputError, bad_value
 from analyzer.games import DEFAULT_GAME, load_game
 from analyzer.runner import GAMES_ALLOWED, MAX_GAMES, RunResult, write_parquet_atomic
 
@@ -123,8 +123,13 @@ def check_out_path(out: Path | str | None) -> Path | None:
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
         raise bad_value("--out", str(path), "a file in an existing directory")
+    if path.is_dir():
+        raise EnvironmentFailure(f"--out: {path} is a directory (allowed: a .parquet file name)")
     if not os.access(parent, os.W_OK):
-        raise bad_value("--out", str(path), "a file in a writable directory")
+        raise EnvironmentFailure(
+            f"--out: cannot write in {parent} (permission denied; allowed: a file in a "
+            "writable directory)"
+        )
     return path
 
 
