@@ -334,8 +334,14 @@ class _Checkpoint:
                 )
             try:
                 old = json.loads(path.read_text("utf-8"))
-            except (OSError, ValueError) as err:
-                raise InputError(f"checkpoint: cannot read {str(path)!r}: {err}") from None
+            except (OSError, ValueError, RecursionError) as err:
+                detail = " ".join(str(err).split())[:160]
+                raise InputError(f"checkpoint: cannot read {str(path)!r}: {detail}") from None
+            if not isinstance(old, dict):
+                raise InputError(
+                    f"checkpoint: {str(path)!r} is not a run manifest (a JSON object "
+                    "written by analyzer; allowed: resume a checkpoint analyzer wrote)"
+                )
             for key, value in manifest.items():
                 if old.get(key) != value:
                     raise InputError(
@@ -353,6 +359,16 @@ class _Checkpoint:
             text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
             _atomic_write(path, lambda tmp: Path(tmp).write_text(text, "utf-8"))
         self.keep_tables = bool(manifest["keep_tables"])
+
+    @staticmethod
+    def saved_seed(directory: Path) -> int | None:
+        """The seed recorded in a checkpoint's ``run.json``, or None if there is none."""
+        try:
+            old = json.loads((Path(directory) / MANIFEST_NAME).read_text("utf-8"))
+        except (OSError, ValueError, RecursionError):
+            return None
+        seed = old.get("seed") if isinstance(old, dict) else None
+        return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
 
     def _partial_path(self, i: int) -> Path:
         return self.dir / f"batch-{i:06d}.partial.parquet"
@@ -833,5 +849,8 @@ __all__ = [
     "RunResult",
     "fingerprint",
     "run",
+    "checkpoint_seed",
     "write_parquet_atomic",
 ]
+
+checkpoint_seed = _Checkpoint.saved_seed

@@ -603,6 +603,11 @@ def run_scenario(
         raise bad_value("first_game", first_game, "a non-negative integer")
     if first_game < 0:
         raise bad_value("first_game", first_game, "a non-negative integer")
+    if resume and sc.seed is None and checkpoint_dir is not None:
+        # resuming without --seed continues the saved run with its own seed
+        from analyzer.runner import checkpoint_seed
+
+        sc = replace(sc, seed=checkpoint_seed(Path(checkpoint_dir)))
     seed = resolve_seed(sc.seed)
     sc = replace(sc, seed=seed)
     cells = expand(sc)
