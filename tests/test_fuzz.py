@@ -382,3 +382,28 @@ def test_a_run_killed_at_random_moments_leaves_the_old_report_or_the_new_one(tmp
     assert sorted(p.name for p in tmp_path.iterdir()) == ["new.toml", "old.toml", "rep"]
     assert (rep / "note.txt").read_text() == "mine"
     assert outcomes  # (which ones depends on the machine's speed; both are fine)
+
+
+def test_a_full_disk_during_the_final_write_is_one_line_and_keeps_the_old_report(
+    tmp_path, monkeypatch, capsys
+):
+    import errno
+
+    monkeypatch.chdir(tmp_path)
+    Path("coins.toml").write_text(COIN.format(games=20, seed=1))
+    assert run_cli(["run", "coins.toml", "--out", "rep", "--workers", "1", "--quiet"]) == 0
+    old = _report_state(tmp_path / "rep")
+
+    def full(self, *args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device", str(self))
+
+    monkeypatch.setattr("pathlib.Path.write_text", full)  # summary.md, manifest.json
+    capsys.readouterr()
+    args = ["run", "coins.toml", "--out", "rep", "--workers", "1", "--quiet", "--seed", "2"]
+    assert run_cli(args) == 1
+    err = capsys.readouterr().err
+    check_contract(1, err, args)
+    assert "No space left on device" in err
+    monkeypatch.undo()
+    assert _report_state(tmp_path / "rep") == old
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["coins.toml", "rep"]
