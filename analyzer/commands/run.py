@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 RUN_EXAMPLES = """
-Simulate a scenario and write its report folder: report.pdf, charts/*.png,
+Simulate a scenario and write its report folder: report.pdf, report.html, charts/*.png,
 tables/*.csv, summary.md, data/*.parquet and manifest.json (seed, versions,
 settings). The folder is replaced only by a complete new report, and only
 analyzer's own files in it are replaced: notes or subfolders you add stay.
