@@ -1,19 +1,33 @@
 """The ``analyzer`` command line: thin typer commands over library functions.
 
 Each command lives in :mod:`analyzer.commands` and registers itself on
-:data:`app`. Library modules never import typer. Any :class:`AnalyzerError`
-becomes one line on stderr and exit code 2 (no traceback); so do usage errors.
+:data:`app`. Library modules never import typer. :func:`run_cli` is the one
+place where failures meet the user: every exception becomes one line on stderr
+(``analyzer: error: ...``) and a documented exit code
+(:data:`analyzer.errors.EXIT_CODES`: 1 environment, 2 bad input, 3 internal
+error, 130 interrupted); a traceback only with ``--debug``. SIGTERM is turned
+into the same orderly stop as Ctrl-C (temporary files removed, workers ended).
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import signal
 import sys
+import warnings
 
 import click
 import typer
 
-from analyzer.errors import AnalyzerError
+from analyzer.errors import EXIT_CODES, AnalyzerError, Interrupted, describe
+
+#: the exit codes as shown under every command's --help
+EXIT_HELP = (
+    "Exit codes: "
+    + "; ".join(f"{code} {text}" for code, text in EXIT_CODES.items())
+    + (". --debug (anywhere on the line) shows the traceback of a failure.")
+)
 
 app = typer.Typer(
     name="analyzer",
@@ -25,8 +39,10 @@ app = typer.Typer(
         "  analyzer advise my_table.toml\n\n"
         "  analyzer simulate --players 4 --strategy balanced --games 100000 --seed 7\n\n"
         "  analyzer replay --players 4 --strategy balanced --seed 7 --game 3\n\n"
-        "  analyzer run scenarios/default.toml"
+        "  analyzer run scenarios/default.toml\n\n"
+        "Add --debug anywhere to see the traceback of a failure."
     ),
+    epilog=EXIT_HELP,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -48,6 +64,9 @@ def _register_commands() -> None:
     for name in COMMAND_MODULES:
         module = importlib.import_module(f"analyzer.commands.{name}")
         module.register(app)
+    for info in app.registered_commands:  # every command's help ends with the exit codes
+        if info.epilog is None:
+            info.epilog = EXIT_HELP
 
 
 def error_line(message: str) -> None:
@@ -56,8 +75,13 @@ def error_line(message: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console entry point: runs the command and exits with its code (2 on bad input)."""
-    sys.exit(run_cli(argv))
+    """Console entry point: runs the command and exits with its code (see ``EXIT_CODES``)."""
+    code = run_cli(argv)
+    try:
+        sys.stdout.flush()
+    except (BrokenPipeError, OSError):  # `analyzer ... | head`: the reader left
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(code)
 
 
 def _click_modules():
@@ -77,15 +101,66 @@ def _of(name: str) -> tuple[type, ...]:
     return tuple(getattr(m, name) for m in _click_modules() if hasattr(m, name))
 
 
+def _on_sigterm(signum, frame):
+    raise Interrupted("interrupted (SIGTERM)")
+
+
+def _on_sigint(signum, frame):
+    raise Interrupted("interrupted (Ctrl-C)")
+
+
+def _quiet_unraisable(hook_args) -> None:
+    """Errors in ``__del__`` during shutdown (e.g. a Dask client that never
+    connected) are not the user's business; ``--debug`` shows them."""
+
+
 def run_cli(argv: list[str] | None = None) -> int:
-    """Run the CLI on ``argv`` and return the exit code instead of exiting (for tests)."""
+    """Run the CLI on ``argv`` and return the exit code instead of exiting (for tests).
+
+    ``--debug`` anywhere in ``argv`` (or ``ANALYZER_DEBUG=1``) lets a failure's
+    traceback through instead of the one line.
+    """
     if not app.registered_commands:
         _register_commands()
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args or os.environ.get("ANALYZER_DEBUG", "") not in ("", "0")
+    args = [a for a in args if a != "--debug"]
+    old_term = old_int = old_hook = None
+    in_main = threading_is_main()
+    if in_main:
+        old_term = signal.signal(signal.SIGTERM, _on_sigterm)
+        # a shell starts a background job with SIGINT ignored; the run must still stop
+        # (and typer would turn a KeyboardInterrupt into a silent return: our own
+        # exception passes through it to the one place below)
+        old_int = signal.signal(signal.SIGINT, _on_sigint)
+    if not debug:
+        old_hook, sys.unraisablehook = sys.unraisablehook, _quiet_unraisable
     try:
-        app(args=argv, standalone_mode=False, prog_name="analyzer")
-    except AnalyzerError as err:
-        error_line(str(err))
-        return err.exit_code
+        with warnings.catch_warnings():
+            if not debug:  # a path or label in a script matplotlib's font lacks
+                warnings.filterwarnings("ignore", message=r"(?s).*missing from (current )?font")
+                warnings.filterwarnings("ignore", message=r"(?s).*missing from font\(s\)")
+            return _invoke(args, debug)
+    finally:
+        if in_main and old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
+            signal.signal(signal.SIGINT, old_int)
+        if old_hook is not None:
+            sys.unraisablehook = old_hook
+
+
+def threading_is_main() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+def _invoke(args: list[str], debug: bool) -> int:
+    try:
+        code = app(args=args, standalone_mode=False, prog_name="analyzer")
+        if code == 130:  # typer's answer to a KeyboardInterrupt it caught
+            error_line("interrupted")
+            return 130
     except _of("NoArgsIsHelpError") as err:
         click.echo(err.ctx.get_help() if getattr(err, "ctx", None) else "")
         return 0
@@ -97,9 +172,18 @@ def run_cli(argv: list[str] | None = None) -> int:
         return err.exit_code or 1
     except _of("Exit") as err:
         return err.exit_code
-    except (*_of("Abort"), KeyboardInterrupt):
+    except _of("Abort") as err:  # click's wrapper of a KeyboardInterrupt
+        cause = err.__cause__ or err.__context__
+        if debug and cause is not None:
+            raise cause from None
         error_line("interrupted")
         return 130
+    except (Exception, KeyboardInterrupt, Interrupted) as err:
+        if debug:
+            raise
+        code, line = describe(err)
+        error_line(line)
+        return code
     return 0
 
 

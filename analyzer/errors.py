@@ -1,15 +1,48 @@
-"""The project's own exceptions.
+"""The project's own exceptions and the one error contract of the command line.
 
 Library code raises :class:`AnalyzerError` (or a subclass) for anything a user
-can fix: bad input files, bad options, impossible requests. The CLI turns it
-into one line on stderr and exit code 2; nothing else is shown to the user.
+can fix or meet: bad input files, bad options, impossible requests
+(:class:`InputError`, exit code 2), or an environment that stops the work (a
+full disk, a path that cannot be written, an unreachable scheduler:
+:class:`EnvironmentFailure`, exit code 1). The CLI (:func:`analyzer.cli.run_cli`)
+is the one place that turns any failure into one line on stderr and an exit
+code; :func:`describe` builds that line for exceptions that are not the
+project's own (an ``OSError`` from a write, a ``MemoryError``).
+
+Exit codes (:data:`EXIT_CODES`, also in ``analyzer --help`` and the README):
+
+====  ===========================================================================
+0     done
+1     environment failure: disk full, path not writable or a directory,
+      scheduler unreachable, out of memory (the input was fine; try again
+      once the environment is fixed)
+2     bad input: a file, key, option or value that is not allowed, named in
+      the line with what is allowed
+3     internal error: a bug in analyzer (``--debug`` shows the traceback)
+130   interrupted (Ctrl-C or SIGTERM); finished checkpoint batches are kept
+====  ===========================================================================
 """
+
+from __future__ import annotations
+
+import errno
+
+#: exit code -> meaning; the CLI's help and the README list the same
+EXIT_CODES = {
+    0: "done",
+    1: "environment failure: disk full, path not writable, scheduler unreachable",
+    2: "bad input: the line names the file, key or option, the value and what is allowed",
+    3: "internal error: a bug in analyzer (run again with --debug for the traceback)",
+    130: "interrupted (Ctrl-C or SIGTERM)",
+}
+
+EXIT_OK, EXIT_ENVIRONMENT, EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
 class AnalyzerError(Exception):
     """A problem the user can fix. ``str(err)`` is the one-line message."""
 
-    exit_code = 2
+    exit_code = EXIT_INPUT
 
 
 class InputError(AnalyzerError):
@@ -19,6 +52,91 @@ class InputError(AnalyzerError):
     """
 
 
+class EnvironmentFailure(AnalyzerError):
+    """The environment stopped the work: disk full, unwritable path, unreachable
+    scheduler, no memory. The input was fine; exit code 1."""
+
+    exit_code = EXIT_ENVIRONMENT
+
+
+class Interrupted(BaseException):
+    """SIGTERM (or a second Ctrl-C) asked the run to stop; exit code 130.
+
+    A :class:`BaseException` like :class:`KeyboardInterrupt`, so that cleanup in
+    ``finally`` blocks runs and no ``except Exception`` swallows it.
+    """
+
+    exit_code = EXIT_INTERRUPTED
+
+
 def bad_value(where: str, value, allowed: str) -> InputError:
     """Build the canonical one-line error: ``where: bad value 'x' (allowed: ...)``."""
-    return InputError(f"{where}: bad value {value!r} (allowed: {allowed})")
+    return InputError(f"{where}: bad value {_short(value)} (allowed: {allowed})")
+
+
+def _short(value, limit: int = 120) -> str:
+    """``repr(value)``, shortened for one line (a huge integer or a long list)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer with more digits than Python will print
+        return f"<an integer of {value.bit_length()} bits>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+#: errno values that mean "the environment", not "the input"
+_ENVIRONMENT_ERRNOS = {
+    errno.ENOSPC,
+    errno.EDQUOT,
+    errno.EROFS,
+    errno.EACCES,
+    errno.EPERM,
+    errno.EISDIR,
+    errno.ENOTDIR,
+    errno.EEXIST,
+    errno.ENOTEMPTY,
+    errno.EIO,
+    errno.EMFILE,
+    errno.ENFILE,
+    errno.ENAMETOOLONG,
+    errno.ENOENT,
+    errno.EXDEV,
+    errno.EBUSY,
+}
+
+
+def environment_error(err: OSError, doing: str = "") -> EnvironmentFailure:
+    """An :class:`EnvironmentFailure` naming the file and the system's reason.
+
+    ``doing`` says what was being done (``"writing the report"``).
+    """
+    what = err.strerror or type(err).__name__
+    name = err.filename if err.filename is not None else ""
+    if err.filename2 is not None:
+        name = f"{name} -> {err.filename2}"
+    hint = ""
+    if err.errno in (errno.ENOSPC, errno.EDQUOT):
+        hint = " (free some space and run again; nothing was half-written)"
+    elif err.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        hint = " (choose a writable place with --out)"
+    parts = [p for p in (doing, str(name)) if p]
+    return EnvironmentFailure(f"{': '.join(parts) or 'file system'}: {what}{hint}")
+
+
+def describe(err: BaseException) -> tuple[int, str]:
+    """``(exit code, one-line message)`` for any exception reaching the CLI."""
+    if isinstance(err, AnalyzerError | Interrupted):
+        return err.exit_code, str(err) or type(err).__name__
+    if isinstance(err, KeyboardInterrupt):
+        return EXIT_INTERRUPTED, "interrupted"
+    if isinstance(err, MemoryError):
+        return EXIT_ENVIRONMENT, "out of memory (ask for fewer games per batch or fewer games)"
+    if isinstance(err, OSError):
+        return EXIT_ENVIRONMENT, str(environment_error(err))
+    if isinstance(err, RecursionError):
+        return EXIT_INPUT, "input nested too deeply to read"
+    text = " ".join(str(err).split())[:200]
+    return (
+        EXIT_INTERNAL,
+        f"internal error ({type(err).__name__}: {text}); this is a bug in analyzer: "
+        "run again with --debug and report the traceback",
+    )

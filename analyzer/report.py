@@ -11,8 +11,11 @@ Reports only read tables: the aggregate goes through
 and the game's own :meth:`~analyzer.games.Game.charts` (the run's game is named
 in the manifest).
 A report directory is built whole in a temporary directory beside the target
-and moved into place at the end, so a half-written report never exists and an
-old report is replaced only by a complete new one.
+and swapped into place at the end (:func:`analyzer.outputs.replace_dir`), so a
+half-written report never exists and an old report is replaced only by a
+complete new one. Only the files the manifest lists (``files``: everything
+analyzer wrote, data included) are ever replaced or removed; anything else the
+user put in the folder stays.
 
 The findings (:mod:`analyzer.findings`: the scenario's or the game's questions
 answered in sentences with intervals and n) open page 1 of the PDF, the HTML
@@ -37,7 +40,6 @@ import json
 import os
 import re
 import shutil
-import tempfile
 import textwrap
 import time
 from dataclasses import dataclass
@@ -49,7 +51,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 
 from analyzer import charts, findings, webpage
 from analyzer.aggregate import Reducer, build_tables, combine, run_columns
-from analyzer.errors import AnalyzerError, InputError
+from analyzer.errors import AnalyzerError, EnvironmentFailure, InputError
 from analyzer.games import DEFAULT_GAME, load_game
 
 
@@ -123,8 +125,9 @@ def rebuild_report(directory: str | Path) -> ReportResult:
         raise InputError(f"{src}: not a report directory (no manifest.json)")
     try:
         info = json.loads(manifest.read_text("utf-8"))
-    except (OSError, ValueError) as err:
-        raise InputError(f"{manifest}: cannot read ({err})") from None
+    except (OSError, ValueError, RecursionError) as err:
+        raise InputError(f"{manifest}: cannot read ({_one_line(err)})") from None
+    _check_manifest(info, manifest)
     data = src / "data"
     tables = {}
     try:
@@ -135,7 +138,9 @@ def rebuild_report(directory: str | Path) -> ReportResult:
             pairs = tuple(tuple(p) for p in info.get("pairs", []))
             game = info.get("game", DEFAULT_GAME)
             load_game(game, where=f"{manifest}: game")
-            agg = combine([Reducer(pairs, game=game, columns=run_columns(info))(tables)])
+            columns = run_columns(info)
+            _check_saved_games(tables["games"], columns, data / "games.parquet")
+            agg = combine([Reducer(pairs, game=game, columns=columns)(tables)])
         elif (data / "aggregate.parquet").is_file():
             agg = pd.read_parquet(data / "aggregate.parquet")
         else:
@@ -145,17 +150,104 @@ def rebuild_report(directory: str | Path) -> ReportResult:
             if (data / f"{name}.parquet").is_file():
                 extra[name] = pd.read_parquet(data / f"{name}.parquet")
     except (OSError, ValueError) as err:
-        raise InputError(f"{data}: cannot read the saved tables ({err})") from None
+        raise InputError(f"{data}: cannot read the saved tables ({_one_line(err)})") from None
+    except (KeyError, TypeError, AttributeError, IndexError) as err:
+        raise InputError(
+            f"{data}: the saved tables do not match {manifest} ({type(err).__name__}: "
+            f"{_one_line(err)}; allowed: a folder written by 'analyzer run')"
+        ) from None
     info["report_rebuilt"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
 
     def fill(tmp: Path) -> list[str]:
-        shutil.copytree(data, tmp / "data")
+        (tmp / "data").mkdir()
+        for path in data.glob("*.parquet"):  # analyzer's data files; the user's are carried
+            if path.stem in tables or path.stem in extra or path.name == "aggregate.parquet":
+                shutil.copy2(path, tmp / "data" / path.name)
         if "games" in tables:  # the recomputed aggregate replaces the saved one
             _write_parquet(agg, tmp / "data" / "aggregate.parquet", index=True)
-        return write_report(tmp, agg, info, extra)
+        try:
+            return write_report(tmp, agg, info, extra)
+        except (KeyError, TypeError, AttributeError, IndexError, ValueError) as err:
+            raise InputError(
+                f"{manifest}: does not describe the saved tables ({type(err).__name__}: "
+                f"{_one_line(err)}; allowed: a manifest written by 'analyzer run')"
+            ) from None
 
     files = _build_dir(src, fill)
     return ReportResult(directory=src, files=files, info=info)
+
+
+def _one_line(err: BaseException, limit: int = 160) -> str:
+    text = " ".join(str(err).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _check_manifest(info, where: Path) -> None:
+    """The keys a report is rebuilt from, with the types ``analyzer run`` writes."""
+
+    def need(cond: bool, key: str, allowed: str) -> None:
+        if not cond:
+            raise InputError(
+                f"{where}: {key}: not as analyzer writes it (allowed: {allowed}; "
+                "a manifest written by 'analyzer run')"
+            )
+
+    need(isinstance(info, dict), "top level", "a JSON object")
+    sc = info.get("scenario")
+    need(isinstance(sc, dict), "scenario", "an object")
+    for key in ("name", "path"):
+        need(isinstance(sc.get(key), str), f"scenario.{key}", "a string")
+    need(isinstance(info.get("game", DEFAULT_GAME), str), "game", "a game name")
+    for key in ("games", "seed"):
+        v = info.get(key)
+        need(isinstance(v, int) and not isinstance(v, bool) and v >= 0, key, "an integer")
+    cells = info.get("cells", [])
+    need(isinstance(cells, list), "cells", "a list of objects")
+    for c in cells:
+        need(
+            isinstance(c, dict)
+            and isinstance(c.get("index"), int)
+            and isinstance(c.get("label"), str)
+            and isinstance(c.get("players"), int),
+            "cells",
+            "objects with index, label and players",
+        )
+    pairs = info.get("pairs", [])
+    need(
+        isinstance(pairs, list)
+        and all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(x, int) for x in p)
+            for p in pairs
+        ),
+        "pairs",
+        "a list of [a, b] cell indices",
+    )
+    cols = info.get("columns")
+    need(
+        cols is None or (isinstance(cols, list) and all(isinstance(c, dict) for c in cols)),
+        "columns",
+        "a list of column objects",
+    )
+    for key in ("extra_tables", "sweep", "assumed"):
+        need(isinstance(info.get(key, []), list), key, "a list")
+    for key in ("rules", "labels"):
+        need(isinstance(info.get(key, {}), dict), key, "an object")
+
+
+def _check_saved_games(games: pd.DataFrame, columns, where: Path) -> None:
+    """A saved games table has exactly the columns its manifest declares."""
+    from analyzer.games import CORE_COLUMNS, RUN_COLUMNS
+
+    declared = {c.name for c in columns}
+    # declared columns may be derived (not stored), so only the core ones must be there
+    missing = [c for c in (*CORE_COLUMNS, *RUN_COLUMNS) if c not in games.columns]
+    extra = [c for c in games.columns if c not in {*CORE_COLUMNS, *RUN_COLUMNS, *declared}]
+    if missing or extra:
+        what = f"lacks column {missing[0]!r}" if missing else f"has undeclared column {extra[0]!r}"
+        raise InputError(
+            f"{where}: {what} (allowed: the columns manifest.json lists; "
+            "a table written by 'analyzer run')"
+        )
 
 
 # --------------------------------------------------------------------------- writing
@@ -236,7 +328,12 @@ def write_report(
         summary_markdown(tables, info, [n for n, _ in figures], found), "utf-8"
     )
     files.append("summary.md")
-    info = {**info, "findings": found.as_dict(), "files": sorted(files + ["manifest.json"])}
+    data_files = sorted(f"data/{p.name}" for p in (directory / "data").glob("*.parquet"))
+    info = {
+        **info,
+        "findings": found.as_dict(),
+        "files": sorted(files + data_files + ["manifest.json"]),
+    }
     (directory / "manifest.json").write_text(
         json.dumps(info, indent=1, default=_json) + "\n", "utf-8"
     )
@@ -707,39 +804,41 @@ def _write_parquet(df: pd.DataFrame, path: Path, index: bool = False) -> None:
 
 
 def _check_target(target: Path) -> None:
+    """Refuse, before any work, a report folder that cannot or must not be written."""
+    target = Path(target)
+    here = Path.cwd().resolve()
+    full = target.resolve()
+    if full == here or full in here.parents:
+        raise InputError(
+            f"--out: {target} is the current directory or one above it (allowed: a report "
+            "folder of its own, e.g. --out reports/NAME)"
+        )
     if target.exists() and not target.is_dir():
-        raise InputError(f"--out: {target} exists and is not a directory")
+        raise EnvironmentFailure(f"--out: {target} exists and is not a directory")
     if target.is_dir() and any(target.iterdir()) and not (target / "manifest.json").is_file():
         raise InputError(
             f"--out: {target} is a non-empty directory that is not a report "
             "(allowed: a new directory, an empty one, or an earlier report to replace)"
         )
+    ancestor = full.parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise EnvironmentFailure(f"--out: {ancestor} is not a directory")
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise EnvironmentFailure(
+            f"--out: cannot write in {ancestor} (permission denied; choose a writable place)"
+        )
 
 
 def _build_dir(target: Path, fill) -> list[str]:
-    """Build a directory with ``fill(tmp)`` beside ``target``, then swap it into place."""
+    """Build a directory with ``fill(tmp)`` beside ``target``, then swap it into place
+    keeping the user's files (:func:`analyzer.outputs.replace_dir`)."""
+    from analyzer.outputs import replace_dir
+
     target = Path(target)
     _check_target(target)
-    parent = target.resolve().parent
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise InputError(f"--out: cannot create {parent} ({err.strerror})") from None
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.tmp-", dir=parent))
-    try:
-        files = fill(tmp)
-        os.chmod(tmp, 0o755)
-        old = None
-        if target.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=parent))
-            os.replace(target, old / target.name)
-        os.replace(tmp, target)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return files
+    return replace_dir(target, fill)
 
 
 __all__ = ["ReportResult", "rebuild_report", "run_and_report", "write_report", "AnalyzerError"]

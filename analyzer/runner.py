@@ -31,7 +31,6 @@ import math
 import multiprocessing
 import os
 import re
-import tempfile
 import time
 import types
 from collections.abc import Callable
@@ -42,7 +41,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyzer.errors import AnalyzerError, InputError, bad_value
+from analyzer.errors import AnalyzerError, EnvironmentFailure, InputError, bad_value
 
 BatchFn = Callable[[int, int], dict[str, pd.DataFrame]]
 Reducer = Callable[[dict[str, pd.DataFrame]], pd.DataFrame]
@@ -54,6 +53,10 @@ CONNECT_TIMEOUT_S = 3.0
 #: version of the checkpoint layout; a checkpoint of another format is refused
 CHECKPOINT_FORMAT = 1
 MANIFEST_NAME = "run.json"
+#: most games one run may ask for: a trillion (years of CPU time; a larger number
+#: is a typo, and the game index must stay a 64-bit integer)
+MAX_GAMES = 10**12
+GAMES_ALLOWED = f"an integer from 1 to {MAX_GAMES:,}"
 
 
 @dataclass(frozen=True)
@@ -117,10 +120,10 @@ def _is_int(value) -> bool:
 
 
 def _validate(options: RunOptions, headline) -> None:
-    if not _is_int(options.games) or options.games < 1:
-        raise bad_value("games", options.games, "a positive integer")
-    if not _is_int(options.batch_size) or options.batch_size < 1:
-        raise bad_value("batch_size", options.batch_size, "a positive integer")
+    if not _is_int(options.games) or not 1 <= options.games <= MAX_GAMES:
+        raise bad_value("games", options.games, GAMES_ALLOWED)
+    if not _is_int(options.batch_size) or not 1 <= options.batch_size <= MAX_GAMES:
+        raise bad_value("batch_size", options.batch_size, GAMES_ALLOWED)
     if options.workers is not None and (not _is_int(options.workers) or options.workers < 1):
         raise bad_value("workers", options.workers, "a positive integer, or None for all cores")
     if options.precision is not None:
@@ -134,12 +137,15 @@ def _validate(options: RunOptions, headline) -> None:
         if headline is None:
             raise InputError("precision: needs a headline function to judge the target")
     if options.max_games is not None:
-        if not _is_int(options.max_games) or options.max_games < 1:
-            raise bad_value("max_games", options.max_games, "a positive integer")
+        if not _is_int(options.max_games) or not 1 <= options.max_games <= MAX_GAMES:
+            raise bad_value("max_games", options.max_games, GAMES_ALLOWED)
         if options.precision is None:
             raise InputError("max_games: only used with a precision target (set precision too)")
     if options.resume and options.checkpoint_dir is None:
         raise InputError("resume: needs a checkpoint directory to resume from")
+    found = scheduler_address(options)
+    if found:
+        check_scheduler_address(*found)
 
 
 def _plan(options: RunOptions) -> tuple[int, int]:
@@ -290,18 +296,11 @@ def _manifest(batch_fn, reducer, options: RunOptions) -> dict:
 
 
 def _atomic_write(path: Path, write: Callable[[str], None]) -> None:
-    """Call ``write(tmp_path)`` on a temp file next to ``path``, then rename it into place."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Call ``write(tmp_path)`` on a temp file next to ``path``, then rename it into
+    place (:func:`analyzer.outputs.atomic_write`: the umask's mode, one-line errors)."""
+    from analyzer.outputs import atomic_write
+
+    atomic_write(Path(path), write)
 
 
 def write_parquet_atomic(frame: pd.DataFrame, path: Path, *, index: bool = False) -> None:
@@ -335,8 +334,14 @@ class _Checkpoint:
                 )
             try:
                 old = json.loads(path.read_text("utf-8"))
-            except (OSError, ValueError) as err:
-                raise InputError(f"checkpoint: cannot read {str(path)!r}: {err}") from None
+            except (OSError, ValueError, RecursionError) as err:
+                detail = " ".join(str(err).split())[:160]
+                raise InputError(f"checkpoint: cannot read {str(path)!r}: {detail}") from None
+            if not isinstance(old, dict):
+                raise InputError(
+                    f"checkpoint: {str(path)!r} is not a run manifest (a JSON object "
+                    "written by analyzer; allowed: resume a checkpoint analyzer wrote)"
+                )
             for key, value in manifest.items():
                 if old.get(key) != value:
                     raise InputError(
@@ -355,11 +360,30 @@ class _Checkpoint:
             _atomic_write(path, lambda tmp: Path(tmp).write_text(text, "utf-8"))
         self.keep_tables = bool(manifest["keep_tables"])
 
+    @staticmethod
+    def saved_seed(directory: Path) -> int | None:
+        """The seed recorded in a checkpoint's ``run.json``, or None if there is none."""
+        try:
+            old = json.loads((Path(directory) / MANIFEST_NAME).read_text("utf-8"))
+        except (OSError, ValueError, RecursionError):
+            return None
+        seed = old.get("seed") if isinstance(old, dict) else None
+        return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+
     def _partial_path(self, i: int) -> Path:
         return self.dir / f"batch-{i:06d}.partial.parquet"
 
     def _table_path(self, i: int, name: str) -> Path:
         return self.dir / f"batch-{i:06d}.{name}.parquet"
+
+    def finished(self, n_batches: int) -> set[int]:
+        """Indices below ``n_batches`` of the batches finished on disk (one directory listing)."""
+        out = set()
+        for path in self.dir.glob("batch-*.partial.parquet"):
+            digits = path.name[len("batch-") : -len(".partial.parquet")]
+            if digits.isdigit() and int(digits) < n_batches:
+                out.add(int(digits))
+        return out
 
     def done(self, i: int) -> bool:
         """True if batch ``i`` was finished (its partial file exists)."""
@@ -419,10 +443,46 @@ def _run_batch(batch_fn: BatchFn, reducer: Reducer, start: int, count: int, keep
 _WORKER_JOB: tuple | None = None
 
 
-def _init_worker(batch_fn: BatchFn, reducer: Reducer, keep_tables: bool) -> None:
-    """Pool initializer: unpickle the job once per worker process."""
+def _init_worker(
+    batch_fn: BatchFn, reducer: Reducer, keep_tables: bool, parent: int | None = None
+) -> None:
+    """Pool initializer: unpickle the job once per worker process, and tie the
+    worker's life to its parent's (:func:`die_with_parent`)."""
     global _WORKER_JOB
     _WORKER_JOB = (batch_fn, reducer, keep_tables)
+    if parent is not None:
+        die_with_parent(parent)
+
+
+def die_with_parent(parent: int) -> None:
+    """Make this (worker) process end when process ``parent`` ends, however it ends.
+
+    Ctrl-C reaches every process of the terminal's group: a worker ignores it
+    and lets the parent stop the pool (no traceback from every worker). On Linux
+    the kernel kills the worker when the parent dies (``PR_SET_PDEATHSIG``, even
+    for SIGKILL); elsewhere a watchdog thread notices the parent is gone.
+    """
+    import signal
+    import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    except (AttributeError, OSError):
+        pass
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _pool_batch(start: int, count: int):
@@ -442,8 +502,59 @@ class _InlineExecutor(cf.Executor):
         return future
 
 
-def _dask_client(address: str):
-    """Connect to a running Dask scheduler, or raise AnalyzerError within a few seconds."""
+#: transports a scheduler address may name (Dask's own)
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+
+
+def scheduler_address(options: RunOptions) -> tuple[str, str] | None:
+    """``(address, where it came from)`` of the Dask scheduler to use, or None."""
+    if options.scheduler:
+        return options.scheduler, "--scheduler"
+    env = os.environ.get("DASK_SCHEDULER_ADDRESS") or None
+    return (env, "$DASK_SCHEDULER_ADDRESS") if env else None
+
+
+def check_scheduler_address(address: str, where: str = "--scheduler") -> tuple[str, int]:
+    """``(host, port)`` of a scheduler address ``[scheme://]host:port``; an
+    :class:`InputError` naming ``where`` for anything else (checked before any work)."""
+    allowed = "SCHEME://HOST:PORT, e.g. tcp://10.0.0.5:8786 (schemes: " + ", ".join(
+        SCHEDULER_SCHEMES
+    )
+    allowed += ")"
+    if not isinstance(address, str) or not address.strip() or len(address) > 1000:
+        raise bad_value(where, address, allowed)
+    scheme, sep, rest = address.strip().partition("://")
+    if not sep:
+        scheme, rest = "tcp", address.strip()
+    if scheme not in SCHEDULER_SCHEMES:
+        raise bad_value(where, address, allowed)
+    if rest.startswith("["):  # [ipv6]:port
+        host, sep, port = rest[1:].partition("]:")
+    else:
+        host, sep, port = rest.rpartition(":")
+    if not sep or not host or ":" in host and not rest.startswith("[") or "/" in host:
+        raise bad_value(where, address, allowed)
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise bad_value(where, address, allowed)
+    return host, int(port)
+
+
+def _dask_client(address: str, where: str = "--scheduler"):
+    """Connect to a running Dask scheduler, or raise within a few seconds:
+    :class:`EnvironmentFailure` if nothing answers at the address."""
+    import socket
+
+    host, port = check_scheduler_address(address, where)
+    hint = f"start one with 'dask scheduler' and 'dask worker {address}'"
+    try:  # a plain TCP probe first: fails fast and leaves no half-made client behind
+        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S).close()
+    except OSError as err:
+        detail = err.strerror or type(err).__name__
+        raise EnvironmentFailure(
+            f"scheduler: cannot connect to {address!r} within {CONNECT_TIMEOUT_S:g} s "
+            f"({detail}); {hint}"
+        ) from None
+
     import dask
     from distributed import Client
 
@@ -452,9 +563,9 @@ def _dask_client(address: str):
             return Client(address, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as err:
             detail = " ".join(str(err).split())[:160] or type(err).__name__
-            raise AnalyzerError(
+            raise EnvironmentFailure(
                 f"scheduler: cannot connect to {address!r} within {CONNECT_TIMEOUT_S:g} s "
-                f"({detail}); start one with 'dask scheduler' and 'dask worker {address}'"
+                f"({detail}); {hint}"
             ) from None
 
 
@@ -464,9 +575,10 @@ class _Backend:
     def __init__(self, batch_fn, reducer, options: RunOptions, n_batches: int) -> None:
         self.client = None
         self.where = "this process"
-        address = options.scheduler or os.environ.get("DASK_SCHEDULER_ADDRESS") or None
-        if address:
-            self.client = _dask_client(address)
+        found = scheduler_address(options)
+        if found:
+            address = found[0]
+            self.client = _dask_client(*found)
             threads = sum(self.client.nthreads().values()) or 1
             self.executor = self.client.get_executor(pure=False)
             self.window = max(2, 2 * threads)
@@ -485,7 +597,7 @@ class _Backend:
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_init_worker,
-            initargs=(batch_fn, reducer, options.keep_tables),
+            initargs=(batch_fn, reducer, options.keep_tables, os.getpid()),
         )
         self.window = 2 * workers
         self.where = f"{workers} local processes"
@@ -497,6 +609,9 @@ class _Backend:
             if self.client is not None:
                 self.executor.shutdown(wait=False)  # cancels what is left on the cluster
             elif isinstance(self.executor, cf.ProcessPoolExecutor):
+                if failed:  # interrupted or an error: running batches are not waited for
+                    for proc in list((getattr(self.executor, "_processes", None) or {}).values()):
+                        proc.terminate()
                 self.executor.shutdown(wait=not failed, cancel_futures=True)
         finally:
             if self.client is not None:
@@ -506,12 +621,29 @@ class _Backend:
 # --------------------------------------------------------------------------- progress
 
 
+#: seconds between two plain progress lines (stderr not a terminal, e.g. a CI log)
+PLAIN_EVERY_S = 5.0
+
+
 class _Progress:
-    """Games done, games/s, ETA and the running headline on stderr (rich)."""
+    """Games done, games/s, ETA and the running headline on stderr.
+
+    On a terminal: a rich progress bar. Otherwise (a CI log, a pipe, a file):
+    one plain, whole line every :data:`PLAIN_EVERY_S` seconds and one at the
+    end, never cut to a terminal width.
+    """
 
     def __init__(self, enabled: bool, total: int, target: str) -> None:
+        import sys
+
         self.enabled = enabled
         if not enabled:
+            return
+        self.total, self.target = total, target
+        self.plain = not sys.stderr.isatty()
+        self.t0 = self.last = time.monotonic()
+        self.line = ""
+        if self.plain:
             return
         from rich.console import Console
         from rich.progress import (
@@ -543,11 +675,43 @@ class _Progress:
         if head is not None and math.isfinite(head.value):
             estimate = f"{head.label} {head.value:.4f} [{head.low:.4f}, {head.high:.4f}]"
         rate_text = f"{rate:,.0f} games/s"
-        self.progress.update(self.task, completed=done, rate=rate_text, estimate=estimate)
+        if not self.plain:
+            self.progress.update(self.task, completed=done, rate=rate_text, estimate=estimate)
+            return
+        eta = f"ETA {(self.total - done) / rate:,.0f} s" if rate > 0 else "ETA ?"
+        share = f"{100 * done / self.total:.0f}%" if self.total else ""
+        self.line = f"{self.target}: {done:,}/{self.total:,} ({share}), {rate_text}, {eta}" + (
+            f", {estimate}" if estimate else ""
+        )
+        self.tick()
+
+    def tick(self) -> None:
+        """Write the plain line if one is due (also while a long batch runs)."""
+        if not self.enabled or not self.plain:
+            return
+        now = time.monotonic()
+        if now - self.last >= PLAIN_EVERY_S:
+            self._emit()
+            self.last = now
+
+    def _emit(self) -> None:
+        import sys
+
+        line = self.line or f"{self.target}: 0/{self.total:,} (0%), starting"
+        try:
+            sys.stderr.write(f"progress: {time.monotonic() - self.t0:,.0f} s: {line}\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):  # stderr closed: progress is not worth failing for
+            self.enabled = False
 
     def close(self) -> None:
-        if self.enabled:
-            self.progress.stop()
+        if not self.enabled:
+            return
+        if self.plain:
+            if self.line:
+                self._emit()
+            return
+        self.progress.stop()
 
 
 # --------------------------------------------------------------------------- run
@@ -593,8 +757,11 @@ def run(
         ckpt = _Checkpoint(
             options.checkpoint_dir, _manifest(batch_fn, reducer, options), options.resume
         )
-    on_disk = {i for i in range(n_batches) if ckpt is not None and ckpt.done(i)}
-    todo = [i for i in range(n_batches) if i not in on_disk]
+    # lazily: a huge run must not build a list of every batch before playing one
+    on_disk = ckpt.finished(n_batches) if ckpt is not None else set()
+    n_todo = n_batches - len(on_disk)
+    todo = (i for i in range(n_batches) if i not in on_disk)
+    next_i = next(todo, None)
 
     aggregate = _ExactSum()
     tables: dict[str, list[pd.DataFrame]] = {}
@@ -608,20 +775,18 @@ def run(
     backend = None
     finished_ok = False
     try:
-        if todo:
+        if n_todo:
             if options.workers != 1:
                 _warm_up(batch_fn)
-            backend = _Backend(batch_fn, reducer, options, len(todo))
-        cursor = 0  # next position in ``todo`` to submit
+            backend = _Backend(batch_fn, reducer, options, n_todo)
         while consumed < n_batches:
             # keep the workers busy, but never too far ahead of the consumer
             while (
                 backend is not None
-                and cursor < len(todo)
+                and next_i is not None
                 and len(pending) + len(ready) < (backend.window)
             ):
-                i = todo[cursor]
-                cursor += 1
+                i, next_i = next_i, next(todo, None)
                 start, count = _batch_span(i, size, total)
                 pending[backend.submit(start, count, keep)] = i
             if consumed in on_disk:
@@ -629,7 +794,9 @@ def run(
             elif consumed in ready:
                 partial, batch_tables = ready.pop(consumed)
             else:
-                done, _ = cf.wait(list(pending), return_when=cf.FIRST_COMPLETED)
+                done, _ = cf.wait(list(pending), timeout=1.0, return_when=cf.FIRST_COMPLETED)
+                if not done:  # a long batch: the plain progress line still comes on time
+                    progress.tick()
                 for future in done:
                     i = pending.pop(future)
                     result = future.result()
@@ -682,5 +849,8 @@ __all__ = [
     "RunResult",
     "fingerprint",
     "run",
+    "checkpoint_seed",
     "write_parquet_atomic",
 ]
+
+checkpoint_seed = _Checkpoint.saved_seed

@@ -35,6 +35,9 @@ import pandas as pd
 
 from analyzer.errors import InputError, bad_value
 from analyzer.games import DEFAULT_GAME, Game, load_game, merge_columns
+from analyzer.runner import GAMES_ALLOWED, MAX_GAMES
+from analyzer.seeding import SEED_ALLOWED
+from analyzer.seeding import seed_ok as _seed_ok
 
 TOP_KEYS = (
     "game",
@@ -187,23 +190,75 @@ def load_scenario(path: str | Path) -> Scenario:
     """
     p = Path(path)
     where = str(path)
+    raw = read_toml(p, where, "scenario file")
+    return parse_scenario(raw, where, default_name=p.stem)
+
+
+#: largest scenario file read (a scenario is a page of text; anything bigger is a mistake)
+MAX_FILE_BYTES = 1_000_000
+#: deepest nesting of tables and lists in a scenario (the deepest real key is 3)
+MAX_DEPTH = 16
+
+
+def read_toml(path: Path, where: str, what: str = "file") -> dict:
+    """Read a small TOML text file; anything else is one :class:`InputError`:
+    missing, unreadable, too big, binary, not UTF-8, not TOML, nested too deep."""
     try:
-        text = p.read_text("utf-8")
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise InputError(f"{where}: no such scenario file") from None
+        raise InputError(f"{where}: no such {what}") from None
     except OSError as err:
         raise InputError(f"{where}: cannot read ({err.strerror})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise InputError(
+            f"{where}: more than {MAX_FILE_BYTES:,} bytes (allowed: a small TOML text file)"
+        )
+    if b"\0" in data:
+        raise InputError(f"{where}: a binary file, not TOML text (allowed: a UTF-8 TOML file)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(
+            f"{where}: not UTF-8 text (byte {data[err.start]:#04x} at offset {err.start}; "
+            "allowed: a TOML file saved as UTF-8)"
+        ) from None
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise InputError(f"{where}: not valid TOML ({err})") from None
-    return parse_scenario(raw, where, default_name=p.stem)
+    except RecursionError:
+        raise InputError(
+            f"{where}: nested too deeply to read (allowed: at most {MAX_DEPTH} levels)"
+        ) from None
+    depth = _depth(raw)
+    if depth > MAX_DEPTH:
+        raise InputError(
+            f"{where}: tables or lists nested {depth} deep (allowed: at most {MAX_DEPTH})"
+        )
+    return raw
+
+
+def _depth(value) -> int:
+    """Nesting depth of tables and lists (a plain value is 0), without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict):
+            v = list(v.values())
+        if isinstance(v, list):
+            deepest = max(deepest, d + 1)
+            if d + 1 <= MAX_DEPTH:
+                stack.extend((x, d + 1) for x in v)
+    return deepest
 
 
 def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Scenario:
     """Validate an already-parsed scenario mapping; ``where`` names it in errors."""
+    _check(isinstance(raw, dict), where, None, raw, "a table of scenario keys")
     _unknown(raw, TOP_KEYS, where, "")
     game_name = raw.get("game", DEFAULT_GAME)
+    _check(isinstance(game_name, str), where, "game", game_name, "a game name (analyzer games)")
     game = load_game(game_name, where=f"{where}: game")
     name = raw.get("name", default_name)
     _check(
@@ -220,11 +275,9 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
     _check(_is_int(players) and players >= 1, where, "players", players, "a positive integer")
     _require(raw, "games", where)
     games = raw["games"]
-    _check(_is_int(games) and games >= 1, where, "games", games, "a positive integer")
+    _check(_is_int(games) and 1 <= games <= MAX_GAMES, where, "games", games, GAMES_ALLOWED)
     seed = raw.get("seed")
-    _check(
-        seed is None or (_is_int(seed) and seed >= 0), where, "seed", seed, "a non-negative integer"
-    )
+    _check(seed is None or _seed_ok(seed), where, "seed", seed, SEED_ALLOWED)
 
     if ("strategies" in raw) == ("lineup" in raw):
         raise InputError(
@@ -323,10 +376,10 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
 def with_overrides(sc: Scenario, games: int | None = None, seed: int | None = None) -> Scenario:
     """The scenario with ``games`` and/or ``seed`` replaced (command-line options)."""
     if games is not None:
-        _check(_is_int(games) and games >= 1, "--games", None, games, "a positive integer")
+        _check(_is_int(games) and 1 <= games <= MAX_GAMES, "--games", None, games, GAMES_ALLOWED)
         sc = replace(sc, games=int(games))
     if seed is not None:
-        _check(_is_int(seed) and seed >= 0, "--seed", None, seed, "a non-negative integer")
+        _check(_seed_ok(seed), "--seed", None, seed, SEED_ALLOWED)
         sc = replace(sc, seed=int(seed))
     return sc
 
@@ -550,6 +603,11 @@ def run_scenario(
         raise bad_value("first_game", first_game, "a non-negative integer")
     if first_game < 0:
         raise bad_value("first_game", first_game, "a non-negative integer")
+    if resume and sc.seed is None and checkpoint_dir is not None:
+        # resuming without --seed continues the saved run with its own seed
+        from analyzer.runner import checkpoint_seed
+
+        sc = replace(sc, seed=checkpoint_seed(Path(checkpoint_dir)))
     seed = resolve_seed(sc.seed)
     sc = replace(sc, seed=seed)
     cells = expand(sc)
@@ -716,7 +774,7 @@ def _strategy_params(game: Game, value, where: str) -> dict:
         params = _table(params, where, f"strategy_params.{name}")
         _unknown(params, tuple(known), where, f"strategy_params.{name}.")
         for key, v in params.items():
-            ok = isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+            ok = _is_int(v) and abs(v) < 2**53 or isinstance(v, float) and math.isfinite(v)
             _check(ok, where, f"strategy_params.{name}.{key}", v, "a number")
         out[name] = {k: float(v) for k, v in params.items()}
     return out

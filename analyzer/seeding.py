@@ -10,13 +10,26 @@ import numpy as np
 
 from analyzer.errors import bad_value
 
+#: seeds are 64-bit: what a manifest, a checkpoint and ``--seed`` carry
+SEED_LIMIT = 2**64
+SEED_ALLOWED = "an integer from 0 to 2**64 - 1"
+
+
+def seed_ok(seed) -> bool:
+    """True for a seed the tool takes: an integer in ``[0, 2**64)``."""
+    return (
+        not isinstance(seed, bool)
+        and isinstance(seed, int | np.integer)
+        and 0 <= int(seed) < SEED_LIMIT
+    )
+
 
 def resolve_seed(seed) -> int:
     """Return an explicit non-negative int seed; ``None`` draws one from the OS."""
     if seed is None:
         return int(np.random.SeedSequence().entropy % (2**63))
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise bad_value("seed", seed, "a non-negative integer")
+    if not seed_ok(seed):
+        raise bad_value("seed", seed, SEED_ALLOWED)
     return int(seed)
 
 

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from analyzer.errors import InputError, bad_value
+from analyzer.errors import EnvironmentFailure, InputError, bad_value
 from analyzer.games import DEFAULT_GAME, load_game
-from analyzer.runner import RunResult, write_parquet_atomic
+from analyzer.runner import GAMES_ALLOWED, MAX_GAMES, RunResult, write_parquet_atomic
 
 
 def summary_table(aggregate: pd.DataFrame, level: float = 0.95, cell: int = 0) -> pd.DataFrame:
@@ -123,8 +123,13 @@ def check_out_path(out: Path | str | None) -> Path | None:
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
         raise bad_value("--out", str(path), "a file in an existing directory")
+    if path.is_dir():
+        raise EnvironmentFailure(f"--out: {path} is a directory (allowed: a .parquet file name)")
     if not os.access(parent, os.W_OK):
-        raise bad_value("--out", str(path), "a file in a writable directory")
+        raise EnvironmentFailure(
+            f"--out: cannot write in {parent} (permission denied; allowed: a file in a "
+            "writable directory)"
+        )
     return path
 
 
@@ -175,8 +180,8 @@ def simulate_games(
     if isinstance(strategies, str):
         strategies = [strategies]
     per_seat = parse_strategies(strategies, players, g.strategy_names(), g.default_strategy)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise bad_value("games", games, "a positive integer")
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+        raise bad_value("--games", games, GAMES_ALLOWED)
     if isinstance(first_game, bool) or not isinstance(first_game, int) or first_game < 0:
         raise bad_value("first_game", first_game, "a non-negative integer")
     path = check_out_path(out)

@@ -122,9 +122,12 @@ def test_failed_report_keeps_the_old_one(tmp_path, synthetic, monkeypatch):
         raise RuntimeError("chart failed")
 
     monkeypatch.setattr("analyzer.charts.seats", boom)
+    code = run_cli(["run", str(src), "--out", str(out), "--workers", "1", "--quiet",
+                    "--games", "5"])  # fmt: skip
+    assert code == 3  # an internal error: one line, the traceback only with --debug
     with pytest.raises(RuntimeError):
         run_cli(["run", str(src), "--out", str(out), "--workers", "1", "--quiet",
-                 "--games", "5"])  # fmt: skip
+                 "--games", "5", "--debug"])  # fmt: skip
     assert (out / "manifest.json").read_text() == '{"old": true}'
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rep", "tiny.toml"]
     (out / "stray.txt").unlink(missing_ok=True)

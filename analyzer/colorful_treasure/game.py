@@ -211,6 +211,14 @@ def check_results(job: GameJob, start: int, results: np.ndarray) -> None:
     """Raise ``RuntimeError`` if a game broke an invariant or its score does not
     recompute."""
     bad = results[:, engine.R_BAD]
+    capped = np.flatnonzero(bad & engine.BAD_ABORTED)
+    if len(capped):  # the rules as given never end: the run fails loudly
+        from analyzer.errors import InputError
+
+        raise InputError(
+            f"game {start + int(capped[0]) // job.players} of this run hit the engine's turn "
+            "cap without ending: the rules as given make no playable game (check the overrides)"
+        )
     if bad.any():
         i = int(np.flatnonzero(bad)[0]) // job.players
         raise RuntimeError(

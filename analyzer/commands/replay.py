@@ -96,8 +96,13 @@ def write_text_atomic(path: Path, text: str) -> None:
     from analyzer.runner import _atomic_write
 
     parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir() or not os.access(parent, os.W_OK):
+    if not parent.is_dir():
         raise bad_value("--out", str(path), "a file in an existing, writable directory")
+    if path.is_dir() or not os.access(parent, os.W_OK):
+        from analyzer.errors import EnvironmentFailure
+
+        why = "is a directory" if path.is_dir() else f"cannot write in {parent}"
+        raise EnvironmentFailure(f"--out: {path} {why} (allowed: a file in a writable directory)")
 
     def write(tmp: str) -> None:
         with open(tmp, "w", encoding="utf-8") as f:

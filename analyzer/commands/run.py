@@ -6,11 +6,40 @@ from pathlib import Path
 
 import typer
 
+RUN_EXAMPLES = """
+Simulate a scenario and write its report folder: report.pdf, report.html, charts/*.png,
+tables/*.csv, summary.md, data/*.parquet and manifest.json (seed, versions,
+settings). The folder is replaced only by a complete new report, and only
+analyzer's own files in it are replaced: notes or subfolders you add stay.
+
+Examples:
+
+  analyzer run scenarios/default.toml
+
+  analyzer run scenarios/editions.toml --games 2000 --seed 1 --out reports/quick
+
+  analyzer run scenarios/tournament.toml --workers 1 --quiet
+
+scenarios/README.md documents every key of a scenario file.
+"""
+
+REPORT_EXAMPLES = """
+Rebuild the report of a saved run from its tables (data/*.parquet), without
+simulating again: every table, chart, the PDF and the summary. Files you added
+to the folder stay.
+
+Examples:
+
+  analyzer report reports/default
+
+  analyzer run scenarios/editions.toml --out reports/ed && analyzer report reports/ed
+"""
+
 
 def register(app: typer.Typer) -> None:
     """Add the ``run`` and ``report`` commands to ``app``."""
 
-    @app.command("run")
+    @app.command("run", help=RUN_EXAMPLES)
     def run_cmd(
         scenario: Path = typer.Argument(..., help="scenario file, e.g. scenarios/default.toml"),
         out: Path | None = typer.Option(
@@ -23,7 +52,6 @@ def register(app: typer.Typer) -> None:
         ),
         quiet: bool = typer.Option(False, "--quiet", help="no progress display, no summary"),
     ) -> None:
-        """Simulate a scenario and write its report (PDF, charts, tables, manifest)."""
         from analyzer.report import run_and_report
 
         result = run_and_report(
@@ -40,11 +68,10 @@ def register(app: typer.Typer) -> None:
                 f"report: {result.directory}/report.pdf and report.html ({len(result.files)} files)"
             )
 
-    @app.command("report")
+    @app.command("report", help=REPORT_EXAMPLES)
     def report_cmd(
         directory: Path = typer.Argument(..., help="a directory written by 'analyzer run'"),
     ) -> None:
-        """Rebuild the report of a saved run from its tables, without simulating."""
         from analyzer.report import rebuild_report
 
         result = rebuild_report(directory)

@@ -9,6 +9,7 @@ value has the type of the value it replaces; :func:`check` raises the one-line
 from __future__ import annotations
 
 import copy
+import math
 from typing import Any
 
 from analyzer.errors import bad_value
@@ -27,20 +28,44 @@ def coerce_override(old: Any, value: Any, where: str, *, tables: bool = True) ->
     if isinstance(old, bool):
         ok = isinstance(value, bool)
     elif isinstance(old, int):
-        ok = isinstance(value, int) and not isinstance(value, bool)
+        ok = _small_int(value)
+        if not ok and isinstance(value, int) and not isinstance(value, bool):
+            raise bad_value(where, value, f"an integer from {-LIMIT} to {LIMIT}")
     elif isinstance(old, float):
-        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        ok = _small_int(value) or isinstance(value, float) and math.isfinite(value)
         value = float(value) if ok else value
     elif isinstance(old, list):
         kind = type(old[0]) if old else int
-        ok = isinstance(value, list) and all(
-            isinstance(v, kind) and not isinstance(v, bool) for v in value
-        )
+        check_one = _small_int if kind is int else lambda v: isinstance(v, kind)
+        ok = isinstance(value, list) and len(value) <= LIMIT_LIST and all(map(check_one, value))
     else:
         ok = isinstance(value, type(old))
     if not ok:
         raise bad_value(where, value, f"a value of the same type as {old!r}")
     return copy.deepcopy(value)
+
+
+#: largest magnitude of an integer override (every kernel array holds it; a
+#: bigger number is a typo, and beyond 64 bits it would not even fit)
+LIMIT = 2**31 - 1
+#: longest list an override may give
+LIMIT_LIST = 10_000
+
+
+def _small_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and -LIMIT <= v <= LIMIT
+
+
+def check_count(data: dict, key: str, where: str, low: int = 0, high: int = 10_000) -> None:
+    """``data[key]`` must be an integer count from ``low`` to ``high`` (a count
+    below zero, or one so large that set-up would exhaust memory, makes no game)."""
+    v = data.get(key)
+    check(
+        _small_int(v) and low <= v <= high,
+        f"{where}.{key}" if where else key,
+        v,
+        f"an integer from {low} to {high}",
+    )
 
 
 def check(cond: bool, where: str, value: Any, allowed: str) -> None:

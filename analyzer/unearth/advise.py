@@ -30,10 +30,10 @@ from analyzer.unearth.odds import (
     _wonder_entries,
     allowed_faces,
     event_names,
-    exact_odds,
     fmt_percent,
     parse_die,
 )
+from analyzer.unearth.odds_cost import exact_odds  # priced first, stoppable
 from analyzer.unearth.rules import Rules, default_rules
 
 TOP_KEYS = ("me", "event", "bag", "free_dice", "hand", "wonders", "ruins")

@@ -147,6 +147,13 @@ def games_frame(job: GameJob, start, count, results, wins) -> pd.DataFrame:
     rules = job.rules
     t = rules.tables
     n = job.players
+    capped = np.flatnonzero(results[:, engine.R_ABORTED])
+    if len(capped):  # the rules as given never end: the run fails, never a normal row
+        raise InputError(
+            f"game {start + int(capped[0]) // n} of this run hit the engine's turn cap "
+            f"({engine.MAX_TURNS} turns) without ending: the rules as given make no "
+            "playable game (check the overrides: claim values, counts, dice)"
+        )
     bad = results[:, engine.R_INVARIANTS]
     if bad.any():  # a broken invariant is a bug in the engine, never a user error
         raise RuntimeError(f"engine invariant failed (mask {int(bad.max())}) in games {start}+")

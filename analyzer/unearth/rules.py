@@ -25,7 +25,7 @@ import numpy as np
 
 from analyzer.errors import InputError, bad_value
 from analyzer.games.data import check as _check
-from analyzer.games.data import coerce_override
+from analyzer.games.data import check_count, coerce_override
 from analyzer.unearth.codes import (
     CardKind,
     Delver,
@@ -354,12 +354,15 @@ def _validate(data: dict, where: str) -> None:
         dice,
         f"1 to {MAX_DICE_PER_PLAYER} dice, each with 2 to {MAX_FACES} faces",
     )
-    _check(
-        comp["stones_per_colour"] >= 0,
-        f"{where}: components.stones_per_colour",
-        comp["stones_per_colour"],
-        ">= 0",
-    )
+    for key, low, high in (
+        ("stones_per_colour", 0, 1000),
+        ("delver_cards_dealt", 0, 100),
+        ("hidden_ruins_per_player", 0, 10),
+        ("stone_faces_max", 1, 100),
+        ("min_players", 2, 100),
+        ("max_players", 2, 100),
+    ):
+        check_count(comp, key, f"{where}: components", low, high)
     _check(
         2 <= comp["min_players"] <= comp["max_players"],
         f"{where}: components.max_players",
@@ -369,7 +372,8 @@ def _validate(data: dict, where: str) -> None:
     for n in range(comp["min_players"], comp["max_players"] + 1):
         bp = comp["by_players"].get(str(n))
         _check(bp is not None, f"{where}: components.by_players", n, "an entry per player count")
-        _check(bp["revealed"] >= 1, f"{where}: components.by_players.{n}.revealed", bp, ">= 1")
+        check_count(bp, "revealed", f"{where}: components.by_players.{n}", 1, 1000)
+        check_count(bp, "removed", f"{where}: components.by_players.{n}", 0, 1000)
 
     ruins = data["ruins"]
     colours = ruins["colours"]
@@ -379,7 +383,8 @@ def _validate(data: dict, where: str) -> None:
             r["colour"] in colours, f"{where}: ruins.{rid}.colour", r["colour"], ", ".join(colours)
         )
         _check(r["claim"] >= 1, f"{where}: ruins.{rid}.claim", r["claim"], "a positive integer")
-        _check(r["stones"] >= 0, f"{where}: ruins.{rid}.stones", r["stones"], ">= 0")
+        _check_reachable(r["claim"], comp, f"{where}: ruins.{rid}.claim")
+        check_count(r, "stones", f"{where}: ruins.{rid}", 0, 1000)
     n_ruins = len(ruins["ruin"])
     for n in range(comp["min_players"], comp["max_players"] + 1):
         bp = comp["by_players"][str(n)]
@@ -405,7 +410,8 @@ def _validate(data: dict, where: str) -> None:
                 c["claim"],
                 "a positive integer",
             )
-            _check(c["stones"] >= 0, f"{where}: end_of_age.{cid}.stones", c["stones"], ">= 0")
+            _check_reachable(c["claim"], comp, f"{where}: end_of_age.{cid}.claim")
+            check_count(c, "stones", f"{where}: end_of_age.{cid}", 0, 1000)
         else:
             _check(
                 c["effect"] in ("day_of_rest", "roll_modifier"),
@@ -416,19 +422,25 @@ def _validate(data: dict, where: str) -> None:
     _check(len(data["end_of_age"]["card"]) >= 1, f"{where}: end_of_age", "no cards", ">= 1 card")
     for d in data["delvers"]["delver"]:
         did = d["id"]
-        _check(d["copies"] >= 0, f"{where}: delvers.{did}.copies", d["copies"], ">= 0")
+        check_count(d, "copies", f"{where}: delvers.{did}", 0, 1000)
         _check(
             d["effect"].upper() in Delver.__members__,
             f"{where}: delvers.{did}.effect",
             d["effect"],
             ", ".join(m.lower() for m in Delver.__members__),
         )
+    deck = sum(d["copies"] for d in data["delvers"]["delver"])
+    _check(deck >= 1, f"{where}: delvers", 0, "at least one delver card in the deck")
+    dealt = comp["delver_cards_dealt"] * comp["max_players"]
     _check(
-        sum(d["copies"] for d in data["delvers"]["delver"]) >= 1,
+        deck >= dealt,
         f"{where}: delvers",
-        0,
-        "at least one delver card in the deck",
+        f"{deck} cards",
+        f"at least delver_cards_dealt x max_players = {dealt} cards to deal at set-up",
     )
+    for c in data["end_of_age"]["card"]:
+        if c.get("effect") == "day_of_rest":
+            check_count(c, "amount", f"{where}: end_of_age.{c['id']}", 0, 100)
     effects = {m.lower() for m in WonderEffect.__members__}
     for w in data["named_wonders"]["wonder"]:
         wid = w["id"]
@@ -482,6 +494,19 @@ def _validate(data: dict, where: str) -> None:
         f"{where}: scoring.wonder_bonus_threshold",
         sc["wonder_bonus_threshold"],
         ">= 1",
+    )
+
+
+def _check_reachable(claim: int, comp: dict, where: str) -> None:
+    """A claim value some dice can reach: at most every player's dice on the ruin,
+    each showing its highest face (a modifier never takes a die past its faces)."""
+    most = comp["max_players"] * sum(comp["dice"])
+    _check(
+        claim <= most,
+        where,
+        claim,
+        f"1 to {most}: {comp['max_players']} players x dice {comp['dice']} showing "
+        "their highest faces; a higher claim is never reached and no game ends",
     )
 
 

@@ -288,7 +288,9 @@ def _validate(data: dict, where: str) -> None:
             ", ".join(colours),
         )
         _check(r["level"] in levels, f"{where}: inventions.{rid}.level", r["level"], "1 to 4")
-        _check(r["copies"] >= 0, f"{where}: inventions.{rid}.copies", r["copies"], ">= 0")
+        _check(
+            0 <= r["copies"] <= 1000, f"{where}: inventions.{rid}.copies", r["copies"], "0 to 1000"
+        )
         _check(
             r["effect"] in EFFECT_FIELDS,
             f"{where}: inventions.{rid}.effect",
@@ -369,7 +371,7 @@ def _validate(data: dict, where: str) -> None:
             g["effect"],
             ", ".join(_names(GodEffect)),
         )
-        _check(g["copies"] >= 0, f"{where}: gods.{gid}.copies", g["copies"], ">= 0")
+        _check(0 <= g["copies"] <= 1000, f"{where}: gods.{gid}.copies", g["copies"], "0 to 1000")
         _check(g["amount"] >= 0, f"{where}: gods.{gid}.amount", g["amount"], ">= 0")
     eps = data["epochs"]["epoch"]
     _check(len(eps) == N_EPOCHS, f"{where}: epochs", len(eps), "four epoch cards")

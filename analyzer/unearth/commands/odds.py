@@ -6,11 +6,31 @@ from pathlib import Path
 
 import typer
 
+EXAMPLES = """
+Exact chance to claim a ruin, stones and consolation cards, per player: every
+roll is enumerated (fractions, not samples). Dice with a value are on the ruin;
+dice without one are rolled, in the order given. See docs/odds.md.
+
+Examples:
+
+  analyzer odds --claim 13 --dice "blue:d6=5,blue:d6=3,red:d8"
+
+  analyzer odds --claim 13 --dice "blue:d6=5,blue:d6=3,red:d8" --reading-the-stones --json
+
+  analyzer odds --claim 15 --dice "me:d8,you:d6=6,you:d6=4" --ancient-map --wonder columns=me
+
+  analyzer odds --claim 11 --dice "me:d6,me:d4" --event festival --chart odds.png
+
+A question is priced before it runs (the rolls it enumerates and a pessimistic
+time); one priced above a minute is refused unless --force is given. Ctrl-C
+stops a running enumeration.
+"""
+
 
 def register(app: typer.Typer) -> None:
     """Add the ``odds`` command to ``app``."""
 
-    @app.command("odds")
+    @app.command("odds", help=EXAMPLES)
     def odds(
         claim: str = typer.Option(None, "--claim", help="Claim value of the ruin (required)."),
         dice: str = typer.Option(
@@ -41,11 +61,17 @@ def register(app: typer.Typer) -> None:
         goal: str = typer.Option("claim", "--goal", help="What my choices maximise: claim|stone."),
         json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
         chart: Path = typer.Option(None, "--chart", help="Write a bar chart (PNG) here."),
+        force: bool = typer.Option(
+            False, "--force", help="Run an enumeration priced above a minute anyway."
+        ),
     ) -> None:
-        """Exact chance to claim a ruin, stones and consolation cards, per player."""
+        import contextlib
+        import sys
+
         from rich.console import Console
 
         from analyzer.unearth import odds as lib
+        from analyzer.unearth import odds_cost
         from analyzer.unearth.rules import default_rules
 
         rules = default_rules()
@@ -63,7 +89,11 @@ def register(app: typer.Typer) -> None:
             wonders=tuple(lib.parse_wonder(w, rules) for w in wonder or ()),
             goal=goal,
         )
-        result = lib.exact_odds(question, rules)
+        cost = odds_cost.estimate(question, rules)
+        if cost.seconds > odds_cost.FORK_S and (force or cost.seconds <= odds_cost.LIMIT_S):
+            sys.stderr.write(f"odds: enumerating {cost.describe()}; Ctrl-C stops it\n")
+        with odds_cost.no_limit() if force else contextlib.nullcontext():
+            result = odds_cost.exact_odds(question, rules)
         if chart is not None:
             lib.write_chart(result, chart)
         if json_out:
