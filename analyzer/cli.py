@@ -50,7 +50,7 @@ app = typer.Typer(
 )
 
 #: game-agnostic command modules under analyzer.commands, each with ``register(app)``
-COMMAND_MODULES = ("games", "simulate", "replay", "run", "compare")
+COMMAND_MODULES = ("games", "simulate", "replay", "run", "compare", "ladder", "tune")
 
 
 def _register_commands() -> None:
@@ -114,6 +114,15 @@ def _quiet_unraisable(hook_args) -> None:
     connected) are not the user's business; ``--debug`` shows them."""
 
 
+#: the arguments of the command being run (recorded by tune and ladder outputs)
+_ARGV: list[str] = []
+
+
+def command_line() -> list[str]:
+    """``["analyzer", *arguments]`` of the command being run."""
+    return ["analyzer", *_ARGV]
+
+
 def run_cli(argv: list[str] | None = None) -> int:
     """Run the CLI on ``argv`` and return the exit code instead of exiting (for tests).
 
@@ -125,6 +134,7 @@ def run_cli(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args or os.environ.get("ANALYZER_DEBUG", "") not in ("", "0")
     args = [a for a in args if a != "--debug"]
+    _ARGV[:] = args
     old_term = old_int = old_hook = None
     in_main = threading_is_main()
     if in_main:

@@ -295,12 +295,38 @@ def _manifest(batch_fn, reducer, options: RunOptions) -> dict:
     }
 
 
+def concat_tables(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """``pd.concat`` of same-shaped tables in order, keeping a column categorical
+    when every part has it categorical with different categories (the union, in
+    order of first appearance; pandas would fall back to object)."""
+    out = pd.concat(frames, ignore_index=True)
+    for col in out.columns:
+        if isinstance(out[col].dtype, pd.CategoricalDtype):
+            continue
+        dtypes = [f[col].dtype for f in frames if col in f.columns]
+        if dtypes and all(isinstance(d, pd.CategoricalDtype) for d in dtypes):
+            cats = list(dict.fromkeys(c for d in dtypes for c in d.categories))
+            out[col] = pd.Categorical(out[col], categories=cats)
+    return out
+
+
 def _atomic_write(path: Path, write: Callable[[str], None]) -> None:
     """Call ``write(tmp_path)`` on a temp file next to ``path``, then rename it into
     place (:func:`analyzer.outputs.atomic_write`: the umask's mode, one-line errors)."""
     from analyzer.outputs import atomic_write
 
     atomic_write(Path(path), write)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically: temp file + ``os.replace``."""
+    path = Path(path)
+
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+
+    _atomic_write(path, write)
 
 
 def write_parquet_atomic(frame: pd.DataFrame, path: Path, *, index: bool = False) -> None:
@@ -828,7 +854,7 @@ def run(
     out_tables = {}
     if keep:
         for name, frames in tables.items():
-            out_tables[name] = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+            out_tables[name] = concat_tables(frames) if frames else pd.DataFrame()
     return RunResult(
         tables=out_tables,
         aggregate=aggregate.value(),

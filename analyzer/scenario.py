@@ -505,7 +505,9 @@ class ScenarioJob:
                     df.insert(0, "cell", pd.Series(c, index=df.index, dtype="int16"))
                     parts.setdefault(name, []).append(df)
                 g = stop
-        return {name: pd.concat(dfs, ignore_index=True) for name, dfs in parts.items()}
+        from analyzer.runner import concat_tables
+
+        return {name: concat_tables(dfs) for name, dfs in parts.items()}
 
     def warm_up(self) -> None:
         """Compile (or load) the engine's kernels once in this process."""
@@ -769,7 +771,9 @@ def _strategy_params(game: Game, value, where: str) -> dict:
     out = {}
     for name, params in table.items():
         strat = next((s for s in game.strategies if s.name == name), None)
-        _check(strat is not None, where, "strategy_params", name, ", ".join(game.strategy_names()))
+        tunable = ", ".join(s.name for s in game.strategies if not s.frozen)
+        _check(strat is not None, where, "strategy_params", name, tunable)
+        _check(not strat.frozen, where, "strategy_params", name, f"{tunable} ({name} is frozen)")
         known = [p for p, _ in strat.params]
         params = _table(params, where, f"strategy_params.{name}")
         _unknown(params, tuple(known), where, f"strategy_params.{name}.")

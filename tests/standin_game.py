@@ -2,7 +2,8 @@
 
 *Coin flip*: every seat flips ``rounds`` coins; a head scores one point; the
 highest score wins (ties share). Strategy ``fair`` flips a fair coin,
-``lucky`` one that shows heads with probability ``p`` (default 0.6). Game ``g``
+``lucky`` one that shows heads with probability ``p`` (default 0.6: the
+override ``coin.p_lucky``, or the strategy parameter ``p``; searched from 0 to 1). Game ``g``
 of seed ``s`` draws only from ``numpy.random.default_rng([s, g])``. Importing
 this module registers the game as ``coin``.
 """
@@ -62,7 +63,12 @@ class CoinGame(Game):
     strategies: tuple = field(
         default_factory=lambda: (
             Strategy("fair", "a fair coin"),
-            Strategy("lucky", "a coin showing heads with probability p", (("p", 0.6),)),
+            Strategy(
+                "lucky",
+                "a coin showing heads with probability p",
+                (("p", 0.6),),
+                bounds=(("p", 0.0, 1.0),),
+            ),
         )
     )
     default_strategy: str = "fair"
@@ -89,7 +95,8 @@ class CoinGame(Game):
         return {"rules_version": self.rules_version, "rulings": dict(rules), "overrides": {}}
 
     def make_job(self, players, strategies, seed, rules, *, claims=False, strategy_params=None):
-        return CoinJob(players, tuple(strategies), seed, rules["rounds"], rules["p_lucky"])
+        p = float((strategy_params or {}).get("lucky", {}).get("p", rules["p_lucky"]))
+        return CoinJob(players, tuple(strategies), seed, rules["rounds"], p)
 
     def replay(self, job, game):
         scores = job(game, 1)["games"]["score"].tolist()

@@ -92,11 +92,19 @@ class Column:
 
 @dataclass(frozen=True)
 class Strategy:
-    """A strategy: its name, what it does, and its parameters with default values."""
+    """A strategy: its name, what it does, and its parameters with default values.
+
+    ``bounds`` gives the range ``analyzer tune`` searches for a parameter
+    (``(name, low, high)``; a parameter without one is searched from 0 to twice
+    its default, at least 1). A ``frozen`` strategy takes no parameter changes
+    (a yardstick such as Unearth's ``baseline``).
+    """
 
     name: str
     description: str
     params: tuple[tuple[str, float], ...] = ()
+    bounds: tuple[tuple[str, float, float], ...] = ()
+    frozen: bool = False
 
 
 @dataclass

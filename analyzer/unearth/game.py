@@ -22,10 +22,18 @@ from analyzer.unearth.memo import new_memo
 from analyzer.unearth.rules import Rules, default_rules
 from analyzer.unearth.scoring import N_PARTS, PART_NAMES
 from analyzer.unearth.state import new_state
-from analyzer.unearth.strategies import DEFAULT_PARAMS, N_PARAMS, STRATEGY_NAMES
+from analyzer.unearth.strategies import (
+    DEFAULT_PARAMS,
+    FROZEN_STRATEGIES,
+    N_PARAMS,
+    STRATEGY_NAMES,
+)
 from analyzer.unearth.structs import pack_memo, pack_state, pack_tables
 
 STRATEGIES = STRATEGY_NAMES
+#: categories of the ``strategy`` column when no seat plays ``baseline``: the
+#: strategies before it existed, so tables (and their pinned hashes) stay as they were
+_CLASSIC = STRATEGIES[:4]
 
 #: parameter names, in the order of a strategy's parameter row
 PARAM_NAMES = ("w_ruin", "w_stone", "risk", "lead", "w_card", "card_min", "place", "named")
@@ -62,13 +70,18 @@ def strategy_arrays(strategies: Sequence[str], params: dict | None = None):
     """``(codes int64[P], params float64[P, N_PARAMS])`` for the kernel.
 
     ``params`` may override parameters by name for every seat using a strategy:
-    ``{"balanced": {"w_stone": 1.5}}``.
+    ``{"balanced": {"w_stone": 1.5}}``. A frozen strategy (``baseline``) takes none.
     """
     codes = np.array([STRATEGIES.index(s) for s in strategies], np.int64)
     prm = np.array([DEFAULT_PARAMS[c] for c in codes], np.float64).reshape(len(codes), N_PARAMS)
+    tunable = [s for s in STRATEGIES if s not in FROZEN_STRATEGIES]
     for name, values in (params or {}).items():
+        if name in FROZEN_STRATEGIES:
+            raise bad_value(
+                "strategy_params", name, f"{', '.join(tunable)} ({name} is frozen: no parameters)"
+            )
         if name not in STRATEGIES:
-            raise bad_value("strategy_params", name, ", ".join(STRATEGIES))
+            raise bad_value("strategy_params", name, ", ".join(tunable))
         for key, val in values.items():
             if key not in PARAM_NAMES:
                 raise bad_value(f"strategy_params.{name}", key, ", ".join(PARAM_NAMES))
@@ -143,6 +156,12 @@ def play_tables(job: GameJob, start: int, count: int) -> dict[str, pd.DataFrame]
     return out
 
 
+def _categories(job: GameJob) -> tuple[str, ...]:
+    """Categories of the ``strategy`` column: every strategy when a seat plays
+    ``baseline``, else the four it had before (tables of earlier runs unchanged)."""
+    return STRATEGIES if set(job.strategies) - set(_CLASSIC) else _CLASSIC
+
+
 def games_frame(job: GameJob, start, count, results, wins) -> pd.DataFrame:
     rules = job.rules
     t = rules.tables
@@ -161,7 +180,9 @@ def games_frame(job: GameJob, start, count, results, wins) -> pd.DataFrame:
         "game": np.repeat(np.arange(start, start + count, dtype=np.int64), n),
         "seat": np.tile(np.arange(n, dtype=np.int8), count),
         "n_players": np.full(count * n, n, np.int8),
-        "strategy": pd.Categorical(np.tile(np.array(job.strategies), count), categories=STRATEGIES),
+        "strategy": pd.Categorical(
+            np.tile(np.array(job.strategies), count), categories=_categories(job)
+        ),
         "end_of_age": pd.Categorical.from_codes(
             results[:, engine.R_EOA] - t.n_ruins, categories=rules.card_ids[t.n_ruins :]
         ),

@@ -24,7 +24,20 @@ _STRATEGY_TEXT = {
     "claimer": "goes for ruins: exact claim odds weighed by what the ruin adds to its sets",
     "collector": "goes for stones: plans rings, one-colour rings and named wonders",
     "balanced": "expected points each turn from exact one-roll odds, stones and cards",
+    "baseline": "balanced with its parameters before tuning, frozen: the yardstick of ratings",
 }
+
+#: ranges ``analyzer tune`` searches (docs/strategies.md); ``place`` acts as 0/1 (> 0.5)
+_BOUNDS = (
+    ("w_ruin", 0.0, 4.0),
+    ("w_stone", 0.0, 4.0),
+    ("risk", 0.0, 3.0),
+    ("lead", 0.0, 2.0),
+    ("w_card", 0.0, 3.0),
+    ("card_min", 0.0, 4.0),
+    ("place", 0.0, 1.0),
+    ("named", 0.0, 6.0),
+)
 
 #: score parts, in the order of the ``pts_*`` columns, with what each counts
 _PARTS = {
@@ -44,9 +57,16 @@ def _strategies() -> tuple[Strategy, ...]:
         "claimer": (1.0, 0.4, 1.0, 0.5, 0.5, 1.5, 0.0, 1.0),
         "collector": (0.5, 2.5, 0.5, 0.2, 0.5, 1.5, 1.0, 2.0),
         "balanced": (1.0, 1.3, 1.0, 0.4, 0.6, 1.0, 1.0, 2.0),
+        "baseline": (1.0, 1.3, 1.0, 0.4, 0.6, 1.0, 1.0, 2.0),  # frozen (BASELINE_PARAMS)
     }
     return tuple(
-        Strategy(name, _STRATEGY_TEXT[name], tuple(zip(PARAM_NAMES, row, strict=True)))
+        Strategy(
+            name,
+            _STRATEGY_TEXT[name],
+            tuple(zip(PARAM_NAMES, row, strict=True)),
+            bounds=() if name == "random" else _BOUNDS,
+            frozen=name == "baseline",
+        )
         for name, row in rows.items()
     )
 

@@ -14,6 +14,9 @@ Implements the choices of ``docs/rules/unearth.md`` ("A turn", "Delver cards",
 - ``balanced``: expected points each turn from exact one-roll odds: ruin-set
   value, stone value, the risk of handing a claim to an opponent; plays delver
   cards when their exact one-step gain is worth a card; plans rings.
+- ``baseline``: ``balanced`` with the default parameters it shipped with until issue 12
+  (:data:`BASELINE_PARAMS`), frozen: a yardstick for ratings across versions.
+  The kernels treat it exactly as ``balanced`` (they only ask ``== RANDOM``).
 
 The value of a situation for seat ``p`` (in points, roughly):
 
@@ -74,6 +77,7 @@ class Strategy(IntEnum):
     CLAIMER = 1
     COLLECTOR = 2
     BALANCED = 3
+    BASELINE = 4  #: balanced's evaluation with the frozen BASELINE_PARAMS row
 
 
 P_W_RUIN = 0  #: weight of a ruin's worth when I claim it
@@ -86,6 +90,11 @@ P_PLACE = 6  #: stone placement: 0 compact, 1 plan rings
 P_NAMED = 7  #: extra points credited to a named wonder with an ability
 N_PARAMS = 8
 
+#: ``baseline``'s parameter row: ``balanced``'s defaults as shipped before any
+#: tuning, frozen. Never tune or edit it: ratings of every version are measured
+#: against it (a new yardstick needs a new strategy name).
+BASELINE_PARAMS = (1.0, 1.3, 1.0, 0.4, 0.6, 1.0, 1.0, 2.0)
+
 #: default parameters by strategy (rows in Strategy order); documented in docs/strategies.md
 DEFAULT_PARAMS = np.array(
     [
@@ -93,10 +102,13 @@ DEFAULT_PARAMS = np.array(
         [1.0, 0.4, 1.0, 0.5, 0.5, 1.5, 0.0, 1.0],  # claimer
         [0.5, 2.5, 0.5, 0.2, 0.5, 1.5, 1.0, 2.0],  # collector
         [1.0, 1.3, 1.0, 0.4, 0.6, 1.0, 1.0, 2.0],  # balanced
+        BASELINE_PARAMS,  # baseline: frozen
     ]
 )
 
-STRATEGY_NAMES = ("random", "claimer", "collector", "balanced")
+STRATEGY_NAMES = ("random", "claimer", "collector", "balanced", "baseline")
+#: strategies that take no ``strategy_params`` (their rows are frozen)
+FROZEN_STRATEGIES = ("baseline",)
 
 # ====================================================================== worth
 

@@ -1,0 +1,515 @@
+"""Self-play tuning: search one strategy's parameters against a field of opponents.
+
+:func:`tune` searches the parameters a game declares for a strategy
+(:class:`analyzer.games.Strategy` ``params`` and ``bounds``), for any
+registered game, at one player count:
+
+- **Objective.** The mean win share of the tuned strategy's seat (1 for a win,
+  1/k for a k-way shared win) against a field of opponents in every other seat
+  (default: ``baseline`` where the game has it, else the game's default
+  strategy), with the line-up rotated so that the tuned seat plays every seat
+  equally often (cyclic rotations, :mod:`analyzer.scenario`).
+- **Common random numbers.** Every candidate plays the same game indices of
+  the same seed, so two candidates differ by their parameters, not by their
+  luck; games are played by the one driver
+  (:func:`analyzer.scenario.run_scenario`), so seeds and workers behave as in
+  ``analyzer run``.
+- **Optimiser: CMA-ES from** ``cma`` **(pycma)**, the reference implementation
+  by the method's author, kept up to date, with numpy as its only dependency.
+  CMA-ES suits this search: a handful of continuous, bounded parameters and a
+  noisy objective without gradients; it ranks candidates only within a
+  generation, and the candidates of a generation are played on the same seeds,
+  so the noise it sees is the noise of differences under common random
+  numbers, much smaller than that of two independent runs. (optuna's CMA-ES
+  sampler wraps the same method behind a study database and a dozen
+  dependencies; its TPE sampler is weaker on correlated continuous
+  parameters.) The search runs in the unit cube (each parameter scaled by its
+  bounds), starts at the strategy's shipped row (trial 1, the incumbent) with
+  step 0.3, and draws its normal variates from a numpy Generator seeded by
+  ``seed``, so a run is deterministic.
+- **Winner's curse.** The best of many noisy candidates is flattered by its
+  own search games. The best row (and the shipped row, for a paired
+  comparison) is therefore played again on fresh game indices, after those
+  of the search, and that *confirmation* win share with its 95% Wilson
+  interval is the number to quote; the search estimate is kept beside it.
+
+The result is written as a TOML (or JSON) data file that records the command,
+seed, games, field, bounds, the best row, the confirmation and the analyzer
+version (:func:`write_result`, read back by :func:`read_result`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+import shlex
+import sys
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analyzer.errors import InputError, bad_value
+
+#: the step CMA-ES starts with, in the unit cube of the bounds
+SIGMA0 = 0.3
+
+
+@dataclass
+class Trial:
+    """One candidate row and its search result."""
+
+    index: int
+    params: dict[str, float]
+    win_share: float
+    games: int
+
+
+@dataclass
+class TuneResult:
+    """What :func:`tune` returns; :meth:`as_dict` is the data file."""
+
+    settings: dict
+    trials: list[Trial]
+    best: Trial
+    confirm: dict  #: best and shipped row on fresh games: win shares, intervals, paired gain
+    extra: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {
+            "tune": self.settings,
+            "best": {
+                "params": self.best.params,
+                "row": {**self.settings["shipped"], **self.best.params},
+                "trial": self.best.index,
+                "search_win_share": self.best.win_share,
+                "search_games": self.best.games,
+            },
+            "confirm": self.confirm,
+            "trials": [
+                {"trial": t.index, "win_share": t.win_share, "params": t.params}
+                for t in self.trials
+            ],
+        }
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def parse_bounds(items: Sequence[str] | dict | None) -> dict[str, tuple[float, float]]:
+    """``NAME=LOW:HIGH`` strings (or a dict) as ``{name: (low, high)}``."""
+    if not items:
+        return {}
+    if isinstance(items, dict):
+        pairs = [(k, v) for k, v in items.items()]
+    else:
+        pairs = []
+        for item in items:
+            key, sep, text = item.partition("=")
+            lo, colon, hi = text.partition(":")
+            try:
+                pairs.append((key.strip(), (float(lo), float(hi))))
+                ok = bool(sep and colon and key.strip())
+            except ValueError:
+                ok = False
+            if not ok:
+                raise bad_value("--bound", item, "NAME=LOW:HIGH, e.g. w_ruin=0:4")
+    out = {}
+    for key, (lo, hi) in pairs:
+        lo, hi = float(lo), float(hi)
+        if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+            raise bad_value(f"--bound {key}", f"{lo}:{hi}", "finite LOW < HIGH")
+        out[key] = (lo, hi)
+    return out
+
+
+def _search_space(strat, params, bounds):
+    """(names, defaults, lows, highs) of the searched parameters."""
+    declared = dict(strat.params)
+    if not declared:
+        raise InputError(f"--strategy: {strat.name!r} has no parameters to tune")
+    if isinstance(params, str):
+        params = [p.strip() for p in params.split(",") if p.strip()]
+    names = tuple(params) if params else tuple(declared)
+    for p in names:
+        if p not in declared:
+            raise bad_value("--params", p, ", ".join(declared))
+    if len(set(names)) != len(names):
+        raise bad_value("--params", ",".join(names), "each parameter once")
+    for p in bounds:
+        if p not in names:
+            raise bad_value("--bound", p, f"a searched parameter: {', '.join(names)}")
+    shipped = {p: (lo, hi) for p, lo, hi in strat.bounds}
+    lows, highs = [], []
+    for p in names:
+        d = declared[p]
+        lo, hi = bounds.get(p) or shipped.get(p) or (0.0, max(1.0, 2 * abs(d)))
+        lows.append(lo)
+        highs.append(hi)
+    defaults = np.array([declared[p] for p in names], float)
+    return names, defaults, np.array(lows), np.array(highs)
+
+
+# --------------------------------------------------------------------------- the search
+
+
+def tune(
+    game: str = "unearth",
+    players: int = 2,
+    strategy: str | None = None,
+    field_: Sequence[str] | str | None = None,
+    *,
+    params: Sequence[str] | str | None = None,
+    bounds: dict | Sequence[str] | None = None,
+    trials: int = 40,
+    games: int = 400,
+    confirm_games: int = 2000,
+    seed: int | None = None,
+    rulings: dict | None = None,
+    overrides: dict | None = None,
+    workers: int | None = 1,
+    progress: Callable[[str], None] | None = None,
+    command: Sequence[str] | None = None,
+) -> TuneResult:
+    """Search ``strategy``'s parameters (``params``: a subset; ``bounds``:
+    ranges) for the highest win share against ``field_`` at ``players`` seats.
+
+    ``trials`` candidates (the shipped row first) each play ``games`` games
+    (rounded up to a multiple of the seat orders) on the same game indices;
+    the best and the shipped row then play ``confirm_games`` fresh games.
+    Deterministic in its arguments (``seed`` None: fresh, recorded).
+    """
+    import cma
+
+    from analyzer import __version__
+    from analyzer.games import load_game
+    from analyzer.scenario import parse_scenario, run_scenario
+    from analyzer.seeding import resolve_seed
+    from analyzer.stats import mean_ci, wilson
+
+    g = load_game(game, where="--game")
+    strategy = strategy or g.default_strategy
+    by_name = {s.name: s for s in g.strategies}
+    if strategy not in by_name:
+        raise bad_value("--strategy", strategy, ", ".join(by_name))
+    strat = by_name[strategy]
+    if strat.frozen:
+        tunable = ", ".join(s.name for s in g.strategies if not s.frozen)
+        raise bad_value("--strategy", strategy, f"{tunable} ({strategy} is frozen)")
+    for key, v, low in (("--trials", trials, 1), ("--games", games, 1)):
+        if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < low:
+            raise bad_value(key, v, "a positive integer")
+    if isinstance(confirm_games, bool) or not isinstance(confirm_games, int | np.integer):
+        raise bad_value("--confirm-games", confirm_games, "a non-negative integer")
+    if confirm_games < 0:
+        raise bad_value("--confirm-games", confirm_games, "a non-negative integer")
+    if isinstance(players, bool) or not isinstance(players, int | np.integer):
+        raise bad_value("--players", players, f"an integer from {g.min_players} to {g.max_players}")
+    players = int(players)
+    if players < 2:
+        raise bad_value("--players", players, f"an integer from 2 to {g.max_players}")
+    names, defaults, lows, highs = _search_space(strat, params, parse_bounds(bounds))
+    fld = _field(g, strategy, field_, players)
+    seed = resolve_seed(seed)
+    lineup = [strategy, *fld]
+    base = {
+        "game": g.name,
+        "players": players,
+        "games": int(games),
+        "seed": seed,
+        "lineup": lineup,
+        "rotation": "cyclic",
+        "output": {"claims": False},
+    }
+    if rulings:
+        base["rules"] = dict(rulings)
+    if overrides:
+        base["overrides"] = dict(overrides)
+    fixed = dict(strat.params)
+    parse_scenario(base, "tune", default_name="tune")  # every input checked before a game
+
+    def play(row: dict, n_games: int, first_game: int) -> np.ndarray:
+        """The tuned seat's win share in each game (indexed by game)."""
+        raw = {**base, "games": int(n_games), "strategy_params": {strategy: {**fixed, **row}}}
+        sc = parse_scenario(raw, "tune", default_name="tune")
+        run = run_scenario(sc, workers=workers, progress=False, exact=False, first_game=first_game)
+        t = run.games
+        mine = t[t["strategy"].astype(str) == strategy]
+        return mine.sort_values("game")["win"].to_numpy(np.float64)
+
+    def row_of(x: np.ndarray) -> dict[str, float]:
+        vals = lows + np.clip(x[: len(names)], 0.0, 1.0) * (highs - lows)
+        return {p: round(float(v), 6) for p, v in zip(names, vals, strict=True)}
+
+    x0 = np.clip((defaults - lows) / (highs - lows), 0.0, 1.0)
+    if len(x0) == 1:  # pycma does not support 1-D: search a second, ignored coordinate
+        x0 = np.array([x0[0], 0.5])
+    rng = np.random.default_rng([seed, 0xC3A])
+    es = cma.CMAEvolutionStrategy(
+        x0,
+        SIGMA0,
+        {
+            "bounds": [0.0, 1.0],
+            "seed": np.nan,  # leave numpy's global generator alone
+            "randn": lambda *shape: rng.standard_normal(shape),
+            "verbose": -9,
+        },
+    )
+    done: list[Trial] = []
+
+    def evaluate(rows: list[dict]) -> list[float]:
+        out = []
+        for row in rows:
+            w = play(row, games, 0)
+            done.append(Trial(len(done) + 1, row, float(w.mean()), int(len(w))))
+            out.append(done[-1].win_share)
+            if progress:
+                best = max(done, key=lambda t: t.win_share)
+                progress(
+                    f"tune: trial {len(done)}/{trials}: win share {done[-1].win_share:.3f} "
+                    f"(best so far {best.win_share:.3f}, trial {best.index}) "
+                    + " ".join(f"{k}={v:.3g}" for k, v in row.items())
+                )
+        return out
+
+    evaluate([dict(zip(names, map(float, defaults), strict=True))])  # the shipped row
+    while len(done) < trials:
+        xs = es.ask()
+        left = trials - len(done)
+        shares = evaluate([row_of(x) for x in xs[:left]])
+        if len(shares) < len(xs):
+            break  # budget spent mid-generation: nothing left to learn from
+        es.tell(xs, [-s for s in shares])
+    best = max(done, key=lambda t: (t.win_share, -t.index))
+    search_games = done[0].games
+
+    confirm: dict = {"games": int(confirm_games)}
+    if confirm_games > 0:
+        first = _first_fresh_game(games, players, lineup)
+        if progress:
+            progress(f"tune: confirming the best row (trial {best.index}) on fresh games")
+        w_best = play(best.params, confirm_games, first)
+        w_ship = play(done[0].params, confirm_games, first)
+        lo, hi = wilson(w_best.sum(), len(w_best))
+        slo, shi = wilson(w_ship.sum(), len(w_ship))
+        gain, glo, ghi = mean_ci(w_best - w_ship)
+        confirm.update(
+            {
+                "first_game": int(first),
+                "games": int(len(w_best)),
+                "win_share": float(w_best.mean()),
+                "low": float(lo),
+                "high": float(hi),
+                "shipped_win_share": float(w_ship.mean()),
+                "shipped_low": float(slo),
+                "shipped_high": float(shi),
+                "gain": float(gain),
+                "gain_low": float(glo),
+                "gain_high": float(ghi),
+            }
+        )
+    settings = {
+        "command": " ".join(shlex.quote(a) for a in (command or sys.argv)),
+        "analyzer_version": __version__,
+        "game": g.name,
+        "rules_version": g.rules_version,
+        "rules": dict(rulings or {}),
+        "overrides": dict(overrides or {}),
+        "players": players,
+        "strategy": strategy,
+        "field": list(fld),
+        "rotation": "cyclic: the tuned seat plays every seat equally often",
+        "seed": int(seed),
+        "trials": len(done),
+        "games_per_trial": int(search_games),
+        "params": list(names),
+        "bounds": {p: [float(lo), float(hi)] for p, lo, hi in zip(names, lows, highs, strict=True)},
+        "shipped": dict(fixed),
+        "fair_share": 1.0 / players,
+        "optimiser": f"CMA-ES, cma {cma.__version__} (sigma0 {SIGMA0} in the unit cube)",
+        "objective": "mean win share of the tuned strategy's seat, seats rotated",
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+    }
+    return TuneResult(settings=settings, trials=done, best=best, confirm=confirm)
+
+
+def _field(g, strategy: str, field_, players: int) -> tuple[str, ...]:
+    names = g.strategy_names()
+    if field_ is None or field_ == "" or field_ == ():
+        default = "baseline" if "baseline" in names else g.default_strategy
+        if default == strategy:
+            raise InputError(
+                f"--field: the default opponent {default!r} is the tuned strategy "
+                "(its seats would change too); name another strategy"
+            )
+        field_ = [default]
+    if isinstance(field_, str):
+        field_ = [s.strip() for s in field_.split(",") if s.strip()]
+    field_ = list(field_)
+    for s in field_:
+        if s not in names:
+            raise bad_value("--field", s, ", ".join(names))
+        if s == strategy:
+            raise bad_value(
+                "--field", s, f"strategies other than the tuned {strategy} (it would change too)"
+            )
+    if len(field_) == 1:
+        field_ = field_ * (players - 1)
+    if len(field_) != players - 1:
+        raise bad_value(
+            "--field", ",".join(field_), f"one strategy, or {players - 1} (one per other seat)"
+        )
+    return tuple(field_)
+
+
+def _first_fresh_game(games: int, players: int, lineup) -> int:
+    """The first game index after every index the search played (all seat orders)."""
+    orders = len({tuple(lineup[i:] + lineup[:i]) for i in range(players)})
+    return math.ceil(games / orders) * orders
+
+
+# --------------------------------------------------------------------------- the data file
+
+
+def write_result(result: TuneResult, path) -> Path:
+    """Write the result as TOML (``.toml``) or JSON (``.json``) atomically."""
+    from analyzer.runner import write_text_atomic
+
+    path = Path(path)
+    if path.suffix not in (".toml", ".json"):
+        raise bad_value("--out", str(path), "a file ending in .toml or .json")
+    if not path.parent.is_dir():
+        raise bad_value("--out", str(path), "a file in an existing folder")
+    doc = result.as_dict()
+    if path.suffix == ".json":
+        text = json.dumps(doc, indent=2) + "\n"
+    else:
+        text = (
+            "# written by analyzer tune: the best row of a parameter search and its\n"
+            "# confirmation on fresh games; [tune] says how it was made\n\n" + to_toml(doc)
+        )
+    write_text_atomic(path, text)
+    return path
+
+
+def read_result(path) -> dict:
+    """A data file written by :func:`write_result`, as a dict."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise InputError(f"{path}: cannot read ({err.strerror})") from None
+    try:
+        doc = json.loads(raw) if path.suffix == ".json" else tomllib.loads(raw.decode())
+    except (ValueError, tomllib.TOMLDecodeError) as err:
+        raise InputError(f"{path}: not a tune result ({err})") from None
+    if not isinstance(doc, dict) or "best" not in doc or "tune" not in doc:
+        raise InputError(f"{path}: not a tune result (missing [tune] or [best])")
+    return doc
+
+
+def to_toml(doc: dict) -> str:
+    """A small TOML writer for the result's shapes: tables of scalars, lists and
+    nested tables, and arrays of tables."""
+    lines: list[str] = []
+
+    def scalar(v) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, int | np.integer):
+            return str(int(v))
+        if isinstance(v, float | np.floating):
+            v = float(v)
+            if math.isnan(v):
+                return "nan"
+            if math.isinf(v):
+                return "inf" if v > 0 else "-inf"
+            return repr(v)
+        if isinstance(v, str):
+            return json.dumps(v, ensure_ascii=False)
+        if isinstance(v, list | tuple):
+            return "[" + ", ".join(scalar(x) for x in v) + "]"
+        if isinstance(v, dict):
+            return "{ " + ", ".join(f"{_key(k)} = {scalar(x)}" for k, x in v.items()) + " }"
+        raise TypeError(type(v).__name__)
+
+    def table(prefix: str, t: dict, header: str) -> None:
+        inline = header.startswith("[[")  # an array's tables hold nested tables inline
+        plain = {
+            k: v for k, v in t.items() if inline or (not isinstance(v, dict) and not _tables(v))
+        }
+        lines.append(header)
+        lines.extend(f"{_key(k)} = {scalar(v)}" for k, v in plain.items())
+        lines.append("")
+        for k, v in t.items():
+            if inline:
+                break
+            name = f"{prefix}.{_key(k)}" if prefix else _key(k)
+            if isinstance(v, dict):
+                table(name, v, f"[{name}]")
+            elif _tables(v):
+                for item in v:
+                    table(name, item, f"[[{name}]]")
+
+    for k, v in doc.items():
+        if isinstance(v, dict):
+            table(_key(k), v, f"[{_key(k)}]")
+        elif _tables(v):
+            for item in v:
+                table(_key(k), item, f"[[{_key(k)}]]")
+        else:
+            lines.insert(0, f"{_key(k)} = {scalar(v)}")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _tables(v) -> bool:
+    return isinstance(v, list) and bool(v) and all(isinstance(x, dict) for x in v)
+
+
+def _key(k: str) -> str:
+    k = str(k)
+    return k if k.replace("_", "").replace("-", "").isalnum() else json.dumps(k)
+
+
+def format_result(result: TuneResult) -> str:
+    """The best row, its search and confirmation win shares, in words."""
+    s = result.settings
+    c = result.confirm
+    b = result.best
+    fair = s["fair_share"]
+    lines = [
+        f"Tuned {s['strategy']} at {s['players']} players against "
+        f"{', '.join(s['field'])} (seats rotated; fair share {fair:.3f}); "
+        f"{s['trials']} trials x {s['games_per_trial']:,} games on the same seeds, "
+        f"seed {s['seed']}; "
+        f"{s['optimiser']}",
+        f"best row (trial {b.index}): " + ", ".join(f"{k} = {v:.4g}" for k, v in b.params.items()),
+        f"  search win share {b.win_share:.3f} over {b.games:,} games (the best of "
+        f"{s['trials']}: flattered by its own games)",
+    ]
+    if c.get("games"):
+        lines += [
+            f"  confirmation on {c['games']:,} fresh games (from game {c['first_game']}): "
+            f"win share {c['win_share']:.3f} (95% CI {c['low']:.3f} to {c['high']:.3f})",
+            f"  shipped row on the same games: {c['shipped_win_share']:.3f} "
+            f"(95% CI {c['shipped_low']:.3f} to {c['shipped_high']:.3f}); paired gain "
+            f"{c['gain']:+.3f} (95% CI {c['gain_low']:+.3f} to {c['gain_high']:+.3f})",
+        ]
+        verdict = (
+            "better than the shipped row"
+            if c["gain_low"] > 0
+            else "not shown better than the shipped row by these games"
+        )
+        lines.append(f"  the best row is {verdict}.")
+    return "\n".join(lines)
+
+
+def trials_frame(result: TuneResult) -> pd.DataFrame:
+    """One row per trial: index, win share and the parameters."""
+    return pd.DataFrame(
+        [{"trial": t.index, "win_share": t.win_share, **t.params} for t in result.trials]
+    )
