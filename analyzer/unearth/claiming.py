@@ -23,8 +23,6 @@ from analyzer.unearth.state import (
     C_TURN,
     C_WINNER,
     EV_CLAIM,
-    MAX_CLAIMS_PER_GAME,
-    N_CLAIM_COLS,
     S_BOXED_N,
     S_CUR,
     S_GAME,
@@ -40,24 +38,6 @@ from analyzer.unearth.state import (
     take_ruin,
     trace,
 )
-
-#: the claims-log columns (defined with the state, which holds the log)
-__all__ = [
-    "C_CARD",
-    "C_CLAIM",
-    "C_DECIDED",
-    "C_FACES",
-    "C_GAME",
-    "C_NDICE",
-    "C_NSEATS",
-    "C_TOTAL",
-    "C_TURN",
-    "C_WINNER",
-    "MAX_CLAIMS_PER_GAME",
-    "N_CLAIM_COLS",
-    "check_claims",
-    "decided_by",
-]
 
 
 @njit

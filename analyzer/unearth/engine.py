@@ -23,7 +23,13 @@ import numpy as np
 from analyzer.jit import njit
 from analyzer.kernel_view import Results
 from analyzer.unearth.cards import play_card
-from analyzer.unearth.claiming import (
+from analyzer.unearth.claiming import check_claims, decided_by
+from analyzer.unearth.codes import CardKind
+from analyzer.unearth.end_of_age import reveal, table_empty
+from analyzer.unearth.rolls import roll_die
+from analyzer.unearth.scoring import N_PARTS, score_player, share_wins
+from analyzer.unearth.setup import setup
+from analyzer.unearth.state import (
     C_CARD,
     C_CLAIM,
     C_DECIDED,
@@ -34,19 +40,10 @@ from analyzer.unearth.claiming import (
     C_TOTAL,
     C_TURN,
     C_WINNER,
-    MAX_CLAIMS_PER_GAME,
-    N_CLAIM_COLS,
-    check_claims,
-    decided_by,
-)
-from analyzer.unearth.codes import CardKind
-from analyzer.unearth.end_of_age import reveal, table_empty
-from analyzer.unearth.rolls import roll_die
-from analyzer.unearth.scoring import N_PARTS, score_player, share_wins
-from analyzer.unearth.setup import setup
-from analyzer.unearth.state import (
     EV_END,
+    MAX_CLAIMS_PER_GAME,
     MAX_TURNS,
+    N_CLAIM_COLS,
     S_ABORTED,
     S_BOXED_N,
     S_DDECK_N,
