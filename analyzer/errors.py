@@ -52,6 +52,12 @@ class InputError(AnalyzerError):
     """
 
 
+class StalledGameError(InputError):
+    """A game hit its engine's turn cap: the rules or the strategies' parameters
+    as given make a game that never ends (``analyzer tune`` scores such a
+    candidate row as losing every game)."""
+
+
 class EnvironmentFailure(AnalyzerError):
     """The environment stopped the work: disk full, unwritable path, unreachable
     scheduler, no memory. The input was fine; exit code 1."""

@@ -770,8 +770,13 @@ def whose_play(info: dict, game) -> list[str]:
     sc = info.get("scenario") or {}
     rows = {r["name"]: r for r in info.get("strategy_rows") or []}
     if not rows:  # a run saved before strategy rows were recorded: the shipped ones
+        players = sc.get("players") or getattr(game, "min_players", 2)
         rows = {
-            s.name: {"name": s.name, "description": s.description, "params": dict(s.params)}
+            s.name: {
+                "name": s.name,
+                "description": s.description,
+                "params": s.params_for(players),
+            }
             for s in game.strategies
         }
     used: list[str] = []
@@ -799,6 +804,8 @@ def whose_play(info: dict, game) -> list[str]:
         if params:
             text += f" (parameters {params}"
             text += f"; changed here: {', '.join(changed[name])})" if name in changed else ")"
+        if r.get("by_players"):
+            text += f"; its shipped rows differ by player count ({', '.join(r['by_players'])})"
         lines.append(text + ".")
     lines.append(
         f"Strategies and rules as in analyzer {info.get('analyzer_version', '?')}, "

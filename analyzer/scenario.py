@@ -690,15 +690,22 @@ def run_scenario(
 
 def strategy_rows(game: Game, sc: Scenario) -> list[dict]:
     """Every strategy of the game with its description and the parameters this run
-    plays it with (the shipped values, with the scenario's ``[strategy_params]`` on top)."""
-    return [
-        {
+    plays it with (the shipped values at the scenario's player count, with the
+    scenario's ``[strategy_params]`` on top). A strategy whose shipped rows differ
+    by player count also lists them all (``by_players``): a sweep over players
+    plays each count's row."""
+    rows = []
+    for s in game.strategies:
+        mine = sc.strategy_params.get(s.name, {})
+        row = {
             "name": s.name,
             "description": s.description,
-            "params": {**dict(s.params), **sc.strategy_params.get(s.name, {})},
+            "params": {**s.params_for(sc.players), **mine},
         }
-        for s in game.strategies
-    ]
+        if s.by_players and len({tuple(p) for _, p in s.by_players}) > 1:
+            row["by_players"] = {str(n): {**dict(p), **mine} for n, p in sorted(s.by_players)}
+        rows.append(row)
+    return rows
 
 
 # --------------------------------------------------------------------------- validation helpers

@@ -53,7 +53,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyzer.errors import InputError, bad_value
+from analyzer.errors import InputError, StalledGameError, bad_value
 
 #: the step CMA-ES starts with, in the unit cube of the bounds
 SIGMA0 = 0.3
@@ -67,6 +67,8 @@ class Trial:
     params: dict[str, float]
     win_share: float
     games: int
+    share: float | None = None  #: share of its points from the share floor's columns
+    objective: float | None = None  #: win share less the floor's penalty (with a floor)
 
 
 @dataclass
@@ -92,6 +94,7 @@ class TuneResult:
             "confirm": self.confirm,
             "trials": [
                 {"trial": t.index, "win_share": t.win_share, "params": t.params}
+                | ({"share": t.share, "objective": t.objective} if t.share is not None else {})
                 for t in self.trials
             ],
         }
@@ -127,9 +130,9 @@ def parse_bounds(items: Sequence[str] | dict | None) -> dict[str, tuple[float, f
     return out
 
 
-def _search_space(strat, params, bounds):
+def _search_space(strat, params, bounds, players):
     """(names, defaults, lows, highs) of the searched parameters."""
-    declared = dict(strat.params)
+    declared = strat.params_for(players)
     if not declared:
         raise InputError(f"--strategy: {strat.name!r} has no parameters to tune")
     if isinstance(params, str):
@@ -212,7 +215,7 @@ def tune(
     players = int(players)
     if players < 2:
         raise bad_value("--players", players, f"an integer from 2 to {g.max_players}")
-    names, defaults, lows, highs = _search_space(strat, params, parse_bounds(bounds))
+    names, defaults, lows, highs = _search_space(strat, params, parse_bounds(bounds), players)
     fld = _field(g, strategy, field_, players)
     seed = resolve_seed(seed)
     lineup = [strategy, *fld]
@@ -229,17 +232,41 @@ def tune(
         base["rules"] = dict(rulings)
     if overrides:
         base["overrides"] = dict(overrides)
-    fixed = dict(strat.params)
+    fixed = strat.params_for(players)
+    floor = strat.share_floor  # (score columns, least share of the points from them)
     parse_scenario(base, "tune", default_name="tune")  # every input checked before a game
 
+    part_share: dict[int, float] = {}  # id(row) -> share of its points from the floor's columns
+
     def play(row: dict, n_games: int, first_game: int) -> np.ndarray:
-        """The tuned seat's win share in each game (indexed by game)."""
+        """The tuned seat's win share in each game (indexed by game); a row whose
+        games never end (the engine's turn cap) loses them all. With a share
+        floor, the share of the seat's points from its columns goes to ``part_share``."""
         raw = {**base, "games": int(n_games), "strategy_params": {strategy: {**fixed, **row}}}
         sc = parse_scenario(raw, "tune", default_name="tune")
-        run = run_scenario(sc, workers=workers, progress=False, exact=False, first_game=first_game)
+        try:
+            run = run_scenario(
+                sc, workers=workers, progress=False, exact=False, first_game=first_game
+            )
+        except StalledGameError:
+            if progress:
+                progress("tune: this row makes games that never end: scored as losing them all")
+            from analyzer.scenario import games_per_order, seat_orders
+
+            part_share[id(row)] = 0.0
+            return np.zeros(games_per_order(sc) * len(seat_orders(sc)))
         t = run.games
         mine = t[t["strategy"].astype(str) == strategy]
+        if floor:
+            points = float(mine["score"].clip(lower=0).sum())
+            part_share[id(row)] = float(mine[list(floor[0])].sum().sum()) / max(points, 1.0)
         return mine.sort_values("game")["win"].to_numpy(np.float64)
+
+    def objective(row: dict, w: np.ndarray) -> float:
+        """Win share, less twice the shortfall below the share floor (if any)."""
+        if not floor:
+            return float(w.mean())
+        return float(w.mean()) - 2.0 * max(0.0, floor[1] - part_share[id(row)])
 
     def row_of(x: np.ndarray) -> dict[str, float]:
         vals = lows + np.clip(x[: len(names)], 0.0, 1.0) * (highs - lows)
@@ -266,11 +293,19 @@ def tune(
         for row in rows:
             w = play(row, games, 0)
             done.append(Trial(len(done) + 1, row, float(w.mean()), int(len(w))))
-            out.append(done[-1].win_share)
+            if floor:
+                done[-1].share = part_share[id(row)]
+                done[-1].objective = objective(row, w)
+            out.append(done[-1].objective if floor else done[-1].win_share)
             if progress:
-                best = max(done, key=lambda t: t.win_share)
+                best = max(done, key=lambda t: t.objective if floor else t.win_share)
+                share = (
+                    f", {done[-1].share:.2f} of its points from {' + '.join(floor[0])}"
+                    if floor
+                    else ""
+                )
                 progress(
-                    f"tune: trial {len(done)}/{trials}: win share {done[-1].win_share:.3f} "
+                    f"tune: trial {len(done)}/{trials}: win share {done[-1].win_share:.3f}{share} "
                     f"(best so far {best.win_share:.3f}, trial {best.index}) "
                     + " ".join(f"{k}={v:.3g}" for k, v in row.items())
                 )
@@ -284,7 +319,7 @@ def tune(
         if len(shares) < len(xs):
             break  # budget spent mid-generation: nothing left to learn from
         es.tell(xs, [-s for s in shares])
-    best = max(done, key=lambda t: (t.win_share, -t.index))
+    best = max(done, key=lambda t: (t.objective if floor else t.win_share, -t.index))
     search_games = done[0].games
 
     confirm: dict = {"games": int(confirm_games)}
@@ -312,6 +347,9 @@ def tune(
                 "gain_high": float(ghi),
             }
         )
+        if floor:
+            confirm["share"] = part_share[id(best.params)]
+            confirm["shipped_share"] = part_share[id(done[0].params)]
     settings = {
         "command": " ".join(shlex.quote(a) for a in (command or sys.argv)),
         "analyzer_version": __version__,
@@ -330,8 +368,15 @@ def tune(
         "bounds": {p: [float(lo), float(hi)] for p, lo, hi in zip(names, lows, highs, strict=True)},
         "shipped": dict(fixed),
         "fair_share": 1.0 / players,
+        **({"share_columns": list(floor[0]), "share_floor": float(floor[1])} if floor else {}),
         "optimiser": f"CMA-ES, cma {cma.__version__} (sigma0 {SIGMA0} in the unit cube)",
-        "objective": "mean win share of the tuned strategy's seat, seats rotated",
+        "objective": "mean win share of the tuned strategy's seat, seats rotated"
+        + (
+            f", less twice the shortfall below {floor[1]:.3g} of its points from "
+            f"{' + '.join(floor[0])}"
+            if floor
+            else ""
+        ),
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
     }
     return TuneResult(settings=settings, trials=done, best=best, confirm=confirm)
@@ -505,11 +550,22 @@ def format_result(result: TuneResult) -> str:
             else "not shown better than the shipped row by these games"
         )
         lines.append(f"  the best row is {verdict}.")
+        if c.get("share") is not None:
+            cols = " + ".join(s.get("share_columns", []))
+            lines.append(
+                f"  share of its points from {cols}: {c['share']:.3f} "
+                f"(shipped row {c['shipped_share']:.3f}; the floor is {s['share_floor']:.3f})"
+            )
     return "\n".join(lines)
 
 
 def trials_frame(result: TuneResult) -> pd.DataFrame:
     """One row per trial: index, win share and the parameters."""
     return pd.DataFrame(
-        [{"trial": t.index, "win_share": t.win_share, **t.params} for t in result.trials]
+        [
+            {"trial": t.index, "win_share": t.win_share}
+            | ({"share": t.share, "objective": t.objective} if t.share is not None else {})
+            | t.params
+            for t in result.trials
+        ]
     )

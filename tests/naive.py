@@ -432,3 +432,52 @@ def naive_reachable(natural, faces, modifiers):
         return frozenset(out)
 
     return set(go(natural, tuple(sorted(modifiers))))
+
+
+def naive_pile_worth(count, worth, k):
+    """Every pile of ``k`` cards drawn without replacement from a pool with
+    ``count[c]`` cards worth ``worth[c]``, equally likely: the expected worth of
+    the pile's best card and of a random card of it, as fractions (twin of
+    ``strategies.pile_worth``)."""
+    import itertools
+    from fractions import Fraction
+
+    cards = [Fraction(w) for c, w in zip(count, worth, strict=True) for _ in range(c)]
+    if not cards or k <= 0:
+        return Fraction(0), Fraction(0)
+    k = min(k, len(cards))
+    piles = list(itertools.combinations(range(len(cards)), k))
+    best = sum(max(cards[i] for i in pile) for pile in piles) / len(piles)
+    mean = sum(sum(cards[i] for i in pile) / k for pile in piles) / len(piles)
+    return best, mean
+
+
+def naive_open_centre(stones, centres, cell):
+    """Is the free ``cell`` the centre of a ring that could still close (no
+    wonder around it) with 3 or more stones around it already?"""
+    around = naive_hex_neighbours(cell)
+    if any(nb in centres for nb in around):
+        return False
+    return sum(nb in stones for nb in around) >= 3
+
+
+def naive_ring_closeness(stones, centres):
+    """Twin of ``strategies.ring_closeness``: over the free cells with no wonder
+    around them, ``(f - 2) / 3`` for the most stones ``f`` around one (0 below
+    3), times 1.5 when those stones are all one colour."""
+    cand = {nb for cell in stones for nb in naive_hex_neighbours(cell)}
+    best = 0.0
+    for cell in cand:
+        if cell in stones or cell in centres:
+            continue
+        around = naive_hex_neighbours(cell)
+        if any(nb in centres for nb in around):
+            continue
+        colours = [stones[nb] for nb in around if nb in stones]
+        if len(colours) < 3:
+            continue
+        v = (len(colours) - 2) / 3.0
+        if len(set(colours)) == 1:
+            v *= 1.5
+        best = max(best, v)
+    return best

@@ -20,7 +20,8 @@ from analyzer.unearth import strategies
 
 #: balanced's default row as shipped before tuning (issue 12): w_ruin, w_stone,
 #: risk, lead, w_card, card_min, place, named. A literal, never derived.
-FROZEN_ROW = (1.0, 1.3, 1.0, 0.4, 0.6, 1.0, 1.0, 2.0)
+#: the frozen row; its last four columns (added in issue 12) are 0: the evaluation it shipped with
+FROZEN_ROW = (1.0, 1.3, 1.0, 0.4, 0.6, 1.0, 1.0, 2.0, 0.0, 0.0, 0.0, 0.0)
 
 
 def _play(lineup: str, params: dict | None = None) -> pd.DataFrame:
@@ -53,9 +54,12 @@ def test_baseline_plays_as_balanced_with_the_same_row():
 
 
 def test_baseline_ignores_a_change_of_balanced_defaults(monkeypatch):
-    changed = strategies.DEFAULT_PARAMS.copy()
-    changed[strategies.Strategy.BALANCED] = 9.0
-    monkeypatch.setattr(unearth_game, "DEFAULT_PARAMS", changed)
+    real = unearth_game.default_row
+
+    def changed(name, players):
+        return (9.0,) * strategies.N_PARAMS if name == "balanced" else real(name, players)
+
+    monkeypatch.setattr(unearth_game, "default_row", changed)
     codes, prm = unearth_game.strategy_arrays(["baseline", "balanced"])
     assert tuple(prm[0]) == FROZEN_ROW
     assert (prm[1] == 9.0).all()

@@ -53,6 +53,7 @@ from analyzer.unearth.state import (
 )
 from analyzer.unearth.strategies import (
     DEFAULT_PARAMS,
+    P_W_STONE,
     Strategy,
     _bound_at_most,
     _insert_rank,
@@ -63,7 +64,14 @@ from analyzer.unearth.strategies import (
     die_values,
 )
 from analyzer.unearth.structs import pack_memo, pack_state, pack_tables
-from analyzer.unearth.tableau import MIDDLE, NEIGHBOURS, NO_WONDER, grow_box
+from analyzer.unearth.tableau import (
+    MIDDLE,
+    N_CELLS,
+    NEIGHBOURS,
+    NO_WONDER,
+    grow_box,
+    legal_cells_boxed,
+)
 from tests.naive import xoshiro_next
 
 RULES = load_rules()
@@ -1076,7 +1084,7 @@ def _cold_copy(g):
     """Views of a copy of Table ``g``'s game state and of a cold strategy memo for
     the same strategies and parameters (the game is not touched by forgetting)."""
     cold = State(*(a.copy() for a in g.s))
-    memo = new_memo(g.t, g.n, g.m.strat.copy(), g.m.prm.copy())
+    memo = new_memo(g.t, g.n, g.m.strat.copy(), g.m.given.copy())
     return pack_state(cold), pack_memo(memo)
 
 
@@ -1091,7 +1099,7 @@ def test_memo_across_summaries_equals_a_cold_memo():
         players = int(gen.integers(2, 5))
         g = Table(players, Strategy.BALANCED, game=game)
         n_slots = int(g.s.sc[S_N_SLOTS])
-        prm = g.m.prm  # the memo's own rows: the strategies must notice a change
+        prm = g.m.given  # the memo's own rows: the strategies must notice a change
         for step in range(40):
             what = int(gen.integers(0, 8))
             slot = int(gen.integers(0, n_slots))
@@ -1119,8 +1127,18 @@ def test_memo_across_summaries_equals_a_cold_memo():
                     g.own(q, wid[int(gen.integers(0, 3))])
                 else:
                     g.s.sc[S_ROLL_MOD] = int(gen.integers(-1, 2))
-            else:  # a designer's parameter change between batches
-                prm[q, int(gen.integers(0, prm.shape[1]))] += 0.25
+            elif gen.random() < 0.5:  # a designer's parameter change between batches
+                # w_stone half the time: its memo (the face gains) is renewed on its own
+                col = P_W_STONE if gen.random() < 0.5 else int(gen.integers(0, prm.shape[1]))
+                prm[q, col] += 0.25
+            else:  # a stone in q's tableau: its ring closeness, so its stone worth, change
+                cells = np.zeros(N_CELLS, np.int64)
+                n = legal_cells_boxed(g.s.stone[q], g.s.centre[q], T.neigh, g.s.box[q], cells)
+                cell = int(cells[int(gen.integers(0, n))])
+                colour = int(gen.integers(0, T.n_stone_colours))
+                g.s.stone[q, cell] = colour
+                g.s.n_stones[q, colour] += 1
+                grow_box(g.s.box[q], cell)
             p = int(gen.integers(0, players))
             if (g.s.die_slot[p] >= 0).all():
                 g.s.die_slot[p, int(gen.integers(0, len(T.dice_faces)))] = -1

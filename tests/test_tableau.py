@@ -16,7 +16,7 @@ from analyzer.unearth.codes import WonderKind
 from analyzer.unearth.memo import new_memo
 from analyzer.unearth.rules import default_rules
 from analyzer.unearth.state import new_state
-from analyzer.unearth.strategies import score_cells
+from analyzer.unearth.strategies import N_PARAMS, score_cells
 from analyzer.unearth.structs import pack_memo, pack_state, pack_tables
 from analyzer.unearth.tableau import (
     GRID,
@@ -168,7 +168,7 @@ def test_score_cells_matches_twin_for_every_cell_and_colour(case):
     s = new_state(T, 1)
     s.stone[0], s.centre[0] = to_arrays(stones, centres)
     s.box[0] = box_of(stones)
-    memo = new_memo(T, 1, np.zeros(1, np.int64), np.zeros((1, 8)))
+    memo = new_memo(T, 1, np.zeros(1, np.int64), np.zeros((1, N_PARAMS)))
     cells = memo.cells
     m = legal_cells_boxed(s.stone[0], s.centre[0], NEIGHBOURS, s.box[0], cells)
     n_col = len(COLOURS)

@@ -98,6 +98,13 @@ class Strategy:
     (``(name, low, high)``; a parameter without one is searched from 0 to twice
     its default, at least 1). A ``frozen`` strategy takes no parameter changes
     (a yardstick such as Unearth's ``baseline``).
+
+    ``by_players`` holds default rows that differ by player count
+    (``(players, params)`` pairs, each a full row like ``params``): a count
+    without its own row takes the row of the nearest smaller count listed, and
+    ``params`` below them all (:meth:`params_for`). ``share_floor``, when set,
+    is a constraint ``analyzer tune`` keeps: ``(score columns, share)``, the
+    strategy takes at least that share of its points from those columns.
     """
 
     name: str
@@ -105,6 +112,16 @@ class Strategy:
     params: tuple[tuple[str, float], ...] = ()
     bounds: tuple[tuple[str, float, float], ...] = ()
     frozen: bool = False
+    by_players: tuple[tuple[int, tuple[tuple[str, float], ...]], ...] = ()
+    share_floor: tuple[tuple[str, ...], float] | None = None
+
+    def params_for(self, players: int) -> dict[str, float]:
+        """The default parameters at ``players`` seats (see ``by_players``)."""
+        row = dict(self.params)
+        for n, params in sorted(self.by_players):
+            if n <= players:
+                row = dict(params)
+        return row
 
 
 @dataclass

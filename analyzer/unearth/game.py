@@ -14,16 +14,16 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analyzer.errors import InputError, bad_value
+from analyzer.errors import InputError, StalledGameError, bad_value
 from analyzer.kernel_view import results_view
 from analyzer.seeding import resolve_seed, root_key
 from analyzer.unearth import engine
+from analyzer.unearth.defaults import PARAM_NAMES, default_row
 from analyzer.unearth.memo import new_memo
 from analyzer.unearth.rules import Rules, default_rules
 from analyzer.unearth.scoring import N_PARTS, PART_NAMES
 from analyzer.unearth.state import new_state
 from analyzer.unearth.strategies import (
-    DEFAULT_PARAMS,
     FROZEN_STRATEGIES,
     N_PARAMS,
     STRATEGY_NAMES,
@@ -34,9 +34,6 @@ STRATEGIES = STRATEGY_NAMES
 #: categories of the ``strategy`` column when no seat plays ``baseline``: the
 #: strategies before it existed, so tables (and their pinned hashes) stay as they were
 _CLASSIC = STRATEGIES[:4]
-
-#: parameter names, in the order of a strategy's parameter row
-PARAM_NAMES = ("w_ruin", "w_stone", "risk", "lead", "w_card", "card_min", "place", "named")
 
 
 def resolve_strategies(players: int, strategies: str | Sequence[str], where="strategy"):
@@ -73,7 +70,8 @@ def strategy_arrays(strategies: Sequence[str], params: dict | None = None):
     ``{"balanced": {"w_stone": 1.5}}``. A frozen strategy (``baseline``) takes none.
     """
     codes = np.array([STRATEGIES.index(s) for s in strategies], np.int64)
-    prm = np.array([DEFAULT_PARAMS[c] for c in codes], np.float64).reshape(len(codes), N_PARAMS)
+    rows = [default_row(s, len(strategies)) for s in strategies]
+    prm = np.array(rows, np.float64).reshape(len(codes), N_PARAMS)
     tunable = [s for s in STRATEGIES if s not in FROZEN_STRATEGIES]
     for name, values in (params or {}).items():
         if name in FROZEN_STRATEGIES:
@@ -168,10 +166,11 @@ def games_frame(job: GameJob, start, count, results, wins) -> pd.DataFrame:
     n = job.players
     capped = np.flatnonzero(results[:, engine.R_ABORTED])
     if len(capped):  # the rules as given never end: the run fails, never a normal row
-        raise InputError(
+        raise StalledGameError(
             f"game {start + int(capped[0]) // n} of this run hit the engine's turn cap "
-            f"({engine.MAX_TURNS} turns) without ending: the rules as given make no "
-            "playable game (check the overrides: claim values, counts, dice)"
+            f"({engine.MAX_TURNS} turns) without ending: the rules or strategy parameters "
+            "as given make no playable game (check the overrides: claim values, counts, "
+            "dice; and strategy_params)"
         )
     bad = results[:, engine.R_INVARIANTS]
     if bad.any():  # a broken invariant is a bug in the engine, never a user error

@@ -38,7 +38,10 @@ class Memo(NamedTuple):
     """Strategies and memo of P seats (D dice each); all integers int64."""
 
     strat: np.ndarray  #: int64[P] each seat's Strategy code
-    prm: np.ndarray  #: float64[P, N_PARAMS] each seat's parameter row
+    given: np.ndarray  #: float64[P, N_PARAMS] each seat's parameter row, as given
+    #: float64[P, N_PARAMS] the row its decisions use now: ``given`` with the
+    #: card and stone weights of this moment of the game (strategies.refresh_params)
+    prm: np.ndarray
     sc: np.ndarray  #: int64[N_MSCALARS]
     slot_cache: np.ndarray  #: int64[max slots, 16] per-slot summary for the deciding seat
     slot_base: np.ndarray  #: float64[max slots, 3] value now, worth to me, worth to the best other
@@ -50,7 +53,9 @@ class Memo(NamedTuple):
     slot_sig: np.ndarray  #: int64[P, max slots, SIG_INTS] each seat's last summary of each slot
     slot_sigf: np.ndarray  #: float64[P, max slots, 2] and the ruin's worths in it
     slot_ver: np.ndarray  #: int64[P, max slots] bumped when a seat's summary of a slot changes
-    env: np.ndarray  #: int64[P, 3] a seat's roll-modifier setting: effects, roll modifier, version
+    #: int64[P, 4] a seat's roll-modifier setting: effects, roll modifier, its
+    #: version; and the version of the seat's stone worth (face gains)
+    env: np.ndarray
     env_prm: np.ndarray  #: float64[P, N_PARAMS] the parameter row the seat's memo was made with
     mstamp: np.ndarray  #: int64[P, GAIN_KEYS + 1, D] ``env`` version of each row of ``mtab``
     mtab: np.ndarray  #: int64[P, GAIN_KEYS + 1, D, 16] memoised reachable-value masks by face
@@ -69,10 +74,13 @@ class Memo(NamedTuple):
     cells: np.ndarray  #: int64[N_CELLS] legal cells for a stone (choose_colour, choose_cell)
     cellval: np.ndarray  #: float64[N_CELLS * n_colours] their ring-planning scores (score_cells)
     filled: np.ndarray  #: int64[6] stones around each neighbour of a cell (score_cells)
+    cellok: np.ndarray  #: int64[N_CELLS] 1: the claimer may put a stone on cell ``cells[i]``
     hist: np.ndarray  #: int64[N_HIST] and their colours (score_cells)
     slot_stone: np.ndarray  #: int64[max slots] 1: a stone is to be had there (choose_play)
     vgain: np.ndarray  #: float64[16] Forgotten Song: the gain of naming each value (choose_play)
     vhit: np.ndarray  #: int64[16] 1: some die on a ruin shows that value
+    ring_n: np.ndarray  #: int64[P] stones in the tableau when ``ring_val`` was computed (-1 never)
+    ring_val: np.ndarray  #: float64[P] how close the seat's best open ring is (strategies)
 
 
 def new_memo(t, n_players: int, strat, prm) -> Memo:
@@ -86,7 +94,8 @@ def new_memo(t, n_players: int, strat, prm) -> Memo:
     n_prm = prm.shape[1]
     m = Memo(
         strat=strat,
-        prm=prm,
+        given=prm,
+        prm=prm.copy(),
         sc=np.zeros(N_MSCALARS, np.int64),
         slot_cache=np.zeros((max_slots, 16), np.int64),
         slot_base=np.zeros((max_slots, 3), np.float64),
@@ -98,7 +107,7 @@ def new_memo(t, n_players: int, strat, prm) -> Memo:
         slot_sig=np.zeros((n_players, max_slots, SIG_INTS), np.int64),
         slot_sigf=np.zeros((n_players, max_slots, 2), np.float64),
         slot_ver=np.zeros((n_players, max_slots), np.int64),
-        env=np.zeros((n_players, 3), np.int64),
+        env=np.zeros((n_players, 4), np.int64),
         env_prm=np.full((n_players, n_prm), np.nan, np.float64),
         mstamp=np.full((n_players, GAIN_KEYS + 1, n_dice), -1, np.int64),
         mtab=np.zeros((n_players, GAIN_KEYS + 1, n_dice, 16), np.int64),
@@ -116,10 +125,13 @@ def new_memo(t, n_players: int, strat, prm) -> Memo:
         cells=np.zeros(N_CELLS, np.int64),
         cellval=np.zeros(N_CELLS * n_col, np.float64),
         filled=np.zeros(6, np.int64),
+        cellok=np.ones(N_CELLS, np.int64),
         hist=np.zeros(N_HIST, np.int64),
         slot_stone=np.zeros(max_slots, np.int64),
         vgain=np.zeros(16, np.float64),
         vhit=np.zeros(16, np.int64),
+        ring_n=np.full(n_players, -1, np.int64),
+        ring_val=np.zeros(n_players, np.float64),
     )
     m.sc[M_CAND_FILL] = -1
     return m
@@ -138,3 +150,5 @@ def forget_memo(m):
     m.env_prm[:] = np.nan
     m.sc[M_CAND_FILL] = -1
     m.slot_cfg[:] = -1
+    m.prm[:] = m.given
+    m.ring_n[:] = -1

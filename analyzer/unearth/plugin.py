@@ -15,9 +15,7 @@ import pandas as pd
 
 from analyzer.errors import bad_value
 from analyzer.games import Column, Game, Strategy
-
-#: parameter names, in the order of a strategy's parameter row (docs/strategies.md)
-PARAM_NAMES = ("w_ruin", "w_stone", "risk", "lead", "w_card", "card_min", "place", "named")
+from analyzer.unearth.defaults import PARAM_NAMES, STRATEGY_NAMES, rows_by_players
 
 _STRATEGY_TEXT = {
     "random": "uniform among the legal choices at every decision",
@@ -29,7 +27,7 @@ _STRATEGY_TEXT = {
 
 #: ranges ``analyzer tune`` searches (docs/strategies.md); ``place`` acts as 0/1 (> 0.5)
 _BOUNDS = (
-    ("w_ruin", 0.0, 4.0),
+    ("w_ruin", 0.0, 8.0),
     ("w_stone", 0.0, 4.0),
     ("risk", 0.0, 3.0),
     ("lead", 0.0, 2.0),
@@ -37,6 +35,10 @@ _BOUNDS = (
     ("card_min", 0.0, 4.0),
     ("place", 0.0, 1.0),
     ("named", 0.0, 6.0),
+    ("card_end", 0.0, 1.0),
+    ("stone_ring", 0.0, 6.0),
+    ("big_die", -2.0, 2.0),
+    ("wonder_fit", 0.0, 1.0),
 )
 
 #: score parts, in the order of the ``pts_*`` columns, with what each counts
@@ -50,25 +52,36 @@ _PARTS = {
 }
 
 
+#: the collector's constraint when tuned: at least a third of its points from wonders
+_WONDER_PARTS = ("pts_tokens", "pts_named", "pts_bonus")
+
+
+def _bounds(name: str) -> tuple[tuple[str, float, float], ...]:
+    """What ``analyzer tune`` searches for ``name``: the claimer, the ruin path,
+    values a stone at most 1 point."""
+    if name == "random":
+        return ()
+    if name == "claimer":
+        return tuple((p, lo, min(hi, 1.0) if p == "w_stone" else hi) for p, lo, hi in _BOUNDS)
+    return _BOUNDS
+
+
 def _strategies() -> tuple[Strategy, ...]:
-    # the default rows live with the kernels; read them without importing numba
-    rows = {
-        "random": (0.0,) * 8,
-        "claimer": (1.0, 0.4, 1.0, 0.5, 0.5, 1.5, 0.0, 1.0),
-        "collector": (0.5, 2.5, 0.5, 0.2, 0.5, 1.5, 1.0, 2.0),
-        "balanced": (1.0, 1.3, 1.0, 0.4, 0.6, 1.0, 1.0, 2.0),
-        "baseline": (1.0, 1.3, 1.0, 0.4, 0.6, 1.0, 1.0, 2.0),  # frozen (BASELINE_PARAMS)
-    }
-    return tuple(
-        Strategy(
-            name,
-            _STRATEGY_TEXT[name],
-            tuple(zip(PARAM_NAMES, row, strict=True)),
-            bounds=() if name == "random" else _BOUNDS,
-            frozen=name == "baseline",
+    out = []
+    for name in STRATEGY_NAMES:
+        rows = rows_by_players(name)
+        out.append(
+            Strategy(
+                name,
+                _STRATEGY_TEXT[name],
+                tuple(zip(PARAM_NAMES, rows[0][1], strict=True)),
+                bounds=_bounds(name),
+                frozen=name == "baseline",
+                by_players=tuple((n, tuple(zip(PARAM_NAMES, row, strict=True))) for n, row in rows),
+                share_floor=(_WONDER_PARTS, 1 / 3) if name == "collector" else None,
+            )
         )
-        for name, row in rows.items()
-    )
+    return tuple(out)
 
 
 def games_columns(rules) -> tuple[Column, ...]:

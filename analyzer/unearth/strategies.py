@@ -6,17 +6,20 @@ Implements the choices of ``docs/rules/unearth.md`` ("A turn", "Delver cards",
 
 - ``random``: uniform among the legal choices at every decision (dice, ruins,
   card plays and their targets, stone colours and cells, wonders, values).
-- ``claimer``: goes for ruins, weighing one-roll claim odds by what each ruin
-  adds to its set collection; plays cards to win or steal claims; stones are
-  placed compactly.
-- ``collector``: goes for stones; plans rings so stones are shared between
-  rings, prefers one colour (greater wonders) and named wonders it can finish.
-- ``balanced``: expected points each turn from exact one-roll odds: ruin-set
-  value, stone value, the risk of handing a claim to an opponent; plays delver
-  cards when their exact one-step gain is worth a card; plans rings.
+- ``claimer``: the ruin path. The evaluation below with a row tuned for ruins
+  (``w_stone`` searched only up to 1) and one rule of its own: it never puts a
+  stone on a ring centre it could still close (3 or more stones around, no
+  wonder next to it), unless every legal cell is one.
+- ``collector``: the stone path. A row tuned under the constraint that at least
+  a third of its points come from wonders (tokens, named wonders, the bonus).
+- ``balanced``: the row tuned for the most wins, with nothing imposed.
 - ``baseline``: ``balanced`` with the default parameters it shipped with until issue 12
   (:data:`BASELINE_PARAMS`), frozen: a yardstick for ratings across versions.
-  The kernels treat it exactly as ``balanced`` (they only ask ``== RANDOM``).
+  The kernels treat it exactly as ``balanced`` (they only ask ``== RANDOM`` and
+  ``== CLAIMER``).
+
+The rows are data (``data/strategies.toml``, by player count, each with the
+``analyzer tune`` command that made it; :mod:`analyzer.unearth.defaults`).
 
 The value of a situation for seat ``p`` (in points, roughly):
 
@@ -26,7 +29,14 @@ The value of a situation for seat ``p`` (in points, roughly):
   (a strategy never sees another seat's hidden ruin) plus ``W_CARD`` per
   consolation card;
 - not claimed: ``LEAD * worth(p, ruin) * total / claim`` if ``p`` leads there;
-- a stone: ``W_STONE``.
+- a stone: ``W_STONE``, plus ``STONE_RING`` times how close ``p``'s best open
+  ring is (:func:`ring_closeness`);
+- a card kept: ``W_CARD``, falling towards 0 as the ruins run out (``CARD_END``).
+
+Rolling the biggest die while other dice wait costs (or, negative, earns)
+``BIG_DIE``. Named wonders are valued by their points and what they bring
+(``WONDER_FIT``: the Memorial and Cenotaph by the ruins they can take, as far as
+``p`` can know them, the Flame by the cards it will draw).
 
 Strategies see only public information and their own hand/hidden ruin.
 """
@@ -39,6 +49,7 @@ from analyzer.jit import njit
 from analyzer.rng import rng_below
 from analyzer.unearth.claims import RANK_DICE, die_key
 from analyzer.unearth.codes import CardKind, Delver, WonderEffect
+from analyzer.unearth.defaults import BASELINE_ROW, PARAM_NAMES, STRATEGY_NAMES, default_row
 from analyzer.unearth.memo import (
     GAIN_KEYS,
     M_CAND_FILL,
@@ -58,6 +69,8 @@ from analyzer.unearth.modifiers import (
 )
 from analyzer.unearth.state import (
     S_ANCESTRAL,
+    S_DECK_LEN,
+    S_DECK_POS,
     S_EXPEDITION,
     S_MAP,
     S_N_PLAYERS,
@@ -69,7 +82,7 @@ from analyzer.unearth.state import (
     clamp,
     slot_totals,
 )
-from analyzer.unearth.tableau import formula_ok, is_free, legal_cells_boxed
+from analyzer.unearth.tableau import GRID, formula_ok, is_free, legal_cells_boxed
 
 
 class Strategy(IntEnum):
@@ -88,25 +101,40 @@ P_W_CARD = 4  #: points a delver card in hand is worth
 P_CARD_MIN = 5  #: smallest one-step gain (points) for which a card is played
 P_PLACE = 6  #: stone placement: 0 compact, 1 plan rings
 P_NAMED = 7  #: extra points credited to a named wonder with an ability
-N_PARAMS = 8
+#: how much a card's worth (``w_card``, and the bar ``card_min`` a play must
+#: clear) falls as the ruins run out: times ``1 - card_end * (1 - left)``,
+#: ``left`` the share of the game's ruins not yet claimed (0: never falls)
+P_CARD_END = 8
+#: extra points of a stone when the seat's best open ring is nearly closed:
+#: times 0 (2 or fewer stones around it) to 1 (5 around), 1.5 times that if
+#: they are all one colour (a greater wonder)
+P_STONE_RING = 9
+#: points of rolling the seat's biggest die (the d8) while it has other dice to
+#: roll: what that die is worth later in the round (0: nothing)
+P_BIG_DIE = 10
+#: named wonders valued by what they will bring (0: the flat credits of
+#: ``baseline``; 1: the Memorial and Cenotaph by the ruins they can take, the
+#: Flame by the cards it will draw, ties to the wonder; between: a blend)
+P_WONDER_FIT = 11
+N_PARAMS = 12
 
 #: ``baseline``'s parameter row: ``balanced``'s defaults as shipped before any
 #: tuning, frozen. Never tune or edit it: ratings of every version are measured
-#: against it (a new yardstick needs a new strategy name).
-BASELINE_PARAMS = (1.0, 1.3, 1.0, 0.4, 0.6, 1.0, 1.0, 2.0)
+#: against it (a new yardstick needs a new strategy name). Its last four columns
+#: are 0: with them, the evaluation is the one it shipped with.
+BASELINE_PARAMS = BASELINE_ROW
+assert len(BASELINE_PARAMS) == N_PARAMS == len(PARAM_NAMES)
 
-#: default parameters by strategy (rows in Strategy order); documented in docs/strategies.md
-DEFAULT_PARAMS = np.array(
-    [
-        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],  # random: unused
-        [1.0, 0.4, 1.0, 0.5, 0.5, 1.5, 0.0, 1.0],  # claimer
-        [0.5, 2.5, 0.5, 0.2, 0.5, 1.5, 1.0, 2.0],  # collector
-        [1.0, 1.3, 1.0, 0.4, 0.6, 1.0, 1.0, 2.0],  # balanced
-        BASELINE_PARAMS,  # baseline: frozen
-    ]
-)
 
-STRATEGY_NAMES = ("random", "claimer", "collector", "balanced", "baseline")
+def default_params(players: int) -> np.ndarray:
+    """float64[strategies, N_PARAMS]: every strategy's default row (Strategy
+    order) at ``players`` seats, from ``data/strategies.toml``."""
+    return np.array([default_row(name, players) for name in STRATEGY_NAMES], np.float64)
+
+
+#: the default rows at 4 players (tests and tools that want one table)
+DEFAULT_PARAMS = default_params(4)
+
 #: strategies that take no ``strategy_params`` (their rows are frozen)
 FROZEN_STRATEGIES = ("baseline",)
 
@@ -138,6 +166,107 @@ def ruin_worth(s, t, p, card, me):
     top = t.set_points.shape[0] - 1
     a = t.set_points[min(have_c + 1, top)] - t.set_points[min(have_c, top)]
     return float(a + (lo_after - lo_before) * t.five_colour_set)
+
+
+@njit
+def colour_worth(s, t, p, colour):
+    """Marginal set points to ``p`` (who knows its own hidden ruin) of one more
+    ruin of ``colour``: what :func:`ruin_worth` gives for such a ruin."""
+    have_c = 0
+    lo_before = 1 << 20
+    lo_after = 1 << 20
+    for c in range(t.n_ruin_colours):
+        cnt = s.held_colour[p, c]
+        if c == colour:
+            have_c = cnt
+        lo_before = min(lo_before, cnt)
+        lo_after = min(lo_after, cnt + (1 if c == colour else 0))
+    top = t.set_points.shape[0] - 1
+    a = t.set_points[min(have_c + 1, top)] - t.set_points[min(have_c, top)]
+    return float(a + (lo_after - lo_before) * t.five_colour_set)
+
+
+# ====================================================================== the moment of the game
+
+
+@njit
+def ruins_left(s):
+    """Share of the game's cards not yet claimed or removed: those still in the
+    ruins deck and those on the table, over the whole deck (1 at the start)."""
+    on_table = 0
+    for slot in range(s.sc[S_N_SLOTS]):
+        if s.slot_card[slot] >= 0:
+            on_table += 1
+    n = s.sc[S_DECK_LEN]
+    return min(1.0, (n - s.sc[S_DECK_POS] + on_table) / max(n, 1))
+
+
+@njit
+def ring_closeness(s, m, t, p):
+    """How close ``p``'s best open ring is to closing: over the free cells whose
+    six neighbours could all still take stones, ``(f - 2) / 3`` for the most
+    stones ``f`` around one (0 below 3, 1 at 5), times 1.5 if those stones are
+    one colour. Kept per seat until its tableau grows (``m.ring_n``)."""
+    n_col = t.n_stone_colours
+    total = 0
+    for c in range(n_col):
+        total += s.n_stones[p, c]
+    if m.ring_n[p] == total:
+        return m.ring_val[p]
+    best = 0.0
+    stone = s.stone[p]
+    centre = s.centre[p]
+    neigh = t.neigh
+    box = s.box[p]
+    if total > 0 and box[1] >= 0:
+        for r in range(max(box[0] - 1, 0), min(box[1] + 2, GRID)):
+            for q in range(max(box[2] - 1, 0), min(box[3] + 2, GRID)):
+                cell = r * GRID + q
+                if not is_free(stone, centre, cell):
+                    continue
+                f = 0
+                colour = -1
+                alike = True
+                ok = True
+                for k in range(6):
+                    nb = neigh[cell, k]
+                    if nb < 0 or centre[nb] >= 0:
+                        ok = False  # off the grid, or a wonder: never a ring here
+                        break
+                    if stone[nb] >= 0:
+                        f += 1
+                        if colour < 0:
+                            colour = stone[nb]
+                        elif stone[nb] != colour:
+                            alike = False
+                if not ok or f < 3:
+                    continue
+                v = (f - 2) / 3.0
+                if alike:
+                    v *= 1.5
+                best = max(best, v)
+    m.ring_n[p] = total
+    m.ring_val[p] = best
+    return best
+
+
+@njit
+def refresh_params(s, m, t, p):
+    """Make ``m.prm[p]``, the row ``p``'s decisions use, its given row with the
+    card and stone weights of this moment (``P_CARD_END``, ``P_STONE_RING``;
+    the ruins left are taken in eighths, so the memo is renewed a few times a
+    game, not every turn). With both 0 it is the given row."""
+    g = m.given[p]
+    e = m.prm[p]
+    for i in range(g.shape[0]):
+        e[i] = g[i]
+    if g[P_CARD_END] != 0.0:
+        left = np.floor(ruins_left(s) * 8.0) / 8.0
+        f = max(0.0, 1.0 - g[P_CARD_END] * (1.0 - left))
+        e[P_W_CARD] = g[P_W_CARD] * f
+        e[P_CARD_MIN] = g[P_CARD_MIN] * f
+    if g[P_STONE_RING] != 0.0:
+        e[P_W_STONE] = g[P_W_STONE] + g[P_STONE_RING] * ring_closeness(s, m, t, p)
 
 
 # ====================================================================== slot analysis
@@ -263,24 +392,33 @@ def stone_available(s, slot):
 
 @njit
 def _check_env(s, m, p):
-    """Start ``p``'s memo afresh if what its rolls' modifiers depend on (its named
-    wonders, the event's roll modifier) or its parameters changed since its last
-    summary. A Sanctuary owner's face gains also depend on every value on the
-    ruin, which the summary does not hold: its memo lasts one summary."""
+    """Renew what of ``p``'s memo is stale. If what its rolls' modifiers depend on
+    (its named wonders, the event's roll modifier) changed since its last
+    summary: all of it. If a parameter the slot values depend on changed
+    (``w_ruin``, ``risk``, ``lead``, ``w_card``): the slot values and face
+    gains. If only ``w_stone`` changed: the face gains (``env[3]``, part of
+    their stamp). Other parameters are not memoised. A Sanctuary owner's face
+    gains also depend on every value on the ruin, which the summary does not
+    hold: its memo lasts one summary."""
     prm = m.prm[p]
     env = m.env[p]
     same = env[0] == s.effects[p] and env[1] == s.sc[S_ROLL_MOD]
     same = same and not (s.effects[p] >> WonderEffect.SANCTUARY) & 1
+    values = True
     for i in range(prm.shape[0]):
         if m.env_prm[p, i] != prm[i]:
-            same = False
+            if i == P_W_STONE:
+                env[3] += 1
+            elif i == P_W_RUIN or i == P_RISK or i == P_LEAD or i == P_W_CARD:
+                values = False
             m.env_prm[p, i] = prm[i]
-    if same:
+    if same and values:
         return
-    env[0] = s.effects[p]
-    env[1] = s.sc[S_ROLL_MOD]
-    env[2] += 1  # the reachable-value masks of env[2]'s setting are stale
-    m.gkeys[p, :] = -1
+    if not same:
+        env[0] = s.effects[p]
+        env[1] = s.sc[S_ROLL_MOD]
+        env[2] += 1  # the reachable-value masks of env[2]'s setting are stale
+        m.gkeys[p, :] = -1
     for slot in range(m.slot_ver.shape[1]):
         m.slot_ver[p, slot] += 1
 
@@ -345,6 +483,7 @@ def fill_slot_cache(s, m, t, p):
     (``vtab``, ``gtab``): a slot's memo rows stay valid while its summary, the
     ruin's worths and ``p``'s modifier setting stay the same (:func:`_note_summary`,
     :func:`_check_env`), across decisions and turns."""
+    refresh_params(s, m, t, p)
     prm = m.prm[p]
     keys = m.keys
     cache = m.slot_cache
@@ -482,7 +621,8 @@ def _gain_row(s, m, t, p, slot, d, n_anc, n_read):
     Ancient Map and the Expedition, and the next turn at the ruins no die changed.
     """
     prm = m.prm[p]
-    stamp = m.slot_ver[p, slot] * 2 + m.slot_cache[slot, 13]  # values, and the stone
+    # values, the stone, and the stone's worth
+    stamp = (m.env[p, 3] << 40) + m.slot_ver[p, slot] * 2 + m.slot_cache[slot, 13]
     keys = m.gkeys[p]
     key = n_anc * 4096 + n_read
     k = GAIN_KEYS  # the scratch row set when every key is taken
@@ -613,7 +753,7 @@ def best_excavation(s, m, t, p, n_anc, n_read, use_map, expedition, refill=True,
                     if g > top:
                         top = g
                 ev += top
-            ev /= faces
+            ev = ev / faces - _die_cost(s, t, m.prm[p], p, d)
             if first_slot >= 0 and ev > best:
                 best = ev
                 best_d = d
@@ -623,12 +763,30 @@ def best_excavation(s, m, t, p, n_anc, n_read, use_map, expedition, refill=True,
                 if s.slot_card[slot] < 0:
                     continue
                 ev = _roll_ev(s, m, t, p, slot, d, n_anc, n_read, use_map)
+                ev -= _die_cost(s, t, m.prm[p], p, d)
                 if ev > best:
                     best = ev
                     best_d = d
                     best_slot = slot
         s.die_slot[p, d] = home
     return best, best_d, best_slot
+
+
+@njit(inline="always")
+def _die_cost(s, t, prm, p, d):
+    """Points ``p`` gives up by rolling die ``d`` now (``P_BIG_DIE``): charged
+    for its biggest die only, and only while another of its dice is in the pool."""
+    cost = prm[P_BIG_DIE]
+    if cost == 0.0:
+        return 0.0
+    faces = t.dice_faces[d]
+    other = False
+    for e in range(s.die_slot.shape[1]):
+        if t.dice_faces[e] > faces:
+            return 0.0
+        if e != d and s.die_slot[p, e] < 0:
+            other = True
+    return cost if other else 0.0
 
 
 @njit(inline="always")
@@ -673,7 +831,7 @@ def _sort_pairs(s, m, t, p):
         for slot in range(n_slots):
             if s.slot_card[slot] < 0:
                 continue
-            g = _gain_bound(m, t, p, slot, d)
+            g = _gain_bound(m, t, p, slot, d) - _die_cost(s, t, m.prm[p], p, d)
             j = n  # insertion: decreasing bound, stable
             while j > 0 and ub[j - 1] < g:
                 ub[j] = ub[j - 1]
@@ -712,6 +870,7 @@ def _best_roll_pruned(s, m, t, p, n_anc, n_read, use_map, floor):
         d = cand[i] // n_slots
         slot = cand[i] % n_slots
         ev = _roll_ev(s, m, t, p, slot, d, n_anc, n_read, use_map)
+        ev -= _die_cost(s, t, m.prm[p], p, d)
         if ev > best or (ev == best and cand[i] < best_i):
             best = ev
             best_i = cand[i]
@@ -844,6 +1003,8 @@ def choose_value_of_other(s, m, t, p, q, d, slot, mask):
         if (mask >> v) & 1:
             n += 1
     k = rng_below(s.rng, n) if m.strat[p] == Strategy.RANDOM and n > 1 else -1
+    if k < 0:
+        refresh_params(s, m, t, p)
     best = -1e18
     best_v = -1
     s.die_slot[q, d] = slot
@@ -957,6 +1118,37 @@ def score_cells(s, m, t, p, n_cells):
             out[i * n_col + col] = score
 
 
+@njit(inline="always")
+def _open_centre(s, t, p, cell):
+    """Is the free ``cell`` the centre of a ring ``p`` could still close, with 3
+    or more of its stones already around it? (Every neighbour on the grid and
+    none a wonder.)"""
+    around = 0
+    for k in range(6):
+        nb = t.neigh[cell, k]
+        if nb < 0 or s.centre[p, nb] >= 0:
+            return False
+        if s.stone[p, nb] >= 0:
+            around += 1
+    return around >= 3
+
+
+@njit
+def claimer_cells(s, m, t, p, n):
+    """The claimer never fills a ring centre it could close: ``m.cellok[i]`` is 0
+    for the cells ``m.cells[:n]`` that are such centres, 1 for the others, all 1
+    when every cell is one (a stone must go somewhere). Returns how many are 1."""
+    ok = 0
+    for i in range(n):
+        m.cellok[i] = 0 if _open_centre(s, t, p, m.cells[i]) else 1
+        ok += m.cellok[i]
+    if ok == 0:
+        for i in range(n):
+            m.cellok[i] = 1
+        ok = n
+    return ok
+
+
 @njit
 def choose_cell(s, m, t, p, colour):
     """Where ``p`` puts a new ``colour`` stone (always a legal cell).
@@ -977,6 +1169,9 @@ def choose_cell(s, m, t, p, colour):
         return cells[0]
     if m.strat[p] == Strategy.RANDOM:
         return cells[rng_below(s.rng, n)]
+    claimer = m.strat[p] == Strategy.CLAIMER
+    if claimer:
+        claimer_cells(s, m, t, p, n)
     best = -1e18
     best_cell = cells[0]
     if prm[P_PLACE] > 0.5:
@@ -984,12 +1179,16 @@ def choose_cell(s, m, t, p, colour):
         if ready == 0:
             score_cells(s, m, t, p, n)
         for i in range(n):
+            if claimer and m.cellok[i] == 0:
+                continue
             sc = m.cellval[i * n_col + colour]
             if sc > best:
                 best = sc
                 best_cell = cells[i]
         return best_cell
     for i in range(n):
+        if claimer and m.cellok[i] == 0:
+            continue
         cell = cells[i]
         sc = 0.0
         for k in range(6):
@@ -1028,10 +1227,13 @@ def choose_colour(s, m, t, p):
     best = -1e18
     best_c = -1
     n_cells = 0
+    claimer = m.strat[p] == Strategy.CLAIMER
     if prm[P_PLACE] > 0.5:  # the cells do not depend on the colour
         n_cells = legal_cells_boxed(s.stone[p], s.centre[p], t.neigh, s.box[p], m.cells)
         score_cells(s, m, t, p, n_cells)
         m.sc[M_CELLS_READY] = n_cells
+        if claimer:
+            claimer_cells(s, m, t, p, n_cells)
     for c in range(n_col):
         if avail[c] == 0:
             continue
@@ -1039,7 +1241,8 @@ def choose_colour(s, m, t, p):
         if prm[P_PLACE] > 0.5:
             top = -1e18
             for i in range(n_cells):
-                top = max(top, m.cellval[i * n_col + c])
+                if not claimer or m.cellok[i] == 1:
+                    top = max(top, m.cellval[i * n_col + c])
             sc += top
         # named wonders still to be had that want this colour
         for w in range(s.named_state.shape[0]):
@@ -1076,6 +1279,8 @@ def choose_named(s, m, t, p, all_same):
                     return w
                 k -= 1
         return -1
+    refresh_params(s, m, t, p)
+    fit = prm[P_WONDER_FIT]
     # expected token value
     pile = t.greater_values if all_same else t.lesser_values
     token = 0.0
@@ -1084,6 +1289,14 @@ def choose_named(s, m, t, p, all_same):
     token = token / max(pile.shape[0], 1)
     best = token
     best_w = -1
+    memorial = 0.0
+    cenotaph = 0.0
+    flame = 0.0
+    if fit != 0.0:
+        memorial, cenotaph = _removed_worth(s, t, p)
+        n = s.sc[S_N_PLAYERS]
+        # a claim on a ruin where p has no dice: about (n - 1) / n of those left
+        flame = ruins_left(s) * s.sc[S_DECK_LEN] * (n - 1.0) / n * prm[P_W_CARD]
     for w in range(s.named_state.shape[0]):
         if s.named_state[w] != -1 or not formula_ok(
             t.wonder_formula[w], t.wonder_colour[w], t.wonder_count[w], counts, n_col
@@ -1101,13 +1314,82 @@ def choose_named(s, m, t, p, all_same):
                 lo = min(lo, s.n_stones[p, c])
             v += 2.0 * lo + 2.0
         elif eff == WonderEffect.CENOTAPH or eff == WonderEffect.MEMORIAL:
-            v += 4.0 if s.sc[S_REMOVED_N] > 0 else 0.0
+            flat = 4.0 if s.sc[S_REMOVED_N] > 0 else 0.0
+            fitted = memorial if eff == WonderEffect.MEMORIAL else cenotaph
+            v += (1.0 - fit) * flat + fit * fitted
+        elif eff == WonderEffect.FLAME:
+            v += (1.0 - fit) * prm[P_NAMED] + fit * flame
         elif eff != WonderEffect.NONE:
             v += prm[P_NAMED]
-        if v > best:
+        if v > best or (fit > 0.5 and v == best and best_w < 0):
             best = v
             best_w = w
     return best_w
+
+
+@njit
+def _removed_worth(s, t, p):
+    """What a ruin from the pile set aside at set-up is worth to ``p`` as far as
+    ``p`` can know: the pile is a random part of the ruins ``p`` has not seen
+    (neither held openly, on the table, nor its own hidden one). Returns the
+    expected best of the pile (the Memorial picks one) and the expected worth of
+    a random one (the Cenotaph), exactly over the pile's possible contents."""
+    n_col = t.n_ruin_colours
+    k = s.sc[S_REMOVED_N]
+    if k <= 0:
+        return 0.0, 0.0
+    unseen = np.zeros(n_col, np.int64)
+    for c in range(t.card_kind.shape[0]):
+        if t.card_kind[c] == CardKind.RUIN:
+            unseen[t.card_colour[c]] += 1
+    for q in range(s.sc[S_N_PLAYERS]):
+        for c in range(n_col):
+            unseen[c] -= s.held_colour[q, c]
+        if q != p and s.hidden[q] >= 0:
+            unseen[t.card_colour[s.hidden[q]]] += 1  # another seat's hidden ruin: unseen
+    for slot in range(s.sc[S_N_SLOTS]):
+        card = s.slot_card[slot]
+        if card >= 0 and t.card_kind[card] == CardKind.RUIN:
+            unseen[t.card_colour[card]] -= 1
+    worth = np.zeros(n_col, np.float64)
+    for c in range(n_col):
+        unseen[c] = max(unseen[c], 0)
+        worth[c] = colour_worth(s, t, p, c)
+    return pile_worth(unseen, worth, k)
+
+
+@njit
+def pile_worth(count, worth, k):
+    """A pile of ``k`` cards drawn at random, without replacement, from a pool
+    holding ``count[c]`` cards worth ``worth[c]`` (>= 0) each: returns the expected
+    worth of its best card and of a random card of it. Exact: E[max] is the sum
+    over worth levels ``w`` of (w - the next lower level) * P(max >= w), with
+    P(max >= w) = 1 - C(N - A, k) / C(N, k), ``A`` the cards worth ``w`` or more.
+    Slow twin: ``tests/naive.py::naive_pile_worth`` (every pile, fractions)."""
+    n_col = count.shape[0]
+    n = 0
+    mean = 0.0
+    for c in range(n_col):
+        n += count[c]
+        mean += count[c] * worth[c]
+    if n == 0 or k <= 0:
+        return 0.0, 0.0
+    mean /= n
+    k = min(k, n)
+    order = np.argsort(-worth)
+    top = 0.0
+    above = 0
+    for i in range(n_col):
+        c = order[i]
+        above += count[c]
+        lower = worth[order[i + 1]] if i + 1 < n_col else 0.0
+        if worth[c] == lower and i + 1 < n_col:
+            continue  # the same level continues with the next colour
+        none = 1.0
+        for j in range(k):
+            none *= max(n - above - j, 0) / (n - j)
+        top += (worth[c] - lower) * (1.0 - none)
+    return top, mean
 
 
 @njit
@@ -1326,6 +1608,7 @@ def choose_play(s, m, t, p, band_used):
                     return k, a, b
                 r -= 1
         return -1, -1, -1
+    refresh_params(s, m, t, p)
     for i in range(n_players * n_dice):
         m.ddone[i] = 0  # the die-values memo of this decision (_die_values_once)
     totals = s.totals

@@ -1,0 +1,165 @@
+"""The evaluation's newer parts (issue 12) against slow twins, and the claimer's
+rule: the pile a Memorial or Cenotaph draws from, how close a seat's best ring is,
+the cells a claimer refuses, a kept card's falling worth, and the share floor
+``analyzer tune`` keeps for the collector."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyzer.games import Strategy as SeamStrategy
+from analyzer.games import load_game
+from analyzer.unearth.game import simulate
+from analyzer.unearth.memo import new_memo
+from analyzer.unearth.state import new_state
+from analyzer.unearth.strategies import (
+    N_PARAMS,
+    P_PLACE,
+    Strategy,
+    choose_cell,
+    claimer_cells,
+    pile_worth,
+    ring_closeness,
+)
+from analyzer.unearth.structs import pack_memo, pack_state, pack_tables
+from analyzer.unearth.tableau import NEIGHBOURS, legal_cells_boxed
+from tests.naive import naive_open_centre, naive_pile_worth, naive_ring_closeness
+from tests.test_tableau import T, box_of, tableaux, to_arrays, to_qr
+
+# ------------------------------------------------------------------ the removed pile
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    st.lists(st.integers(0, 4), min_size=2, max_size=5),
+    st.lists(st.sampled_from([0, 2, 4, 5, 6, 8, 10]), min_size=5, max_size=5),
+    st.integers(0, 6),
+)
+def test_pile_worth_matches_enumeration(count, worth, k):
+    worth = worth[: len(count)]
+    best, mean = pile_worth(np.array(count, np.int64), np.array(worth, np.float64), k)
+    want_best, want_mean = naive_pile_worth(count, worth, k)
+    assert best == pytest.approx(float(want_best), abs=1e-12)
+    assert mean == pytest.approx(float(want_mean), abs=1e-12)
+
+
+def test_pile_worth_small_case_by_hand():
+    # two cards worth 10 among five (the rest 2): a pile of two holds one with
+    # chance 1 - C(3,2)/C(5,2) = 7/10; best = 2 + 8 * 7/10, mean = (2*10 + 3*2)/5
+    best, mean = pile_worth(np.array([2, 3]), np.array([10.0, 2.0]), 2)
+    assert best == pytest.approx(2 + 8 * 0.7)
+    assert mean == pytest.approx(26 / 5)
+
+
+# ------------------------------------------------------------------ tableau
+
+
+def _state(stones, centres):
+    s = new_state(T, 1)
+    s.stone[0], s.centre[0] = to_arrays(stones, centres)
+    s.box[0] = box_of(stones)
+    for colour in stones.values():
+        s.n_stones[0, colour] += 1
+    return s
+
+
+@settings(max_examples=150, deadline=None)
+@given(tableaux())
+def test_ring_closeness_matches_twin(case):
+    stones, centres, _ = case
+    s = _state(stones, centres)
+    m = new_memo(T, 1, np.zeros(1, np.int64), np.zeros((1, N_PARAMS)))
+    got = ring_closeness(pack_state(s), pack_memo(m), pack_tables(T), 0)
+    assert got == pytest.approx(naive_ring_closeness(stones, centres))
+    assert m.ring_n[0] == len(stones)  # kept until the tableau grows
+
+
+@settings(max_examples=150, deadline=None)
+@given(tableaux(), st.booleans(), st.integers(0, 3))
+def test_claimer_never_fills_a_centre_it_could_close(case, plan, colour):
+    stones, centres, _ = case
+    s = _state(stones, centres)
+    prm = np.zeros((1, N_PARAMS))
+    prm[0, P_PLACE] = 1.0 if plan else 0.0
+    m = new_memo(T, 1, np.array([Strategy.CLAIMER]), prm)
+    n = legal_cells_boxed(s.stone[0], s.centre[0], NEIGHBOURS, s.box[0], m.cells)
+    cells = [to_qr(c) for c in m.cells[:n]]
+    ok = claimer_cells(pack_state(s), pack_memo(m), pack_tables(T), 0, n)
+    refused = {c for c in cells if naive_open_centre(stones, centres, c)}
+    if len(refused) == n:
+        refused = set()  # every cell is one: a stone must go somewhere
+    assert ok == n - len(refused)
+    assert {c for i, c in enumerate(cells) if m.cellok[i] == 0} == refused
+    cell = choose_cell(pack_state(s), pack_memo(m), pack_tables(T), 0, colour)
+    assert to_qr(cell) in set(cells) - refused
+
+
+# ------------------------------------------------------------------ cards
+
+
+def test_a_falling_card_worth_spends_the_hand():
+    """With ``card_end = 1`` a kept card is worth nothing at the end: balanced plays
+    far more of its cards and ends holding far fewer (the same 300 games)."""
+    held = {}
+    for end in (0.0, 1.0):
+        g = simulate(2, "balanced", 300, seed=5, strategy_params={"balanced": {"card_end": end}})
+        held[end] = (g.delvers_drawn - g.delvers_played).mean()
+    assert held[1.0] < held[0.0] - 2.0, held
+
+
+# ------------------------------------------------------------------ seam and tuning
+
+
+def test_params_for_takes_the_nearest_smaller_count():
+    s = SeamStrategy(
+        "x",
+        "",
+        (("a", 1.0),),
+        by_players=((2, (("a", 2.0),)), (4, (("a", 4.0),))),
+    )
+    assert [s.params_for(n)["a"] for n in (2, 3, 4, 5)] == [2.0, 2.0, 4.0, 4.0]
+    assert SeamStrategy("y", "", (("a", 1.0),)).params_for(3) == {"a": 1.0}
+
+
+def test_shipped_rows_are_full_and_baseline_is_frozen():
+    g = load_game("unearth")
+    names = [p for p, _ in g.strategies[0].params]
+    assert len(names) == N_PARAMS
+    for strat in g.strategies:
+        for n in range(g.min_players, g.max_players + 1):
+            assert list(strat.params_for(n)) == names
+    base = {s.name: s for s in g.strategies}["baseline"]
+    assert all(base.params_for(n) == dict(base.params) for n in (2, 3, 4, 5))
+
+
+def test_tune_keeps_the_collectors_share_floor():
+    from analyzer.tuning import tune
+
+    r = tune("unearth", 2, "collector", trials=2, games=40, confirm_games=20, seed=3, command=["t"])
+    cols, floor = r.settings["share_columns"], r.settings["share_floor"]
+    assert cols == ["pts_tokens", "pts_named", "pts_bonus"] and floor == pytest.approx(1 / 3)
+    for t in r.trials:
+        assert 0.0 <= t.share <= 1.0
+        assert t.objective == pytest.approx(t.win_share - 2 * max(0.0, floor - t.share))
+    assert "share" in r.confirm and "shipped_share" in r.confirm
+
+
+def test_tune_scores_a_row_whose_games_never_end_as_losing(monkeypatch):
+    import analyzer.scenario as scenario
+    from analyzer.errors import StalledGameError
+    from analyzer.tuning import tune
+
+    real = scenario.run_scenario
+    calls = []
+
+    def stall_second(sc, **kw):
+        calls.append(1)
+        if len(calls) == 2:
+            raise StalledGameError("game 0 of this run hit the engine's turn cap")
+        return real(sc, **kw)
+
+    monkeypatch.setattr(scenario, "run_scenario", stall_second)
+    r = tune("unearth", 2, "balanced", trials=3, games=20, confirm_games=0, seed=1, command=["t"])
+    assert r.trials[1].win_share == 0.0 and r.trials[1].games == 20
+    assert r.trials[0].win_share > 0.0
