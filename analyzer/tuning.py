@@ -57,6 +57,8 @@ from analyzer.errors import InputError, StalledGameError, bad_value
 
 #: the step CMA-ES starts with, in the unit cube of the bounds
 SIGMA0 = 0.3
+#: win share taken off per unit of shortfall below a strategy's share floor
+FLOOR_PENALTY = 10.0
 
 
 @dataclass
@@ -263,10 +265,12 @@ def tune(
         return mine.sort_values("game")["win"].to_numpy(np.float64)
 
     def objective(row: dict, w: np.ndarray) -> float:
-        """Win share, less twice the shortfall below the share floor (if any)."""
+        """Win share, less ten times the shortfall below the share floor (if any):
+        a row a point below the floor loses ten points of win share, so the
+        search keeps to rows at or above it."""
         if not floor:
             return float(w.mean())
-        return float(w.mean()) - 2.0 * max(0.0, floor[1] - part_share[id(row)])
+        return float(w.mean()) - FLOOR_PENALTY * max(0.0, floor[1] - part_share[id(row)])
 
     def row_of(x: np.ndarray) -> dict[str, float]:
         vals = lows + np.clip(x[: len(names)], 0.0, 1.0) * (highs - lows)
@@ -372,7 +376,7 @@ def tune(
         "optimiser": f"CMA-ES, cma {cma.__version__} (sigma0 {SIGMA0} in the unit cube)",
         "objective": "mean win share of the tuned strategy's seat, seats rotated"
         + (
-            f", less twice the shortfall below {floor[1]:.3g} of its points from "
+            f", less {FLOOR_PENALTY:g} times the shortfall below {floor[1]:.3g} of its points from "
             f"{' + '.join(floor[0])}"
             if floor
             else ""

@@ -12,7 +12,7 @@ from analyzer.games import Strategy as SeamStrategy
 from analyzer.games import load_game
 from analyzer.unearth.game import simulate
 from analyzer.unearth.memo import new_memo
-from analyzer.unearth.state import new_state
+from analyzer.unearth.state import S_N_SLOTS, new_state
 from analyzer.unearth.strategies import (
     N_PARAMS,
     P_PLACE,
@@ -141,7 +141,7 @@ def test_tune_keeps_the_collectors_share_floor():
     assert cols == ["pts_tokens", "pts_named", "pts_bonus"] and floor == pytest.approx(1 / 3)
     for t in r.trials:
         assert 0.0 <= t.share <= 1.0
-        assert t.objective == pytest.approx(t.win_share - 2 * max(0.0, floor - t.share))
+        assert t.objective == pytest.approx(t.win_share - 10 * max(0.0, floor - t.share))
     assert "share" in r.confirm and "shipped_share" in r.confirm
 
 
@@ -163,3 +163,49 @@ def test_tune_scores_a_row_whose_games_never_end_as_losing(monkeypatch):
     r = tune("unearth", 2, "balanced", trials=3, games=20, confirm_games=0, seed=1, command=["t"])
     assert r.trials[1].win_share == 0.0 and r.trials[1].games == 20
     assert r.trials[0].win_share > 0.0
+
+
+# ------------------------------------------------------------------ stalemates
+
+#: the claimer's row before issue 12: at 2 players against baseline, game 2065 of
+#: seed 2026 was a stalemate (both seats took their d8 back and rolled it onto
+#: the same ruin for ever, under The Gathering's -1) until strategies broke it
+CLASSIC_CLAIMER = dict(
+    zip(
+        [p for p, _ in load_game("unearth").strategies[0].params],
+        (1.0, 0.4, 1.0, 0.5, 0.5, 1.5, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0),
+        strict=True,
+    )
+)
+
+
+def test_a_stalemate_is_broken_and_the_game_ends():
+    g = simulate(
+        2,
+        "claimer,baseline",
+        1,
+        seed=2026,
+        first_game=2065,
+        strategy_params={"claimer": CLASSIC_CLAIMER},
+    )
+    assert (g.game_turns > 100).all()  # it was a long one: the stall breaker acted
+    assert g.claims_won.sum() > 0
+
+
+def test_break_stall_moves_the_biggest_die_to_the_ruin_nearest_its_claim():
+    from analyzer.unearth.strategies import break_stall
+
+    s = new_state(T, 2)
+    s.sc[S_N_SLOTS] = 2
+    s.slot_card[:2] = [0, 1]  # two ruins
+    faces = list(T.dice_faces)
+    big = faces.index(max(faces))
+    s.die_slot[0, :] = 0  # all of seat 0's dice on ruin 0 ...
+    s.die_slot[0, big] = 1  # ... but the biggest, on ruin 1
+    s.die_value[0, :] = 1
+    s.die_value[0, big] = 1
+    s.die_slot[1, :] = 0
+    s.die_value[1, :] = 2
+    die, slot = break_stall(pack_state(s), pack_tables(T), 0)
+    # ruin 0 is nearest its claim: the biggest die not on it goes there
+    assert slot == 0 and die == big

@@ -26,6 +26,7 @@ from analyzer.unearth.state import (
     S_BOXED_N,
     S_CUR,
     S_GAME,
+    S_LAST_CLAIM,
     S_N_PLAYERS,
     S_N_SLOTS,
     S_OVER,
@@ -124,6 +125,7 @@ def check_claims(s, t):
             claims[row, C_DECIDED] = decided_by(owner, faces, value, n, n_players)
             n_claims[0] = row + 1
         trace(s, EV_CLAIM, -1, slot, card, winner, total, 0)
+        s.sc[S_LAST_CLAIM] = s.sc[S_TURN]
         if winner >= 0:
             take_ruin(s, t, winner, card)
             s.seat_stats[winner, ST_CLAIMS] += 1

@@ -43,7 +43,8 @@ S_GAME = 18  #: global game index (for the claims log)
 S_TRACE_N = 19  #: events written to the trace
 S_BOXED_N = 20  #: ruins removed from the game by unbreakable ties
 S_ABORTED = 21  #: 1 if the game hit the turn cap (never expected)
-N_SCALARS = 22
+S_LAST_CLAIM = 22  #: game turn of the last claim or unbreakable tie (0: none yet)
+N_SCALARS = 23
 
 # ------------------------------------------------------------------ per-seat stats
 ST_DRAWN = 0  #: delver cards drawn after set-up (consolation, events, Eternal Flame)
@@ -86,6 +87,9 @@ N_CLAIM_COLS = 10
 MAX_CLAIMS_PER_GAME = 64
 
 MAX_TURNS = 2000  #: safety cap; a game reaching it is flagged in S_ABORTED
+#: game turns without a claim after which the strategies break a stalemate
+#: (strategies.break_stall); normal play never goes near it
+STALL_TURNS = 100
 MAX_FORCED = 64  #: room for forced chance outcomes in ``rng`` (tests; analyzer.rng)
 GAIN_KEYS = 6  #: modifier settings memoised per seat (one more row set is scratch)
 MOD_FIELDS = 4  #: a group of identical roll modifiers: delta, optional, signed, count

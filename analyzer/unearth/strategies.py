@@ -72,12 +72,15 @@ from analyzer.unearth.state import (
     S_DECK_LEN,
     S_DECK_POS,
     S_EXPEDITION,
+    S_LAST_CLAIM,
     S_MAP,
     S_N_PLAYERS,
     S_N_SLOTS,
     S_READING,
     S_REMOVED_N,
     S_ROLL_MOD,
+    S_TURN,
+    STALL_TURNS,
     bag_total,
     clamp,
     slot_totals,
@@ -901,6 +904,9 @@ def choose_excavation(s, m, t, p):
         else:
             die = rng_below(s.rng, n_dice)
         return die, random_slot(s)
+    if s.sc[S_TURN] - s.sc[S_LAST_CLAIM] >= STALL_TURNS and _pool_empty(s, p):
+        m.sc[M_EXC_READY] = 0
+        return break_stall(s, t, p)
     if m.sc[M_EXC_READY]:
         # the delver phase just evaluated this very state and played no card
         m.sc[M_EXC_READY] = 0
@@ -918,6 +924,44 @@ def choose_excavation(s, m, t, p):
         -1e18,
     )
     return d, slot
+
+
+@njit(inline="always")
+def _pool_empty(s, p):
+    """Are all of ``p``'s dice on ruins?"""
+    for d in range(s.die_slot.shape[1]):
+        if s.die_slot[p, d] < 0:
+            return False
+    return True
+
+
+@njit
+def break_stall(s, t, p):
+    """``(die, slot)`` when nobody has claimed anything for ``STALL_TURNS`` turns
+    and ``p``'s dice are all on ruins: the evaluation can then settle on taking a
+    die back and rolling it where it was, turn after turn, with every seat doing
+    the same (seen at 2 players under The Gathering's -1). Real players would
+    push a ruin over; so does this: ``p`` moves its biggest die not already
+    there onto the ruin nearest its claim value (or rerolls its biggest die
+    there, if all its dice are there)."""
+    slot_totals(s)
+    target = -1
+    gap = -(1 << 30)
+    for slot in range(s.sc[S_N_SLOTS]):
+        card = s.slot_card[slot]
+        if card >= 0 and s.totals[slot] - t.card_claim[card] > gap:
+            gap = s.totals[slot] - t.card_claim[card]
+            target = slot
+    die = -1
+    for away in (True, False):
+        for d in range(s.die_slot.shape[1]):
+            if (s.die_slot[p, d] != target) == away and (
+                die < 0 or t.dice_faces[d] > t.dice_faces[die]
+            ):
+                die = d
+        if die >= 0:
+            break
+    return die, target
 
 
 @njit
