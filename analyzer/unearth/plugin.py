@@ -16,6 +16,10 @@ import pandas as pd
 from analyzer.errors import bad_value
 from analyzer.games import Column, Game, Strategy
 
+#: version of the strategies' play, printed beside the rules version in every manifest
+#: and report; bump it whenever a strategy plays differently
+STRATEGIES_VERSION = "1"
+
 #: parameter names, in the order of a strategy's parameter row (docs/strategies.md)
 PARAM_NAMES = ("w_ruin", "w_stone", "risk", "lead", "w_card", "card_min", "place", "named")
 
@@ -119,6 +123,7 @@ class Unearth(Game):
     name: str = "unearth"
     title: str = "Unearth"
     rules_version: str = ""
+    strategies_version: str = STRATEGIES_VERSION
     min_players: int = 2
     max_players: int = 5
     strategies: tuple[Strategy, ...] = field(default_factory=_strategies)
