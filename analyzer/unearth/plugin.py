@@ -16,10 +16,6 @@ import pandas as pd
 from analyzer.errors import bad_value
 from analyzer.games import Column, Game, Strategy
 
-#: version of the strategies' play, printed beside the rules version in every manifest
-#: and report; bump it whenever a strategy plays differently
-STRATEGIES_VERSION = "1"
-
 #: parameter names, in the order of a strategy's parameter row (docs/strategies.md)
 PARAM_NAMES = ("w_ruin", "w_stone", "risk", "lead", "w_card", "card_min", "place", "named")
 
@@ -116,6 +112,11 @@ def _questions() -> tuple:
     from analyzer.unearth.questions import QUESTIONS
 
     return QUESTIONS
+
+
+#: version of the strategies' play, printed beside the rules version in every manifest
+#: and report; bump it whenever a strategy plays differently
+STRATEGIES_VERSION = "1"
 
 
 @dataclass
