@@ -75,6 +75,11 @@ def load_run(path: str | Path, where: str) -> SavedRun:
         raise InputError(f"{where}: {manifest}: cannot read ({err})") from None
     if not isinstance(info, dict) or "scenario" not in info or "seed" not in info:
         raise InputError(f"{where}: {manifest}: not a run manifest (no scenario or seed)")
+    if info.get("cells") == []:
+        raise InputError(
+            f"{where}: {p} holds only a [ladder]/[tune] run, no games of its own to compare "
+            "(allowed: a report of a scenario with games)"
+        )
     data = p / "data"
     games = agg = None
     try:

@@ -785,6 +785,21 @@ def whose_play(info: dict, game) -> list[str]:
             used += [s for s in dict.fromkeys(order) if s not in used]
     if not used:
         used = list(sc.get("lineup") or sc.get("strategies") or [])
+    # the strategies a [ladder] rates and a [tune] plays (scenario sections)
+    ladder, tune = sc.get("ladder") or {}, sc.get("tune") or {}
+    more = [*ladder.get("strategies", []), *([tune["strategy"]] if tune else []),
+            *tune.get("field", [])]  # fmt: skip
+    used += [s for s in dict.fromkeys(more) if s not in used]
+    section_lines = []
+    if ladder:
+        section_lines.append(
+            f"The ladder rates {', '.join(ladder['strategies'])} at {ladder['players']} players."
+        )
+    if tune:
+        section_lines.append(
+            f"The tuning searches {tune['strategy']}'s parameters at {tune['players']} players "
+            f"against {', '.join(dict.fromkeys(tune['field']))} (from its shipped parameters)."
+        )
     lines = []
     if sc.get("lineup"):
         lines.append(
@@ -796,6 +811,7 @@ def whose_play(info: dict, game) -> list[str]:
             lines.append(f"Every seat played {s[0]}.")
         else:
             lines.append("Seats played " + ", ".join(f"{i}: {x}" for i, x in enumerate(s)) + ".")
+    lines += section_lines
     changed = sc.get("strategy_params") or {}
     for name in used:
         r = rows.get(name, {"description": "", "params": {}})
@@ -809,7 +825,8 @@ def whose_play(info: dict, game) -> list[str]:
         lines.append(text + ".")
     lines.append(
         f"Strategies and rules as in analyzer {info.get('analyzer_version', '?')}, "
-        f"rules version {info.get('rules_version', '?')}."
+        f"rules version {info.get('rules_version', '?')}, "
+        f"strategies version {info.get('strategies_version', '?')}."
     )
     return lines
 

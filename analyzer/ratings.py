@@ -298,6 +298,7 @@ def ladder(
     info = {
         "game": g.name,
         "rules_version": g.rules_version,
+        "strategies_version": g.strategies_version,
         "players": int(players),
         "strategies": list(strategies),
         "lineups": len(ups),
@@ -371,7 +372,8 @@ def format_ladder(result: Ladder) -> str:
         f"Ladder: {info['game']}, {n} players, {len(info['strategies'])} strategies, "
         f"{info['lineups']} line-ups x {info['games_per_lineup']:,} games "
         f"({info['games_total']:,} games, the same game seeds for every line-up), "
-        f"seed {info['seed']}",
+        f"seed {info['seed']}; rules {info['rules_version']}, "
+        f"strategies {info.get('strategies_version', '?')}",
         "",
         f"Ratings: Bradley-Terry strengths on the Elo scale, {info['anchor']} = 0; "
         f"95% interval from {info['bootstrap']} bootstrap resamples of games",

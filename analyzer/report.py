@@ -49,7 +49,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_pdf import PdfPages
 
-from analyzer import charts, findings, webpage
+from analyzer import charts, findings, sections, webpage
 from analyzer.aggregate import Reducer, build_tables, combine, run_columns
 from analyzer.errors import AnalyzerError, EnvironmentFailure, InputError
 from analyzer.games import DEFAULT_GAME, load_game
@@ -87,29 +87,45 @@ def run_and_report(
     the file's values. An invalid scenario raises :class:`InputError` before
     anything is written.
     """
-    from analyzer.scenario import load_scenario, run_scenario, with_overrides
+    from analyzer.aggregate import empty_partial
+    from analyzer.scenario import (
+        load_scenario,
+        run_scenario,
+        sections_only_info,
+        with_overrides,
+    )
+    from analyzer.sections import run_sections
 
     sc = with_overrides(load_scenario(scenario_path), games=games, seed=seed)
     target = Path(out) if out is not None else Path("reports") / sc.name
     _check_target(target)
-    run = run_scenario(sc, workers=workers, progress=progress)
+    if sc.plays_games:
+        run = run_scenario(sc, workers=workers, progress=progress)
+        info, aggregate, tables, extra = run.info, run.aggregate, run.tables, run.extra
+    else:  # only [ladder]/[tune]: no games of its own
+        info, aggregate, tables, extra = sections_only_info(sc, workers), empty_partial(), {}, {}
+    if sc.ladder is not None or sc.tune is not None:
+        t0 = time.perf_counter()
+        info.update(run_sections(sc, info["seed"], workers=workers, progress=progress))
+        if not sc.plays_games:
+            info["seconds"] = round(time.perf_counter() - t0, 3)
     t0 = time.perf_counter()
 
     def fill(tmp: Path) -> list[str]:
         data = tmp / "data"
         data.mkdir()
-        for name in data_tables(run.info):
-            if name in run.tables and run.tables[name] is not None:
-                _write_parquet(run.tables[name], data / f"{name}.parquet")
-        _write_parquet(run.aggregate, data / "aggregate.parquet", index=True)
-        for name, df in run.extra.items():
+        for name in data_tables(info):
+            if name in tables and tables[name] is not None:
+                _write_parquet(tables[name], data / f"{name}.parquet")
+        _write_parquet(aggregate, data / "aggregate.parquet", index=True)
+        for name, df in extra.items():
             _write_parquet(df, data / f"{name}.parquet")
-        return write_report(tmp, run.aggregate, run.info, run.extra)
+        return write_report(tmp, aggregate, info, extra)
 
     files = _build_dir(target, fill)
-    run.info["findings"] = json.loads((target / "manifest.json").read_text("utf-8"))["findings"]
-    run.info["report_seconds"] = round(time.perf_counter() - t0, 3)
-    return ReportResult(directory=target, files=files, info=run.info)
+    info["findings"] = json.loads((target / "manifest.json").read_text("utf-8"))["findings"]
+    info["report_seconds"] = round(time.perf_counter() - t0, 3)
+    return ReportResult(directory=target, files=files, info=info)
 
 
 def rebuild_report(directory: str | Path) -> ReportResult:
@@ -258,9 +274,11 @@ def write_report(
 ) -> list[str]:
     """Write tables (CSV), charts (PNG), ``report.pdf``, ``summary.md`` and
     ``manifest.json`` into ``directory`` (which the caller owns). Returns the
-    relative paths of the files written."""
+    relative paths of the files written. A run with ``[ladder]``/``[tune]``
+    (``info["ladder"]``, ``info["tune"]``) gets their pages after page 1 and their
+    data files (:func:`analyzer.sections.write_files`)."""
     directory = Path(directory)
-    tables = build_tables(aggregate, info)
+    tables = build_tables(aggregate, info) if plays_games(info) else {}
     if info.get("assumed"):
         tables["assumed_values"] = pd.DataFrame(info["assumed"])
     for name, df in (extra or {}).items():
@@ -278,7 +296,7 @@ def write_report(
     for name, df in tables.items():
         df.to_csv(directory / "tables" / f"{name}.csv", index=False, float_format="%.6g")
         files.append(f"tables/{name}.csv")
-    figures = make_charts(tables, info, stamp)
+    figures = section_charts(info, stamp) + make_charts(tables, info, stamp)
     pngs = {}
     for name, fig in figures:
         buf = io.BytesIO()
@@ -293,6 +311,7 @@ def write_report(
     pages += [fig for _, fig in figures]
     settings = title_lines(tables, info)
     items = table_items(tables, info, frozenset(extra or {}), found)
+    items[:0] = [it for it in sections.display_items(info) if it[0] == "ladder_ratings"]
     items.append(("settings", settings_table(settings), "How this report was made", ""))
     pages += charts.packed_table_pages([(df, t, note) for _, df, t, note in items], stamp)
     with PdfPages(directory / "report.pdf") as pdf:
@@ -311,14 +330,16 @@ def write_report(
             for q, fs in ((q, found.for_question(i)) for i, q in enumerate(found.questions))
         ],
         notes=[
+            *section_notes(info),
             ("Whose play these numbers describe", found.whose_play),
             ("What was assumed", found.assumed),
         ],
-        method=found.method,
+        method=found.method if plays_games(info) else "",
         charts=[(name, fig.get_suptitle(), pngs[name]) for name, fig in figures],
         tables=[
             (name, t, note, df)
-            for name, df, t, note in table_items(tables, info, frozenset(extra or {}), found, True)
+            for name, df, t, note in sections.display_items(info)
+            + table_items(tables, info, frozenset(extra or {}), found, True)
         ],
         settings=settings,
     )
@@ -328,6 +349,7 @@ def write_report(
         summary_markdown(tables, info, [n for n, _ in figures], found), "utf-8"
     )
     files.append("summary.md")
+    files += sections.write_files(directory, info)
     data_files = sorted(f"data/{p.name}" for p in (directory / "data").glob("*.parquet"))
     info = {
         **info,
@@ -339,6 +361,31 @@ def write_report(
     )
     files.append("manifest.json")
     return sorted(files)
+
+
+def plays_games(info: dict) -> bool:
+    """True when the run played games of its own (not only [ladder]/[tune])."""
+    return bool(info.get("cells"))
+
+
+def section_charts(info: dict, stamp: str) -> list[tuple[str, object]]:
+    """The pages of the run's ``[ladder]`` and ``[tune]`` (those it has)."""
+    out = []
+    if info.get("ladder"):
+        out.append(("ladder", charts.ladder(info["ladder"], stamp)))
+    if info.get("tune"):
+        out.append(("tune", charts.tune(info["tune"], stamp)))
+    return out
+
+
+def section_notes(info: dict) -> list[tuple[str, list[str]]]:
+    """``[(heading, sentences)]``: what the ladder and the tuning found, in words."""
+    out = []
+    if info.get("ladder"):
+        out.append(("Strategy ratings (ladder)", sections.ladder_sentences(info["ladder"])))
+    if info.get("tune"):
+        out.append(("Tuning", sections.tune_sentences(info["tune"])))
+    return out
 
 
 def page_one_findings(found: findings.Findings, k: int | None = None):
@@ -373,6 +420,8 @@ def findings_subtitle(info: dict) -> str:
     per = f"{info['games']:,} games" + (
         f" in each of {n_cells} configurations" if n_cells > 1 else ""
     )
+    if sections.games_text(info):
+        per = (per + "; " if plays_games(info) else "") + sections.games_text(info)
     desc = sc.get("description") or ""
     return f"{desc}  ({per}, seed {info['seed']})".strip()
 
@@ -381,9 +430,14 @@ def findings_blocks(found: findings.Findings, info: dict) -> list[tuple[str, str
     """Page 1: each question and its answers, whose play, what was assumed, the method."""
     blocks: list[tuple[str, str]] = []
     how = "questions this scenario asks" if found.explicit else "the game's standard questions"
-    blocks.append(("small", f"Answers to {how}, each finding with its 95% interval and sample "
-                            "size; ● significant, ○ not (after correction)."))  # fmt: skip
-    if not found.questions:
+    games = plays_games(info)
+    if games:
+        text = (
+            f"Answers to {how}, each finding with its 95% interval and sample size; "
+            "● significant, ○ not (after correction)."
+        )
+        blocks.append(("small", text))
+    if not found.questions and games:
         blocks.append(("p", "No question has an answer in this run's tables."))
     for i, (q, shown, rest) in enumerate(page_one_findings(found)):
         blocks += [("gap", ""), ("h", f"{i + 1}. {q['text']}")]
@@ -400,11 +454,17 @@ def findings_blocks(found: findings.Findings, info: dict) -> list[tuple[str, str
                     "'All findings' and tables/findings.csv.",
                 )  # fmt: skip
             )
+    for heading, lines in section_notes(info):
+        blocks += [("gap", ""), ("h", heading)]
+        blocks += [("p", line) for line in lines]
     blocks += [("gap", ""), ("h", "Whose play these numbers describe")]
     blocks += [("p", line) for line in found.whose_play]
     blocks += [("gap", ""), ("h", "What was assumed")]
     blocks += [("p", line) for line in found.assumed]
-    blocks += [("gap", ""), ("small", found.method)]
+    if games:
+        blocks += [("gap", ""), ("small", found.method)]
+    else:
+        blocks.append(("gap", ""))
     blocks.append(("small", "Charts and tables follow; the settings and run details are on "
                             "the last page."))  # fmt: skip
     return blocks
@@ -454,14 +514,25 @@ def findings_display(found: findings.Findings) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def versions_text(info: dict, sep: str = ", ") -> str:
+    """``rules N, strategies N`` of a manifest (a run saved before strategies were
+    versioned has the rules version only)."""
+    text = f"rules {info.get('rules_version', '?')}"
+    if info.get("strategies_version") is not None:
+        text += f"{sep}strategies {info['strategies_version']}"
+    return text
+
+
 def make_stamp(info: dict) -> str:
     """One line saying how a page was made: scenario, seed, versions, games."""
     sc = info["scenario"]
     n_cells = len(info.get("cells", [])) or 1
     per = f"{info['games']:,} games" + (f" per configuration × {n_cells}" if n_cells > 1 else "")
+    if sections.games_text(info):
+        per = (per + " · " if plays_games(info) else "") + sections.games_text(info)
     return (
         f"scenario {sc['name']} ({sc['path']}) · seed {info['seed']} · analyzer "
-        f"{info['analyzer_version']} · rules {info['rules_version']} · {per} · "
+        f"{info['analyzer_version']} · {versions_text(info, ' · ')} · {per} · "
         f"{str(info.get('created', ''))[:10]}"
     )
 
@@ -499,6 +570,8 @@ def make_charts(
         out.append(("score_parts", fig))
     if "game_length" in t:
         out.append(("game_length", charts.game_length(t["game_length"], stamp)))
+    if not plays_games(info):
+        return out
     game_figs = load_game(info.get("game", DEFAULT_GAME)).charts(tables, info, stamp)
     replaced = {name: fig for name, fig in game_figs}
     out = [(name, replaced.pop(name, fig)) for name, fig in out]
@@ -649,18 +722,20 @@ def title_lines(tables: dict[str, pd.DataFrame], info: dict) -> list[str]:
     sc = info["scenario"]
     lines = [sc.get("description") or "", ""]
     lines.append(f"scenario file   {sc['path']}")
-    lines.append(f"players         {sc['players']}")
-    if sc.get("lineup"):
+    if plays_games(info):
+        lines.append(f"players         {sc['players']}")
+        if sc.get("lineup"):
+            lines.append(
+                f"line-up         {', '.join(sc['lineup'])} (rotation: {sc['rotation']}, "
+                f"{info.get('games_per_order', 0):,} games per seat order)"
+            )
+        else:
+            lines.append(f"strategies      {', '.join(sc['strategies'])}")
         lines.append(
-            f"line-up         {', '.join(sc['lineup'])} (rotation: {sc['rotation']}, "
-            f"{info.get('games_per_order', 0):,} games per seat order)"
+            f"games           {info['games']:,} per configuration, "
+            f"{info.get('games_total', info['games']):,} in all"
         )
-    else:
-        lines.append(f"strategies      {', '.join(sc['strategies'])}")
-    lines.append(
-        f"games           {info['games']:,} per configuration, "
-        f"{info.get('games_total', info['games']):,} in all"
-    )
+    lines += sections.settings_lines(info)
     lines.append(f"seed            {info['seed']}")
     lines.append(f"rules           {json.dumps(info['rules'].get('rulings', {}))}")
     if sc.get("overrides"):
@@ -674,21 +749,24 @@ def title_lines(tables: dict[str, pd.DataFrame], info: dict) -> list[str]:
                 f"overrides {json.dumps(v['overrides'])}"
             )
     if info.get("seconds") is not None:
+        rate = (
+            f"{info.get('games_per_second') or 0:,.0f} games/s, "
+            if info.get("games_per_second") is not None
+            else ""
+        )
         lines.append(
-            f"run time        {info['seconds']:.1f} s, "
-            f"{info.get('games_per_second') or 0:,.0f} games/s, workers "
+            f"run time        {info['seconds']:.1f} s, {rate}workers "
             f"{info.get('workers') or 'all cores'}"
         )
-    lines.append(
-        f"versions        analyzer {info['analyzer_version']}, rules {info['rules_version']}"
-    )
+    lines.append(f"versions        analyzer {info['analyzer_version']}, {versions_text(info)}")
     assumed = info.get("assumed") or []
     if assumed:
         lines.append(
             f"assumed values  {len(assumed)} not given by the rulebook (page 'Assumed values', "
             "tables/assumed_values.csv)"
         )
-    lines += load_game(info.get("game", DEFAULT_GAME)).title_notes(tables)
+    if plays_games(info):
+        lines += load_game(info.get("game", DEFAULT_GAME)).title_notes(tables)
     if assumed:
         lines += ["", "Assumed values (not in the rulebook; change them in a scenario file)", ""]
         for a in assumed[:TITLE_ASSUMED]:
@@ -753,10 +831,18 @@ def summary_markdown(
         "## Findings",
         "",
     ]
-    lines += findings_markdown(found)
+    lines += findings_markdown(found) if plays_games(info) else []
+    for heading, sentences in section_notes(info):
+        lines += [f"**{heading}.** " + " ".join(sentences), ""]
+    if not plays_games(info):
+        lines += ["**Whose play these numbers describe.** " + " ".join(found.whose_play), ""]
+        lines += ["**What was assumed.** " + " ".join(found.assumed), ""]
     lines += ["## Settings", ""]
     lines += [f"    {s}" for s in title_lines(tables, info)[2:]]
     lines += ["", "## Main tables (95% intervals)", ""]
+    for name, df, title, note in sections.display_items(info):
+        if name != "tune_trials":
+            lines += [f"### {title}", "", f"_{note}_" if note else "", _markdown(df), ""]
     for name, title, _ in table_pages(info):
         if name in ("claims_exact", "sweep", "assumed_values") or name not in tables:
             continue
@@ -769,6 +855,16 @@ def summary_markdown(
     ]
     lines += [f"- `charts/{n}.png`" for n in chart_names]
     lines += [f"- `tables/{n}.csv`" for n in tables]
+    if info.get("ladder"):
+        lines.append(
+            f"- `{sections.LADDER_DIR}/ratings.csv`, `matrix.csv`, `matrix_wide.csv`, "
+            "`ladder.json`: the ladder's ratings and head-to-head matrix"
+        )
+    if info.get("tune"):
+        lines.append(
+            f"- `{sections.TUNE_DIR}/tune.toml`, `trials.csv`: the tuning's result "
+            "(the best row, its confirmation, every trial)"
+        )
     lines += [
         "- `data/*.parquet`: per-game tables and the aggregate (for `analyzer report`)",
         "- `manifest.json`: scenario as resolved, seed, versions, timing",

@@ -56,7 +56,11 @@ TOP_KEYS = (
     "compare",
     "output",
     "questions",
+    "ladder",
+    "tune",
 )
+#: keys that give a scenario games of its own (without them it holds only [ladder]/[tune])
+GAME_KEYS = ("games", "strategies", "lineup")
 VARIANT_KEYS = ("label", "rules", "overrides", "strategies")
 OUTPUT_KEYS = ("claims", "save_tables", "batch_size")
 ROTATIONS = ("all", "cyclic")
@@ -90,8 +94,9 @@ class Scenario:
     path: str
     name: str
     description: str
+    #: players; a scenario of only [ladder]/[tune] without its own: the ladder's (else the tune's)
     players: int
-    games: int
+    games: int  #: 0: no games of its own (only [ladder]/[tune])
     seed: int | None
     strategies: tuple[str, ...] | None  #: one per seat (None when a line-up is rotated)
     lineup: tuple[str, ...] | None  #: played in every seat order
@@ -107,6 +112,15 @@ class Scenario:
     strategy_params: dict = field(default_factory=dict)  #: strategy -> {param: value}
     #: questions the report answers (``[{"id", "params"}]``); () = the game's standard ones
     questions: tuple = ()
+    #: the ``[ladder]`` section (:class:`analyzer.sections.LadderSpec`), played by ``analyzer run``
+    ladder: Any = None
+    #: the ``[tune]`` section (:class:`analyzer.sections.TuneSpec`), played by ``analyzer run``
+    tune: Any = None
+
+    @property
+    def plays_games(self) -> bool:
+        """True when the scenario has games of its own (not only [ladder]/[tune])."""
+        return self.games > 0
 
     @property
     def game_def(self) -> Game:
@@ -144,6 +158,8 @@ class Scenario:
                 else None
             ),
             "questions": [dict(q) for q in self.questions],
+            "ladder": self.ladder.as_dict() if self.ladder is not None else None,
+            "tune": self.tune.as_dict() if self.tune is not None else None,
             "output": {
                 "claims": self.claims,
                 "save_tables": self.save_tables,
@@ -270,6 +286,8 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
     )
     description = raw.get("description", "")
     _check(isinstance(description, str), where, "description", description, "a string")
+    if ("ladder" in raw or "tune" in raw) and not any(k in raw for k in GAME_KEYS):
+        return _sections_only(raw, where, game, name, description)
     _require(raw, "players", where)
     players = raw["players"]
     _check(_is_int(players) and players >= 1, where, "players", players, "a positive integer")
@@ -322,21 +340,7 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
             '(strategies = "name")'
         )
 
-    output = raw.get("output", {})
-    _check(isinstance(output, dict), where, "output", output, "a table")
-    _unknown(output, OUTPUT_KEYS, where, "output.")
-    claims = output.get("claims", True)
-    _check(isinstance(claims, bool), where, "output.claims", claims, "true or false")
-    save_tables = output.get("save_tables", True)
-    _check(isinstance(save_tables, bool), where, "output.save_tables", save_tables, "true or false")
-    batch_size = output.get("batch_size", 5000)
-    _check(
-        _is_int(batch_size) and 1 <= batch_size <= 1_000_000,
-        where,
-        "output.batch_size",
-        batch_size,
-        "an integer from 1 to 1000000",
-    )
+    claims, save_tables, batch_size = _output(raw, where)
 
     questions = ()
     if "questions" in raw:
@@ -370,13 +374,100 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
         questions=questions,
     )
     expand(sc)  # builds every cell's rules: validates sweep values and variants
+    if "ladder" in raw or "tune" in raw:
+        rules = game.load_rules(rulings, overrides, f"{where}: rules")
+        sc = replace(sc, **_sections(raw, where, game, players, rules))
     return sc
+
+
+def _output(raw: dict, where: str) -> tuple[bool, bool, int]:
+    """``[output]``: claims, save_tables, batch_size."""
+    output = raw.get("output", {})
+    _check(isinstance(output, dict), where, "output", output, "a table")
+    _unknown(output, OUTPUT_KEYS, where, "output.")
+    claims = output.get("claims", True)
+    _check(isinstance(claims, bool), where, "output.claims", claims, "true or false")
+    save_tables = output.get("save_tables", True)
+    _check(isinstance(save_tables, bool), where, "output.save_tables", save_tables, "true or false")
+    batch_size = output.get("batch_size", 5000)
+    _check(
+        _is_int(batch_size) and 1 <= batch_size <= 1_000_000,
+        where,
+        "output.batch_size",
+        batch_size,
+        "an integer from 1 to 1000000",
+    )
+    return claims, save_tables, batch_size
+
+
+def _sections(raw: dict, where: str, game: Game, players, rules) -> dict:
+    """``{"ladder": LadderSpec | None, "tune": TuneSpec | None}`` from the raw scenario."""
+    from analyzer.sections import parse_ladder, parse_tune
+
+    return {
+        "ladder": parse_ladder(game, raw["ladder"], where, players, rules)
+        if "ladder" in raw
+        else None,
+        "tune": parse_tune(game, raw["tune"], where, players, rules) if "tune" in raw else None,
+    }
+
+
+def _sections_only(raw: dict, where: str, game: Game, name: str, description: str) -> Scenario:
+    """A scenario of only ``[ladder]`` and/or ``[tune]``: no games of its own."""
+    players = raw.get("players")
+    _check(
+        players is None or (_is_int(players) and players >= 1),
+        where,
+        "players",
+        players,
+        "a positive integer",
+    )
+    for key in ("sweep", "compare", "questions", "rotation"):
+        if key in raw:
+            raise InputError(
+                f"{where}: {key}: needs games of the scenario's own (allowed with 'games' and "
+                "'strategies' or 'lineup'; this scenario has only [ladder]/[tune])"
+            )
+    seed = raw.get("seed")
+    _check(seed is None or _seed_ok(seed), where, "seed", seed, SEED_ALLOWED)
+    rulings = _rulings(game, raw.get("rules", {}), where, "rules")
+    overrides = _overrides(raw.get("overrides", {}), where, "overrides")
+    strategy_params = _strategy_params(game, raw.get("strategy_params", {}), where)
+    claims, save_tables, batch_size = _output(raw, where)
+    rules = game.load_rules(rulings, overrides, f"{where}: rules")
+    sections = _sections(raw, where, game, players, rules)
+    if players is None:
+        players = (sections["ladder"] or sections["tune"]).players
+    return Scenario(
+        path=where,
+        name=name,
+        description=description,
+        players=players,
+        games=0,
+        seed=seed,
+        strategies=None,
+        lineup=None,
+        rotation="all",
+        rulings=rulings,
+        overrides=overrides,
+        claims=claims,
+        save_tables=save_tables,
+        batch_size=batch_size,
+        game=game.name,
+        strategy_params=strategy_params,
+        **sections,
+    )
 
 
 def with_overrides(sc: Scenario, games: int | None = None, seed: int | None = None) -> Scenario:
     """The scenario with ``games`` and/or ``seed`` replaced (command-line options)."""
     if games is not None:
         _check(_is_int(games) and 1 <= games <= MAX_GAMES, "--games", None, games, GAMES_ALLOWED)
+        if not sc.plays_games:
+            raise InputError(
+                f"--games: {sc.path} has no games of its own, only [ladder]/[tune] "
+                "(allowed: set their 'games' keys in the file)"
+            )
         sc = replace(sc, games=int(games))
     if seed is not None:
         _check(_seed_ok(seed), "--seed", None, seed, SEED_ALLOWED)
@@ -414,8 +505,11 @@ def games_per_order(sc: Scenario) -> int:
 def expand(sc: Scenario) -> list[Cell]:
     """All cells of a scenario (sweep grid in row-major order, or variants a then b).
 
-    Builds and validates the rules of every cell.
+    Builds and validates the rules of every cell. A scenario with no games of its
+    own (only ``[ladder]``/``[tune]``) has none.
     """
+    if not sc.plays_games:
+        return []
     where = sc.path
     game = sc.game_def
     points: list[tuple[str, dict, dict, dict, int, tuple | None]] = []
@@ -600,6 +694,11 @@ def run_scenario(
     heads = {"first_player": first_player_headline, "widest_seat": widest_seat_headline}
     if headline not in heads:
         raise bad_value("headline", headline, ", ".join(heads))
+    if not sc.plays_games:
+        raise InputError(
+            f"{sc.path}: no games of its own to play, only [ladder]/[tune] "
+            "(allowed: 'analyzer run' plays those sections)"
+        )
     game = sc.game_def
     if isinstance(first_game, bool) or not isinstance(first_game, int | np.integer):
         raise bad_value("first_game", first_game, "a non-negative integer")
@@ -635,6 +734,7 @@ def run_scenario(
         "seed": seed,
         "analyzer_version": __version__,
         "rules_version": game.rules_version,
+        "strategies_version": game.strategies_version,
         "rules": game.describe_rules(cells[0].rules),
         "cells": [c.describe() for c in cells],
         "pairs": [list(p) for p in pairs],
@@ -686,6 +786,49 @@ def run_scenario(
         extra=extra,
         result=result,
     )
+
+
+def sections_only_info(sc: Scenario, workers: int | None = None) -> dict:
+    """The manifest of a scenario with only ``[ladder]``/``[tune]`` (no games of its
+    own), before they are played: the keys :func:`run_scenario` writes, with no
+    configurations and no games; the seed resolved (fresh if the file has none)."""
+    import datetime
+
+    from analyzer import __version__
+    from analyzer.games import describe_columns
+    from analyzer.seeding import resolve_seed
+
+    game = sc.game_def
+    rules = game.load_rules(sc.rulings, sc.overrides, f"{sc.path}: rules")
+    seed = resolve_seed(sc.seed)
+    return {
+        "game": game.name,
+        "game_title": game.title,
+        "scenario": replace(sc, seed=seed).as_dict(),
+        "seed": seed,
+        "analyzer_version": __version__,
+        "rules_version": game.rules_version,
+        "strategies_version": game.strategies_version,
+        "rules": game.describe_rules(rules),
+        "cells": [],
+        "pairs": [],
+        "sweep": [],
+        "games": 0,
+        "games_per_order": 0,
+        "games_total": 0,
+        "columns": describe_columns(game.columns(rules)),
+        "labels": game.labels(rules),
+        "assumed": game.assumed_values(rules),
+        "strategy_rows": strategy_rows(game, sc),
+        **game.info(rules),
+        "tables_saved": False,
+        "extra_tables": [],
+        "seconds": 0.0,
+        "games_per_second": None,
+        "stopped_by": None,
+        "workers": workers,
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+    }
 
 
 def strategy_rows(game: Game, sc: Scenario) -> list[dict]:

@@ -85,6 +85,7 @@ class Simulation:
     games: pd.DataFrame | None = None  #: per-game table (core and declared columns)
     claims: pd.DataFrame | None = None  #: the game's claims table, if asked for
     game: str = DEFAULT_GAME
+    strategies_version: str = ""
 
 
 def parse_strategies(
@@ -227,6 +228,7 @@ def simulate_games(
         seed=run.info["seed"],
         edition=rulings.get("edition", "english"),
         rules_version=g.rules_version,
+        strategies_version=g.strategies_version,
         out=path,
         games=tables.get("games"),
         claims=tables.get("claims"),

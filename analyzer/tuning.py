@@ -359,6 +359,7 @@ def tune(
         "analyzer_version": __version__,
         "game": g.name,
         "rules_version": g.rules_version,
+        "strategies_version": g.strategies_version,
         "rules": dict(rulings or {}),
         "overrides": dict(overrides or {}),
         "players": players,
@@ -433,16 +434,19 @@ def write_result(result: TuneResult, path) -> Path:
         raise bad_value("--out", str(path), "a file ending in .toml or .json")
     if not path.parent.is_dir():
         raise bad_value("--out", str(path), "a file in an existing folder")
-    doc = result.as_dict()
-    if path.suffix == ".json":
-        text = json.dumps(doc, indent=2) + "\n"
-    else:
-        text = (
-            "# written by analyzer tune: the best row of a parameter search and its\n"
-            "# confirmation on fresh games; [tune] says how it was made\n\n" + to_toml(doc)
-        )
-    write_text_atomic(path, text)
+    write_text_atomic(path, result_text(result.as_dict(), path.suffix))
     return path
+
+
+def result_text(doc: dict, suffix: str = ".toml") -> str:
+    """The text of a result file (``doc`` as :meth:`TuneResult.as_dict` gives it):
+    JSON for ``.json``, else TOML."""
+    if suffix == ".json":
+        return json.dumps(doc, indent=2) + "\n"
+    return (
+        "# written by analyzer tune: the best row of a parameter search and its\n"
+        "# confirmation on fresh games; [tune] says how it was made\n\n" + to_toml(doc)
+    )
 
 
 def read_result(path) -> dict:
@@ -534,8 +538,8 @@ def format_result(result: TuneResult) -> str:
         f"Tuned {s['strategy']} at {s['players']} players against "
         f"{', '.join(s['field'])} (seats rotated; fair share {fair:.3f}); "
         f"{s['trials']} trials x {s['games_per_trial']:,} games on the same seeds, "
-        f"seed {s['seed']}; "
-        f"{s['optimiser']}",
+        f"seed {s['seed']}; rules {s['rules_version']}, "
+        f"strategies {s.get('strategies_version', '?')}; {s['optimiser']}",
         f"best row (trial {b.index}): " + ", ".join(f"{k} = {v:.4g}" for k, v in b.params.items()),
         f"  search win share {b.win_share:.3f} over {b.games:,} games (the best of "
         f"{s['trials']}: flattered by its own games)",

@@ -39,7 +39,7 @@ def test_every_shipped_scenario_validates():
     for path in SCENARIOS:
         sc = load_scenario(path)
         assert sc.name == path.stem and sc.description
-        assert expand(sc)
+        assert expand(sc) if sc.plays_games else sc.ladder or sc.tune
         names.add(sc.name)
     assert {"default", "editions", "tournament", "band_of_delvers"} <= names
 

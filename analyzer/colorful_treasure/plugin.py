@@ -88,6 +88,7 @@ class ColorfulTreasure(Game):
     name: str = "colorful_treasure"
     title: str = "Colorful Treasure"
     rules_version: str = ""
+    strategies_version: str = "1"
     min_players: int = 2
     max_players: int = 4
     strategies: tuple[Strategy, ...] = field(default_factory=_strategies)

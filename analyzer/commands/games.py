@@ -6,7 +6,7 @@ import typer
 
 EXAMPLES = """
 List the games this installation can simulate, with their player counts,
-strategies (the default marked *) and rules version. Use the name with
+strategies (the default marked *), rules version and strategies version. Use the name with
 `analyzer simulate --game NAME`, `analyzer replay --game NAME` or the `game`
 key of a scenario file.
 
@@ -32,7 +32,8 @@ def register(app: typer.Typer) -> None:
             names = [s.name + ("*" if s.name == g.default_strategy else "") for s in g.strategies]
             typer.echo(
                 f"{name}: {g.title}, {g.min_players}-{g.max_players} players, "
-                f"strategies {', '.join(names)}; rules {g.rules_version}"
+                f"strategies {', '.join(names)}; rules {g.rules_version}, "
+                f"strategies {g.strategies_version}"
             )
         for name, why in sorted(BROKEN.items()):
             typer.echo(f"{name}: could not be loaded ({why})", err=True)

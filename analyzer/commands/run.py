@@ -9,12 +9,17 @@ import typer
 RUN_EXAMPLES = """
 Simulate a scenario and write its report folder: report.pdf, report.html, charts/*.png,
 tables/*.csv, summary.md, data/*.parquet and manifest.json (seed, versions,
-settings). The folder is replaced only by a complete new report, and only
-analyzer's own files in it are replaced: notes or subfolders you add stay.
+settings). A scenario with a [ladder] or [tune] table also plays that ladder
+or tuning (same seed and workers) and adds its page and ladder/ or tune/ files.
+The folder is replaced only by a complete new report, and only analyzer's own
+files in it are replaced: notes or subfolders you add stay. --games sets the
+scenario's own games, not those of [ladder]/[tune].
 
 Examples:
 
   analyzer run scenarios/default.toml
+
+  analyzer run scenarios/ladder.toml --seed 3
 
   analyzer run scenarios/editions.toml --games 2000 --seed 1 --out reports/quick
 
@@ -58,12 +63,21 @@ def register(app: typer.Typer) -> None:
             scenario, out, games=games, seed=seed, workers=workers, progress=not quiet
         )
         if not quiet:
+            from analyzer.report import section_notes
+
             info = result.info
-            typer.echo(
-                f"{info['games_total']:,} games in {info['seconds']:.1f} s "
-                f"({info['games_per_second'] or 0:,.0f} games/s); seed {info['seed']}"
-            )
+            if info.get("cells"):
+                typer.echo(
+                    f"{info['games_total']:,} games in {info['seconds']:.1f} s "
+                    f"({info['games_per_second'] or 0:,.0f} games/s); seed {info['seed']}"
+                )
+            else:
+                typer.echo(f"[ladder]/[tune] only, {info['seconds']:.1f} s; seed {info['seed']}")
             _echo_findings(info)
+            for heading, lines in section_notes(info):
+                typer.echo(f"{heading}:")
+                for line in lines:
+                    typer.echo(f"  {line}")
             typer.echo(
                 f"report: {result.directory}/report.pdf and report.html ({len(result.files)} files)"
             )

@@ -122,9 +122,10 @@ def _print(sim) -> None:
     from rich.table import Table
 
     res = sim.result
-    title = f"{sim.players} players, {sim.edition} rules ({sim.rules_version}), seed {sim.seed}"
+    versions = f"rules {sim.rules_version}, strategies {sim.strategies_version}"
+    title = f"{sim.players} players, {sim.edition} rules ({versions}), seed {sim.seed}"
     if sim.game != "unearth":
-        title = f"{sim.game}: {sim.players} players ({sim.rules_version}), seed {sim.seed}"
+        title = f"{sim.game}: {sim.players} players ({versions}), seed {sim.seed}"
     table = Table(title=title)
     for name, justify in (
         ("", "left"),

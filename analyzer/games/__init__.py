@@ -141,6 +141,9 @@ class Game:
     max_players: int
     strategies: tuple[Strategy, ...]
     default_strategy: str
+    #: version of the strategies' behaviour, written beside ``rules_version`` in every
+    #: manifest and report; a game bumps it whenever a strategy plays differently
+    strategies_version: str = "1"
     #: tables a batch may return besides ``games`` (name -> description)
     tables: dict[str, str] = field(default_factory=dict)
     #: the questions its reports answer when a scenario names none

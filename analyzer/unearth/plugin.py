@@ -127,11 +127,17 @@ def _questions() -> tuple:
     return QUESTIONS
 
 
+#: version of the strategies' play, printed beside the rules version in every manifest
+#: and report; bump it whenever a strategy plays differently
+STRATEGIES_VERSION = "1"
+
+
 @dataclass
 class Unearth(Game):
     name: str = "unearth"
     title: str = "Unearth"
     rules_version: str = ""
+    strategies_version: str = STRATEGIES_VERSION
     min_players: int = 2
     max_players: int = 5
     strategies: tuple[Strategy, ...] = field(default_factory=_strategies)

@@ -1,0 +1,694 @@
+"""A scenario's ``[ladder]`` and ``[tune]`` sections: ratings and tuning inside ``analyzer run``.
+
+A scenario file may hold a ``[ladder]`` table (the options of ``analyzer
+ladder``) and a ``[tune]`` table (those of ``analyzer tune``); ``analyzer run``
+then plays them after the scenario's own games, through the same code as the
+commands (:func:`analyzer.ratings.ladder`, :func:`analyzer.tuning.tune`, both on
+the one driver :func:`analyzer.scenario.run_scenario`), with the scenario's
+seed, its ``[rules]``, ``[overrides]`` and (ladder) ``[strategy_params]``, and
+the run's ``--workers``. A scenario may hold only these sections (no
+``games``/``strategies``/``lineup`` of its own): its report is then the
+sections' pages alone.
+
+This module validates the sections (:func:`parse_ladder`, :func:`parse_tune`:
+one-line errors naming the file, key, value and what is allowed), plays them
+(:func:`run_sections`), writes their data files into the report folder
+(:func:`write_files`: ``ladder/ratings.csv``, ``matrix.csv``,
+``matrix_wide.csv``, ``ladder.json``; ``tune/tune.toml``, ``trials.csv``) and
+says what they found in words (:func:`ladder_sentences`, :func:`tune_sentences`).
+The results are kept whole in the manifest (``ladder``: the content of
+``ladder.json``; ``tune``: that of ``tune.toml``), so ``analyzer report DIR``
+draws the pages again without playing a game.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analyzer.errors import InputError, bad_value
+
+LADDER_KEYS = ("players", "strategies", "games", "anchor", "bootstrap")
+TUNE_KEYS = (
+    "strategy",
+    "players",
+    "field",
+    "params",
+    "bounds",
+    "trials",
+    "games",
+    "confirm_games",
+)
+#: most games per line-up of a ladder (every game's win shares are kept for the bootstrap)
+MAX_LADDER_GAMES = 1_000_000
+MAX_BOOTSTRAP = 100_000
+MAX_TRIALS = 10_000
+MAX_TUNE_GAMES = 10_000_000
+#: where a report folder keeps the sections' data files
+LADDER_DIR = "ladder"
+TUNE_DIR = "tune"
+
+
+@dataclass(frozen=True)
+class LadderSpec:
+    """A validated ``[ladder]`` table."""
+
+    players: int
+    strategies: tuple[str, ...]
+    games: int  #: per line-up
+    anchor: str
+    bootstrap: int
+
+    def as_dict(self) -> dict:
+        return {
+            "players": self.players,
+            "strategies": list(self.strategies),
+            "games": self.games,
+            "anchor": self.anchor,
+            "bootstrap": self.bootstrap,
+        }
+
+
+@dataclass(frozen=True)
+class TuneSpec:
+    """A validated ``[tune]`` table."""
+
+    strategy: str
+    players: int
+    field: tuple[str, ...]  #: one strategy per other seat
+    params: tuple[str, ...]
+    bounds: dict = field(default_factory=dict)  #: param -> (low, high) given in the file
+    trials: int = 40
+    games: int = 400  #: per trial
+    confirm_games: int = 2000
+
+    def as_dict(self) -> dict:
+        return {
+            "strategy": self.strategy,
+            "players": self.players,
+            "field": list(self.field),
+            "params": list(self.params),
+            "bounds": {k: list(v) for k, v in self.bounds.items()},
+            "trials": self.trials,
+            "games": self.games,
+            "confirm_games": self.confirm_games,
+        }
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check(cond: bool, where: str, key: str, value, allowed: str) -> None:
+    if not cond:
+        raise bad_value(f"{where}: {key}", value, allowed)
+
+
+def _unknown(table: dict, allowed: tuple[str, ...], where: str, prefix: str) -> None:
+    for key in table:
+        if key not in allowed:
+            raise InputError(
+                f"{where}: unknown key '{prefix}.{key}' (allowed: {', '.join(allowed)})"
+            )
+
+
+def _players(table: dict, default, where: str, key: str, lo: int, hi: int) -> int:
+    players = table.get("players", default)
+    if players is None:
+        raise InputError(
+            f"{where}: missing key '{key}.players' (the scenario has no 'players' to take)"
+        )
+    what = f"{key}.players" if "players" in table else "players"
+    _check(_is_int(players) and lo <= players <= hi, where, what, players,
+           f"an integer from {lo} to {hi}")  # fmt: skip
+    return players
+
+
+def _count(table: dict, key: str, default: int, lo: int, hi: int, where: str, section: str) -> int:
+    v = table.get(key, default)
+    _check(_is_int(v) and lo <= v <= hi, where, f"{section}.{key}", v,
+           f"an integer from {lo} to {hi:,}")  # fmt: skip
+    return v
+
+
+def parse_ladder(game, value, where: str, players, rules) -> LadderSpec:
+    """Validate a ``[ladder]`` table; ``players`` is the scenario's (the default),
+    ``rules`` its base rules (for the player range)."""
+    _check(isinstance(value, dict), where, "ladder", value, f"a table of {', '.join(LADDER_KEYS)}")
+    _unknown(value, LADDER_KEYS, where, "ladder")
+    lo, hi = game.player_range(rules)
+    players = _players(value, players, where, "ladder", max(lo, 2), hi)
+    names = game.strategy_names()
+    strategies = value.get("strategies", list(names))
+    allowed = "a list of at least two strategy names from " + ", ".join(names)
+    _check(isinstance(strategies, list), where, "ladder.strategies", strategies, allowed)
+    for s in strategies:
+        _check(s in names, where, "ladder.strategies", s, ", ".join(names))
+    _check(len(set(strategies)) == len(strategies), where, "ladder.strategies", strategies,
+           "a list naming each strategy once")  # fmt: skip
+    _check(len(strategies) >= 2, where, "ladder.strategies", strategies, allowed)
+    games = _count(value, "games", 500, 2, MAX_LADDER_GAMES, where, "ladder")
+    default_anchor = "baseline" if "baseline" in strategies else strategies[0]
+    anchor = value.get("anchor", default_anchor)
+    _check(anchor in strategies, where, "ladder.anchor", anchor,
+           "one of the ladder's strategies: " + ", ".join(strategies))  # fmt: skip
+    bootstrap = _count(value, "bootstrap", 1000, 0, MAX_BOOTSTRAP, where, "ladder")
+    return LadderSpec(players, tuple(strategies), games, anchor, bootstrap)
+
+
+def parse_tune(game, value, where: str, players, rules) -> TuneSpec:
+    """Validate a ``[tune]`` table (see :func:`parse_ladder`)."""
+    _check(isinstance(value, dict), where, "tune", value, f"a table of {', '.join(TUNE_KEYS)}")
+    _unknown(value, TUNE_KEYS, where, "tune")
+    by_name = {s.name: s for s in game.strategies}
+    tunable = [s.name for s in game.strategies if not s.frozen and s.params]
+    strategy = value.get("strategy", game.default_strategy)
+    _check(strategy in tunable, where, "tune.strategy", strategy,
+           ", ".join(tunable) + (f" ({strategy} is frozen)" if strategy in by_name and
+                                 by_name[strategy].frozen else ""))  # fmt: skip
+    lo, hi = game.player_range(rules)
+    players = _players(value, players, where, "tune", max(lo, 2), hi)
+    names = game.strategy_names()
+    others = [n for n in names if n != strategy]
+    if "field" in value:
+        fld = value["field"]
+        allowed = f"a strategy, or a list of {players - 1} (one per other seat), from " + (
+            ", ".join(others)
+        )
+        if isinstance(fld, str):
+            fld = [fld]
+        _check(isinstance(fld, list) and len(fld) in (1, players - 1), where, "tune.field",
+               value["field"], allowed)  # fmt: skip
+        for s in fld:
+            _check(s in others, where, "tune.field", s, ", ".join(others)
+                   + (f" (not the tuned {strategy}: it would change too)" if s == strategy
+                      else ""))  # fmt: skip
+    else:
+        default = "baseline" if "baseline" in names else game.default_strategy
+        if default == strategy:
+            raise InputError(
+                f"{where}: tune.field: the default opponent {default!r} is the tuned strategy "
+                f"(allowed: name another strategy: {', '.join(others)})"
+            )
+        fld = [default]
+    if len(fld) == 1:
+        fld = fld * (players - 1)
+    declared = [p for p, _ in by_name[strategy].params]
+    params = value.get("params", declared)
+    if isinstance(params, str):
+        params = [params]
+    _check(isinstance(params, list) and len(params) >= 1, where, "tune.params", params,
+           "a list of parameter names from " + ", ".join(declared))  # fmt: skip
+    for p in params:
+        _check(p in declared, where, "tune.params", p, ", ".join(declared))
+    _check(len(set(params)) == len(params), where, "tune.params", params,
+           "a list naming each parameter once")  # fmt: skip
+    bounds_raw = value.get("bounds", {})
+    _check(isinstance(bounds_raw, dict), where, "tune.bounds", bounds_raw,
+           "a table: parameter = [low, high]")  # fmt: skip
+    bounds = {}
+    for p, b in bounds_raw.items():
+        _check(p in params, where, "tune.bounds", p,
+               "a searched parameter: " + ", ".join(params))  # fmt: skip
+        ok = (
+            isinstance(b, list)
+            and len(b) == 2
+            and all((_is_int(x) or isinstance(x, float)) and math.isfinite(x) for x in b)
+            and b[0] < b[1]
+        )
+        _check(ok, where, f"tune.bounds.{p}", b, "[low, high]: two finite numbers, low < high")
+        bounds[p] = (float(b[0]), float(b[1]))
+    trials = _count(value, "trials", 40, 1, MAX_TRIALS, where, "tune")
+    games = _count(value, "games", 400, 1, MAX_TUNE_GAMES, where, "tune")
+    confirm = _count(value, "confirm_games", 2000, 0, MAX_TUNE_GAMES, where, "tune")
+    return TuneSpec(strategy, players, tuple(fld), tuple(params), bounds, trials, games, confirm)
+
+
+# --------------------------------------------------------------------------- playing
+
+
+def run_sections(
+    sc, seed: int, *, workers: int | None = None, progress: bool = True
+) -> dict[str, dict]:
+    """Play the scenario's ladder and tune (those it has) with ``seed``; returns
+    ``{"ladder": doc, "tune": doc}`` for the manifest (see :func:`ladder_doc`)."""
+    from analyzer.cli import command_line
+
+    say: Callable[[str], None] | None = None
+    if progress:
+
+        def say(line: str) -> None:
+            try:
+                print(line, file=sys.stderr, flush=True)
+            except (OSError, ValueError):  # stderr closed: progress is not worth failing for
+                pass
+
+    out: dict[str, dict] = {}
+    if sc.ladder is not None:
+        from analyzer.ratings import ladder, lineups
+
+        spec = sc.ladder
+        if say:
+            n = len(lineups(spec.strategies, spec.players))
+            say(
+                f"ladder: {len(spec.strategies)} strategies at {spec.players} players, "
+                f"{n} line-ups x {spec.games:,} games"
+            )
+        t0 = time.perf_counter()
+        result = ladder(
+            sc.game,
+            spec.players,
+            spec.strategies,
+            spec.games,
+            seed,
+            rulings=dict(sc.rulings) or None,
+            overrides=dict(sc.overrides) or None,
+            strategy_params=sc.strategy_params or None,
+            anchor=spec.anchor,
+            bootstrap=spec.bootstrap,
+            workers=workers,
+            progress=say,
+            command=command_line(),
+        )
+        out["ladder"] = ladder_doc(result, time.perf_counter() - t0)
+    if sc.tune is not None:
+        from analyzer.tuning import tune
+
+        spec = sc.tune
+        t0 = time.perf_counter()
+        result = tune(
+            sc.game,
+            spec.players,
+            spec.strategy,
+            list(spec.field),
+            params=list(spec.params),
+            bounds=dict(spec.bounds),
+            trials=spec.trials,
+            games=spec.games,
+            confirm_games=spec.confirm_games,
+            seed=seed,
+            rulings=dict(sc.rulings) or None,
+            overrides=dict(sc.overrides) or None,
+            workers=workers,
+            progress=say,
+            command=command_line(),
+        )
+        doc = result.as_dict()
+        doc["tune"]["seconds"] = round(time.perf_counter() - t0, 3)
+        out["tune"] = doc
+    return out
+
+
+def ladder_doc(result, seconds: float | None = None) -> dict:
+    """A :class:`~analyzer.ratings.Ladder` as the JSON-able dict of ``ladder.json``."""
+    doc = {
+        **result.info,
+        "ratings": _records(result.ratings),
+        "matrix": _records(result.matrix),
+    }
+    if seconds is not None:
+        doc["seconds"] = round(seconds, 3)
+    return doc
+
+
+def _records(df: pd.DataFrame) -> list[dict]:
+    out = []
+    for row in df.to_dict(orient="records"):
+        out.append(
+            {
+                k: (
+                    int(v)
+                    if isinstance(v, np.integer)
+                    else float(v)
+                    if isinstance(v, np.floating)
+                    else v
+                )
+                for k, v in row.items()
+            }  # fmt: skip
+        )
+    return out
+
+
+def ladder_of(doc: dict):
+    """The :class:`~analyzer.ratings.Ladder` of a saved doc (ratings and matrix)."""
+    from analyzer.ratings import Ladder
+
+    info = {k: v for k, v in doc.items() if k not in ("ratings", "matrix", "seconds")}
+    return Ladder(
+        ratings=pd.DataFrame(doc["ratings"]), matrix=pd.DataFrame(doc["matrix"]), info=info
+    )
+
+
+# --------------------------------------------------------------------------- files
+
+
+def write_files(directory: Path, info: dict) -> list[str]:
+    """Write the sections' data files of ``info`` into ``directory`` (a report
+    folder being built); returns their paths relative to it."""
+    from analyzer.ratings import write_ladder
+    from analyzer.runner import write_text_atomic
+    from analyzer.tuning import result_text
+
+    directory = Path(directory)
+    files = []
+    if info.get("ladder"):
+        for path in write_ladder(ladder_of(info["ladder"]), directory / LADDER_DIR):
+            files.append(f"{LADDER_DIR}/{path.name}")
+    if info.get("tune"):
+        (directory / TUNE_DIR).mkdir(exist_ok=True)
+        write_text_atomic(directory / TUNE_DIR / "tune.toml", result_text(info["tune"], ".toml"))
+        write_text_atomic(
+            directory / TUNE_DIR / "trials.csv",
+            trials_table(info["tune"]).to_csv(index=False, float_format="%.6g"),
+        )
+        files += [f"{TUNE_DIR}/tune.toml", f"{TUNE_DIR}/trials.csv"]
+    return files
+
+
+# --------------------------------------------------------------------------- words
+
+
+def elo_text(x: float) -> str:
+    """An Elo figure, signed, without a negative zero; "n/a" if not finite."""
+    return f"{int(round(x)):+d}" if isinstance(x, int | float) and math.isfinite(x) else "n/a"
+
+
+def _interval(lo: float, hi: float) -> str:
+    return f"[{elo_text(lo)}, {elo_text(hi)}]" if math.isfinite(lo) else "[no interval]"
+
+
+def ladder_headline(doc: dict) -> str:
+    """The ladder in one line (the chart's title)."""
+    top = doc["ratings"][0]
+    anchor = doc["anchor"]
+    if top["strategy"] == anchor:
+        return f"{anchor} rates highest of {len(doc['ratings'])} strategies (Elo, {anchor} = 0)"
+    if elo_text(top["elo"]) in ("+0", "-0") and elo_text(top["high"]) in ("+0", "-0"):
+        return f"{top['strategy']} and {anchor} rate level at the top (Elo, {anchor} = 0)"
+    return (
+        f"{top['strategy']} rates highest: {elo_text(top['elo'])} "
+        f"{_interval(top['low'], top['high'])} Elo against {anchor}"
+    )
+
+
+def ladder_sentences(doc: dict) -> list[str]:
+    """What the ladder found, in words: the top strategy against the anchor and the
+    next, and which strategies' intervals lie above, below or around the anchor."""
+    r = doc["ratings"]
+    anchor = doc["anchor"]
+    n = doc["players"]
+    total = doc["games_total"]
+    per = doc["games_per_lineup"]
+    top, second = r[0], r[1]
+    over = (
+        f"over {total:,} {n}-player games ({doc['lineups']} line-ups × {per:,}, seats rotated, "
+        "the same game seeds for every line-up)"
+    )
+    out = []
+    if top["strategy"] == anchor:
+        out.append(f"{anchor} rates highest {over}.")
+    else:
+        lo, hi = top["low"], top["high"]
+        side = "above" if top["elo"] >= 0 else "below"
+        text = (
+            f"{top['strategy']} rates {elo_text(top['elo'])} {_interval(lo, hi)} Elo {side} "
+            f"{anchor} {over}"
+        )
+        if elo_text(top["elo"]) == "+0":
+            text = (
+                f"{top['strategy']} rates level with {anchor} ({elo_text(top['elo'])} "
+                f"{_interval(lo, hi)} Elo) {over}"
+            )
+        if n == 2:
+            p = 1 / (1 + 10 ** (-top["elo"] / 400))
+            text += f"; at that difference it would win {100 * p:.0f}% of games against {anchor}"
+        out.append(text + ".")
+    nxt = f"{second['strategy']} ({elo_text(second['elo'])})"
+    if second["strategy"] == anchor:
+        nxt = f"{anchor} (0, the anchor)"
+        sep = math.isfinite(top["low"]) and top["low"] > 0
+    elif top["strategy"] == anchor:
+        sep = math.isfinite(second["high"]) and second["high"] < 0
+    else:
+        sep = math.isfinite(top["low"]) and top["low"] > second["high"]
+    if sep:
+        out.append(f"It is separated from {nxt}, the next, by these games: the 95% intervals "
+                   "do not overlap.")  # fmt: skip
+    else:
+        out.append(f"It is not separated from {nxt}, the next, by these games: the 95% "
+                   "intervals overlap.")  # fmt: skip
+    others = [x for x in r if x["strategy"] != anchor and math.isfinite(x["low"])]
+    above = [x["strategy"] for x in others if x["low"] > 0]
+    below = [x["strategy"] for x in others if x["high"] < 0]
+    around = [x["strategy"] for x in others if x["low"] <= 0 <= x["high"]]
+    parts = []
+    if above:
+        parts.append(f"above {anchor}: {', '.join(above)}")
+    if below:
+        parts.append(f"below: {', '.join(below)}")
+    if around:
+        parts.append(f"not separated from it: {', '.join(around)}")
+    if parts:
+        out.append("95% intervals " + "; ".join(parts) + ".")
+    return out
+
+
+def tune_headline(doc: dict) -> str:
+    s, c = doc["tune"], doc["confirm"]
+    if c.get("win_share") is not None:
+        return (
+            f"Tuned {s['strategy']}: the best row wins {100 * c['win_share']:.1f}% "
+            f"[{100 * c['low']:.1f}, {100 * c['high']:.1f}] of fresh games against "
+            f"{field_text(s['field'])} (shipped row {100 * c['shipped_win_share']:.1f}%)"
+        )
+    b = doc["best"]
+    return (
+        f"Tuned {s['strategy']}: the best row won {100 * b['search_win_share']:.1f}% of its "
+        "search games (not confirmed on fresh games)"
+    )
+
+
+def field_text(fld) -> str:
+    uniq = list(dict.fromkeys(fld))
+    return uniq[0] if len(uniq) == 1 else ", ".join(fld)
+
+
+def tune_sentences(doc: dict) -> list[str]:
+    """What the tuning found, in words: the best row, its confirmation and the gain."""
+    s, c, b = doc["tune"], doc["confirm"], doc["best"]
+    row = ", ".join(f"{k} {v:.3g}" for k, v in b["params"].items())
+    n = s["players"]
+    out = [
+        f"Searching {', '.join(s['params'])} of {s['strategy']} at {n} players against "
+        f"{field_text(s['field'])} ({s['trials']} trials × {s['games_per_trial']:,} games on "
+        f"the same seeds, seats rotated), the best row was trial {b['trial']} ({row}), "
+        f"{100 * b['search_win_share']:.1f}% in its search games (flattered: the best of "
+        f"{s['trials']})."
+    ]
+    if c.get("win_share") is not None:
+        verdict = (
+            "better than the shipped row"
+            if c["gain_low"] > 0
+            else ("worse than the shipped row" if c["gain_high"] < 0 else
+                  "not shown better than the shipped row by these games")
+        )  # fmt: skip
+        out.append(
+            f"On {c['games']:,} fresh games it wins {100 * c['win_share']:.1f}% "
+            f"[{100 * c['low']:.1f}, {100 * c['high']:.1f}] against a fair share of "
+            f"{100 * s['fair_share']:.0f}%, the shipped row {100 * c['shipped_win_share']:.1f}% "
+            f"[{100 * c['shipped_low']:.1f}, {100 * c['shipped_high']:.1f}]; paired gain "
+            f"{100 * c['gain']:+.1f} points [{100 * c['gain_low']:+.1f}, "
+            f"{100 * c['gain_high']:+.1f}]: {verdict}."
+        )
+    else:
+        out.append("No confirmation games were played (confirm_games = 0).")
+    return out
+
+
+def settings_lines(info: dict) -> list[str]:
+    """Lines for the report's settings (``key   value``)."""
+    lines = []
+    lad = info.get("ladder")
+    if lad:
+        lines.append(
+            f"ladder          {len(lad['strategies'])} strategies ({', '.join(lad['strategies'])}) "
+            f"at {lad['players']} players: {lad['lineups']} line-ups × "
+            f"{lad['games_per_lineup']:,} games ({lad['games_total']:,} games), anchor "
+            f"{lad['anchor']}, {lad['bootstrap']} bootstrap resamples, seed {lad['seed']}"
+            + (f", {lad['seconds']:.1f} s" if lad.get("seconds") is not None else "")
+            + f"; files {LADDER_DIR}/ratings.csv, matrix.csv, matrix_wide.csv, ladder.json"
+        )
+    tun = info.get("tune")
+    if tun:
+        s, c = tun["tune"], tun["confirm"]
+        lines.append(
+            f"tune            {s['strategy']} at {s['players']} players against "
+            f"{', '.join(s['field'])}: {', '.join(s['params'])}; {s['trials']} trials × "
+            f"{s['games_per_trial']:,} games, {c.get('games', 0):,} confirmation games, "
+            f"seed {s['seed']}, {s['optimiser']}"
+            + (f", {s['seconds']:.1f} s" if s.get("seconds") is not None else "")
+            + f"; files {TUNE_DIR}/tune.toml, trials.csv"
+        )
+    return lines
+
+
+def games_text(info: dict) -> str:
+    """The sections' games for a page's stamp or subtitle ("" if none)."""
+    parts = []
+    lad = info.get("ladder")
+    if lad:
+        parts.append(f"ladder {lad['lineups']} line-ups × {lad['games_per_lineup']:,} games")
+    tun = info.get("tune")
+    if tun:
+        s = tun["tune"]
+        parts.append(f"tune {s['trials']} trials × {s['games_per_trial']:,} games")
+    return ", ".join(parts)
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def _pct(v, lo, hi) -> str:
+    return f"{v:.3f} [{lo:.3f}, {hi:.3f}]"
+
+
+def ratings_table(doc: dict) -> pd.DataFrame:
+    """The ratings for reading: Elo (bootstrap) and win share over all its seat-games
+    (Wilson) with their 95% intervals."""
+    from analyzer.stats import wilson
+
+    rows = []
+    for i, r in enumerate(doc["ratings"], 1):
+        lo, hi = wilson(r["win_share"] * r["seat_games"], r["seat_games"])
+        rows.append(
+            {
+                "rank": i,
+                "strategy": r["strategy"],
+                "Elo [95% CI]": "0 (anchor)"
+                if r["strategy"] == doc["anchor"]
+                else f"{elo_text(r['elo'])} {_interval(r['low'], r['high'])}",
+                "win share [95% CI]": _pct(r["win_share"], lo, hi),
+                "seat-games": f"{int(r['seat_games']):,}",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def matrix_table(doc: dict) -> pd.DataFrame:
+    """The head-to-head matrix for reading: the row's win share against the column
+    with its Wilson interval, strategies in rating order."""
+    names = [r["strategy"] for r in doc["ratings"]]
+    cell = {(m["strategy"], m["opponent"]): m for m in doc["matrix"]}
+    rows = []
+    for a in names:
+        row = {"strategy (row) vs": a}
+        for b in names:
+            m = cell.get((a, b))
+            row[b] = "–" if m is None else _pct(m["win_share"], m["low"], m["high"])
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def trials_table(doc: dict) -> pd.DataFrame:
+    """One row per trial: trial, win share (search games) with its 95% Wilson
+    interval, and the parameters."""
+    from analyzer.stats import wilson
+
+    n = doc["tune"]["games_per_trial"]
+    rows = []
+    for t in doc["trials"]:
+        lo, hi = wilson(t["win_share"] * n, n)
+        rows.append(
+            {"trial": t["trial"], "win_share": t["win_share"], "win_share_low": lo,
+             "win_share_high": hi, "games": n, **t["params"]}
+        )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def best_row_table(doc: dict) -> pd.DataFrame:
+    """The best row beside the shipped one and the searched range, one parameter a row."""
+    s, b = doc["tune"], doc["best"]
+    rows = []
+    for p in s["params"]:
+        lo, hi = s["bounds"][p]
+        rows.append(
+            {
+                "parameter": p,
+                "shipped": f"{s['shipped'][p]:.4g}",
+                "best": f"{b['params'][p]:.4g}",
+                "searched range": f"{lo:g} – {hi:g}",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def display_items(info: dict) -> list[tuple[str, pd.DataFrame, str, str]]:
+    """``[(name, display table, title, note)]`` of the sections, for the HTML page."""
+    items = []
+    lad = info.get("ladder")
+    if lad:
+        items.append(
+            (
+                "ladder_ratings",
+                ratings_table(lad),
+                "Ladder: ratings",
+                f"Bradley–Terry on the Elo scale, {lad['anchor']} = 0; 95% bootstrap interval "
+                f"({lad['bootstrap']} resamples of games); {lad['games_per_lineup']:,} games "
+                "per line-up",
+            )
+        )
+        items.append(("ladder_matrix", matrix_table(lad), "Ladder: head-to-head", matrix_note(lad)))
+    tun = info.get("tune")
+    if tun:
+        items.append(("tune_best", best_row_table(tun), "Tuning: the best row", ""))
+        t = trials_table(tun)
+        t.insert(
+            1,
+            "win share [95% CI]",
+            [_pct(v, lo, hi) for v, lo, hi in
+             zip(t["win_share"], t["win_share_low"], t["win_share_high"], strict=True)],
+        )  # fmt: skip
+        t = t.drop(columns=["win_share", "win_share_low", "win_share_high", "games"])
+        t[list(tun["tune"]["params"])] = t[list(tun["tune"]["params"])].map(lambda v: f"{v:.4g}")
+        items.append(
+            (
+                "tune_trials",
+                t,
+                "Tuning: every trial",
+                f"win share of the tuned seat in {tun['tune']['games_per_trial']:,} search games "
+                "(the same seeds for every trial)",
+            )
+        )
+    return items
+
+
+def matrix_note(doc: dict) -> str:
+    n = doc["players"]
+    per = doc["matrix"][0]["games"] if doc["matrix"] else 0
+    field_ = "the column's strategy" if n == 2 else f"{n - 1} seats of the column's strategy"
+    return (
+        f"win share of one seat of the row's strategy against {field_} (fair share "
+        f"{1 / n:.2f}), 95% Wilson interval; n = {per:,} seat-games per cell, every seat"
+    )
+
+
+__all__ = [
+    "LadderSpec",
+    "TuneSpec",
+    "ladder_sentences",
+    "parse_ladder",
+    "parse_tune",
+    "run_sections",
+    "tune_sentences",
+    "write_files",
+]
