@@ -15,7 +15,7 @@ import pandas as pd
 
 from analyzer.errors import bad_value
 from analyzer.games import Column, Game, Strategy
-from analyzer.unearth.defaults import PARAM_NAMES, STRATEGY_NAMES, rows_by_players
+from analyzer.unearth.defaults import PARAM_NAMES, STRATEGY_NAMES, rows_by_players, version
 
 _STRATEGY_TEXT = {
     "random": "uniform among the legal choices at every decision",
@@ -128,8 +128,9 @@ def _questions() -> tuple:
 
 
 #: version of the strategies' play, printed beside the rules version in every manifest
-#: and report; bump it whenever a strategy plays differently
-STRATEGIES_VERSION = "1"
+#: and report: the ``version`` of ``data/strategies.toml``, bumped whenever a
+#: strategy plays differently (its rows, or the evaluation they weigh)
+STRATEGIES_VERSION = version()
 
 
 @dataclass
