@@ -94,12 +94,39 @@ class TuneResult:
                 "search_games": self.best.games,
             },
             "confirm": self.confirm,
+            "recommend": recommend(self.settings, self.confirm, self.best.params),
             "trials": [
                 {"trial": t.index, "win_share": t.win_share, "params": t.params}
                 | ({"share": t.share, "objective": t.objective} if t.share is not None else {})
                 for t in self.trials
             ],
         }
+
+
+def recommend(settings: dict, confirm: dict, best_params: dict) -> dict:
+    """Which row to ship after a search: the best row only if the fresh games
+    show it better than the shipped row (the paired gain's 95% interval above
+    0), else the shipped row. With a share floor, a row must also keep to it on
+    the fresh games: a shipped row below the floor gives way to a best row at or
+    above it. Without a confirmation, the shipped row."""
+    shipped = dict(settings["shipped"])
+    best = {**shipped, **best_params}
+    if not confirm.get("games"):
+        return {"which": "shipped", "row": shipped, "why": "no confirmation games"}
+    better = confirm["gain_low"] > 0
+    floor = settings.get("share_floor")
+    if floor is None:
+        if better:
+            return {"which": "best", "row": best, "why": "better on fresh games"}
+        return {"which": "shipped", "row": shipped, "why": "the search found no better row"}
+    best_ok = confirm["share"] >= floor
+    shipped_ok = confirm["shipped_share"] >= floor
+    if best_ok and (better or not shipped_ok):
+        why = "better on fresh games" if better else "the shipped row is below the share floor"
+        return {"which": "best", "row": best, "why": why + ", and at or above the floor"}
+    if shipped_ok:
+        return {"which": "shipped", "row": shipped, "why": "the search found no better row"}
+    return {"which": "best", "row": best, "why": "both rows are below the share floor"}
 
 
 # --------------------------------------------------------------------------- inputs
@@ -558,6 +585,8 @@ def format_result(result: TuneResult) -> str:
             else "not shown better than the shipped row by these games"
         )
         lines.append(f"  the best row is {verdict}.")
+        rec = recommend(s, c, b.params)
+        lines.append(f"  recommendation: ship the {rec['which']} row ({rec['why']}).")
         if c.get("share") is not None:
             cols = " + ".join(s.get("share_columns", []))
             lines.append(

@@ -53,6 +53,7 @@ from analyzer.unearth.state import (
 )
 from analyzer.unearth.strategies import (
     DEFAULT_PARAMS,
+    P_BIG_DIE,
     P_W_STONE,
     Strategy,
     _bound_at_most,
@@ -1053,8 +1054,12 @@ def test_pruned_excavation_choice_equals_the_plain_loop():
                 if g.s.die_slot[0, d] >= 0 or faces in faces_seen:
                     continue
                 faces_seen.add(faces)
+                # the biggest die's opportunity cost (big_die), when another waits
+                waits = any(g.s.die_slot[0, e] < 0 for e in range(len(T.dice_faces)) if e != d)
+                big = faces == max(T.dice_faces) and waits
+                cost = g.m.prm[0, P_BIG_DIE] if big else 0.0
                 for slot in occupied:
-                    ev = _roll_ev(g.S, g.M, g.T, 0, slot, d, n_anc, n_read, use_map)
+                    ev = _roll_ev(g.S, g.M, g.T, 0, slot, d, n_anc, n_read, use_map) - cost
                     if ev > best:
                         best, pair = ev, (d, slot)
             assert (got, got_pair) == (best, pair), (game, n_anc, n_read, use_map)

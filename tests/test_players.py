@@ -209,3 +209,71 @@ def test_break_stall_moves_the_biggest_die_to_the_ruin_nearest_its_claim():
     die, slot = break_stall(pack_state(s), pack_tables(T), 0)
     # ruin 0 is nearest its claim: the biggest die not on it goes there
     assert slot == 0 and die == big
+
+
+# ------------------------------------------------------------------ shipping rows
+
+
+def _doc(gain_low, share=None, shipped_share=None, floor=None):
+    settings = {
+        "command": "analyzer tune x",
+        "strategy": "balanced",
+        "players": 3,
+        "field": ["baseline", "baseline"],
+        "shipped": {"a": 1.0, "b": 2.0},
+    }
+    confirm = {
+        "games": 100,
+        "win_share": 0.6,
+        "low": 0.5,
+        "high": 0.7,
+        "shipped_win_share": 0.4,
+        "shipped_low": 0.3,
+        "shipped_high": 0.5,
+        "gain": 0.2,
+        "gain_low": gain_low,
+        "gain_high": 0.3,
+    }
+    if floor is not None:
+        settings |= {"share_floor": floor, "share_columns": ["pts_x"]}
+        confirm |= {"share": share, "shipped_share": shipped_share}
+    return settings, confirm
+
+
+def test_recommend_ships_the_best_row_only_when_shown_better():
+    from analyzer.tuning import recommend
+
+    s, c = _doc(0.01)
+    assert recommend(s, c, {"a": 3.0})["row"] == {"a": 3.0, "b": 2.0}
+    s, c = _doc(-0.01)
+    assert recommend(s, c, {"a": 3.0})["which"] == "shipped"
+    # with a floor: a better row below it is not shipped; a shipped row below it gives way
+    s, c = _doc(0.05, share=0.30, shipped_share=0.40, floor=1 / 3)
+    assert recommend(s, c, {"a": 3.0})["which"] == "shipped"
+    s, c = _doc(-0.05, share=0.35, shipped_share=0.30, floor=1 / 3)
+    assert recommend(s, c, {"a": 3.0})["which"] == "best"
+
+
+def test_ship_rows_writes_a_data_file_the_loader_reads(tmp_path):
+    import tomllib
+
+    from analyzer.unearth.defaults import PARAM_NAMES
+    from analyzer.unearth.ship_rows import render
+
+    row = {p: float(i) for i, p in enumerate(PARAM_NAMES)}
+    s, c = _doc(0.01)
+    s["shipped"] = dict.fromkeys(PARAM_NAMES, 0.5)
+    doc = {"tune": s, "confirm": c, "best": {"params": row, "row": row}}
+    text = render(9, [doc])
+    data = tomllib.loads(text)
+    assert data["version"] == 9
+    table = data["strategies"]["balanced"]["3"]
+    assert table["params"] == row and table["command"] == "analyzer tune x"
+    assert "0.600 (95% CI 0.500 to 0.700)" in table["confirm"]
+    # a later result that finds nothing better keeps the row and adds its check
+    s2, c2 = _doc(-0.01)
+    s2["shipped"] = row
+    later = {"tune": s2 | {"command": "analyzer tune y"}, "confirm": c2, "best": {"params": {}}}
+    kept = tomllib.loads(render(9, [later], data["strategies"]))["strategies"]["balanced"]["3"]
+    assert kept["params"] == row and kept["command"] == "analyzer tune x"
+    assert kept["checked"].startswith("analyzer tune y")

@@ -143,20 +143,38 @@ def test_bad_input_is_one_clear_error(kwargs, message):
         ladder(**args)
 
 
-def test_cli_unearth_baseline_and_balanced_tie_exactly(capsys, tmp_path):
-    """balanced and baseline play the same games with seats swapped on the same
-    seeds (common random numbers): each wins exactly half, both rate 0."""
+def test_unearth_baseline_and_balanced_on_its_frozen_row_tie_exactly():
+    """balanced given baseline's frozen row and baseline play the same games with
+    seats swapped on the same seeds (common random numbers): each wins exactly
+    half, both rate 0."""
+    from analyzer.unearth.defaults import BASELINE_ROW, PARAM_NAMES
+
+    lad = ladder(
+        "unearth",
+        2,
+        "balanced,baseline",
+        12,
+        2,
+        strategy_params={"balanced": dict(zip(PARAM_NAMES, BASELINE_ROW, strict=True))},
+        bootstrap=50,
+        command=["analyzer", "ladder"],
+    )
+    assert list(lad.matrix["win_share"]) == [0.5, 0.5]
+    assert (lad.ratings[["elo", "low", "high"]] == 0).all().all()
+
+
+def test_cli_unearth_ladder_rates_tuned_balanced_above_baseline(capsys, tmp_path):
     out = tmp_path / "lad"
     code = run_cli(
-        ["ladder", "--players", "2", "--strategies", "balanced,baseline", "--games", "12"]
+        ["ladder", "--players", "2", "--strategies", "balanced,baseline", "--games", "200"]
         + ["--seed", "2", "--bootstrap", "50", "--workers", "1", "--out", str(out)]
     )
     cap = capsys.readouterr()
     assert code == 0, cap.err
     assert "line-up 2/2" in cap.err and "Head-to-head" in cap.out
     doc = json.loads((out / "ladder.json").read_text())
-    assert [r["win_share"] for r in doc["matrix"]] == [0.5, 0.5]
-    assert all(r["elo"] == 0 and r["low"] == 0 and r["high"] == 0 for r in doc["ratings"])
+    rating = {r["strategy"]: r for r in doc["ratings"]}
+    assert rating["baseline"]["elo"] == 0 and rating["balanced"]["low"] > 0
     assert doc["command"].startswith("analyzer ladder")
 
 
