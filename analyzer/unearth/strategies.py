@@ -153,33 +153,23 @@ def ruin_worth(s, t, p, card, me):
         return float(t.card_points[card])
     if kind != CardKind.RUIN:
         return 0.0
-    colour = t.card_colour[card]
     hid = -1
     if not me and s.hidden[p] >= 0:
         hid = t.card_colour[s.hidden[p]]
+    return colour_worth(s, t, p, t.card_colour[card], hid)
+
+
+@njit(inline="always")
+def colour_worth(s, t, p, colour, hid=-1):
+    """Marginal set points to ``p`` of one more ruin of ``colour``: the next
+    ruin of that colour and any five-colour set it completes. ``hid``: a colour
+    whose one ruin is not counted (another seat's hidden ruin, which the
+    deciding seat cannot see; -1: none)."""
     have_c = 0
     lo_before = 1 << 20
     lo_after = 1 << 20
     for c in range(t.n_ruin_colours):
         cnt = s.held_colour[p, c] - (1 if c == hid else 0)
-        if c == colour:
-            have_c = cnt
-        lo_before = min(lo_before, cnt)
-        lo_after = min(lo_after, cnt + (1 if c == colour else 0))
-    top = t.set_points.shape[0] - 1
-    a = t.set_points[min(have_c + 1, top)] - t.set_points[min(have_c, top)]
-    return float(a + (lo_after - lo_before) * t.five_colour_set)
-
-
-@njit
-def colour_worth(s, t, p, colour):
-    """Marginal set points to ``p`` (who knows its own hidden ruin) of one more
-    ruin of ``colour``: what :func:`ruin_worth` gives for such a ruin."""
-    have_c = 0
-    lo_before = 1 << 20
-    lo_after = 1 << 20
-    for c in range(t.n_ruin_colours):
-        cnt = s.held_colour[p, c]
         if c == colour:
             have_c = cnt
         lo_before = min(lo_before, cnt)
