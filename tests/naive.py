@@ -464,7 +464,8 @@ def naive_open_centre(stones, centres, cell):
 def naive_ring_closeness(stones, centres):
     """Twin of ``strategies.ring_closeness``: over the free cells with no wonder
     around them, ``(f - 2) / 3`` for the most stones ``f`` around one (0 below
-    3), times 1.5 when those stones are all one colour."""
+    3; a cell with 6 around is a closed ring awaiting its wonder, not an open
+    one), times 1.5 when those stones are all one colour."""
     cand = {nb for cell in stones for nb in naive_hex_neighbours(cell)}
     best = 0.0
     for cell in cand:
@@ -474,7 +475,7 @@ def naive_ring_closeness(stones, centres):
         if any(nb in centres for nb in around):
             continue
         colours = [stones[nb] for nb in around if nb in stones]
-        if len(colours) < 3:
+        if len(colours) < 3 or len(colours) == 6:  # 6: a closed ring awaiting its wonder
             continue
         v = (len(colours) - 2) / 3.0
         if len(set(colours)) == 1:

@@ -24,8 +24,13 @@ from analyzer.unearth.strategies import (
 )
 from analyzer.unearth.structs import pack_memo, pack_state, pack_tables
 from analyzer.unearth.tableau import NEIGHBOURS, legal_cells_boxed
-from tests.naive import naive_open_centre, naive_pile_worth, naive_ring_closeness
-from tests.test_tableau import T, box_of, tableaux, to_arrays, to_qr
+from tests.naive import (
+    naive_hex_neighbours,
+    naive_open_centre,
+    naive_pile_worth,
+    naive_ring_closeness,
+)
+from tests.test_tableau import T, box_of, tableaux, to_arrays, to_cell, to_qr
 
 # ------------------------------------------------------------------ the removed pile
 
@@ -72,7 +77,15 @@ def test_ring_closeness_matches_twin(case):
     m = new_memo(T, 1, np.zeros(1, np.int64), np.zeros((1, N_PARAMS)))
     got = ring_closeness(pack_state(s), pack_memo(m), pack_tables(T), 0)
     assert got == pytest.approx(naive_ring_closeness(stones, centres))
-    assert m.ring_n[0] == len(stones)  # kept until the tableau grows
+    # kept until the tableau grows, unless a closed ring still waits for its wonder
+    pending = any(
+        c not in stones
+        and c not in centres
+        and all(nb in stones for nb in naive_hex_neighbours(c))
+        and not any(nb in centres for nb in naive_hex_neighbours(c))
+        for c in {nb for cell in stones for nb in naive_hex_neighbours(cell)}
+    )
+    assert m.ring_n[0] == (-1 if pending else len(stones))
 
 
 @settings(max_examples=150, deadline=None)
@@ -276,4 +289,18 @@ def test_ship_rows_writes_a_data_file_the_loader_reads(tmp_path):
     later = {"tune": s2 | {"command": "analyzer tune y"}, "confirm": c2, "best": {"params": {}}}
     kept = tomllib.loads(render(9, [later], data["strategies"]))["strategies"]["balanced"]["3"]
     assert kept["params"] == row and kept["command"] == "analyzer tune x"
-    assert kept["checked"].startswith("analyzer tune y")
+    assert kept["checks"][0].startswith("analyzer tune y")
+
+
+def test_ring_closeness_is_not_kept_while_a_closed_ring_waits_for_its_wonder():
+    """choose_named asks for the seat's stone worth after the sixth stone and before
+    the wonder fills the centre: that moment's answer must not stay in the memo."""
+    ring = dict.fromkeys(naive_hex_neighbours((0, 0)), 1)  # one colour, around the middle
+    s = _state(ring, {})
+    m = new_memo(T, 1, np.zeros(1, np.int64), np.zeros((1, N_PARAMS)))
+    S, M, TT = pack_state(s), pack_memo(m), pack_tables(T)
+    ring_closeness(S, M, TT, 0)  # the ring is closed, its wonder not yet placed
+    s.centre[0, to_cell((0, 0))] = 0  # the wonder fills the centre
+    warm = ring_closeness(S, M, TT, 0)
+    cold = ring_closeness(S, pack_memo(new_memo(T, 1, np.zeros(1, np.int64), m.given)), TT, 0)
+    assert warm == cold == naive_ring_closeness(ring, {(0, 0): 0})

@@ -8,7 +8,7 @@ import numpy as np
 
 from analyzer.jit import njit
 from analyzer.unearth.claims import RANK_DICE, claim_winner, player_rank
-from analyzer.unearth.codes import WonderEffect
+from analyzer.unearth.codes import CardKind, WonderEffect
 from analyzer.unearth.end_of_age import reveal, table_empty
 from analyzer.unearth.modifiers import owns_effect
 from analyzer.unearth.state import (
@@ -131,6 +131,8 @@ def check_claims(s, t):
             s.seat_stats[winner, ST_CLAIMS] += 1
         else:
             s.sc[S_BOXED_N] += 1
+            if t.card_kind[card] == CardKind.RUIN:
+                s.boxed_colour[t.card_colour[card]] += 1
         # consolation cards, then the Eternal Flame, in seat order from the current player
         for i in range(n_players):
             q = (s.sc[S_CUR] + i) % n_players

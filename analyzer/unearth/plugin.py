@@ -19,8 +19,8 @@ from analyzer.unearth.defaults import PARAM_NAMES, STRATEGY_NAMES, rows_by_playe
 
 _STRATEGY_TEXT = {
     "random": "uniform among the legal choices at every decision",
-    "claimer": "the ruin path: tuned with a stone worth at most 1 point; never fills a ring "
-    "centre it could close",
+    "claimer": "the ruin path: tuned with a stone's base worth at most 1 point; never fills "
+    "a ring centre it could close",
     "collector": "the stone path: tuned to take at least a third of its points from wonders",
     "balanced": "expected points each turn from exact one-roll odds, stones and cards, "
     "tuned for wins with nothing imposed",

@@ -32,6 +32,7 @@ def setup(s, m, t, n_players, key0, key1, game):
     Draws random numbers from the game's own stream only.
     """
     s.sc[:] = 0
+    s.boxed_colour[:] = 0
     rng_seed(s.rng, key0, key1, game)
     s.sc[S_GAME] = game
     s.sc[S_N_PLAYERS] = n_players

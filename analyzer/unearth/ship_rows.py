@@ -63,13 +63,16 @@ def render(version_: int | str, results: list[dict], keep: dict | None = None) -
         rec = doc.get("recommend") or recommend(s, doc.get("confirm", {}), doc["best"]["params"])
         mine = tables.setdefault(s["strategy"], {})
         n = str(s["players"])
-        if rec["which"] == "best" or n not in mine:
+        check = f"{s['command']}: {_summary(doc, 'shipped')}; kept ({rec['why']})"
+        if rec["which"] == "best":
+            mine[n] = {"command": s["command"], "confirm": _summary(doc, "best")}
+        elif n not in mine:
             mine[n] = {
-                "command": s["command"],
-                "confirm": _summary(doc, "best" if rec["which"] == "best" else "shipped"),
+                "note": "the row of the nearest smaller player count, kept for this count",
+                "checks": [check],
             }
         else:
-            mine[n]["checked"] = f"{s['command']}: {_summary(doc, 'shipped')}; kept ({rec['why']})"
+            mine[n]["checks"] = [*mine[n].get("checks", []), check]
         mine[n]["params"] = {p: round(float(rec["row"][p]), 4) for p in PARAM_NAMES}
     lines = [_HEADER, f"version = {version_}", ""]
     for name in STRATEGY_NAMES:
@@ -87,6 +90,8 @@ def render(version_: int | str, results: list[dict], keep: dict | None = None) -
 def _toml_str(v) -> str:
     import json
 
+    if isinstance(v, list):
+        return "[\n" + "".join(f"    {json.dumps(x)},\n" for x in v) + "]"
     return json.dumps(v) if isinstance(v, str) else str(v)
 
 

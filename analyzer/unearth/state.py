@@ -106,6 +106,7 @@ class State(NamedTuple):
     rng: np.ndarray  #: uint64[4] xoshiro256** state of this game
     ruin_deck: np.ndarray  #: int64[n_cards] cards to reveal, in order
     removed: np.ndarray  #: int64[n_cards] ruins set aside unseen at set-up
+    boxed_colour: np.ndarray  #: int64[n_ruin_colours] ruins removed by unbreakable ties
     slot_card: np.ndarray  #: int64[max slots] card in each slot, -1 empty
     slot_stones: np.ndarray  #: int64[max slots, n_colours] stones on each ruin
     bag: np.ndarray  #: int64[n_colours] stones in the bag
@@ -185,6 +186,7 @@ def new_state(t, n_players: int, trace_rows: int = 0, claim_rows: int = 0) -> St
         rng=np.zeros(QUEUE_WORDS + MAX_FORCED, np.uint64),
         ruin_deck=np.full(n_cards, -1, np.int64),
         removed=np.full(n_cards, -1, np.int64),
+        boxed_colour=np.zeros(t.n_ruin_colours, np.int64),
         slot_card=np.full(max_slots, -1, np.int64),
         slot_stones=np.zeros((max_slots, n_col), np.int64),
         bag=np.zeros(n_col, np.int64),

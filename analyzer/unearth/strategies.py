@@ -7,7 +7,7 @@ Implements the choices of ``docs/rules/unearth.md`` ("A turn", "Delver cards",
 - ``random``: uniform among the legal choices at every decision (dice, ruins,
   card plays and their targets, stone colours and cells, wonders, values).
 - ``claimer``: the ruin path. The evaluation below with a row tuned for ruins
-  (``w_stone`` searched only up to 1) and one rule of its own: it never puts a
+  (a stone's base worth ``w_stone`` searched only up to 1) and one rule of its own: it never puts a
   stone on a ring centre it could still close (3 or more stones around, no
   wonder next to it), unless every legal cell is one.
 - ``collector``: the stone path. A row tuned under the constraint that at least
@@ -117,7 +117,8 @@ P_STONE_RING = 9
 P_BIG_DIE = 10
 #: named wonders valued by what they will bring (0: the flat credits of
 #: ``baseline``; 1: the Memorial and Cenotaph by the ruins they can take, the
-#: Flame by the cards it will draw, ties to the wonder; between: a blend)
+#: Flame by the cards it will draw; between: a blend of the two credits, and
+#: above 0.5 a tie with the token goes to the wonder)
 P_WONDER_FIT = 11
 N_PARAMS = 12
 
@@ -199,7 +200,10 @@ def ring_closeness(s, m, t, p):
     """How close ``p``'s best open ring is to closing: over the free cells whose
     six neighbours could all still take stones, ``(f - 2) / 3`` for the most
     stones ``f`` around one (0 below 3, 1 at 5), times 1.5 if those stones are
-    one colour. Kept per seat until its tableau grows (``m.ring_n``)."""
+    one colour. Kept per seat until its tableau grows (``m.ring_n``); not kept
+    while a ring just closed still waits for its wonder (asked by
+    :func:`choose_named`): the free cell inside it is no open ring, and the
+    cells next to it will not be once the wonder is there."""
     n_col = t.n_stone_colours
     total = 0
     for c in range(n_col):
@@ -207,6 +211,7 @@ def ring_closeness(s, m, t, p):
     if m.ring_n[p] == total:
         return m.ring_val[p]
     best = 0.0
+    pending = False
     stone = s.stone[p]
     centre = s.centre[p]
     neigh = t.neigh
@@ -232,14 +237,18 @@ def ring_closeness(s, m, t, p):
                             colour = stone[nb]
                         elif stone[nb] != colour:
                             alike = False
+                if ok and f == 6:
+                    pending = True  # a ring closed this moment: its wonder is not placed yet
+                    continue
                 if not ok or f < 3:
                     continue
                 v = (f - 2) / 3.0
                 if alike:
                     v *= 1.5
                 best = max(best, v)
-    m.ring_n[p] = total
-    m.ring_val[p] = best
+    if not pending:  # kept only once every closed ring holds its wonder
+        m.ring_n[p] = total
+        m.ring_val[p] = best
     return best
 
 
@@ -1365,7 +1374,8 @@ def choose_named(s, m, t, p, all_same):
 def _removed_worth(s, t, p):
     """What a ruin from the pile set aside at set-up is worth to ``p`` as far as
     ``p`` can know: the pile is a random part of the ruins ``p`` has not seen
-    (neither held openly, on the table, nor its own hidden one). Returns the
+    (neither held openly, on the table, removed by a tie, nor its own hidden
+    one). Returns the
     expected best of the pile (the Memorial picks one) and the expected worth of
     a random one (the Cenotaph), exactly over the pile's possible contents."""
     n_col = t.n_ruin_colours
@@ -1385,6 +1395,8 @@ def _removed_worth(s, t, p):
         card = s.slot_card[slot]
         if card >= 0 and t.card_kind[card] == CardKind.RUIN:
             unseen[t.card_colour[card]] -= 1
+    for c in range(n_col):
+        unseen[c] -= s.boxed_colour[c]  # removed by unbreakable ties, in view of all
     worth = np.zeros(n_col, np.float64)
     for c in range(n_col):
         unseen[c] = max(unseen[c], 0)
