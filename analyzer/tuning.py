@@ -108,7 +108,8 @@ def recommend(settings: dict, confirm: dict, best_params: dict) -> dict:
     show it better than the shipped row (the paired gain's 95% interval above
     0), else the shipped row. With a share floor, a row must also keep to it on
     the fresh games: a shipped row below the floor gives way to a best row at or
-    above it. Without a confirmation, the shipped row."""
+    above it, and when both are below it the one nearer to it ships. Without a
+    confirmation, the shipped row."""
     shipped = dict(settings["shipped"])
     best = {**shipped, **best_params}
     if not confirm.get("games"):
@@ -126,7 +127,10 @@ def recommend(settings: dict, confirm: dict, best_params: dict) -> dict:
         return {"which": "best", "row": best, "why": why + ", and at or above the floor"}
     if shipped_ok:
         return {"which": "shipped", "row": shipped, "why": "the search found no better row"}
-    return {"which": "best", "row": best, "why": "both rows are below the share floor"}
+    # both below the floor: the one nearer to it
+    if confirm["share"] >= confirm["shipped_share"]:
+        return {"which": "best", "row": best, "why": "both rows are below the share floor"}
+    return {"which": "shipped", "row": shipped, "why": "both rows are below the share floor"}
 
 
 # --------------------------------------------------------------------------- inputs
@@ -265,12 +269,10 @@ def tune(
     floor = strat.share_floor  # (score columns, least share of the points from them)
     parse_scenario(base, "tune", default_name="tune")  # every input checked before a game
 
-    part_share: dict[int, float] = {}  # id(row) -> share of its points from the floor's columns
-
-    def play(row: dict, n_games: int, first_game: int) -> np.ndarray:
-        """The tuned seat's win share in each game (indexed by game); a row whose
-        games never end (the engine's turn cap) loses them all. With a share
-        floor, the share of the seat's points from its columns goes to ``part_share``."""
+    def play(row: dict, n_games: int, first_game: int) -> tuple[np.ndarray, float | None]:
+        """The tuned seat's win share in each game (indexed by game), and with a
+        share floor the share of its points from the floor's columns (else None);
+        a row whose games never end (the engine's turn cap) loses them all."""
         raw = {**base, "games": int(n_games), "strategy_params": {strategy: {**fixed, **row}}}
         sc = parse_scenario(raw, "tune", default_name="tune")
         try:
@@ -282,22 +284,22 @@ def tune(
                 progress("tune: this row makes games that never end: scored as losing them all")
             from analyzer.scenario import games_per_order, seat_orders
 
-            part_share[id(row)] = 0.0
-            return np.zeros(games_per_order(sc) * len(seat_orders(sc)))
+            return np.zeros(games_per_order(sc) * len(seat_orders(sc))), 0.0 if floor else None
         t = run.games
         mine = t[t["strategy"].astype(str) == strategy]
+        share = None
         if floor:
             points = float(mine["score"].clip(lower=0).sum())
-            part_share[id(row)] = float(mine[list(floor[0])].sum().sum()) / max(points, 1.0)
-        return mine.sort_values("game")["win"].to_numpy(np.float64)
+            share = float(mine[list(floor[0])].sum().sum()) / max(points, 1.0)
+        return mine.sort_values("game")["win"].to_numpy(np.float64), share
 
-    def objective(row: dict, w: np.ndarray) -> float:
+    def objective(w: np.ndarray, share: float | None) -> float:
         """Win share, less ten times the shortfall below the share floor (if any):
         a row a point below the floor loses ten points of win share, so the
         search keeps to rows at or above it."""
         if not floor:
             return float(w.mean())
-        return float(w.mean()) - FLOOR_PENALTY * max(0.0, floor[1] - part_share[id(row)])
+        return float(w.mean()) - FLOOR_PENALTY * max(0.0, floor[1] - share)
 
     def row_of(x: np.ndarray) -> dict[str, float]:
         vals = lows + np.clip(x[: len(names)], 0.0, 1.0) * (highs - lows)
@@ -322,11 +324,11 @@ def tune(
     def evaluate(rows: list[dict]) -> list[float]:
         out = []
         for row in rows:
-            w = play(row, games, 0)
+            w, share = play(row, games, 0)
             done.append(Trial(len(done) + 1, row, float(w.mean()), int(len(w))))
             if floor:
-                done[-1].share = part_share[id(row)]
-                done[-1].objective = objective(row, w)
+                done[-1].share = share
+                done[-1].objective = objective(w, share)
             out.append(done[-1].objective if floor else done[-1].win_share)
             if progress:
                 best = max(done, key=lambda t: t.objective if floor else t.win_share)
@@ -358,8 +360,8 @@ def tune(
         first = _first_fresh_game(games, players, lineup)
         if progress:
             progress(f"tune: confirming the best row (trial {best.index}) on fresh games")
-        w_best = play(best.params, confirm_games, first)
-        w_ship = play(done[0].params, confirm_games, first)
+        w_best, best_share = play(best.params, confirm_games, first)
+        w_ship, ship_share = play(done[0].params, confirm_games, first)
         lo, hi = wilson(w_best.sum(), len(w_best))
         slo, shi = wilson(w_ship.sum(), len(w_ship))
         gain, glo, ghi = mean_ci(w_best - w_ship)
@@ -379,8 +381,8 @@ def tune(
             }
         )
         if floor:
-            confirm["share"] = part_share[id(best.params)]
-            confirm["shipped_share"] = part_share[id(done[0].params)]
+            confirm["share"] = best_share
+            confirm["shipped_share"] = ship_share
     settings = {
         "command": " ".join(shlex.quote(a) for a in (command or sys.argv)),
         "analyzer_version": __version__,

@@ -265,6 +265,11 @@ def test_recommend_ships_the_best_row_only_when_shown_better():
     assert recommend(s, c, {"a": 3.0})["which"] == "shipped"
     s, c = _doc(-0.05, share=0.35, shipped_share=0.30, floor=1 / 3)
     assert recommend(s, c, {"a": 3.0})["which"] == "best"
+    # both below it: the one nearer to it
+    s, c = _doc(0.05, share=0.25, shipped_share=0.30, floor=1 / 3)
+    assert recommend(s, c, {"a": 3.0})["which"] == "shipped"
+    s, c = _doc(-0.05, share=0.31, shipped_share=0.30, floor=1 / 3)
+    assert recommend(s, c, {"a": 3.0})["which"] == "best"
 
 
 def test_ship_rows_writes_a_data_file_the_loader_reads(tmp_path):

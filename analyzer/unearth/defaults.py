@@ -81,15 +81,3 @@ def default_row(name: str, players: int) -> tuple[float, ...]:
         if n <= players:
             row = r
     return row
-
-
-def provenance(name: str, players: int) -> dict:
-    """The command and confirmation recorded for ``name``'s row at ``players``."""
-    if name in ("random", "baseline"):
-        return {}
-    counts = data()["strategies"][name]
-    use = None
-    for n in sorted(counts, key=int):
-        if int(n) <= players or use is None:
-            use = n
-    return {k: v for k, v in counts[use].items() if k != "params"} | {"players_row": int(use)}

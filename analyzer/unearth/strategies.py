@@ -222,21 +222,7 @@ def ring_closeness(s, m, t, p):
                 cell = r * GRID + q
                 if not is_free(stone, centre, cell):
                     continue
-                f = 0
-                colour = -1
-                alike = True
-                ok = True
-                for k in range(6):
-                    nb = neigh[cell, k]
-                    if nb < 0 or centre[nb] >= 0:
-                        ok = False  # off the grid, or a wonder: never a ring here
-                        break
-                    if stone[nb] >= 0:
-                        f += 1
-                        if colour < 0:
-                            colour = stone[nb]
-                        elif stone[nb] != colour:
-                            alike = False
+                ok, f, alike = _ring_around(stone, centre, neigh, cell)
                 if ok and f == 6:
                     pending = True  # a ring closed this moment: its wonder is not placed yet
                     continue
@@ -761,11 +747,12 @@ def best_excavation(s, m, t, p, n_anc, n_read, use_map, expedition, refill=True,
                 best_d = d
                 best_slot = first_slot
         else:
+            cost = _die_cost(s, t, m.prm[p], p, d)
             for slot in range(n_slots):
                 if s.slot_card[slot] < 0:
                     continue
                 ev = _roll_ev(s, m, t, p, slot, d, n_anc, n_read, use_map)
-                ev -= _die_cost(s, t, m.prm[p], p, d)
+                ev -= cost
                 if ev > best:
                     best = ev
                     best_d = d
@@ -830,10 +817,11 @@ def _sort_pairs(s, m, t, p):
     for d in range(s.die_slot.shape[1]):
         if not _first_of_its_faces(s, t, p, d):
             continue
+        cost = _die_cost(s, t, m.prm[p], p, d)
         for slot in range(n_slots):
             if s.slot_card[slot] < 0:
                 continue
-            g = _gain_bound(m, t, p, slot, d) - _die_cost(s, t, m.prm[p], p, d)
+            g = _gain_bound(m, t, p, slot, d) - cost
             j = n  # insertion: decreasing bound, stable
             while j > 0 and ub[j - 1] < g:
                 ub[j] = ub[j - 1]
@@ -1166,14 +1154,29 @@ def _open_centre(s, t, p, cell):
     """Is the free ``cell`` the centre of a ring ``p`` could still close, with 3
     or more of its stones already around it? (Every neighbour on the grid and
     none a wonder.)"""
-    around = 0
+    ok, f, _ = _ring_around(s.stone[p], s.centre[p], t.neigh, cell)
+    return ok and f >= 3
+
+
+@njit(inline="always")
+def _ring_around(stone, centre, neigh, cell):
+    """``(ok, f, alike)`` of a possible ring centre ``cell``: ``ok`` if every
+    neighbour is on the grid and none is a wonder (a ring could still close
+    there), ``f`` the stones around it, ``alike`` if they are all one colour."""
+    f = 0
+    colour = -1
+    alike = True
     for k in range(6):
-        nb = t.neigh[cell, k]
-        if nb < 0 or s.centre[p, nb] >= 0:
-            return False
-        if s.stone[p, nb] >= 0:
-            around += 1
-    return around >= 3
+        nb = neigh[cell, k]
+        if nb < 0 or centre[nb] >= 0:
+            return False, f, alike
+        if stone[nb] >= 0:
+            f += 1
+            if colour < 0:
+                colour = stone[nb]
+            elif stone[nb] != colour:
+                alike = False
+    return True, f, alike
 
 
 @njit
@@ -1332,14 +1335,9 @@ def choose_named(s, m, t, p, all_same):
     token = token / max(pile.shape[0], 1)
     best = token
     best_w = -1
+    pile_done = False  # the pile's worths, worked out when a wonder on offer needs them
     memorial = 0.0
     cenotaph = 0.0
-    flame = 0.0
-    if fit != 0.0:
-        memorial, cenotaph = _removed_worth(s, t, p)
-        n = s.sc[S_N_PLAYERS]
-        # a claim on a ruin where p has no dice: about (n - 1) / n of those left
-        flame = ruins_left(s) * s.sc[S_DECK_LEN] * (n - 1.0) / n * prm[P_W_CARD]
     for w in range(s.named_state.shape[0]):
         if s.named_state[w] != -1 or not formula_ok(
             t.wonder_formula[w], t.wonder_colour[w], t.wonder_count[w], counts, n_col
@@ -1358,9 +1356,15 @@ def choose_named(s, m, t, p, all_same):
             v += 2.0 * lo + 2.0
         elif eff == WonderEffect.CENOTAPH or eff == WonderEffect.MEMORIAL:
             flat = 4.0 if s.sc[S_REMOVED_N] > 0 else 0.0
+            if fit != 0.0 and not pile_done:
+                memorial, cenotaph = _removed_worth(s, t, p)
+                pile_done = True
             fitted = memorial if eff == WonderEffect.MEMORIAL else cenotaph
             v += (1.0 - fit) * flat + fit * fitted
         elif eff == WonderEffect.FLAME:
+            n = s.sc[S_N_PLAYERS]
+            # a claim on a ruin where p has no dice: about (n - 1) / n of those left
+            flame = ruins_left(s) * s.sc[S_DECK_LEN] * (n - 1.0) / n * prm[P_W_CARD]
             v += (1.0 - fit) * prm[P_NAMED] + fit * flame
         elif eff != WonderEffect.NONE:
             v += prm[P_NAMED]
