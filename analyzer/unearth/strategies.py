@@ -160,7 +160,7 @@ def ruin_worth(s, t, p, card, me):
     return colour_worth(s, t, p, t.card_colour[card], hid)
 
 
-@njit(inline="always")
+@njit
 def colour_worth(s, t, p, colour, hid=-1):
     """Marginal set points to ``p`` of one more ruin of ``colour``: the next
     ruin of that colour and any five-colour set it completes. ``hid``: a colour
@@ -1426,19 +1426,25 @@ def pile_worth(count, worth, k):
         return 0.0, 0.0
     mean /= n
     k = min(k, n)
-    order = np.argsort(-worth)
     top = 0.0
-    above = 0
-    for i in range(n_col):
-        c = order[i]
-        above += count[c]
-        lower = worth[order[i + 1]] if i + 1 < n_col else 0.0
-        if worth[c] == lower and i + 1 < n_col:
-            continue  # the same level continues with the next colour
+    for c in range(n_col):  # each worth level once (a handful of colours: no sort)
+        w = worth[c]
+        seen = False
+        for e in range(c):
+            seen = seen or worth[e] == w
+        if seen or w <= 0.0:
+            continue
+        above = 0
+        lower = 0.0
+        for e in range(n_col):
+            if worth[e] >= w:
+                above += count[e]
+            elif worth[e] > lower:
+                lower = worth[e]
         none = 1.0
         for j in range(k):
             none *= max(n - above - j, 0) / (n - j)
-        top += (worth[c] - lower) * (1.0 - none)
+        top += (w - lower) * (1.0 - none)
     return top, mean
 
 
