@@ -84,10 +84,12 @@ def lineups(strategies: Sequence[str], players: int) -> list[tuple[str, ...]]:
 
 
 def check_strategies(game, strategies: Sequence[str] | str | None, where="--strategies"):
-    """The strategies to rate: the game's (default: all of them), at least two, no repeats."""
+    """The strategies to rate: the game's (default: all of them but the slow
+    ones, see :class:`analyzer.games.Strategy`), at least two, no repeats."""
     names = game.strategy_names()
     if strategies is None or strategies == "" or strategies == ():
-        strategies = names
+        slow = {s.name for s in game.strategies if s.slow}
+        strategies = [n for n in names if n not in slow]
     if isinstance(strategies, str):
         strategies = [s.strip() for s in strategies.split(",") if s.strip()]
     strategies = tuple(strategies)

@@ -63,6 +63,11 @@ TOP_KEYS = (
 GAME_KEYS = ("games", "strategies", "lineup")
 VARIANT_KEYS = ("label", "rules", "overrides", "strategies")
 OUTPUT_KEYS = ("claims", "save_tables", "batch_size")
+#: games per batch unless ``[output] batch_size`` says otherwise ...
+DEFAULT_BATCH = 5000
+#: ... or a slow strategy (a search) plays: then batches this small keep the
+#: progress display and checkpoints coming
+SLOW_BATCH = 20
 ROTATIONS = ("all", "cyclic")
 MAX_SWEEP_AXES = 2
 MAX_CELLS = 64
@@ -107,7 +112,7 @@ class Scenario:
     compare: tuple[Variant, Variant] | None = None
     claims: bool = True  #: also record the per-claim table
     save_tables: bool = True  #: False: aggregate only (bounded memory, no Parquet tables)
-    batch_size: int = 5000
+    batch_size: int = 5000  #: DEFAULT_BATCH
     game: str = DEFAULT_GAME  #: registered game name (``analyzer.games``)
     strategy_params: dict = field(default_factory=dict)  #: strategy -> {param: value}
     #: questions the report answers (``[{"id", "params"}]``); () = the game's standard ones
@@ -389,7 +394,7 @@ def _output(raw: dict, where: str) -> tuple[bool, bool, int]:
     _check(isinstance(claims, bool), where, "output.claims", claims, "true or false")
     save_tables = output.get("save_tables", True)
     _check(isinstance(save_tables, bool), where, "output.save_tables", save_tables, "true or false")
-    batch_size = output.get("batch_size", 5000)
+    batch_size = output.get("batch_size", DEFAULT_BATCH)
     _check(
         _is_int(batch_size) and 1 <= batch_size <= 1_000_000,
         where,
@@ -750,10 +755,16 @@ def run_scenario(
         "tables_saved": sc.save_tables,
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
     }
+    batch_size = sc.batch_size
+    slow = {s.name for s in game.strategies if s.slow}
+    if batch_size == DEFAULT_BATCH and slow & {
+        x for c in cells for order in c.orders for x in order
+    }:
+        batch_size = SLOW_BATCH  # a search plays a game a second: show progress sooner
     options = RunOptions(
         games=games,
         seed=seed,
-        batch_size=sc.batch_size if precision is not None else min(sc.batch_size, games),
+        batch_size=batch_size if precision is not None else min(batch_size, games),
         workers=workers,
         scheduler=scheduler,
         checkpoint_dir=Path(checkpoint_dir) if checkpoint_dir is not None else None,

@@ -233,9 +233,10 @@ def tune(
     if strategy not in by_name:
         raise bad_value("--strategy", strategy, ", ".join(by_name))
     strat = by_name[strategy]
-    if strat.frozen:
-        tunable = ", ".join(s.name for s in g.strategies if not s.frozen)
-        raise bad_value("--strategy", strategy, f"{tunable} ({strategy} is frozen)")
+    if strat.frozen or strat.slow:
+        tunable = ", ".join(s.name for s in g.strategies if not s.frozen and not s.slow)
+        why = "frozen" if strat.frozen else "a search: too slow to tune"
+        raise bad_value("--strategy", strategy, f"{tunable} ({strategy} is {why})")
     for key, v, low in (("--trials", trials, 1), ("--games", games, 1)):
         if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < low:
             raise bad_value(key, v, "a positive integer")

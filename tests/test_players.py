@@ -139,9 +139,16 @@ def test_shipped_rows_are_full_and_baseline_is_frozen():
     g = load_game("unearth")
     names = [p for p, _ in g.strategies[0].params]
     assert len(names) == N_PARAMS
+    from analyzer.unearth.defaults import SEARCH_PARAMS
+
     for strat in g.strategies:
+        own = [p for p, _, _ in SEARCH_PARAMS] if strat.name == "search" else []
         for n in range(g.min_players, g.max_players + 1):
-            assert list(strat.params_for(n)) == names
+            assert list(strat.params_for(n)) == names + own
+    search = {s.name: s for s in g.strategies}["search"]
+    balanced = {s.name: s for s in g.strategies}["balanced"]
+    for n in (2, 3, 4, 5):  # the search's heuristic is balanced's row
+        assert {k: search.params_for(n)[k] for k in names} == balanced.params_for(n)
     base = {s.name: s for s in g.strategies}["baseline"]
     assert all(base.params_for(n) == dict(base.params) for n in (2, 3, 4, 5))
 

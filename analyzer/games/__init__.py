@@ -97,7 +97,9 @@ class Strategy:
     ``bounds`` gives the range ``analyzer tune`` searches for a parameter
     (``(name, low, high)``; a parameter without one is searched from 0 to twice
     its default, at least 1). A ``frozen`` strategy takes no parameter changes
-    (a yardstick such as Unearth's ``baseline``).
+    (a yardstick such as Unearth's ``baseline``). A ``slow`` strategy plays many
+    games for each decision (a search player): ``analyzer tune`` does not tune it
+    and a ladder rates it only when it is named.
 
     ``by_players`` holds default rows that differ by player count
     (``(players, params)`` pairs, each a full row like ``params``): a count
@@ -112,6 +114,7 @@ class Strategy:
     params: tuple[tuple[str, float], ...] = ()
     bounds: tuple[tuple[str, float, float], ...] = ()
     frozen: bool = False
+    slow: bool = False
     by_players: tuple[tuple[int, tuple[tuple[str, float], ...]], ...] = ()
     share_floor: tuple[tuple[str, ...], float] | None = None
 

@@ -31,7 +31,20 @@ PARAM_NAMES = (
     "wonder_fit",
 )
 
-STRATEGY_NAMES = ("random", "claimer", "collector", "balanced", "baseline")
+STRATEGY_NAMES = ("random", "claimer", "collector", "balanced", "baseline", "search")
+
+#: the ``search`` player's own settings (:mod:`analyzer.unearth.search`), their
+#: defaults and what they mean (docs/strategies.md)
+SEARCH_PARAMS = (
+    ("budget", 256.0, "rollouts per excavation decision"),
+    ("width", 6.0, "choices kept for rollouts: the best by balanced's evaluation"),
+    ("margin", 0.01, "weight of a rollout's score margin beside its win share"),
+    ("z", 1.0, "standard errors by which a choice must beat balanced's to replace it"),
+)
+
+#: strategies whose row is another's: ``search`` decides everything but its
+#: excavation rolls as ``balanced`` does, with ``balanced``'s rows
+ROW_OF = {"search": "balanced"}
 
 #: ``baseline``'s row: ``balanced``'s defaults as shipped before any tuning, frozen;
 #: its last four columns (added later) are 0, which is the evaluation it shipped with
@@ -44,7 +57,7 @@ def data() -> dict:
     text = resources.files("analyzer.unearth").joinpath("data", "strategies.toml").read_text()
     doc = tomllib.loads(text)
     for name, counts in doc.get("strategies", {}).items():
-        if name not in STRATEGY_NAMES or name in ("random", "baseline"):
+        if name not in STRATEGY_NAMES or name in ("random", "baseline", *ROW_OF):
             raise ValueError(f"data/strategies.toml: strategies.{name}: not a tunable strategy")
         for n, table in counts.items():
             row = table.get("params", {})
@@ -66,6 +79,7 @@ def rows_by_players(name: str) -> tuple[tuple[int, tuple[float, ...]], ...]:
         return ((2, (0.0,) * len(PARAM_NAMES)),)
     if name == "baseline":
         return ((2, BASELINE_ROW),)
+    name = ROW_OF.get(name, name)
     counts = data()["strategies"][name]
     return tuple(
         (int(n), tuple(float(counts[n]["params"][p]) for p in PARAM_NAMES))

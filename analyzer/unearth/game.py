@@ -34,6 +34,13 @@ STRATEGIES = STRATEGY_NAMES
 #: categories of the ``strategy`` column when no seat plays ``baseline``: the
 #: strategies before it existed, so tables (and their pinned hashes) stay as they were
 _CLASSIC = STRATEGIES[:4]
+#: the search player's own settings (``strategy_params = {search = {budget = 64}}``)
+SEARCH_SETTINGS = {
+    "budget": (1, 1_000_000, "an integer from 1 to 1,000,000"),
+    "width": (1, 64, "an integer from 1 to 64"),
+    "margin": (0.0, 1.0, "a number from 0 to 1"),
+    "z": (0.0, 10.0, "a number from 0 to 10"),
+}
 
 
 def resolve_strategies(players: int, strategies: str | Sequence[str], where="strategy"):
@@ -81,12 +88,49 @@ def strategy_arrays(strategies: Sequence[str], params: dict | None = None):
         if name not in STRATEGIES:
             raise bad_value("strategy_params", name, ", ".join(tunable))
         for key, val in values.items():
+            if name == "search" and key in SEARCH_SETTINGS:
+                continue  # the search's own settings (search_settings)
             if key not in PARAM_NAMES:
-                raise bad_value(f"strategy_params.{name}", key, ", ".join(PARAM_NAMES))
+                allowed = PARAM_NAMES + (tuple(SEARCH_SETTINGS) if name == "search" else ())
+                raise bad_value(f"strategy_params.{name}", key, ", ".join(allowed))
             for seat, s in enumerate(strategies):
                 if s == name:
                     prm[seat, PARAM_NAMES.index(key)] = float(val)
     return codes, prm
+
+
+def search_settings(params: dict | None) -> dict[str, float]:
+    """The ``search`` player's settings: its defaults with ``params["search"]``
+    applied (checked: ``strategy_params.search.<key>: bad value ...``)."""
+    from analyzer.unearth.defaults import SEARCH_PARAMS
+
+    out = {name: default for name, default, _ in SEARCH_PARAMS}
+    for key, val in (params or {}).get("search", {}).items():
+        if key not in SEARCH_SETTINGS:
+            continue
+        low, high, allowed = SEARCH_SETTINGS[key]
+        integer = isinstance(low, int)
+        ok = not isinstance(val, bool) and isinstance(val, int | float | np.integer | np.floating)
+        if ok and integer and float(val) != int(val):
+            ok = False
+        if not ok or not low <= val <= high:
+            raise bad_value(f"strategy_params.search.{key}", val, allowed)
+        out[key] = float(val)
+    return out
+
+
+def _rollout_memo(t, job: GameJob, prm):
+    """The memo the search's rollouts play with: every seat ``balanced``, a
+    ``search`` seat with its own row, the others with ``balanced``'s row."""
+    from analyzer.unearth.strategies import Strategy
+
+    n = job.players
+    codes = np.full(n, int(Strategy.BALANCED), np.int64)
+    rows = np.array([default_row("balanced", n)] * n, np.float64)
+    for seat, name in enumerate(job.strategies):
+        if name == "search":
+            rows[seat] = prm[seat]
+    return new_memo(t, n, codes, rows)
 
 
 @dataclass(frozen=True)
@@ -129,6 +173,28 @@ def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0):
     m = new_memo(t, n, codes, prm)
     o = engine.new_batch(t, n, count)
     key0, key1 = root_key(job.seed)
+    if "search" in job.strategies:
+        from analyzer.unearth import search
+
+        cfg = search_settings(_params_dict(job))
+        r = new_state(t, n)
+        w = search.new_search(t, n, **cfg)
+        search.play_batch_search(
+            pack_state(s),
+            pack_memo(m),
+            pack_tables(t),
+            results_view(o.results, o.wins),
+            pack_state(r),
+            pack_memo(_rollout_memo(t, job, prm)),
+            search.pack_search(w),
+            n,
+            key0,
+            key1,
+            start,
+            count,
+        )
+        claims = s.claims[: s.n_claims[0]] if job.claims else None
+        return o.results, o.wins, claims, s
     engine.play_batch(
         pack_state(s),
         pack_memo(m),
@@ -155,9 +221,11 @@ def play_tables(job: GameJob, start: int, count: int) -> dict[str, pd.DataFrame]
 
 
 def _categories(job: GameJob) -> tuple[str, ...]:
-    """Categories of the ``strategy`` column: every strategy when a seat plays
-    ``baseline``, else the four it had before (tables of earlier runs unchanged)."""
-    return STRATEGIES if set(job.strategies) - set(_CLASSIC) else _CLASSIC
+    """Categories of the ``strategy`` column: the strategies up to the last one
+    played, and at least the four there were before ``baseline`` (so the tables
+    of earlier runs, and their pinned hashes, stay as they were)."""
+    last = max(STRATEGIES.index(s) for s in job.strategies)
+    return STRATEGIES[: max(last + 1, len(_CLASSIC))]
 
 
 def games_frame(job: GameJob, start, count, results, wins) -> pd.DataFrame:

@@ -25,6 +25,8 @@ _STRATEGY_TEXT = {
     "balanced": "expected points each turn from exact one-roll odds, stones and cards, "
     "tuned for wins with nothing imposed",
     "baseline": "balanced with its parameters before tuning, frozen: the yardstick of ratings",
+    "search": "balanced, its excavation rolls chosen by rollouts of the rest of the game "
+    "(determinized Monte Carlo; settings budget, width, margin, z); slow",
 }
 
 #: ranges ``analyzer tune`` searches (docs/strategies.md); ``place`` acts as 0/1 (> 0.5)
@@ -70,16 +72,22 @@ def _bounds(name: str) -> tuple[tuple[str, float, float], ...]:
 
 def _strategies() -> tuple[Strategy, ...]:
     out = []
+    from analyzer.unearth.defaults import SEARCH_PARAMS
+
     for name in STRATEGY_NAMES:
         rows = rows_by_players(name)
+        extra = tuple((p, v) for p, v, _ in SEARCH_PARAMS) if name == "search" else ()
         out.append(
             Strategy(
                 name,
                 _STRATEGY_TEXT[name],
-                tuple(zip(PARAM_NAMES, rows[0][1], strict=True)),
+                tuple(zip(PARAM_NAMES, rows[0][1], strict=True)) + extra,
                 bounds=_bounds(name),
                 frozen=name == "baseline",
-                by_players=tuple((n, tuple(zip(PARAM_NAMES, row, strict=True))) for n, row in rows),
+                slow=name == "search",
+                by_players=tuple(
+                    (n, tuple(zip(PARAM_NAMES, row, strict=True)) + extra) for n, row in rows
+                ),
                 share_floor=(_WONDER_PARTS, 1 / 3) if name == "collector" else None,
             )
         )

@@ -94,6 +94,9 @@ class Strategy(IntEnum):
     COLLECTOR = 2
     BALANCED = 3
     BASELINE = 4  #: balanced's evaluation with the frozen BASELINE_PARAMS row
+    #: balanced's evaluation, its excavation rolls chosen by rollouts (:mod:`.search`;
+    #: the kernels here treat it as balanced)
+    SEARCH = 5
 
 
 P_W_RUIN = 0  #: weight of a ruin's worth when I claim it

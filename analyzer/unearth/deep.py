@@ -1,0 +1,515 @@
+"""Deep advice: the excavation choices of a table state ranked by win chance and
+expected final score, from rollouts of the ``search`` player (``analyzer advise
+--deep``; ``docs/odds.md``, "Deep advice").
+
+A table-state file (:mod:`.advise`) says what matters for one roll: the ruins in
+play with their dice and stones, my free dice, my hand, the wonders each player
+owns, the event, the bag. The rest of the game is filled in as *assumed* here and
+listed with the answer:
+
+- the seats: me first, then the other players in the order of ``players`` (or of
+  their first appearance in the file), playing in that order after me;
+- a ruin whose name is a card id (``A13``) is that card, otherwise an unused ruin
+  card with its claim value; the stones on a ruin take colours at random from the
+  bag;
+- nobody has claimed a ruin or placed a stone yet (with an end-of-age event in
+  play the deck is used up, so the other ruins were claimed: dealt at random);
+- every other player holds the usual set-up hand (its cards unknown to me);
+- everything I cannot see (the deck, the set-aside ruins, the face-down ruins,
+  my own too, other hands, the token piles) is dealt again in every rollout, and
+  a slot the file leaves empty is filled from the deck.
+
+Each choice gets the same number of rollouts (the same dealt copies and dice for
+every choice: common random numbers), every seat then playing tuned ``balanced``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from analyzer.errors import InputError, bad_value
+from analyzer.seeding import resolve_seed, root_key
+from analyzer.unearth.advise import TableState
+from analyzer.unearth.rules import Rules, default_rules
+
+#: seed of the assumed parts of the game (the same for every ``--seed``, so that
+#: runs with different seeds differ only by their rollouts)
+BUILD_SEED = 2026
+
+#: rollouts in all when ``--budget`` is not given
+DEFAULT_BUDGET = 12_000
+
+
+@dataclass(frozen=True)
+class DeepChoice:
+    """One excavation choice and what its rollouts say (95% intervals)."""
+
+    die: str
+    from_ruin: str | None
+    ruin: str
+    rollouts: int
+    win: float
+    win_ci: tuple[float, float]
+    score: float
+    score_ci: tuple[float, float]
+    balanced_value: float  #: balanced's one-roll evaluation (points)
+    gain: float  #: mean paired win-share difference to the best choice
+    gain_ci: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class DeepAdvice:
+    me: str
+    seats: tuple[str, ...]
+    choices: tuple[DeepChoice, ...]  #: best first
+    rollouts: int
+    seconds: float
+    seed: int
+    assumed: tuple[str, ...]
+    within_noise: tuple[int, ...]  #: indices of choices not distinguishable from the best
+
+
+def _seats(state: TableState, players: list[str] | None, rules: Rules) -> tuple[str, ...]:
+    seen = [state.me]
+    for r in state.ruins:
+        for d in r.dice:
+            if d.owner not in seen:
+                seen.append(d.owner)
+    for _, owner in state.wonders:
+        if owner not in seen:
+            seen.append(owner)
+    if players:
+        extra = [p for p in seen if p not in players]
+        if extra:
+            raise bad_value("--players", ",".join(players), f"every player of the file ({extra})")
+        order = [p for p in players if p != state.me]
+        seen = [state.me, *order]
+    t = rules.tables
+    if not t.min_players <= len(seen) <= t.max_players:
+        raise InputError(
+            f"table state: {len(seen)} players ({', '.join(seen)}) (allowed: {t.min_players} to "
+            f"{t.max_players}; name the others with --players)"
+        )
+    return tuple(seen)
+
+
+def build(state: TableState, rules: Rules, seats: tuple[str, ...], seed: int, owned: dict):
+    """The game ``(s, m)`` of the table state, ``me`` at seat 0 to roll, and the
+    assumptions made (module docstring). ``owned``: named wonder ids by owner."""
+    from analyzer.unearth.memo import new_memo
+    from analyzer.unearth.setup import setup
+    from analyzer.unearth.state import (
+        S_DECK_LEN,
+        S_DECK_POS,
+        S_EOA,
+        S_REMOVED_N,
+        S_ROLL_MOD,
+        new_state,
+    )
+    from analyzer.unearth.strategies import Strategy
+    from analyzer.unearth.structs import pack_memo, pack_state, pack_tables
+
+    t = rules.tables
+    n = len(seats)
+    rng = np.random.default_rng(seed)
+    s = new_state(t, n)
+    codes = np.array([int(Strategy.SEARCH)] + [int(Strategy.BALANCED)] * (n - 1), np.int64)
+    from analyzer.unearth.defaults import default_row
+
+    prm = np.array([default_row("balanced", n)] * n, np.float64)
+    m = new_memo(t, n, codes, prm)
+    key0, key1 = root_key(seed)
+    setup(pack_state(s), pack_memo(m), pack_tables(t), n, key0, key1, 0)
+    assumed = [f"seats in turn order: {', '.join(seats)} ({seats[0]} to roll now)"]
+    # --- ruins
+    ids = rules.card_ids
+    free_cards = list(range(t.n_ruins))
+    n_slots = int(t.revealed_by_players[n])
+    if len(state.ruins) > n_slots:
+        raise InputError(
+            f"table state: {len(state.ruins)} ruins in play (allowed: at most {n_slots} "
+            f"at {n} players)"
+        )
+    s.slot_card[:] = -1
+    s.slot_stones[:] = 0
+    s.bag[:] = t.stones_per_colour
+    named_cards = {r.name for r in state.ruins if r.name in ids[: t.n_ruins]}
+    chosen = []
+    for k, r in enumerate(state.ruins):
+        if r.name in ids[: t.n_ruins]:
+            card = ids.index(r.name)
+            if int(t.card_claim[card]) != r.claim_value:
+                raise bad_value(
+                    f"ruins[{k}].claim",
+                    r.claim_value,
+                    f"{t.card_claim[card]} (the claim of {r.name})",
+                )
+        else:
+            pick = [
+                c
+                for c in free_cards
+                if int(t.card_claim[c]) == r.claim_value
+                and ids[c] not in named_cards
+                and c not in chosen
+            ]
+            if not pick:
+                have = sorted({int(v) for v in t.card_claim[: t.n_ruins]})
+                raise bad_value(f"ruins[{k}].claim", r.claim_value, ", ".join(map(str, have)))
+            card = int(rng.choice(pick))
+            assumed.append(f"ruin {r.name} is card {ids[card]}")
+        chosen.append(card)
+        s.slot_card[k] = card
+        for _ in range(r.stones):
+            c = int(rng.choice(np.flatnonzero(s.bag > 0)))
+            s.bag[c] -= 1
+            s.slot_stones[k, c] += 1
+    if any(r.stones for r in state.ruins):
+        colours = rules.stone_colours
+        said = "; ".join(
+            f"{r.name} "
+            + "+".join(
+                f"{int(s.slot_stones[k, c])} {colours[c]}"
+                for c in range(len(colours))
+                if s.slot_stones[k, c]
+            )
+            for k, r in enumerate(state.ruins)
+            if r.stones
+        )
+        assumed.append(f"stone colours on the ruins: {said}")
+    if len(state.ruins) < n_slots:
+        assumed.append(
+            f"{n_slots - len(state.ruins)} empty ruin slot(s) filled from the deck in each rollout"
+        )
+    rest = [c for c in free_cards if c not in chosen]
+    rng.shuffle(rest)
+    s.held[:] = 0
+    s.held_colour[:] = 0
+    s.hidden[:] = -1
+    for q in range(n):
+        card = rest.pop()
+        s.hidden[q] = card
+        s.held[q, card] = 1
+        s.held_colour[q, t.card_colour[card]] += 1
+    n_removed = int(t.removed_by_players[n])
+    s.removed[:] = -1
+    for i in range(n_removed):
+        s.removed[i] = rest.pop()
+    s.sc[S_REMOVED_N] = n_removed
+    n_eoa = t.card_kind.shape[0] - t.n_ruins
+    if state.event is None:
+        eoa = t.n_ruins + int(rng.integers(n_eoa))
+        s.ruin_deck[:] = -1
+        for i, c in enumerate(rest):
+            s.ruin_deck[i] = c
+        s.ruin_deck[len(rest)] = eoa
+        s.sc[S_DECK_LEN] = len(rest) + 1
+        s.sc[S_EOA] = eoa
+        assumed.append("no ruin claimed and no stone placed yet")
+    else:
+        from analyzer.unearth.odds import _short
+
+        eoa = next(i for i in range(t.n_ruins, len(ids)) if _short(ids[i]) == state.event)
+        s.ruin_deck[:] = -1
+        s.ruin_deck[0] = eoa
+        s.sc[S_DECK_LEN] = 1
+        s.sc[S_EOA] = eoa
+        s.sc[S_ROLL_MOD] = int(t.card_amount[eoa])
+        for c in rest:  # the deck is used up: the other ruins were claimed
+            q = int(rng.integers(n))
+            s.held[q, c] = 1
+            s.held_colour[q, t.card_colour[c]] += 1
+        assumed.append("the deck is used up (event in play): the other ruins claimed at random")
+    s.sc[S_DECK_POS] = s.sc[S_DECK_LEN] if state.event is not None else 0
+    # --- dice
+    faces = [int(f) for f in t.dice_faces]
+    s.die_slot[:] = -1
+    s.die_value[:] = 0
+    used = {q: [False] * len(faces) for q in range(n)}
+    for k, r in enumerate(state.ruins):
+        for d in r.dice:
+            q = seats.index(d.owner)
+            i = next(i for i, f in enumerate(faces) if f == d.faces and not used[q][i])
+            used[q][i] = True
+            s.die_slot[q, i] = k
+            s.die_value[q, i] = d.value
+    mine_free = sum(1 for i in range(len(faces)) if not used[0][i])
+    if mine_free != len(state.free_dice):
+        assumed.append(f"{state.me}'s dice not in the file are in its pool")
+    # --- cards
+    k_ids = rules.delver_ids
+    s.hand[:] = 0
+    s.ddisc[:] = 0
+    deck = []
+    for k, copies in enumerate(t.delver_copies):
+        deck += [k] * int(copies)
+    for card in state.hand:
+        k = k_ids.index(card)
+        s.hand[0, k] += 1
+        deck.remove(k)
+    rng.shuffle(deck)
+    for q in range(1, n):
+        for _ in range(int(t.delver_dealt)):
+            s.hand[q, deck.pop()] += 1
+    s.ddeck[:] = 0
+    for i, k in enumerate(deck):
+        s.ddeck[i] = k
+    from analyzer.unearth.state import S_DDECK_N
+
+    s.sc[S_DDECK_N] = len(deck)
+    assumed.append(f"the other players hold {t.delver_dealt} delver cards each (unknown to me)")
+    # --- named wonders
+    w_ids = rules.wonder_ids
+    s.named_state[:] = -2
+    s.effects[:] = 0
+    for owner, names in owned.items():
+        q = seats.index(owner)
+        for name in names:
+            w = w_ids.index(name)
+            s.named_state[w] = q
+            s.effects[q] |= 1 << int(t.wonder_effect[w])
+    free_w = [w for w in range(len(w_ids)) if s.named_state[w] == -2]
+    rng.shuffle(free_w)
+    in_play = min(n + 2, len(w_ids)) - sum(len(v) for v in owned.values())
+    for w in free_w[: max(in_play, 0)]:
+        s.named_state[w] = -1
+    open_w = [w_ids[w] for w in range(len(w_ids)) if s.named_state[w] == -1]
+    assumed.append(f"named wonders still to build: {', '.join(open_w)}")
+    # --- bag
+    if state.bag is not None:
+        total = int(s.bag.sum())
+        if state.bag > total:
+            raise bad_value("bag", state.bag, f"at most {total} (stones not on a ruin)")
+        while int(s.bag.sum()) > state.bag:
+            c = int(rng.choice(np.flatnonzero(s.bag > 0)))
+            s.bag[c] -= 1
+        assumed.append("the stones missing from the bag are out of the game")
+    return s, m, assumed
+
+
+def _owned(file_wonders: dict, rules: Rules) -> dict:
+    """Named wonder ids by owner, from the file's ``[wonders]`` (ids, or the
+    short names ``college``, ``columns``, ``edifice``, ``sanctuary``)."""
+    by_effect = {w["effect"]: w["id"] for w in rules.data["named_wonders"]["wonder"]}
+    out: dict[str, list[str]] = {}
+    for owner, names in file_wonders.items():
+        for name in names:
+            wid = name if name in rules.wonder_ids else by_effect.get(name)
+            if wid is not None:
+                out.setdefault(owner, []).append(wid)
+    return out
+
+
+def deep_advice(
+    state: TableState,
+    raw_wonders: dict,
+    rules: Rules | None = None,
+    *,
+    budget: int | None = None,
+    seed=None,
+    players: list[str] | None = None,
+) -> DeepAdvice:
+    """Rank every excavation choice of ``state`` by win chance from ``budget``
+    rollouts in all (``DEFAULT_BUDGET``), shared equally, seeded by ``seed``."""
+    from analyzer.unearth import search
+    from analyzer.unearth.defaults import default_row
+    from analyzer.unearth.memo import new_memo
+    from analyzer.unearth.state import new_state
+    from analyzer.unearth.strategies import Strategy
+    from analyzer.unearth.structs import pack_memo, pack_state, pack_tables
+
+    rules = rules or default_rules()
+    budget = DEFAULT_BUDGET if budget is None else budget
+    if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= 1_000_000:
+        raise bad_value("--budget", budget, "an integer from 1 to 1,000,000")
+    seed = resolve_seed(seed)
+    seats = _seats(state, players, rules)
+    s, m, assumed = build(state, rules, seats, BUILD_SEED, _owned(raw_wonders, rules))
+    t = rules.tables
+    n = len(seats)
+    r = new_state(t, n)
+    rows = np.array([default_row("balanced", n)] * n, np.float64)
+    rm = new_memo(t, n, np.full(n, int(Strategy.BALANCED), np.int64), rows)
+    mine = s.die_slot[0]
+    dice = (
+        len({int(t.dice_faces[d]) for d in range(len(mine)) if mine[d] < 0})
+        if (mine < 0).any()
+        else len(mine)
+    )
+    n_choices = max(dice * int((s.slot_card >= 0).sum()), 1)
+    keep = max(budget // n_choices, 2)
+    w = search.new_search(t, n, budget=budget, width=0, own_hidden=1, keep=keep)
+    key0, _ = root_key(seed)
+    t0 = time.perf_counter()
+    k = search.rank_all(
+        pack_state(s),
+        pack_memo(m),
+        pack_tables(t),
+        pack_state(r),
+        pack_memo(rm),
+        search.pack_search(w),
+        0,
+        key0,
+        budget,
+    )
+    seconds = time.perf_counter() - t0
+    if k == 0:
+        raise InputError("table state: no legal excavation choice (allowed: a ruin in play)")
+    names = [ru.name for ru in state.ruins]
+    faces = [int(f) for f in t.dice_faces]
+    choices = []
+    pool_empty = bool((s.die_slot[0] >= 0).all())
+    best = int(np.argmax(w.win[:k] / w.n[:k] + 1e-9 * w.score[:k] / w.n[:k]))
+    for c in range(k):
+        nn = float(w.n[c])
+        win = w.win[c] / nn
+        wse = math.sqrt(max(w.win2[c] / nn - win * win, 0.0) / nn)
+        sc = w.score[c] / nn
+        sse = math.sqrt(max(w.score2[c] / nn - sc * sc, 0.0) / nn)
+        d = int(w.cand_d[c])
+        home = int(s.die_slot[0, d])
+        die = f"d{faces[d]}" + (f" (showing {int(s.die_value[0, d])})" if pool_empty else "")
+        g, glo, ghi = _paired(w, c, best)
+        choices.append(
+            DeepChoice(
+                die=die,
+                from_ruin=names[home] if pool_empty and home >= 0 else None,
+                ruin=names[int(w.cand_slot[c])],
+                rollouts=int(nn),
+                win=win,
+                win_ci=(win - 1.96 * wse, win + 1.96 * wse),
+                score=sc,
+                score_ci=(sc - 1.96 * sse, sc + 1.96 * sse),
+                balanced_value=float(w.cand_h[c]),
+                gain=g,
+                gain_ci=(glo, ghi),
+            )
+        )
+    order = sorted(range(k), key=lambda c: (-choices[c].win, -choices[c].score))
+    ranked = tuple(choices[c] for c in order)
+    noise = tuple(i for i, c in enumerate(ranked) if i > 0 and c.gain_ci[1] >= 0)
+    return DeepAdvice(
+        me=state.me,
+        seats=seats,
+        choices=ranked,
+        rollouts=int(w.count[1]),
+        seconds=seconds,
+        seed=seed,
+        assumed=tuple(assumed),
+        within_noise=noise,
+    )
+
+
+def _paired(w, c: int, best: int) -> tuple[float, float, float]:
+    """Mean win-share difference of choice ``c`` to ``best`` over the same
+    rollouts, with its 95% interval (from the per-rollout win table)."""
+    if c == best:
+        return 0.0, 0.0, 0.0
+    diff = w.wins_by[c, : int(w.n[c])] - w.wins_by[best, : int(w.n[best])]
+    mean = float(diff.mean())
+    se = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else math.inf
+    return mean, mean - 1.96 * se, mean + 1.96 * se
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def render(advice: DeepAdvice, exact: dict):
+    """A rich table of the deep ranking, with the exact claim odds beside."""
+    from rich.table import Table
+
+    n_roll = advice.choices[0].rollouts
+    tab = Table(
+        title=(
+            f"Excavation choices for {advice.me}, by win chance: {n_roll:,} rollouts each, "
+            f"seats {', '.join(advice.seats)} (± half a 95% interval)"
+        ),
+        title_justify="left",
+    )
+    for col, just in (
+        ("#", "right"),
+        ("die", "left"),
+        ("ruin", "left"),
+        ("win chance", "right"),
+        ("vs best, paired (points)", "right"),
+        ("final score", "right"),
+        ("I claim (exact)", "right"),
+    ):
+        tab.add_column(col, justify=just)
+    for i, c in enumerate(advice.choices, start=1):
+        die = c.die if c.from_ruin is None else f"{c.die} from {c.from_ruin}"
+        ex = exact.get((c.die.split(" ")[0], c.from_ruin, c.ruin))
+        half_w = (c.win_ci[1] - c.win_ci[0]) / 2
+        half_g = (c.gain_ci[1] - c.gain_ci[0]) / 2
+        half_s = (c.score_ci[1] - c.score_ci[0]) / 2
+        tab.add_row(
+            str(i),
+            die,
+            c.ruin,
+            f"{_pct(c.win)} ± {100 * half_w:.1f}",
+            "best" if i == 1 else f"{100 * c.gain:+.1f} ± {100 * half_g:.1f}",
+            f"{c.score:.1f} ± {half_s:.1f}",
+            "-" if ex is None else _pct(float(ex)),
+        )
+    return tab
+
+
+def verdict(advice: DeepAdvice) -> str:
+    """The answer in words."""
+    best = advice.choices[0]
+    what = f"{best.die}{' from ' + best.from_ruin if best.from_ruin else ''} on {best.ruin}"
+    if advice.within_noise:
+        tied = ", ".join(
+            f"{c.die} on {c.ruin}" for c in (advice.choices[i] for i in advice.within_noise)
+        )
+        return (
+            f"Best: {what} ({_pct(best.win)} win chance), but within noise of: {tied} "
+            "(their paired 95% intervals include 0; raise --budget to separate them)."
+        )
+    return f"Best: {what} ({_pct(best.win)} win chance); every other choice is worse beyond noise."
+
+
+def to_json(advice: DeepAdvice, exact: dict) -> str:
+    rows = []
+    for c in advice.choices:
+        ex = exact.get((c.die.split(" ")[0], c.from_ruin, c.ruin))
+        rows.append(
+            {
+                "die": c.die,
+                "from_ruin": c.from_ruin,
+                "ruin": c.ruin,
+                "rollouts": c.rollouts,
+                "win": c.win,
+                "win_ci95": list(c.win_ci),
+                "score": c.score,
+                "score_ci95": list(c.score_ci),
+                "gain_vs_best": c.gain,
+                "gain_vs_best_ci95": list(c.gain_ci),
+                "p_claim_exact": None if ex is None else float(ex),
+                "balanced_value": c.balanced_value,
+            }
+        )
+    return json.dumps(
+        {
+            "me": advice.me,
+            "seats": list(advice.seats),
+            "seed": advice.seed,
+            "rollouts": advice.rollouts,
+            "seconds": round(advice.seconds, 3),
+            "players": "every seat tuned balanced in the rollouts",
+            "assumed": list(advice.assumed),
+            "within_noise_of_best": [
+                advice.choices[i].die + " on " + advice.choices[i].ruin for i in advice.within_noise
+            ],
+            "choices": rows,
+        },
+        indent=2,
+    )
