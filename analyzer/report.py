@@ -252,12 +252,13 @@ def _check_manifest(info, where: Path) -> None:
 
 def _check_saved_games(games: pd.DataFrame, columns, where: Path) -> None:
     """A saved games table has exactly the columns its manifest declares."""
-    from analyzer.games import CORE_COLUMNS, RUN_COLUMNS
+    from analyzer.games import CORE_COLUMNS, OPTIONAL_RUN_COLUMNS, RUN_COLUMNS
 
     declared = {c.name for c in columns}
     # declared columns may be derived (not stored), so only the core ones must be there
     missing = [c for c in (*CORE_COLUMNS, *RUN_COLUMNS) if c not in games.columns]
-    extra = [c for c in games.columns if c not in {*CORE_COLUMNS, *RUN_COLUMNS, *declared}]
+    known = {*CORE_COLUMNS, *RUN_COLUMNS, *OPTIONAL_RUN_COLUMNS, *declared}
+    extra = [c for c in games.columns if c not in known]
     if missing or extra:
         what = f"lacks column {missing[0]!r}" if missing else f"has undeclared column {extra[0]!r}"
         raise InputError(

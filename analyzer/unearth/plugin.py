@@ -149,6 +149,11 @@ class Unearth(Game):
         default_factory=lambda: {"claims": "one row per claim resolved (docs/CONTRACTS.md)"}
     )
     questions: tuple = field(default_factory=_questions)
+    interventions: dict = field(
+        default_factory=lambda: {
+            "wonders": "named wonders the seat may not build (it takes the token instead)"
+        }
+    )
 
     def __post_init__(self) -> None:
         from analyzer.unearth.rules import RULES_VERSION
@@ -228,12 +233,26 @@ class Unearth(Game):
         *,
         claims: bool = False,
         strategy_params: dict | None = None,
+        forbid: dict | None = None,
     ):
         from analyzer.unearth.game import make_job
 
+        wonders = {seat: kinds.get("wonders", ()) for seat, kinds in (forbid or {}).items()}
         return make_job(
-            players, tuple(strategies), seed, rules, claims=claims, strategy_params=strategy_params
+            players,
+            tuple(strategies),
+            seed,
+            rules,
+            claims=claims,
+            strategy_params=strategy_params,
+            forbid=wonders,
         )
+
+    def intervention_ids(self, rules, kind: str) -> tuple[str, ...]:
+        return tuple(rules.wonder_ids) if kind == "wonders" else ()
+
+    def uptake_columns(self, kind: str, ids) -> tuple[str, ...]:
+        return tuple(f"named_{w}" for w in ids) if kind == "wonders" else ()
 
     def replay(self, job, game: int) -> str:
         from analyzer.unearth.replay import replay_game
