@@ -224,6 +224,12 @@ class Game:
         """The ids a scenario's ``forbid.<kind>`` may name under ``rules``."""
         return ()
 
+    def intervention_words(self, kind: str) -> tuple[str, str, str]:
+        """``(verb, past, instead)`` for what a seat does with a thing of ``kind`` and what
+        it gets when forbidden (``("build", "built", "the wonder token it takes
+        instead")``), used in the findings' sentences."""
+        return ("use", "used", "what it does instead")
+
     def uptake_columns(self, kind: str, ids: Sequence[str]) -> tuple[str, ...]:
         """Columns of the ``games`` table (0/1 per seat-game) saying a seat used what
         ``forbid.<kind>`` forbids (built the wonder): the *uptake* of an intervention."""

@@ -151,7 +151,7 @@ class Unearth(Game):
     questions: tuple = field(default_factory=_questions)
     interventions: dict = field(
         default_factory=lambda: {
-            "wonders": "named wonders the seat may not build (it takes the token instead)"
+            "wonders": "the seat may not build it and takes the wonder token instead"
         }
     )
 
@@ -251,6 +251,9 @@ class Unearth(Game):
     def intervention_ids(self, rules, kind: str) -> tuple[str, ...]:
         return tuple(rules.wonder_ids) if kind == "wonders" else ()
 
+    def intervention_words(self, kind: str) -> tuple[str, str, str]:
+        return ("build", "built", "the wonder token it takes instead")
+
     def uptake_columns(self, kind: str, ids) -> tuple[str, ...]:
         return tuple(f"named_{w}" for w in ids) if kind == "wonders" else ()
 
@@ -337,8 +340,21 @@ class Unearth(Game):
         return (
             ("claims_tiebreak", "Claims: dice and tiebreaks", "from play"),
             ("claims_exact", "Claims: exact single-roll odds", "no sampling error"),
-            ("named_wonders", "Named wonders", "per seat-game"),
-            ("delvers", "Delver cards", "per seat-game; association with winning, not cause"),
+            (
+                "named_wonders",
+                "Named wonders",
+                "per seat-game; win_builders / win_others: win rate of seats that built it and "
+                "of the rest, association, not its effect (what a wonder is worth: a paired "
+                "intervention, scenarios/eternal_flame.toml)",
+            ),
+            (
+                "delvers",
+                "Delver cards",
+                "per seat-game; win_played / win_not_played / win_difference: win rate of seats "
+                "that played it and of the rest, association, not its effect (cards come to "
+                "seats losing claims; what a card is worth: remove it in a comparison, "
+                "delvers.<id>.copies = 0)",
+            ),
             ("end_of_age", "End-of-age card", "per game"),
         )
 
