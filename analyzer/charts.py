@@ -505,6 +505,7 @@ def comparison(df: pd.DataFrame, label_a: str, label_b: str, stamp: str) -> Figu
         ax.axvline(0, color=REFERENCE, ls="--", lw=1.2)
         ax.set_yticks(y, names, fontsize=8)
         ax.set_title(title, fontsize=10)
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
         diff = f"{label_b} − {label_a}" if len(label_a) + len(label_b) <= 40 else "b − a"
         ax.set_xlabel(f"{diff} (per game; win rate as a share)", fontsize=8)
         ax.grid(axis="x", alpha=0.3)
@@ -545,6 +546,7 @@ def intervention(df: pd.DataFrame, thing: str, verb: str, stamp: str, past: str 
         ("win", 100.0, "Win share", "win points (percentage points of games won)"),
         ("score", 1.0, "Final score", "points of final score"),
         ("win per use", 100.0, f"Win share each time {past}", "win points each time"),
+        ("score per use", 1.0, f"Score each time {past}", "points of final score each time"),
     ]
     panels = [p for p in panels if (df["metric"] == p[0]).any()]
     axes = axes_grid(fig, 1, len(panels))[0]

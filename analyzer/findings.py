@@ -920,7 +920,7 @@ def across_fields(questions: list[dict], found: list[Finding], info: dict) -> di
 def _short_estimate(f: Finding) -> str:
     if f.unit == "share":
         if f.reference == 0:
-            return f"{100 * f.estimate:+.1f} points [{100 * f.low:+.1f}, {100 * f.high:+.1f}]"
+            return f"{_points(f.estimate, f.low, f.high)} points"
         return f"{pct(f.estimate)} {pct_interval(f.low, f.high)}"
     return f"{f.estimate:+.2f} [{f.low:+.2f}, {f.high:+.2f}]"
 
@@ -943,7 +943,11 @@ def _across_sentence(subject: str, by_field: dict[str, list[Finding]], order: li
     elif k == 0:
         verdict = f"no field shows a significant effect (0 of {m})"
     elif len(ups) > 1:
-        verdict = "the fields disagree: significant in opposite directions"
+        above = ", ".join(n for n, f in sig if f.effect > 0)
+        below = ", ".join(n for n, f in sig if f.effect <= 0)
+        verdict = (
+            f"the fields disagree: significantly above 'no effect' in {above}, below in {below}"
+        )
     else:
         side = "above" if ups == {True} else "below"
         rest = [n for n, f in rows if not f.significant]

@@ -647,7 +647,7 @@ def intervention_table(comp: pd.DataFrame | None, info: dict) -> pd.DataFrame | 
     if comp is None or not iv.get("variant") or "scope" not in comp:
         return None
     sub = comp[comp["scope"] == "treated seats"]
-    sub = sub[sub["metric"].isin(["win", "score", "win per use"])]
+    sub = sub[sub["metric"].isin(["win", "score", "win per use", "score per use"])]
     if not len(sub):
         return None
     sign = 1.0 if iv["variant"] == "a" else -1.0

@@ -1247,10 +1247,11 @@ def _fields(game: Game, value, players: int, where: str) -> tuple[FieldSpec, ...
             game, spec.get("strategy_params", {}), where, f"{key}.strategy_params"
         )
         out.append(FieldSpec(name, label, strategies, lineup, rotation, params))
-    labels = [f.label for f in out]
+    seen: set[str] = set()
     for f in out:
-        if labels.count(f.label) > 1:
+        if f.label in seen:
             raise bad_value(f"{where}: fields.{f.key}.label", f.label, "a label no other field has")
+        seen.add(f.label)
     return tuple(out)
 
 

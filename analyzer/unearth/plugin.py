@@ -343,17 +343,14 @@ class Unearth(Game):
             (
                 "named_wonders",
                 "Named wonders",
-                "per seat-game; win_builders / win_others: win rate of seats that built it and "
-                "of the rest, association, not its effect (what a wonder is worth: a paired "
-                "intervention, scenarios/eternal_flame.toml)",
+                "win_builders / win_others: seats that built it and the rest; association, not "
+                "its effect (its worth: scenarios/eternal_flame.toml)",
             ),
             (
                 "delvers",
                 "Delver cards",
-                "per seat-game; win_played / win_not_played / win_difference: win rate of seats "
-                "that played it and of the rest, association, not its effect (cards come to "
-                "seats losing claims; what a card is worth: remove it in a comparison, "
-                "delvers.<id>.copies = 0)",
+                "win_played / win_not_played: seats that played it and the rest; association, "
+                "not its effect (its worth: a comparison with copies = 0)",
             ),
             ("end_of_age", "End-of-age card", "per game"),
         )
