@@ -123,7 +123,7 @@ def _game_columns(game: str) -> tuple[Column, ...]:
     return tuple(g.columns(g.load_rules({}, {}, "rules")))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Reducer:
     """Batch tables -> partial (picklable; used by the runner in every worker).
 
@@ -148,6 +148,11 @@ class Reducer:
     #: the variant ``uptake_arm`` ("a" or "b") where it is allowed
     uptake: tuple[str, ...] = ()
     uptake_arm: str = "a"
+
+    def __repr__(self) -> str:  # the checkpoint fingerprint: as before unless used
+        from analyzer.scenario import repr_without_defaults
+
+        return repr_without_defaults(self, ("uptake", "uptake_arm"))
 
     def __call__(self, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
         game = load_game(self.game)

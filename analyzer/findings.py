@@ -459,7 +459,7 @@ def _intervention_effect(comp, info, metrics) -> list[Finding]:
                 worth = f"{_points(d, lo, hi)} win points"
                 means = f"{pct(allowed)} of games won when allowed, {pct(forbidden)} when not"
             else:
-                worth = f"{d:+.2f} points of score [{lo:+.2f}, {hi:+.2f}]"
+                worth = f"{_interval(d, lo, hi)} points of score"
                 means = f"{num(allowed, 2)} points when allowed, {num(forbidden, 2)} when not"
             text = (
                 f"{thing} is worth {worth} to a seat that may {verb} it, over {instead}{where}: "
@@ -475,7 +475,7 @@ def _intervention_effect(comp, info, metrics) -> list[Finding]:
                 each = (
                     f"{100 * pd_:+.1f} win points [{100 * plo:+.1f}, {100 * phi:+.1f}]"
                     if unit == "share"
-                    else f"{pd_:+.1f} points [{plo:+.1f}, {phi:+.1f}]"
+                    else f"{_interval(pd_, plo, phi)} points"
                 )
                 text += (
                     f" {past.capitalize()} in {pct(q['uptake'])} of them: {each} each time, "
@@ -504,6 +504,13 @@ def _points(d: float, lo: float, hi: float) -> str:
     two decimals when the interval is narrower than a point."""
     digits = 2 if 100 * (hi - lo) < 1 else 1
     return f"{100 * d:+.{digits}f} [{100 * lo:+.{digits}f}, {100 * hi:+.{digits}f}]"
+
+
+def _interval(d: float, lo: float, hi: float) -> str:
+    """A difference with its interval, ``+0.52 [+0.12, +0.91]``; three decimals when
+    the interval is narrower than a tenth."""
+    digits = 3 if hi - lo < 0.1 else 2
+    return f"{d:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
 
 
 def intervention_thing(info: dict) -> str:
@@ -922,7 +929,7 @@ def _short_estimate(f: Finding) -> str:
         if f.reference == 0:
             return f"{_points(f.estimate, f.low, f.high)} points"
         return f"{pct(f.estimate)} {pct_interval(f.low, f.high)}"
-    return f"{f.estimate:+.2f} [{f.low:+.2f}, {f.high:+.2f}]"
+    return _interval(f.estimate, f.low, f.high)
 
 
 def _across_sentence(subject: str, by_field: dict[str, list[Finding]], order: list[str]) -> str:

@@ -786,7 +786,22 @@ def comparison_pairs(sc: Scenario, cells: list[Cell]) -> tuple[tuple[int, int], 
     return tuple((i, i + 1) for i in range(0, len(cells), 2))
 
 
-@dataclass(frozen=True)
+def repr_without_defaults(obj, newer: tuple[str, ...]) -> str:
+    """The dataclass ``repr`` of ``obj`` leaving out the fields ``newer`` while they
+    hold their defaults: a checkpoint's fingerprint (its job's and reducer's
+    ``repr``) stays that of the version before those fields existed."""
+    import dataclasses
+
+    parts = []
+    for f in dataclasses.fields(obj):
+        v = getattr(obj, f.name)
+        if f.name in newer and v == f.default:
+            continue
+        parts.append(f"{f.name}={v!r}")
+    return f"{type(obj).__name__}({', '.join(parts)})"
+
+
+@dataclass(frozen=True, repr=False)
 class ScenarioJob:
     """Batch function over every cell and seat order of a scenario (picklable).
 
@@ -807,6 +822,9 @@ class ScenarioJob:
     first_game: int = 0  #: engine game index of the run's game 0
     per_cell: tuple[int, ...] = ()
     treated: tuple[tuple[tuple[int, ...], ...], ...] = ()
+
+    def __repr__(self) -> str:  # the checkpoint fingerprint: as before unless used
+        return repr_without_defaults(self, ("per_cell", "treated"))
 
     def __call__(self, start: int, count: int) -> dict[str, pd.DataFrame]:
         parts: dict[str, list[pd.DataFrame]] = {}
