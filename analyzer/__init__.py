@@ -42,6 +42,7 @@ def simulate(
     max_games: int | None = None,
     batch_size: int = 5000,
     progress: bool = False,
+    forbid: dict | None = None,
 ):
     """Simulate ``games`` whole games of one configuration and return the per-game table.
 
@@ -55,6 +56,10 @@ def simulate(
     ``scheduler`` (a Dask address) and ``precision``/``max_games`` are those of
     ``analyzer simulate``. The same seed gives the identical table whatever the
     workers or batches: game *g* draws only from its own random stream.
+    ``forbid`` is an intervention as a scenario's ``forbid`` key writes it
+    (``{"wonders": ["eternal_flame"], "seats": [0]}``; ``seats = "each"`` forbids
+    each seat in turn, a block of games each); the table then has a ``treated``
+    column (1: the seat was forbidden).
     """
     from analyzer.games import load_game
     from analyzer.summary import simulate_games
@@ -82,6 +87,7 @@ def simulate(
         claims=claims,
         strategy_params=strategy_params,
         first_game=first_game,
+        forbid=forbid,
     )
     return (sim.games, sim.claims) if claims else sim.games
 

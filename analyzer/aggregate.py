@@ -123,7 +123,7 @@ def _game_columns(game: str) -> tuple[Column, ...]:
     return tuple(g.columns(g.load_rules({}, {}, "rules")))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Reducer:
     """Batch tables -> partial (picklable; used by the runner in every worker).
 
@@ -132,12 +132,27 @@ class Reducer:
     ``pairs`` lists comparisons as ``(cell_a, cell_b)``: their games are paired by
     game index (and seat) and the moments of ``b - a`` are kept under group
     ``paired`` of cell ``b``. A table without a ``cell`` column is cell 0.
-    Draws no random numbers.
+    With a ``treated`` column (a scenario's intervention) the treated seats get
+    their own rows: group ``treated`` (their moments per cell) and, in each pair,
+    the keys ``treated seats`` and ``other seats`` of group ``paired``; with
+    ``uptake``, also ``uptake`` (1 when a treated seat used what the other variant
+    forbids) and the products ``win_x_uptake``, ``score_x_uptake`` for the
+    per-use ratio (:func:`per_use`). Draws no random numbers.
     """
 
     pairs: tuple[tuple[int, int], ...] = ()
     game: str = DEFAULT_GAME
     columns: tuple[Column, ...] | None = None
+    #: with an intervention (a ``treated`` column): the columns saying a treated seat
+    #: used what is forbidden (:meth:`analyzer.games.Game.uptake_columns`), read in
+    #: the variant ``uptake_arm`` ("a" or "b") where it is allowed
+    uptake: tuple[str, ...] = ()
+    uptake_arm: str = "a"
+
+    def __repr__(self) -> str:  # the checkpoint fingerprint: as before unless used
+        from analyzer.scenario import repr_without_defaults
+
+        return repr_without_defaults(self, ("uptake", "uptake_arm"))
 
     def __call__(self, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
         game = load_game(self.game)
@@ -170,13 +185,20 @@ class Reducer:
             counts(g, "score_hist", ["score"]),
             counts(first, "turns_hist", ["game_turns"]),
         ]
+        if "treated" in g:
+            parts.append(moments(g[g["treated"] == 1], "treated", [], metrics))
+            parts.append(moments(g[g["treated"] == 0], "untreated", [], metrics))
         game_level = _game_level(g, columns)
         parts.append(
             moments(game_level, "game", [], [c for c in game_level if c not in ("cell", "game")])
         )
         parts_cols = [c.name for c in columns if c.part and c.name in g]
+        uptake = [c for c in self.uptake if c in g]
         for a, b in self.pairs:
             parts.extend(_paired(g, game_level, a, b, parts_cols))
+            if "treated" in g:
+                arm = a if self.uptake_arm == "a" else b
+                parts.extend(_paired_treated(g, a, b, parts_cols, uptake, arm))
         return parts
 
 
@@ -208,6 +230,58 @@ def _paired(
         diff["key"] = "game"
         out.append(moments(diff.reset_index(drop=True), "paired", ["key"], cols))
     return out
+
+
+def _paired_treated(
+    g: pd.DataFrame, a: int, b: int, parts: list[str], uptake: list[str], arm: int
+) -> list[pd.DataFrame]:
+    """Moments of ``b - a`` over the seats an intervention applies to (``treated``)
+    and over the others, with the treated seats' uptake in cell ``arm``."""
+    seat_cols = ["win", "score", *parts]
+    cols = [*seat_cols, "treated", *uptake]
+    ga = g[g["cell"] == a].set_index(["game", "seat"])[cols]
+    gb = g[g["cell"] == b].set_index(["game", "seat"])[cols]
+    both = ga.add_suffix("_a").join(gb.add_suffix("_b"), how="inner")
+    if not len(both):
+        return []
+    diff = pd.DataFrame(
+        {c: both[f"{c}_b"].astype("float64") - both[f"{c}_a"].astype("float64") for c in seat_cols}
+    )
+    diff["cell"] = b
+    treated = both["treated_b"].to_numpy() == 1
+    out = []
+    for key, mask in (("treated seats", treated), ("other seats", ~treated)):
+        sub = diff[mask].reset_index(drop=True)
+        if not len(sub):
+            continue
+        metrics = list(seat_cols)
+        if key == "treated seats" and uptake:
+            suffix = "_a" if arm == a else "_b"
+            used = both.loc[mask, [f"{c}{suffix}" for c in uptake]].sum(axis=1).clip(upper=1)
+            sub["uptake"] = used.to_numpy(np.float64)
+            sub["win_x_uptake"] = sub["win"] * sub["uptake"]
+            sub["score_x_uptake"] = sub["score"] * sub["uptake"]
+            metrics += ["uptake", "win_x_uptake", "score_x_uptake"]
+        sub["key"] = key
+        out.append(moments(sub, "paired", ["key"], metrics))
+    return out
+
+
+def per_use(n: float, sum_d: float, sumsq_d: float, sum_u: float, sumsq_u: float, sum_du: float):
+    """``(ratio, low, high)``: the paired difference per use, ``sum d / sum u`` (the
+    effect on the seats that used what the intervention forbids, if the effect
+    comes only through that use), with a 95% delta-method interval from the
+    moments of ``d`` (the paired difference), ``u`` (uptake, 0/1) and ``d*u``."""
+    if n < 2 or sum_u <= 0:
+        return np.nan, np.nan, np.nan
+    mean_d, mean_u = sum_d / n, sum_u / n
+    r = sum_d / sum_u
+    var_d = max((sumsq_d - n * mean_d**2) / (n - 1), 0.0)
+    var_u = max((sumsq_u - n * mean_u**2) / (n - 1), 0.0)
+    cov = (sum_du - n * mean_d * mean_u) / (n - 1)
+    var_r = max(var_d - 2 * r * cov + r * r * var_u, 0.0) / (n * mean_u**2)
+    half = z_value(0.95) * np.sqrt(var_r)
+    return r, r - half, r + half
 
 
 # --------------------------------------------------------------------------- estimates
@@ -490,19 +564,29 @@ def _comparison_table(agg: pd.DataFrame, info: dict) -> pd.DataFrame:
     seat = group_rows(agg, "seat")
     allg = group_rows(agg, "all")
     game = group_rows(agg, "game")
+    treated = group_rows(agg, "treated")
+    untreated = group_rows(agg, "untreated")
     for a, b in info.get("pairs", []):
         sub = paired[paired["cell"] == b]
         for _, r in sub.iterrows():
-            m, lo, hi = mean_ci_arrays([r["n"]], [r["sum"]], [r["sumsq"]])
             key, metric = r["key"], r["metric"]
+            if metric in PER_USE_PARTS:
+                continue
+            m, lo, hi = mean_ci_arrays([r["n"]], [r["sum"]], [r["sumsq"]])
             if key.startswith("seat="):
                 src, k = seat, key[len("seat=") :]
             elif key == "game":
                 src, k = game, ""
+            elif key == "treated seats":
+                src, k = treated, ""
+            elif key == "other seats":
+                src, k = untreated, ""
             else:
                 src, k = allg, ""
 
             def mean_of(cell, src=src, k=k, metric=metric):
+                if src is None:
+                    return np.nan
                 x = src[(src["cell"] == cell) & (src["key"] == k) & (src["metric"] == metric)]
                 return float(x["sum"].iloc[0] / x["n"].iloc[0]) if len(x) else np.nan
 
@@ -521,7 +605,45 @@ def _comparison_table(agg: pd.DataFrame, info: dict) -> pd.DataFrame:
                     "significant": bool(lo[0] > 0 or hi[0] < 0),
                 }
             )
+        rows += _per_use_rows(sub, a, b)
     return pd.DataFrame(rows)
+
+
+#: paired-moment metrics kept only to work out the per-use ratio
+PER_USE_PARTS = ("uptake", "win_x_uptake", "score_x_uptake")
+
+
+def _per_use_rows(sub: pd.DataFrame, a: int, b: int) -> list[dict]:
+    """Rows ``win per use`` and ``score per use`` of the treated seats (see
+    :func:`per_use`), and ``uptake``, the share of treated seat-games that used
+    what is forbidden where it is allowed (its mean in the ``mean_a``/``mean_b``
+    column of that variant)."""
+    t = sub[sub["key"] == "treated seats"].set_index("metric")
+    if "uptake" not in t.index:
+        return []
+    u = t.loc["uptake"]
+    n = float(u["n"])
+    rows = []
+    for metric in ("win", "score"):
+        d, du = t.loc[metric], t.loc[f"{metric}_x_uptake"]
+        r, lo, hi = per_use(n, d["sum"], d["sumsq"], u["sum"], u["sumsq"], du["sum"])
+        rows.append(
+            {
+                "cell": b,
+                "cell_a": a,
+                "scope": "treated seats",
+                "metric": f"{metric} per use",
+                "pairs": n,
+                "mean_a": np.nan,
+                "mean_b": np.nan,
+                "diff": r,
+                "diff_low": lo,
+                "diff_high": hi,
+                "significant": bool(lo > 0 or hi < 0),
+                "uptake": float(u["sum"]) / n if n else np.nan,
+            }
+        )
+    return rows
 
 
 def _fmt(v) -> str:

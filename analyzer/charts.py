@@ -505,7 +505,74 @@ def comparison(df: pd.DataFrame, label_a: str, label_b: str, stamp: str) -> Figu
         ax.axvline(0, color=REFERENCE, ls="--", lw=1.2)
         ax.set_yticks(y, names, fontsize=8)
         ax.set_title(title, fontsize=10)
-        ax.set_xlabel(f"{label_b} − {label_a} (per game; win rate as a share)", fontsize=8)
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
+        diff = f"{label_b} − {label_a}" if len(label_a) + len(label_b) <= 40 else "b − a"
+        ax.set_xlabel(f"{diff} (per game; win rate as a share)", fontsize=8)
+        ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+def intervention(df: pd.DataFrame, thing: str, verb: str, stamp: str, past: str = "") -> Figure:
+    """What an intervention's forbidden thing is worth to the seats it applies to, by
+    field of players: the paired difference allowed minus forbidden (the same games)
+    of their win share and score, and per use. ``df``: one row per field and
+    ``metric`` (``win``, ``score``, ``win per use``, ``score per use``) with
+    ``field, est, low, high, significant, pairs, uptake`` (signs already allowed
+    minus forbidden)."""
+    past = past or f"{verb}d"
+    fields = list(dict.fromkeys(df["field"]))
+    win = df[df["metric"] == "win"]
+    sig = win[win["significant"]]
+    if len(sig):
+        top = sig.loc[(sig["est"].abs()).idxmax()]
+        title = (
+            f"{thing} is worth {100 * top['est']:+.2f} win points "
+            f"[{100 * top['low']:+.2f}, {100 * top['high']:+.2f}] to a seat ({top['field']})"
+        )
+    else:
+        bound = 100 * float(np.nanmax(np.abs(win[["low", "high"]].to_numpy()))) if len(win) else 0
+        title = (
+            f"{thing}: no measurable worth in wins to a seat that may {verb} it "
+            f"(every 95% interval within ±{bound:.2f} win points)"
+        )
+    n = df["pairs"].min() if len(df) else 0
+    fig = figure(
+        title,
+        f"allowed − forbidden, paired on the same games · n = {count_text(n)} paired seat-games "
+        "per field · 95% intervals (per use: delta method) · filled vermillion: excludes 0",
+        stamp,
+    )
+    panels = [
+        ("win", 100.0, "Win share", "win points (percentage points of games won)"),
+        ("score", 1.0, "Final score", "points of final score"),
+        ("win per use", 100.0, f"Win share each time {past}", "win points each time"),
+        ("score per use", 1.0, f"Score each time {past}", "points of final score each time"),
+    ]
+    panels = [p for p in panels if (df["metric"] == p[0]).any()]
+    axes = axes_grid(fig, 1, len(panels))[0]
+    for ax, (metric, scale, head, xlabel) in zip(axes, panels, strict=True):
+        g = df[df["metric"] == metric].set_index("field").reindex(fields)
+        y = np.arange(len(fields))[::-1].astype(float)
+        est = scale * g["est"].to_numpy(float)
+        err = error_bars(est, scale * g["low"].to_numpy(float), scale * g["high"].to_numpy(float))
+        s_ = g["significant"].fillna(False).to_numpy(bool)
+        ok = np.isfinite(est)
+        ax.errorbar(est[ok], y[ok], xerr=err[:, ok], fmt="none", ecolor="black", capsize=3)
+        ax.scatter(est[s_ & ok], y[s_ & ok], color=SIGNIFICANT, zorder=3, s=36)
+        ax.scatter(est[~s_ & ok], y[~s_ & ok], facecolors="white", edgecolors=PLAIN, zorder=3, s=36)
+        for yi, e, u in zip(y, est, g["uptake"].to_numpy(float), strict=True):
+            if metric.endswith("per use") and np.isfinite(u):
+                ax.annotate(f"{past} in {100 * u:.1f}%", (0, yi), xytext=(4, 6),
+                            textcoords="offset points", xycoords=("axes fraction", "data"),
+                            fontsize=7, color="#555555")  # fmt: skip
+            if not np.isfinite(e):
+                ax.annotate(f"never {past}", (0.5, yi), xycoords=("axes fraction", "data"),
+                            ha="center", fontsize=8, color="#555555")  # fmt: skip
+        ax.axvline(0, color=REFERENCE, ls="--", lw=1.2)
+        ax.set_yticks(y, fields if ax is axes[0] else [""] * len(fields))
+        ax.set_ylim(-0.7, len(fields) - 0.3)
+        ax.set_title(head, fontsize=10)
+        ax.set_xlabel(xlabel, fontsize=8)
         ax.grid(axis="x", alpha=0.3)
     return fig
 
@@ -676,6 +743,10 @@ TEXT_STYLES = {
 MARKS = {"sig": ("●", SIGNIFICANT), "ns": ("○", PLAIN)}
 
 
+#: characters of a text page's subtitle per line (a longer one is wrapped)
+SUBTITLE_WIDTH = 150
+
+
 def text_blocks_pages(title: str, blocks, stamp: str, subtitle: str = "") -> list[Figure]:
     """Pages of styled text: ``blocks`` is ``[(style, text)]`` with a style of
     :data:`TEXT_STYLES`; lines are wrapped and flow onto further pages. Text that
@@ -690,7 +761,8 @@ def text_blocks_pages(title: str, blocks, stamp: str, subtitle: str = "") -> lis
         height = sum(TEXT_STYLES[st][0] * scale * 1.4 / 72 / PAGE[1] for st, _, _ in lines)
         return lines, height
 
-    top, bottom = 0.87, 0.04
+    sub_lines = textwrap.wrap(subtitle, SUBTITLE_WIDTH) if subtitle else []
+    top, bottom = 0.87 - 0.022 * max(len(sub_lines) - 1, 0), 0.04
     scale = 1.0
     lines, height = layout(scale)
     if height > top - bottom:
@@ -709,8 +781,8 @@ def text_blocks_pages(title: str, blocks, stamp: str, subtitle: str = "") -> lis
             fig = Figure(figsize=PAGE)
             head = title if not figs else f"{title} (continued)"
             fig.text(0.04, 0.955, head, fontsize=15, fontweight="bold", va="top")
-            if subtitle:
-                fig.text(0.04, 0.905, subtitle, fontsize=9, color="#333333", va="top")
+            if sub_lines:
+                fig.text(0.04, 0.905, "\n".join(sub_lines), fontsize=9, color="#333333", va="top")
             fig.text(0.01, 0.005, stamp, ha="left", va="bottom", fontsize=7, color="#555555")
             figs.append(fig)
             y = top

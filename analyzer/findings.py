@@ -101,6 +101,8 @@ class Question:
     answer: Answer
     params: tuple[str, ...] = ()
     needs: str | None = None
+    #: ``heading(info, params) -> str | None``: the question as a run puts it (None: ``text``)
+    heading: Callable[[dict, dict], str | None] | None = None
 
 
 @dataclass
@@ -114,10 +116,18 @@ class Findings:
     assumed: list[str] = field(default_factory=list)
     explicit: bool = False  #: the scenario named its questions
     page_per_question: int = PAGE_PER_QUESTION  #: findings per question shown on page 1
+    #: the field of players in one line per field, for the top of page 1
+    field_of_players: list[str] = field(default_factory=list)
+    #: question key -> sentences saying whether its answer holds in every field
+    across: dict[str, list[str]] = field(default_factory=dict)
 
     def for_question(self, index: int) -> list[Finding]:
         q = self.questions[index]
         return [f for f in self.findings if f.question == question_key(q)]
+
+    def across_for(self, index: int) -> list[str]:
+        """Whether question ``index``'s answers hold in every field (empty: one field)."""
+        return list(self.across.get(question_key(self.questions[index]), []))
 
     def table(self) -> pd.DataFrame:
         """One row per finding (``tables/findings.csv``)."""
@@ -131,6 +141,8 @@ class Findings:
             "explicit": self.explicit,
             "method": self.method,
             "whose_play": self.whose_play,
+            "field": self.field_of_players,
+            "across_fields": self.across,
             "assumed": self.assumed,
             "findings": [f.as_dict() for f in self.findings],
         }
@@ -416,12 +428,138 @@ VARIANT_METRICS = (
 )
 
 
+#: what an intervention's paired comparison reports by default: (metric, unit)
+INTERVENTION_METRICS = (("win", "share"), ("score", "points"))
+
+
+def _intervention_effect(comp, info, metrics) -> list[Finding]:
+    """What is forbidden is worth to the seats it applies to: the paired difference
+    of their win share or score, allowed minus forbidden (the same games), with
+    the per-use figure (the difference divided by how often they used it where
+    allowed) in the sentence."""
+    iv = info.get("intervention") or {}
+    thing = intervention_thing(info)
+    verb, past, instead = (
+        list(iv.get("words") or [])
+        + ["use", "used", "what it does instead"][len(iv.get("words") or []) :]
+    )[:3]
+    sign = 1.0 if iv.get("variant") == "a" else -1.0  # allowed minus forbidden
+    out = []
+    for metric, unit in metrics:
+        sub = comp[(comp["scope"] == "treated seats") & (comp["metric"] == metric)]
+        per = comp[(comp["scope"] == "treated seats") & (comp["metric"] == f"{metric} per use")]
+        for _, r in sub.iterrows():
+            d = sign * r["diff"]
+            lo, hi = sorted((sign * r["diff_low"], sign * r["diff_high"]))
+            allowed, forbidden = r["mean_b"], r["mean_a"]
+            if sign < 0:
+                allowed, forbidden = forbidden, allowed
+            where = f" ({_field_label(info, int(r['cell']))})" if info.get("fields") else ""
+            if unit == "share":
+                worth = f"{_points(d, lo, hi)} win points"
+                means = f"{pct(allowed)} of games won when allowed, {pct(forbidden)} when not"
+            else:
+                worth = f"{_interval(d, lo, hi)} points of score"
+                means = f"{num(allowed, 2)} points when allowed, {num(forbidden, 2)} when not"
+            text = (
+                f"{thing} is worth {worth} to a seat that may {verb} it, over {instead}{where}: "
+                f"{means} (n = {count(r['pairs'])} paired seat-games)."
+            )
+            p = per[per["cell"] == r["cell"]]
+            if len(p) and not math.isfinite(float(p["diff"].iloc[0])):
+                text += f" Allowed, the seat never {past} it here."
+            elif len(p):
+                q = p.iloc[0]
+                pd_ = sign * q["diff"]
+                plo, phi = sorted((sign * q["diff_low"], sign * q["diff_high"]))
+                each = (
+                    f"{100 * pd_:+.1f} win points [{100 * plo:+.1f}, {100 * phi:+.1f}]"
+                    if unit == "share"
+                    else f"{_interval(pd_, plo, phi)} points"
+                )
+                text += (
+                    f" {past.capitalize()} in {pct(q['uptake'])} of them: {each} each time, "
+                    f"if all of the effect comes through that."
+                )
+            out.append(
+                difference_finding(
+                    "variant_effect",
+                    r["label"],
+                    f"worth of {thing} ({'win share' if unit == 'share' else 'score'})",
+                    text,
+                    d,
+                    lo,
+                    hi,
+                    r["pairs"],
+                    forbidden,
+                    "paired seat-games",
+                    unit,
+                )
+            )
+    return out
+
+
+def _points(d: float, lo: float, hi: float) -> str:
+    """A share difference in percentage points with its interval: ``+1.3 [+0.2, +2.4]``,
+    two decimals when the interval is narrower than a point."""
+    digits = 2 if 100 * (hi - lo) < 1 else 1
+    return f"{100 * d:+.{digits}f} [{100 * lo:+.{digits}f}, {100 * hi:+.{digits}f}]"
+
+
+def _interval(d: float, lo: float, hi: float) -> str:
+    """A difference with its interval, ``+0.52 [+0.12, +0.91]``; three decimals when
+    the interval is narrower than a tenth."""
+    digits = 3 if hi - lo < 0.1 else 2
+    return f"{d:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+
+
+def intervention_thing(info: dict) -> str:
+    """What a run's intervention forbids, by name: ``The Eternal Flame``."""
+    iv = info.get("intervention") or {}
+    labels = info.get("labels", {})
+    names = [labels.get(x, x) for ids in (iv.get("things") or {}).values() for x in ids]
+    return " and ".join(names) or "what is forbidden"
+
+
+def _variant_heading(info: dict, params: dict) -> str | None:
+    """The question's heading when the comparison is an intervention."""
+    iv = info.get("intervention") or {}
+    if not iv.get("variant") or params.get("seat") is not None or params.get("strategy"):
+        return None
+    verb = (list(iv.get("words") or []) + ["use"])[0]
+    metric = params.get("metric")
+    what = {None: "", "win": " (win share)", "score": " (final score)"}.get(metric, f" ({metric})")
+    return f"What is {intervention_thing(info)} worth to a seat that may {verb} it?{what}"
+
+
+def _field_label(info: dict, cell: int) -> str:
+    """The label of a cell's field of players (its own label without fields)."""
+    for c in info.get("cells", []):
+        if int(c["index"]) == cell:
+            key = c.get("field")
+            for f in info.get("fields") or []:
+                if f["key"] == key:
+                    return f"field {f['label']}"
+            return str(c["label"])
+    return str(cell)
+
+
 def _variant_effect(tables, info, params) -> list[Finding]:
     if params.get("strategy") is not None:
         return _variant_strategy(tables, info, params["strategy"])
     comp = tables.get("comparison")
     if comp is None:
         return []
+    treated = (comp["scope"] == "treated seats").any() and (info.get("intervention") or {}).get(
+        "variant"
+    )
+    if treated and params.get("seat") is None:
+        metric = params.get("metric")
+        if metric is None:
+            return _intervention_effect(comp, info, INTERVENTION_METRICS)
+        if metric in ("win", "score") or metric.startswith("pts_"):
+            unit = "share" if metric == "win" else "points"
+            return _intervention_effect(comp, info, ((metric, unit),))
     rows = VARIANT_METRICS
     if params.get("metric") is not None or params.get("seat") is not None:
         metric = params.get("metric", "win")
@@ -493,7 +631,13 @@ def _variant_strategy(tables, info, strategy: str) -> list[Finding]:
     pairs = info.get("pairs") or []
     if st is None or not pairs:
         return []
-    a_cell, b_cell = pairs[0]
+    out = []
+    for a_cell, b_cell in pairs:
+        out += _variant_strategy_pair(st, strategy, a_cell, b_cell)
+    return out
+
+
+def _variant_strategy_pair(st, strategy: str, a_cell: int, b_cell: int) -> list[Finding]:
     a = st[(st["cell"] == a_cell) & (st["strategy"] == strategy)]
     b = st[(st["cell"] == b_cell) & (st["strategy"] == strategy)]
     if not len(a) or not len(b):
@@ -609,6 +753,7 @@ VARIANT_EFFECT = Question(
     _variant_effect,
     ("metric", "seat", "strategy"),
     needs="compare",
+    heading=_variant_heading,
 )
 SWEEP_EFFECT = Question(
     "sweep_effect",
@@ -717,6 +862,8 @@ def answer(tables: dict[str, pd.DataFrame], info: dict, game=None) -> Findings:
         text = question.text
         if q.get("params"):
             text += " (" + ", ".join(f"{k} {v}" for k, v in q["params"].items()) + ")"
+        own = question.heading(info, dict(q.get("params") or {})) if question.heading else None
+        text = own or text
         entry = {"id": q["id"], "text": text, "params": dict(q.get("params") or {})}
         questions.append(entry)
         found += [replace(f, question=question_key(entry)) for f in got]
@@ -735,7 +882,172 @@ def answer(tables: dict[str, pd.DataFrame], info: dict, game=None) -> Findings:
         whose_play=whose_play(info, game),
         assumed=assumed_lines(info),
         explicit=explicit,
+        field_of_players=field_lines(info, game),
+        across=across_fields(questions, found, info),
     )
+
+
+# --------------------------------------------------------------------------- fields
+
+
+def _cell_fields(info: dict) -> dict[str, str]:
+    """Cell label -> the label of its field of players (runs with ``[fields]``)."""
+    names = {f["key"]: f["label"] for f in info.get("fields") or []}
+    return {str(c["label"]): names.get(c.get("field"), "") for c in info.get("cells", [])}
+
+
+def across_fields(questions: list[dict], found: list[Finding], info: dict) -> dict[str, list[str]]:
+    """For a run with several fields of players: for each question and each thing it
+    measured (a finding's subject), whether the answer holds in every field (the
+    same sign and significant in each), in one sentence."""
+    fields = info.get("fields") or []
+    if len(fields) < 2:
+        return {}
+    of = _cell_fields(info)
+    order = [f["label"] for f in fields]
+    out: dict[str, list[str]] = {}
+    for q in questions:
+        key = question_key(q)
+        mine = [f for f in found if f.question == key and of.get(f.label)]
+        subjects = list(dict.fromkeys(f.subject for f in mine))
+        lines = []
+        for subject in subjects:
+            by_field: dict[str, list[Finding]] = {}
+            for f in mine:
+                if f.subject == subject:
+                    by_field.setdefault(of[f.label], []).append(f)
+            if len(by_field) < 2:
+                continue
+            lines.append(_across_sentence(subject, by_field, order))
+        if lines:
+            out[key] = lines
+    return out
+
+
+def _short_estimate(f: Finding) -> str:
+    if f.unit == "share":
+        if f.reference == 0:
+            return f"{_points(f.estimate, f.low, f.high)} points"
+        return f"{pct(f.estimate)} {pct_interval(f.low, f.high)}"
+    return _interval(f.estimate, f.low, f.high)
+
+
+def _across_sentence(subject: str, by_field: dict[str, list[Finding]], order: list[str]) -> str:
+    """``Across the 3 fields, <subject>: holds in every field ...``."""
+    names = [n for n in order if n in by_field] + [n for n in by_field if n not in order]
+    rows = [(n if len(by_field[n]) == 1 else f.label, f) for n in names for f in by_field[n]]
+    sig = [(n, f) for n, f in rows if f.significant]
+    ups = {f.effect > 0 for _, f in sig}
+    each = "; ".join(
+        f"{n}: {_short_estimate(f)}{'' if f.significant else ' (n.s.)'}" for n, f in rows
+    )
+    k, m = len(sig), len(rows)
+    if k == m and len(ups) == 1:
+        side = "above" if ups == {True} else "below"
+        verdict = (
+            f"the conclusion holds in every field: {side} 'no effect' and significant in all {m}"
+        )
+    elif k == 0:
+        verdict = f"no field shows a significant effect (0 of {m})"
+    elif len(ups) > 1:
+        above = ", ".join(n for n, f in sig if f.effect > 0)
+        below = ", ".join(n for n, f in sig if f.effect <= 0)
+        verdict = (
+            f"the fields disagree: significantly above 'no effect' in {above}, below in {below}"
+        )
+    else:
+        side = "above" if ups == {True} else "below"
+        rest = [n for n, f in rows if not f.significant]
+        verdict = (
+            f"the conclusion does not hold in every field: significantly {side} 'no effect' "
+            f"in {k} of {m}, not in {', '.join(rest)}"
+        )
+    return f"Across the fields, {subject}: {verdict} ({each})."
+
+
+def field_lines(info: dict, game) -> list[str]:
+    """The field of players in a line (one per field with ``[fields]``): the
+    strategies of the seats, which parameter rows they play (shipped, tuned for the
+    player count, frozen) with the strategies version, and any parameter changed."""
+    sc = info.get("scenario") or {}
+    if not info.get("cells"):
+        return []
+    version = info.get("strategies_version", "?")
+    rows = {r["name"]: r for r in info.get("strategy_rows") or []}
+    strategies = {s.name: s for s in getattr(game, "strategies", ())}
+    players = sc.get("players")
+    base_params = sc.get("strategy_params") or {}
+
+    def who(strats, lineup, rotation, n_orders) -> str:
+        if lineup:
+            return (
+                f"line-up {', '.join(lineup)} played in {n_orders} {rotation or 'all'} seat orders"
+            )
+        strats = list(strats or [])
+        if len(set(strats)) == 1:
+            return f"every seat {strats[0]}"
+        return "seats " + ", ".join(f"{i}: {x}" for i, x in enumerate(strats))
+
+    def rows_text(names, changed) -> str:
+        parts = []
+        for name in names:
+            st = strategies.get(name)
+            r = rows.get(name, {})
+            if st is not None and st.frozen:
+                text = f"{name} frozen (the yardstick's fixed row)"
+            elif st is not None and not st.params:
+                text = f"{name} (no parameters)"
+            elif r.get("by_players") and players is not None:
+                text = f"{name} on its tuned {players}-player row"
+            else:
+                text = f"{name} on its shipped row"
+            if changed.get(name):
+                text += " with " + ", ".join(
+                    f"{k} = {_short_num(v)}" for k, v in changed[name].items()
+                )
+            parts.append(text)
+        return "; ".join(parts)
+
+    def used(cells) -> list[str]:
+        out: list[str] = []
+        for c in cells:
+            for o in c.get("orders", []):
+                for x in o:
+                    if x not in out:
+                        out.append(x)
+        return out
+
+    cells = info.get("cells", [])
+    fields = info.get("fields") or []
+    iv = info.get("intervention")
+    tail = f" (strategies version {version})"
+    lines = []
+    if fields:
+        for f in fields:
+            mine = [c for c in cells if c["index"] in f.get("cells", [])]
+            changed = {**base_params, **(f.get("strategy_params_played") or {})}
+            players_text = who(f["strategies"], f["lineup"], f["rotation"], f["orders"])
+            lines.append(
+                f"Field {f['label']}: {players_text}; {rows_text(used(mine), changed)}{tail}."
+            )
+    else:
+        n_orders = len({tuple(o) for o in cells[0].get("orders", [])}) if cells else 1
+        lines.append(
+            f"Field: {who(sc.get('strategies'), sc.get('lineup'), sc.get('rotation'), n_orders)}; "
+            f"{rows_text(used(cells), base_params)}{tail}."
+        )
+    if iv:
+        things = ", ".join(
+            info.get("labels", {}).get(x, x) for ids in iv["things"].values() for x in ids
+        )
+        where = f", variant {iv['variant_label']}" if iv.get("variant_label") else ""
+        kinds = getattr(game, "interventions", {}) or {}
+        what = "; ".join(kinds[k] for k in iv["things"] if k in kinds)
+        lines.append(
+            f"Intervention{where}: {iv['target']} forbidden {things}"
+            + (f" ({what})." if what else ".")
+        )
+    return lines
 
 
 def correct(found: list[Finding], alpha: float = ALPHA) -> list[Finding]:

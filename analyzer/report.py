@@ -156,7 +156,10 @@ def rebuild_report(directory: str | Path) -> ReportResult:
             load_game(game, where=f"{manifest}: game")
             columns = run_columns(info)
             _check_saved_games(tables["games"], columns, data / "games.parquet")
-            agg = combine([Reducer(pairs, game=game, columns=columns)(tables)])
+            from analyzer.scenario import reducer_uptake
+
+            uptake = reducer_uptake(info.get("intervention"))
+            agg = combine([Reducer(pairs, game=game, columns=columns, **uptake)(tables)])
         elif (data / "aggregate.parquet").is_file():
             agg = pd.read_parquet(data / "aggregate.parquet")
         else:
@@ -252,12 +255,13 @@ def _check_manifest(info, where: Path) -> None:
 
 def _check_saved_games(games: pd.DataFrame, columns, where: Path) -> None:
     """A saved games table has exactly the columns its manifest declares."""
-    from analyzer.games import CORE_COLUMNS, RUN_COLUMNS
+    from analyzer.games import CORE_COLUMNS, OPTIONAL_RUN_COLUMNS, RUN_COLUMNS
 
     declared = {c.name for c in columns}
     # declared columns may be derived (not stored), so only the core ones must be there
     missing = [c for c in (*CORE_COLUMNS, *RUN_COLUMNS) if c not in games.columns]
-    extra = [c for c in games.columns if c not in {*CORE_COLUMNS, *RUN_COLUMNS, *declared}]
+    known = {*CORE_COLUMNS, *RUN_COLUMNS, *OPTIONAL_RUN_COLUMNS, *declared}
+    extra = [c for c in games.columns if c not in known]
     if missing or extra:
         what = f"lacks column {missing[0]!r}" if missing else f"has undeclared column {extra[0]!r}"
         raise InputError(
@@ -281,6 +285,9 @@ def write_report(
     tables = build_tables(aggregate, info) if plays_games(info) else {}
     if info.get("assumed"):
         tables["assumed_values"] = pd.DataFrame(info["assumed"])
+    params = strategy_parameters(info)
+    if len(params):
+        tables["strategy_parameters"] = params
     for name, df in (extra or {}).items():
         df = df.copy()
         if "cell" in df:
@@ -326,9 +333,16 @@ def write_report(
         subtitle=findings_subtitle(info),
         stamp=stamp,
         questions=[
-            (q["text"], [(f.significant, f"{f.text} {_cap(f.verdict())}.") for f in fs])
-            for q, fs in ((q, found.for_question(i)) for i, q in enumerate(found.questions))
+            (
+                q["text"],
+                [(f.significant, f"{f.text} {_cap(f.verdict())}.") for f in fs],
+                found.across_for(i),
+            )
+            for i, (q, fs) in enumerate(
+                (q, found.for_question(i)) for i, q in enumerate(found.questions)
+            )
         ],
+        lead=[("Field of players", found.field_of_players)] if found.field_of_players else [],
         notes=[
             *section_notes(info),
             ("Whose play these numbers describe", found.whose_play),
@@ -404,14 +418,42 @@ def findings_pages(found: findings.Findings, info: dict, title: str, stamp: str)
     """Page 1: the findings, with as many per question as fit on one page (at
     least one each; what does not fit is on the page 'All findings')."""
     pages = []
-    for k in range(findings.PAGE_PER_QUESTION, 0, -1):
+    # the parameter values of "whose play" give way first (they are on the page
+    # 'Strategy parameters'), then findings beyond the largest of each question
+    tries = [(k, False) for k in range(findings.PAGE_PER_QUESTION, 1, -1)]
+    tries += [(k, True) for k in range(findings.PAGE_PER_QUESTION, 0, -1)]
+    for k, compact in tries:
         found.page_per_question = k
         pages = charts.text_blocks_pages(
-            title, findings_blocks(found, info), stamp, subtitle=findings_subtitle(info)
+            title, findings_blocks(found, info, compact), stamp, subtitle=findings_subtitle(info)
         )
         if len(pages) == 1:
             break
     return pages
+
+
+def compact_whose_play(lines: list[str]) -> list[str]:
+    """ "Whose play" without the parameter values (page 'Strategy parameters' has them)."""
+    out = [re.sub(r" \(parameters [^)]*\)", "", line) for line in lines]
+    if out != lines:
+        out.append("Parameter values: page 'Strategy parameters' (tables/strategy_parameters.csv).")
+    return out
+
+
+def strategy_parameters(info: dict) -> pd.DataFrame:
+    """One row per strategy the run played: the parameter values it played with (the
+    row of the scenario's player count, ``[strategy_params]`` on top)."""
+    used: list[str] = []
+    for cell in info.get("cells", []):
+        for order in cell.get("orders", []):
+            for x in order:
+                if x not in used:
+                    used.append(x)
+    rows = []
+    for r in info.get("strategy_rows") or []:
+        if r["name"] in used and r.get("params"):
+            rows.append({"strategy": r["name"], **r["params"]})
+    return pd.DataFrame(rows)
 
 
 def findings_subtitle(info: dict) -> str:
@@ -426,8 +468,11 @@ def findings_subtitle(info: dict) -> str:
     return f"{desc}  ({per}, seed {info['seed']})".strip()
 
 
-def findings_blocks(found: findings.Findings, info: dict) -> list[tuple[str, str]]:
-    """Page 1: each question and its answers, whose play, what was assumed, the method."""
+def findings_blocks(
+    found: findings.Findings, info: dict, compact: bool = False
+) -> list[tuple[str, str]]:
+    """Page 1: the field of players, each question and its answers, whose play (without
+    the parameter values when ``compact``), what was assumed, the method."""
     blocks: list[tuple[str, str]] = []
     how = "questions this scenario asks" if found.explicit else "the game's standard questions"
     games = plays_games(info)
@@ -437,6 +482,11 @@ def findings_blocks(found: findings.Findings, info: dict) -> list[tuple[str, str
             "● significant, ○ not (after correction)."
         )
         blocks.append(("small", text))
+    field = getattr(found, "field_of_players", [])
+    if field:
+        heading = "Fields of players" if len(info.get("fields") or []) > 1 else "Field of players"
+        blocks += [("gap", ""), ("h", heading)]
+        blocks += [("p", line) for line in field]
     if not found.questions and games:
         blocks.append(("p", "No question has an answer in this run's tables."))
     for i, (q, shown, rest) in enumerate(page_one_findings(found)):
@@ -445,6 +495,7 @@ def findings_blocks(found: findings.Findings, info: dict) -> list[tuple[str, str
             blocks.append(("ns", "No data in this run answers it."))
         for f in shown:
             blocks.append(("sig" if f.significant else "ns", f"{f.text} {_cap(f.verdict())}."))
+        blocks += [("p", line) for line in found.across_for(i)]
         if rest:
             n_sig = sum(f.significant for f in rest)
             blocks.append(
@@ -458,7 +509,8 @@ def findings_blocks(found: findings.Findings, info: dict) -> list[tuple[str, str
         blocks += [("gap", ""), ("h", heading)]
         blocks += [("p", line) for line in lines]
     blocks += [("gap", ""), ("h", "Whose play these numbers describe")]
-    blocks += [("p", line) for line in found.whose_play]
+    whose = compact_whose_play(found.whose_play) if compact else found.whose_play
+    blocks += [("p", line) for line in whose]
     blocks += [("gap", ""), ("h", "What was assumed")]
     blocks += [("p", line) for line in found.assumed]
     if games:
@@ -477,10 +529,13 @@ def _cap(text: str) -> str:
 def findings_markdown(found: findings.Findings) -> list[str]:
     """The findings as Markdown lines (questions, ranked findings, whose play, assumed)."""
     lines = []
+    if getattr(found, "field_of_players", []):
+        lines += ["**Field of players.** " + " ".join(found.field_of_players), ""]
     for i, q in enumerate(found.questions):
         lines += [f"**{i + 1}. {q['text']}**", ""]
         for f in found.for_question(i):
             lines.append(f"- {f.text} {_cap(f.verdict())}.")
+        lines += [""] + [f"_{line}_" for line in found.across_for(i)]
         lines.append("")
     if not found.questions:
         lines += ["No question has an answer in this run's tables.", ""]
@@ -552,13 +607,20 @@ def make_charts(
         out.append(("strategies", charts.strategies(t["strategies"], stamp)))
     if "comparison" in t:
         cells = info.get("cells", [])
-        a, b = info["pairs"][0]
-        out.append(
-            (
-                "comparison",
-                charts.comparison(t["comparison"], cells[a]["label"], cells[b]["label"], stamp),
-            )
-        )
+        comp = t["comparison"]
+        comp = comp[~comp["metric"].str.endswith(" per use")]
+        for i, (a, b) in enumerate(info["pairs"][:MAX_PAIR_CHARTS]):
+            sub = comp[comp["cell"] == b]
+            if len(sub):
+                name = "comparison" if i == 0 else f"comparison_{i + 1}"
+                fig = charts.comparison(sub, cells[a]["label"], cells[b]["label"], stamp)
+                out.append((name, fig))
+    worth = intervention_table(t.get("comparison"), info)
+    if worth is not None:
+        iv = info["intervention"]
+        verb, past = (list(iv.get("words") or []) + ["use", "used"])[:2]
+        fig = charts.intervention(worth, findings.intervention_thing(info), verb, stamp, past)
+        out.insert(0, ("intervention", fig))
     if "sweep" in t:
         out.append(("sweep", charts.sweep(t["sweep"], list(info.get("sweep", [])), stamp)))
     if "score_distribution" in t:
@@ -578,6 +640,39 @@ def make_charts(
     return out + [(name, fig) for name, fig in game_figs if name in replaced]
 
 
+def intervention_table(comp: pd.DataFrame | None, info: dict) -> pd.DataFrame | None:
+    """The treated seats' paired differences, allowed minus forbidden, one row per field
+    and metric (for :func:`analyzer.charts.intervention`); None without an intervention."""
+    iv = info.get("intervention") or {}
+    if comp is None or not iv.get("variant") or "scope" not in comp:
+        return None
+    sub = comp[comp["scope"] == "treated seats"]
+    sub = sub[sub["metric"].isin(["win", "score", "win per use", "score per use"])]
+    if not len(sub):
+        return None
+    sign = 1.0 if iv["variant"] == "a" else -1.0
+    rows = []
+    for _, r in sub.iterrows():
+        lo, hi = sorted((sign * r["diff_low"], sign * r["diff_high"]))
+        field = findings._field_label(info, int(r["cell"])) if info.get("fields") else r["label"]
+        rows.append(
+            {
+                "field": field.removeprefix("field "),
+                "metric": r["metric"],
+                "est": sign * r["diff"],
+                "low": lo,
+                "high": hi,
+                "significant": bool(r["significant"]),
+                "pairs": r["pairs"],
+                "uptake": r.get("uptake", np.nan),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+#: paired comparisons drawn (one chart each, a field of players each); the rest are tables
+MAX_PAIR_CHARTS = 8
+
 #: generic tables shown as PDF pages, in order, with the note printed under the
 #: title; the game's own pages (:meth:`~analyzer.games.Game.table_pages`) follow
 TABLE_PAGES = (
@@ -588,6 +683,12 @@ TABLE_PAGES = (
     ("comparison", "Paired differences (b − a)", "per game index; * = interval excludes 0"),
     ("sweep", "Sweep", "every metric at every swept value"),
     ("games_summary", "Games", "per game: length, mean score, shared wins"),
+    (
+        "strategy_parameters",
+        "Strategy parameters",
+        "the values each strategy played with (the row of this player count; a "
+        "[strategy_params] change on top); per field: 'Fields of players' on page 1",
+    ),
     (
         "assumed_values",
         "Assumed values",
@@ -724,13 +825,34 @@ def title_lines(tables: dict[str, pd.DataFrame], info: dict) -> list[str]:
     lines.append(f"scenario file   {sc['path']}")
     if plays_games(info):
         lines.append(f"players         {sc['players']}")
-        if sc.get("lineup"):
+        if sc.get("fields"):
+            for f in info.get("fields") or sc["fields"]:
+                who = (
+                    f"line-up {', '.join(f['lineup'])} (rotation: {f['rotation']})"
+                    if f.get("lineup")
+                    else f"strategies {', '.join(f['strategies'])}"
+                )
+                params = f.get("strategy_params") or {}
+                more = f", strategy_params {json.dumps(params)}" if params else ""
+                per = (
+                    f", {f['games_per_order']:,} games per seat order"
+                    if f.get("games_per_order")
+                    else ""
+                )
+                lines.append(f"field           {f['label']}: {who}{more}{per}")
+        elif sc.get("lineup"):
             lines.append(
                 f"line-up         {', '.join(sc['lineup'])} (rotation: {sc['rotation']}, "
                 f"{info.get('games_per_order', 0):,} games per seat order)"
             )
         else:
             lines.append(f"strategies      {', '.join(sc['strategies'])}")
+        if sc.get("strategy_params"):
+            lines.append(f"strategy_params {json.dumps(sc['strategy_params'])}")
+        if info.get("intervention"):
+            iv = info["intervention"]
+            where = f" (variant {iv['variant']})" if iv.get("variant") else ""
+            lines.append(f"forbid          {json.dumps(iv['forbid'])}{where}")
         lines.append(
             f"games           {info['games']:,} per configuration, "
             f"{info.get('games_total', info['games']):,} in all"

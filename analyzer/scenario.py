@@ -58,10 +58,16 @@ TOP_KEYS = (
     "questions",
     "ladder",
     "tune",
+    "fields",
+    "forbid",
 )
 #: keys that give a scenario games of its own (without them it holds only [ladder]/[tune])
-GAME_KEYS = ("games", "strategies", "lineup")
-VARIANT_KEYS = ("label", "rules", "overrides", "strategies")
+GAME_KEYS = ("games", "strategies", "lineup", "fields")
+VARIANT_KEYS = ("label", "rules", "overrides", "strategies", "forbid")
+FIELD_KEYS = ("label", "strategies", "lineup", "rotation", "strategy_params")
+#: values of ``forbid.seats`` besides seat numbers
+FORBID_SEATS = ("each", "all")
+MAX_FIELDS = 16
 OUTPUT_KEYS = ("claims", "save_tables", "batch_size")
 #: games per batch unless ``[output] batch_size`` says otherwise ...
 DEFAULT_BATCH = 5000
@@ -82,6 +88,53 @@ class SweepAxis:
 
 
 @dataclass(frozen=True)
+class Forbid:
+    """An intervention (``forbid``): what the seats it applies to may not do.
+
+    ``things`` pairs a kind the game offers (:attr:`analyzer.games.Game.interventions`,
+    Unearth: ``"wonders"``) with the ids forbidden. The seats: ``seats`` is
+    ``"each"`` (every seat in turn: each seat order is played once per seat, the
+    games split equally, the intervention on that seat), ``"all"``, or a tuple of
+    seats; or ``strategy`` names a strategy and every seat playing it is meant
+    (with a line-up rotated, the seat moves through every position).
+    """
+
+    things: tuple[tuple[str, tuple[str, ...]], ...]
+    seats: str | tuple[int, ...] | None = "each"
+    strategy: str | None = None
+
+    def as_dict(self) -> dict:
+        out: dict[str, Any] = {kind: list(ids) for kind, ids in self.things}
+        if self.strategy is not None:
+            out["strategy"] = self.strategy
+        else:
+            out["seats"] = self.seats if isinstance(self.seats, str) else list(self.seats)
+        return out
+
+    def kinds(self) -> dict[str, tuple[str, ...]]:
+        return dict(self.things)
+
+    def target_text(self) -> str:
+        """Whom it applies to, in words."""
+        if self.strategy is not None:
+            return f"every seat playing {self.strategy}"
+        if self.seats == "each":
+            return "each seat in turn"
+        if self.seats == "all":
+            return "every seat"
+        seats = list(self.seats)
+        return ("seat " if len(seats) == 1 else "seats ") + ", ".join(map(str, seats))
+
+    def treated(self, order: tuple[str, ...]) -> tuple[int, ...]:
+        """The seats it applies to in seat order ``order`` (``"each"``: see :func:`expand`)."""
+        if self.strategy is not None:
+            return tuple(i for i, s in enumerate(order) if s == self.strategy)
+        if self.seats == "all":
+            return tuple(range(len(order)))
+        return tuple(self.seats)
+
+
+@dataclass(frozen=True)
 class Variant:
     """One side of a comparison: changes applied on top of the scenario's base."""
 
@@ -90,6 +143,30 @@ class Variant:
     rulings: dict = field(default_factory=dict)
     overrides: dict = field(default_factory=dict)
     strategies: tuple[str, ...] | None = None
+    forbid: Forbid | None = None  #: an intervention only this variant plays
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One field of players (``[fields.<key>]``): the strategies of every seat, or a
+    line-up played in every seat order, and the strategy parameters it changes."""
+
+    key: str
+    label: str
+    strategies: tuple[str, ...] | None = None
+    lineup: tuple[str, ...] | None = None
+    rotation: str = "all"
+    strategy_params: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {
+            "key": self.key,
+            "label": self.label,
+            "strategies": list(self.strategies) if self.strategies else None,
+            "lineup": list(self.lineup) if self.lineup else None,
+            "rotation": self.rotation if self.lineup else None,
+            "strategy_params": {k: dict(v) for k, v in self.strategy_params.items()},
+        }
 
 
 @dataclass(frozen=True)
@@ -121,6 +198,22 @@ class Scenario:
     ladder: Any = None
     #: the ``[tune]`` section (:class:`analyzer.sections.TuneSpec`), played by ``analyzer run``
     tune: Any = None
+    #: ``[fields]``: the same question against several fields of players (then
+    #: ``strategies`` and ``lineup`` are None); () = the one field of ``strategies``/``lineup``
+    fields: tuple[FieldSpec, ...] = ()
+    #: a top-level ``forbid``: an intervention every configuration plays
+    forbid: Forbid | None = None
+
+    @property
+    def intervention(self) -> tuple[Forbid, str | None] | None:
+        """``(forbid, variant key)`` of the scenario's intervention (variant key None:
+        every configuration plays it), or None."""
+        if self.forbid is not None:
+            return self.forbid, None
+        for v in self.compare or ():
+            if v.forbid is not None:
+                return v.forbid, v.key
+        return None
 
     @property
     def plays_games(self) -> bool:
@@ -156,6 +249,7 @@ class Scenario:
                         "rules": dict(v.rulings),
                         "overrides": dict(v.overrides),
                         "strategies": list(v.strategies) if v.strategies else None,
+                        **({"forbid": v.forbid.as_dict()} if v.forbid is not None else {}),
                     }
                     for v in self.compare
                 }
@@ -165,6 +259,8 @@ class Scenario:
             "questions": [dict(q) for q in self.questions],
             "ladder": self.ladder.as_dict() if self.ladder is not None else None,
             "tune": self.tune.as_dict() if self.tune is not None else None,
+            **({"fields": [f.as_dict() for f in self.fields]} if self.fields else {}),
+            **({"forbid": self.forbid.as_dict()} if self.forbid is not None else {}),
             "output": {
                 "claims": self.claims,
                 "save_tables": self.save_tables,
@@ -186,10 +282,19 @@ class Cell:
     overrides: dict
     rules: Any  #: the game's rules object (``Game.load_rules``)
     game: str = DEFAULT_GAME
+    #: the strategy parameters its seats play (the scenario's, its field's on top)
+    strategy_params: dict = field(default_factory=dict)
+    field_key: str = ""  #: key of its field of players (``[fields]``), "" without fields
+    #: with an intervention: the seats it applies to in each seat order (``orders``);
+    #: marked in every configuration, also where nothing is forbidden, so paired
+    #: arms compare the same seats. () without an intervention
+    treated: tuple[tuple[int, ...], ...] = ()
+    #: what the treated seats may not do here (kind -> ids); {} = nothing forbidden
+    forbid: dict = field(default_factory=dict)
 
     def describe(self) -> dict:
         """JSON-able description for the manifest."""
-        return {
+        out = {
             "index": self.index,
             "label": self.label,
             "params": {k: _jsonable(v) for k, v in self.params.items()},
@@ -197,6 +302,13 @@ class Cell:
             "orders": [list(o) for o in self.orders],
             "rules": load_game(self.game).describe_rules(self.rules),
         }
+        if self.field_key:
+            out["field"] = self.field_key
+            out["strategy_params"] = {k: dict(v) for k, v in self.strategy_params.items()}
+        if self.treated:
+            out["treated"] = [list(t) for t in self.treated]
+            out["forbid"] = {k: list(v) for k, v in self.forbid.items()}
+        return out
 
 
 # --------------------------------------------------------------------------- loading
@@ -302,48 +414,57 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
     seed = raw.get("seed")
     _check(seed is None or _seed_ok(seed), where, "seed", seed, SEED_ALLOWED)
 
-    if ("strategies" in raw) == ("lineup" in raw):
+    if sum(k in raw for k in ("strategies", "lineup", "fields")) != 1:
         raise InputError(
-            f"{where}: give exactly one of 'strategies' (one per seat, or one for every seat) "
-            "and 'lineup' (played in every seat order)"
+            f"{where}: give exactly one of 'strategies' (one per seat, or one for every seat), "
+            "'lineup' (played in every seat order) and 'fields' (several fields of players, "
+            "[fields.<name>])"
         )
     strategies = lineup = None
+    fields: tuple[FieldSpec, ...] = ()
     if "strategies" in raw:
         strategies = _strategies(game, raw["strategies"], players, where, "strategies")
         if "rotation" in raw:
             raise InputError(f"{where}: rotation: only allowed with 'lineup'")
+    elif "lineup" in raw:
+        lineup = _lineup(game, raw["lineup"], players, where, "lineup")
     else:
-        lineup = _strategy_list(game, raw["lineup"], where, "lineup")
-        _check(
-            len(lineup) == players,
-            where,
-            "lineup",
-            list(lineup),
-            f"a list of {players} strategy names (one per seat)",
-        )
+        if "rotation" in raw:
+            raise InputError(
+                f"{where}: rotation: only allowed with 'lineup' (with [fields], give each "
+                "field's own 'rotation')"
+            )
+        fields = _fields(game, raw["fields"], players, where)
     rotation = raw.get("rotation", "all")
     _check(rotation in ROTATIONS, where, "rotation", rotation, ", ".join(ROTATIONS))
 
     rulings = _rulings(game, raw.get("rules", {}), where, "rules")
     overrides = _overrides(raw.get("overrides", {}), where, "overrides")
     strategy_params = _strategy_params(game, raw.get("strategy_params", {}), where)
+    forbid = _forbid(game, raw["forbid"], where, "forbid", players) if "forbid" in raw else None
 
     sweep = _sweep(game, raw.get("sweep"), where) if "sweep" in raw else ()
     compare = _compare(game, raw["compare"], where, players) if "compare" in raw else None
     if sweep and compare:
         raise InputError(f"{where}: give 'sweep' or 'compare', not both")
-    if compare and lineup is not None and any(v.strategies for v in compare):
+    if compare and (lineup is not None or fields) and any(v.strategies for v in compare):
         raise InputError(
-            f"{where}: compare.a/b.strategies: not allowed with 'lineup' (every variant "
-            "plays the line-up in every seat order)"
+            f"{where}: compare.a/b.strategies: not allowed with "
+            + (
+                "'lineup' (every variant plays the line-up in every seat order)"
+                if lineup is not None
+                else "[fields] (every variant plays every field)"
+            )
         )
-    if any(a.param == "players" for a in sweep) and (
-        lineup is not None or (strategies is not None and len(set(strategies)) > 1)
+    lineups = [(strategies, lineup)] if not fields else [(f.strategies, f.lineup) for f in fields]
+    if any(a.param == "players" for a in sweep) and any(
+        lu is not None or (st is not None and len(set(st)) > 1) for st, lu in lineups
     ):
         raise InputError(
             f"{where}: sweep.param: sweeping 'players' needs one strategy for every seat "
-            '(strategies = "name")'
+            '(strategies = "name"' + (", in every field)" if fields else ")")
         )
+    _check_interventions(forbid, compare, where)
 
     claims, save_tables, batch_size = _output(raw, where)
 
@@ -377,6 +498,8 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
         game=game_name,
         strategy_params=strategy_params,
         questions=questions,
+        fields=fields,
+        forbid=forbid,
     )
     expand(sc)  # builds every cell's rules: validates sweep values and variants
     if "ladder" in raw or "tune" in raw:
@@ -427,7 +550,7 @@ def _sections_only(raw: dict, where: str, game: Game, name: str, description: st
         players,
         "a positive integer",
     )
-    for key in ("sweep", "compare", "questions", "rotation"):
+    for key in ("sweep", "compare", "questions", "rotation", "forbid"):
         if key in raw:
             raise InputError(
                 f"{where}: {key}: needs games of the scenario's own (allowed with 'games' and "
@@ -483,35 +606,74 @@ def with_overrides(sc: Scenario, games: int | None = None, seed: int | None = No
 # --------------------------------------------------------------------------- expansion
 
 
-def seat_orders(sc: Scenario, strategies: tuple[str, ...] | None = None) -> list[tuple[str, ...]]:
-    """Strategies per seat for every seat order the scenario plays.
-
-    Per-seat strategies give one order. A line-up gives every distinct
-    permutation (``rotation = "all"``) or its cyclic rotations (``"cyclic"``),
-    in a fixed order, duplicates removed.
-    """
-    if strategies is not None:
+def _orders(strategies, lineup, rotation: str) -> list[tuple[str, ...]]:
+    """Strategies per seat for every seat order of one field of players."""
+    if lineup is None:
         return [tuple(strategies)]
-    if sc.lineup is None:
-        return [tuple(sc.strategies)]
-    lineup = tuple(sc.lineup)
-    if sc.rotation == "cyclic":
+    lineup = tuple(lineup)
+    if rotation == "cyclic":
         cand = [lineup[i:] + lineup[:i] for i in range(len(lineup))]
     else:
         cand = list(itertools.permutations(lineup))
     return list(dict.fromkeys(cand))
 
 
+def seat_orders(sc: Scenario, strategies: tuple[str, ...] | None = None) -> list[tuple[str, ...]]:
+    """Strategies per seat for every seat order the scenario plays.
+
+    Per-seat strategies give one order. A line-up gives every distinct
+    permutation (``rotation = "all"``) or its cyclic rotations (``"cyclic"``),
+    in a fixed order, duplicates removed. With ``[fields]``: the first field's
+    (each field's are in its cells, :func:`expand`).
+    """
+    if strategies is not None:
+        return [tuple(strategies)]
+    if sc.fields:
+        f = sc.fields[0]
+        return _orders(f.strategies, f.lineup, f.rotation)
+    return _orders(sc.strategies, sc.lineup, sc.rotation)
+
+
 def games_per_order(sc: Scenario) -> int:
-    """Games each seat order plays: ``games`` split equally, rounded up."""
+    """Games each seat order plays: ``games`` split equally, rounded up (a scenario
+    without ``[fields]`` or an intervention on each seat in turn; otherwise
+    :func:`plan_games`)."""
     return math.ceil(sc.games / len(seat_orders(sc)))
 
 
+def plan_games(sc: Scenario, cells: list[Cell]) -> tuple[int, tuple[int, ...]]:
+    """``(games per configuration, games per seat order of each cell)``: ``games``
+    rounded up so that every seat order of every cell plays the same number of
+    game indices and every cell plays the same indices (common random numbers)."""
+    counts = [len(c.orders) for c in cells] or [1]
+    step = math.lcm(*counts)
+    total = math.ceil(sc.games / step) * step
+    return total, tuple(total // n for n in counts)
+
+
+def fields_of(sc: Scenario) -> tuple[FieldSpec, ...]:
+    """The scenario's fields of players: its ``[fields]``, else the one field of its
+    ``strategies`` or ``lineup`` (key "")."""
+    if sc.fields:
+        return sc.fields
+    return (FieldSpec("", sc.name, sc.strategies, sc.lineup, sc.rotation, {}),)
+
+
+def _merge_params(base: dict, more: dict) -> dict:
+    out = {k: dict(v) for k, v in base.items()}
+    for name, vals in more.items():
+        out[name] = {**out.get(name, {}), **vals}
+    return out
+
+
 def expand(sc: Scenario) -> list[Cell]:
-    """All cells of a scenario (sweep grid in row-major order, or variants a then b).
+    """All cells of a scenario: for each field of players (``[fields]``, else the one),
+    the sweep grid in row-major order, or variants a then b.
 
     Builds and validates the rules of every cell. A scenario with no games of its
-    own (only ``[ladder]``/``[tune]``) has none.
+    own (only ``[ladder]``/``[tune]``) has none. With an intervention
+    (``forbid``), each cell marks the seats it applies to in every seat order
+    (``"each"``: every seat order is played once per seat, that seat treated).
     """
     if not sc.plays_games:
         return []
@@ -543,63 +705,146 @@ def expand(sc: Scenario) -> list[Cell]:
             points.append((label, params, rulings, overrides, players, None))
     else:
         points.append((sc.name, {}, dict(sc.rulings), dict(sc.overrides), sc.players, None))
-    if len(points) > MAX_CELLS:
+    fields = fields_of(sc)
+    if len(points) * len(fields) > MAX_CELLS:
+        key = "fields" if len(fields) > 1 else "sweep"
         raise InputError(
-            f"{where}: sweep: {len(points)} configurations (allowed: at most {MAX_CELLS})"
+            f"{where}: {key}: {len(points) * len(fields)} configurations "
+            f"(allowed: at most {MAX_CELLS})"
         )
-    cells = []
-    for i, (label, params, rulings, overrides, players, strategies) in enumerate(points):
+    iv = sc.intervention
+    built = []
+    for _label, _params, rulings, overrides, players, _st in points:
         key = "sweep.values" if sc.sweep else ("compare" if sc.compare else "rules")
         rules = game.load_rules(rulings, overrides, f"{where}: {key}")
         lo, hi = game.player_range(rules)
         if not lo <= players <= hi:
             k = "sweep.values" if any(a.param == "players" for a in sc.sweep) else "players"
             raise bad_value(f"{where}: {k}", players, f"an integer from {lo} to {hi}")
-        if strategies is None and sc.strategies is not None and len(sc.strategies) == 1:
-            strategies = sc.strategies * players
-        orders = seat_orders(sc, strategies)
-        cells.append(
-            Cell(
-                index=i,
-                label=label,
-                params=params,
-                players=players,
-                orders=tuple(orders),
-                rulings=rulings,
-                overrides=overrides,
-                rules=rules,
-                game=sc.game,
+        built.append(rules)
+    cells = []
+    for f in fields:
+        for (label, params, rulings, overrides, players, strategies), rules in zip(
+            points, built, strict=True
+        ):
+            if strategies is None and f.strategies is not None and len(f.strategies) == 1:
+                strategies = f.strategies * players
+            if strategies is not None:
+                orders = [tuple(strategies)]
+            else:
+                orders = _orders(f.strategies, f.lineup, f.rotation)
+            treated: list[tuple[int, ...]] = []
+            forbid: dict = {}
+            if iv is not None:
+                target, vkey = iv
+                ikey = f"compare.{vkey}.forbid" if vkey else "forbid"
+                if target.seats == "each":
+                    orders = [o for o in orders for _ in range(players)]
+                    treated = [(k % players,) for k in range(len(orders))]
+                else:
+                    treated = [target.treated(o) for o in orders]
+                    if target.strategy is None and max(target.seats or (0,)) >= players:
+                        raise bad_value(
+                            f"{where}: {ikey}.seats",
+                            list(target.seats),
+                            f"seats from 0 to {players - 1} (every configuration has "
+                            f"{players} players)",
+                        )
+                    if not any(treated):
+                        raise bad_value(
+                            f"{where}: {ikey}.strategy",
+                            target.strategy,
+                            "a strategy that plays a seat"
+                            + (f" in field {f.key!r}" if sc.fields else ""),
+                        )
+                if vkey is None or params.get("variant") == vkey:
+                    forbid = target.kinds()
+            if sc.fields:
+                cell_label = f.label if not params else f"{f.label}: {label}"
+                cell_params = {"field": f.key, **params}
+            else:
+                cell_label, cell_params = label, params
+            cells.append(
+                Cell(
+                    index=len(cells),
+                    label=cell_label,
+                    params=cell_params,
+                    players=players,
+                    orders=tuple(orders),
+                    rulings=rulings,
+                    overrides=overrides,
+                    rules=rules,
+                    game=sc.game,
+                    strategy_params=_merge_params(sc.strategy_params, f.strategy_params),
+                    field_key=f.key,
+                    treated=tuple(treated),
+                    forbid=forbid,
+                )
             )
-        )
     return cells
 
 
-@dataclass(frozen=True)
+def comparison_pairs(sc: Scenario, cells: list[Cell]) -> tuple[tuple[int, int], ...]:
+    """``(a, b)`` cell pairs of a comparison: one per field of players."""
+    if not sc.compare:
+        return ()
+    return tuple((i, i + 1) for i in range(0, len(cells), 2))
+
+
+def repr_without_defaults(obj, newer: tuple[str, ...]) -> str:
+    """The dataclass ``repr`` of ``obj`` leaving out the fields ``newer`` while they
+    hold their defaults: a checkpoint's fingerprint (its job's and reducer's
+    ``repr``) stays that of the version before those fields existed."""
+    import dataclasses
+
+    parts = []
+    for f in dataclasses.fields(obj):
+        v = getattr(obj, f.name)
+        if f.name in newer and v == f.default:
+            continue
+        parts.append(f"{f.name}={v!r}")
+    return f"{type(obj).__name__}({', '.join(parts)})"
+
+
+@dataclass(frozen=True, repr=False)
 class ScenarioJob:
     """Batch function over every cell and seat order of a scenario (picklable).
 
     ``jobs[c][k]`` plays cell ``c`` in seat order ``k``. Game indices
-    ``[k*per_order, (k+1)*per_order)`` belong to order ``k``; every cell plays
-    the same indices (common random numbers between cells). Returns the
-    engine's tables for the games ``start .. start+count-1`` of every cell, with
-    two columns added in front: ``cell`` (int16) and ``order`` (int16).
-    Draws random numbers only through the jobs (deterministic in start, count).
+    ``[k*per_order, (k+1)*per_order)`` belong to order ``k`` (``per_cell[c]``
+    instead of ``per_order`` when given: cells of several fields may have
+    different numbers of seat orders); every cell plays the same indices
+    (common random numbers between cells). Returns the engine's tables for the
+    games ``start .. start+count-1`` of every cell, with two columns added in
+    front: ``cell`` (int16) and ``order`` (int16); with ``treated`` (the seats
+    an intervention applies to, ``treated[c][k]``) the games table also gets
+    ``treated`` (int8: 1 for those seats). Draws random numbers only through
+    the jobs (deterministic in start, count).
     """
 
     jobs: tuple[tuple[Any, ...], ...]
     per_order: int
     first_game: int = 0  #: engine game index of the run's game 0
+    per_cell: tuple[int, ...] = ()
+    treated: tuple[tuple[tuple[int, ...], ...], ...] = ()
+
+    def __repr__(self) -> str:  # the checkpoint fingerprint: as before unless used
+        return repr_without_defaults(self, ("per_cell", "treated"))
 
     def __call__(self, start: int, count: int) -> dict[str, pd.DataFrame]:
         parts: dict[str, list[pd.DataFrame]] = {}
         for c, cell_jobs in enumerate(self.jobs):
+            per = self.per_cell[c] if self.per_cell else self.per_order
             g, end = start, start + count
             while g < end:
-                k = g // self.per_order
-                stop = min(end, (k + 1) * self.per_order)
+                k = g // per
+                stop = min(end, (k + 1) * per)
                 out = cell_jobs[k](g + self.first_game, stop - g)
                 for name, df in out.items():
                     df = df.copy()
+                    if self.treated and name == "games":
+                        mark = np.isin(df["seat"].to_numpy(), self.treated[c][k])
+                        df.insert(0, "treated", pd.Series(mark, index=df.index, dtype="int8"))
                     df.insert(0, "order", pd.Series(k, index=df.index, dtype="int16"))
                     df.insert(0, "cell", pd.Series(c, index=df.index, dtype="int16"))
                     parts.setdefault(name, []).append(df)
@@ -621,21 +866,33 @@ class ScenarioJob:
 def scenario_job(sc: Scenario, cells: list[Cell], seed: int) -> ScenarioJob:
     """The batch function for a resolved scenario (``seed`` already resolved)."""
     game = sc.game_def
-    jobs = tuple(
-        tuple(
-            game.make_job(
-                cell.players,
-                order,
-                seed,
-                cell.rules,
-                claims=sc.claims,
-                strategy_params=sc.strategy_params or None,
-            )
-            for order in cell.orders
+
+    def make(cell: Cell, k: int, order):
+        extra = {}
+        if cell.forbid and cell.treated[k]:
+            extra["forbid"] = {seat: dict(cell.forbid) for seat in cell.treated[k]}
+        return game.make_job(
+            cell.players,
+            order,
+            seed,
+            cell.rules,
+            claims=sc.claims,
+            strategy_params=cell.strategy_params or None,
+            **extra,
         )
-        for cell in cells
+
+    jobs = tuple(
+        tuple(make(cell, k, order) for k, order in enumerate(cell.orders)) for cell in cells
     )
-    return ScenarioJob(jobs=jobs, per_order=games_per_order(sc))
+    _, per_cell = plan_games(sc, cells)
+    treated = tuple(cell.treated for cell in cells) if sc.intervention is not None else ()
+    uniform = len(set(per_cell)) == 1
+    return ScenarioJob(
+        jobs=jobs,
+        per_order=per_cell[0],
+        per_cell=() if uniform else per_cell,
+        treated=treated,
+    )
 
 
 @dataclass
@@ -717,9 +974,9 @@ def run_scenario(
     seed = resolve_seed(sc.seed)
     sc = replace(sc, seed=seed)
     cells = expand(sc)
-    per_order = games_per_order(sc)
-    n_orders = len(seat_orders(sc))
-    games = per_order * n_orders
+    games, per_cell = plan_games(sc, cells)
+    per_order = per_cell[0]
+    n_orders = max(len(c.orders) for c in cells)
     job = replace(scenario_job(sc, cells, seed), first_game=int(first_game))
     if precision is not None:
         # the runner may play up to the cap: the one seat order's block must hold it
@@ -729,9 +986,10 @@ def run_scenario(
                 "(every order plays its share; give games instead)"
             )
         cap = max_games if isinstance(max_games, int) and max_games > 0 else None
-        job = replace(job, per_order=max(games, cap or DEFAULT_CAP_FACTOR * games))
-    pairs = ((0, 1),) if sc.compare else ()
+        job = replace(job, per_order=max(games, cap or DEFAULT_CAP_FACTOR * games), per_cell=())
+    pairs = comparison_pairs(sc, cells)
     columns = merge_columns([game.columns(c.rules) for c in cells])
+    intervention = intervention_info(sc, game)
     info = {
         "game": game.name,
         "game_title": game.title,
@@ -755,6 +1013,10 @@ def run_scenario(
         "tables_saved": sc.save_tables,
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
     }
+    if sc.fields:
+        info["fields"] = fields_info(sc, cells, per_cell)
+    if intervention is not None:
+        info["intervention"] = intervention
     batch_size = sc.batch_size
     slow = {s.name for s in game.strategies if s.slow}
     if batch_size == DEFAULT_BATCH and slow & {
@@ -774,7 +1036,7 @@ def run_scenario(
         keep_tables=sc.save_tables,
         progress=progress,
     )
-    reducer = Reducer(pairs, game=game.name, columns=columns)
+    reducer = Reducer(pairs, game=game.name, columns=columns, **reducer_uptake(intervention))
     result = run(job, options, reducer, headline=heads[headline])
     total = result.games * len(cells)
     info.update(
@@ -797,6 +1059,55 @@ def run_scenario(
         extra=extra,
         result=result,
     )
+
+
+def intervention_info(sc: Scenario, game: Game) -> dict | None:
+    """The manifest's ``intervention``: what is forbidden, to whom, in which variant,
+    and the ``uptake`` columns (the treated seats used what is forbidden, read in
+    the variant where it is allowed), or None without one."""
+    iv = sc.intervention
+    if iv is None:
+        return None
+    target, vkey = iv
+    labels = {v.key: v.label for v in sc.compare or ()}
+    uptake = [c for kind, ids in target.things for c in game.uptake_columns(kind, ids)]
+    return {
+        "forbid": target.as_dict(),
+        "things": {kind: list(ids) for kind, ids in target.things},
+        "target": target.target_text(),
+        "each": target.seats == "each",
+        "variant": vkey,
+        "variant_label": labels.get(vkey) if vkey else None,
+        "allowed_variant": ({"a": "b", "b": "a"}[vkey]) if vkey else None,
+        "uptake": uptake,
+        "words": list(game.intervention_words(target.things[0][0])),
+    }
+
+
+def reducer_uptake(intervention: dict | None) -> dict:
+    """Keyword arguments of :class:`~analyzer.aggregate.Reducer` for a run's intervention."""
+    if not intervention or not intervention.get("variant") or not intervention.get("uptake"):
+        return {}
+    return {"uptake": tuple(intervention["uptake"]), "uptake_arm": intervention["allowed_variant"]}
+
+
+def fields_info(sc: Scenario, cells: list[Cell], per_cell: tuple[int, ...]) -> list[dict]:
+    """The manifest's ``fields``: each field as given, with its cells and games per seat order."""
+    out = []
+    for f in sc.fields:
+        mine = [c for c in cells if c.field_key == f.key]
+        out.append(
+            {
+                **f.as_dict(),
+                "cells": [c.index for c in mine],
+                "orders": len(set(mine[0].orders)) if mine else 0,
+                "games_per_order": per_cell[mine[0].index] if mine else 0,
+                "strategy_params_played": {
+                    k: dict(v) for k, v in (mine[0].strategy_params if mine else {}).items()
+                },
+            }
+        )
+    return out
 
 
 def sections_only_info(sc: Scenario, workers: int | None = None) -> dict:
@@ -896,6 +1207,166 @@ def _strategy_list(game: Game, value, where: str, key: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _lineup(game: Game, value, players: int, where: str, key: str) -> tuple[str, ...]:
+    """A line-up: one strategy name per seat, played in every seat order."""
+    lineup = _strategy_list(game, value, where, key)
+    _check(
+        len(lineup) == players,
+        where,
+        key,
+        list(lineup),
+        f"a list of {players} strategy names (one per seat)",
+    )
+    return lineup
+
+
+def _fields(game: Game, value, players: int, where: str) -> tuple[FieldSpec, ...]:
+    """``[fields]``: named fields of players, each a table with ``strategies`` or
+    ``lineup`` (and ``rotation``), an optional ``label`` and ``strategy_params``;
+    a string or a list is short for ``strategies``."""
+    allowed = (
+        'a table of named fields, e.g. [fields.tuned] strategies = "balanced" '
+        f"(1 to {MAX_FIELDS} fields)"
+    )
+    ok = isinstance(value, dict) and 1 <= len(value) <= MAX_FIELDS
+    _check(ok, where, "fields", value, allowed)
+    out = []
+    for name, spec in value.items():
+        key = f"fields.{name}"
+        _check(
+            name.strip() != "" and "/" not in name and "|" not in name,
+            where,
+            "fields",
+            name,
+            "field names that are non-empty and hold no '/' or '|'",
+        )
+        if isinstance(spec, str | list):
+            spec = {"strategies": spec}
+        _check(
+            isinstance(spec, dict),
+            where,
+            key,
+            spec,
+            "a table with 'strategies' or 'lineup' (or a strategy name, or a list of them)",
+        )
+        _unknown(spec, FIELD_KEYS, where, f"{key}.")
+        if ("strategies" in spec) == ("lineup" in spec):
+            raise InputError(
+                f"{where}: {key}: give exactly one of 'strategies' (one per seat, or one for "
+                "every seat) and 'lineup' (played in every seat order)"
+            )
+        strategies = lineup = None
+        if "strategies" in spec:
+            strategies = _strategies(game, spec["strategies"], players, where, f"{key}.strategies")
+            if "rotation" in spec:
+                raise InputError(f"{where}: {key}.rotation: only allowed with 'lineup'")
+        else:
+            lineup = _lineup(game, spec["lineup"], players, where, f"{key}.lineup")
+        rotation = spec.get("rotation", "all")
+        _check(rotation in ROTATIONS, where, f"{key}.rotation", rotation, ", ".join(ROTATIONS))
+        label = spec.get("label", name)
+        _check(
+            isinstance(label, str) and label.strip() != "",
+            where,
+            f"{key}.label",
+            label,
+            "a non-empty string",
+        )
+        params = _strategy_params(
+            game, spec.get("strategy_params", {}), where, f"{key}.strategy_params"
+        )
+        out.append(FieldSpec(name, label, strategies, lineup, rotation, params))
+    seen: set[str] = set()
+    for f in out:
+        if f.label in seen:
+            raise bad_value(f"{where}: fields.{f.key}.label", f.label, "a label no other field has")
+        seen.add(f.label)
+    return tuple(out)
+
+
+def _forbid(game: Game, value, where: str, key: str, players: int) -> Forbid:
+    """``forbid``: ``{ <kind> = [ids], seats = "each" | "all" | seat | [seats] }`` or
+    ``strategy = "name"`` instead of ``seats``; kinds and ids are the game's."""
+    kinds = dict(getattr(game, "interventions", {}) or {})
+    if not kinds:
+        raise InputError(
+            f"{where}: {key}: game {game.name!r} offers no interventions "
+            "(allowed: a game that can forbid a seat something, e.g. unearth)"
+        )
+    example = next(iter(kinds))
+    allowed_keys = (*kinds, "seats", "strategy")
+    _check(
+        isinstance(value, dict),
+        where,
+        key,
+        value,
+        f'a table such as {{ {example} = ["..."], seats = "each" }}',
+    )
+    _unknown(value, allowed_keys, where, f"{key}.")
+    rules = game.load_rules({}, {}, f"{where}: {key}")
+    things = []
+    for kind in kinds:
+        if kind not in value:
+            continue
+        ids = game.intervention_ids(rules, kind)
+        v = value[kind]
+        ok = isinstance(v, list) and len(v) >= 1 and all(isinstance(x, str) for x in v)
+        _check(ok, where, f"{key}.{kind}", v, f"a non-empty list of ids from {', '.join(ids)}")
+        for x in v:
+            _check(x in ids, where, f"{key}.{kind}", x, ", ".join(ids))
+        if len(set(v)) != len(v):
+            raise bad_value(f"{where}: {key}.{kind}", v, "a list without repeated ids")
+        things.append((kind, tuple(v)))
+    if not things:
+        raise InputError(
+            f"{where}: {key}: names nothing to forbid (allowed: one of {', '.join(kinds)})"
+        )
+    if ("seats" in value) == ("strategy" in value):
+        raise InputError(
+            f'{where}: {key}: give exactly one of \'seats\' ("each" in turn, "all", a seat '
+            "or a list of seats) and 'strategy' (every seat playing it)"
+        )
+    if "strategy" in value:
+        names = game.strategy_names()
+        st = value["strategy"]
+        _check(st in names, where, f"{key}.strategy", st, ", ".join(names))
+        return Forbid(tuple(things), None, st)
+    seats = value["seats"]
+    allowed = f'"each", "all", a seat from 0 to {players - 1} or a list of them'
+    if isinstance(seats, str):
+        _check(seats in FORBID_SEATS, where, f"{key}.seats", seats, allowed)
+        return Forbid(tuple(things), seats)
+    seq = [seats] if _is_int(seats) else seats
+    ok = (
+        isinstance(seq, list)
+        and len(seq) >= 1
+        and all(_is_int(x) and 0 <= x < players for x in seq)
+        and len(set(seq)) == len(seq)
+    )
+    _check(ok, where, f"{key}.seats", seats, allowed + " (each once)")
+    return Forbid(tuple(things), tuple(sorted(seq)))
+
+
+def _check_interventions(forbid: Forbid | None, compare, where: str) -> None:
+    """One intervention a scenario: a top-level ``forbid`` or one variant's."""
+    given = [v for v in compare or () if v.forbid is not None]
+    if forbid is not None and given:
+        raise InputError(
+            f"{where}: compare.{given[0].key}.forbid: not with a top-level 'forbid' "
+            "(allowed: one intervention, in every configuration or in one variant)"
+        )
+    if len(given) > 1:
+        raise InputError(
+            f"{where}: compare.b.forbid: both variants forbid something (allowed: 'forbid' "
+            "in one variant; the other is the same games without it)"
+        )
+    if given and given[0].forbid.strategy is not None and any(v.strategies for v in compare):
+        raise InputError(
+            f"{where}: compare.{given[0].key}.forbid.strategy: not with compare.a/b.strategies "
+            "(the seats it applies to must be the same in both variants; give 'seats')"
+        )
+
+
 def _strategies(game: Game, value, players: int, where: str, key: str) -> tuple[str, ...]:
     """Per-seat strategies: one name for every seat, or a list with one name per seat."""
     names = game.strategy_names()
@@ -925,22 +1396,22 @@ def _rulings(game: Game, value, where: str, key: str) -> dict:
     return table
 
 
-def _strategy_params(game: Game, value, where: str) -> dict:
+def _strategy_params(game: Game, value, where: str, key: str = "strategy_params") -> dict:
     """``[strategy_params]``: ``strategy = { param = number, ... }``, checked against
     the game's strategies and each one's parameters."""
-    table = _table(value, where, "strategy_params")
+    table = _table(value, where, key)
     out = {}
     for name, params in table.items():
         strat = next((s for s in game.strategies if s.name == name), None)
         tunable = ", ".join(s.name for s in game.strategies if not s.frozen)
-        _check(strat is not None, where, "strategy_params", name, tunable)
-        _check(not strat.frozen, where, "strategy_params", name, f"{tunable} ({name} is frozen)")
+        _check(strat is not None, where, key, name, tunable)
+        _check(not strat.frozen, where, key, name, f"{tunable} ({name} is frozen)")
         known = [p for p, _ in strat.params]
-        params = _table(params, where, f"strategy_params.{name}")
-        _unknown(params, tuple(known), where, f"strategy_params.{name}.")
-        for key, v in params.items():
+        params = _table(params, where, f"{key}.{name}")
+        _unknown(params, tuple(known), where, f"{key}.{name}.")
+        for param, v in params.items():
             ok = _is_int(v) and abs(v) < 2**53 or isinstance(v, float) and math.isfinite(v)
-            _check(ok, where, f"strategy_params.{name}.{key}", v, "a number")
+            _check(ok, where, f"{key}.{name}.{param}", v, "a number")
         out[name] = {k: float(v) for k, v in params.items()}
     return out
 
@@ -1057,6 +1528,11 @@ def _compare(game: Game, value, where: str, players: int) -> tuple[Variant, Vari
                 rulings=_rulings(game, t.get("rules", {}), where, f"compare.{key}.rules"),
                 overrides=_overrides(t.get("overrides", {}), where, f"compare.{key}.overrides"),
                 strategies=strategies,
+                forbid=(
+                    _forbid(game, t["forbid"], where, f"compare.{key}.forbid", players)
+                    if "forbid" in t
+                    else None
+                ),
             )
         )
     if variants[0].label == variants[1].label:

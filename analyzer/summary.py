@@ -157,6 +157,7 @@ def simulate_games(
     claims: bool = False,
     strategy_params: dict | None = None,
     first_game: int = 0,
+    forbid: dict | None = None,
 ) -> Simulation:
     """Play games of one configuration with the one driver and summarise them.
 
@@ -186,6 +187,11 @@ def simulate_games(
     if isinstance(first_game, bool) or not isinstance(first_game, int) or first_game < 0:
         raise bad_value("first_game", first_game, "a non-negative integer")
     path = check_out_path(out)
+    intervention = None
+    if forbid is not None:
+        from analyzer.scenario import _forbid
+
+        intervention = _forbid(g, forbid, "analyzer.simulate", "forbid", players)
     sc = Scenario(
         path="simulate",
         name="simulate",
@@ -203,6 +209,7 @@ def simulate_games(
         batch_size=batch_size,
         game=game,
         strategy_params=dict(strategy_params or {}),
+        forbid=intervention,
     )
     run = run_scenario(
         sc,

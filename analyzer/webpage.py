@@ -97,10 +97,14 @@ def report_html(
     charts: Sequence[tuple[str, str, bytes]],
     tables: Sequence[tuple[str, str, str, pd.DataFrame]],
     settings: Sequence[str],
+    lead: Sequence[tuple[str, Sequence[str]]] = (),
 ) -> str:
     """The whole page. ``questions``: ``[(question, [(significant, sentence)])]``;
     ``notes``: ``[(heading, [lines])]`` (whose play, assumed); ``charts``:
-    ``[(name, title, png bytes)]``; ``tables``: ``[(id, title, note, display table)]``."""
+    ``[(name, title, png bytes)]``; ``tables``: ``[(id, title, note, display table)]``;
+    ``lead``: ``[(heading, [lines])]`` shown before the questions (the field of
+    players). A question may carry a third item: lines said after its findings
+    (whether the answer holds in every field)."""
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -113,12 +117,17 @@ def report_html(
         '<a href="#tables">Tables</a><a href="#settings">Settings</a></nav>',
         '<h2 id="findings">Findings</h2>',
     ]
-    for i, (question, items) in enumerate(questions):
+    for heading, lines in lead:
+        out.append(f"<h3>{esc(heading)}</h3>")
+        out += [f"<p>{esc(line)}</p>" for line in lines]
+    for i, (question, items, *after) in enumerate(questions):
         out.append(f"<h3>{i + 1}. {esc(question)}</h3>")
         out.append('<ul class="findings">')
         for significant, sentence in items:
             out.append(f'<li class="{"sig" if significant else "ns"}">{esc(sentence)}</li>')
         out.append("</ul>")
+        for line in after[0] if after else ():
+            out.append(f"<p>{esc(line)}</p>")
     for heading, lines in notes:
         out.append(f"<h3>{esc(heading)}</h3>")
         out += [f"<p>{esc(line)}</p>" for line in lines]

@@ -47,6 +47,9 @@ CORE_DESCRIPTIONS = {
 
 #: columns added in front by a scenario run: configuration and seat order
 RUN_COLUMNS = ("cell", "order")
+#: added by a scenario run with an intervention (``forbid``): 1 for the seats it
+#: applies to (in every configuration, so the paired arms mark the same seats)
+OPTIONAL_RUN_COLUMNS = ("treated",)
 
 #: roles a declared column can play (see :class:`Column`)
 KINDS = ("metric", "label")
@@ -153,6 +156,9 @@ class Game:
     #: (:class:`analyzer.findings.Question`, in page order); empty: the generic ones
     #: (:data:`analyzer.findings.GENERIC`)
     questions: tuple = ()
+    #: what a scenario's ``forbid`` may forbid a seat (interventions): the key
+    #: naming the things (``"wonders"``) -> what forbidding one means; empty: none
+    interventions: dict[str, str] = field(default_factory=dict)
 
     # ----------------------------------------------------------------- rules
 
@@ -208,10 +214,29 @@ class Game:
         *,
         claims: bool = False,
         strategy_params: dict | None = None,
+        forbid: dict | None = None,
     ) -> Callable[[int, int], dict[str, pd.DataFrame]]:
         """A picklable batch function ``(start, count) -> {name: DataFrame}``
-        playing one seat order; deterministic in its arguments and ``seed``."""
+        playing one seat order; deterministic in its arguments and ``seed``.
+        ``forbid`` (only for a game with :attr:`interventions`; never passed
+        otherwise) maps seats to what they may not do: ``{seat: {kind: [id, ...]}}``;
+        an empty or missing one plays the game as printed."""
         raise NotImplementedError
+
+    def intervention_ids(self, rules, kind: str) -> tuple[str, ...]:
+        """The ids a scenario's ``forbid.<kind>`` may name under ``rules``."""
+        return ()
+
+    def intervention_words(self, kind: str) -> tuple[str, str, str]:
+        """``(verb, past, instead)`` for what a seat does with a thing of ``kind`` and what
+        it gets when forbidden (``("build", "built", "the wonder token it takes
+        instead")``), used in the findings' sentences."""
+        return ("use", "used", "what it does instead")
+
+    def uptake_columns(self, kind: str, ids: Sequence[str]) -> tuple[str, ...]:
+        """Columns of the ``games`` table (0/1 per seat-game) saying a seat used what
+        ``forbid.<kind>`` forbids (built the wonder): the *uptake* of an intervention."""
+        return ()
 
     def replay(self, job, game: int) -> str:
         """Game ``game`` of ``job`` as readable text, move by move."""
@@ -334,7 +359,8 @@ def check_games_table(games: pd.DataFrame, columns: Sequence[Column], where: str
     missing = [c for c in CORE_COLUMNS if c not in games.columns]
     if missing:
         raise AnalyzerError(f"{where}: the games table lacks core column {missing[0]!r}")
-    known = set(CORE_COLUMNS) | set(RUN_COLUMNS) | {c.name for c in columns}
+    known = set(CORE_COLUMNS) | set(RUN_COLUMNS) | set(OPTIONAL_RUN_COLUMNS)
+    known |= {c.name for c in columns}
     extra = [c for c in games.columns if c not in known]
     if extra:
         raise AnalyzerError(

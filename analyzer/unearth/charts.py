@@ -28,19 +28,18 @@ def named_wonders(df: pd.DataFrame, stamp: str) -> Figure:
     lab = cell_labels(df)[0]
     d = df[df["label"] == lab].sort_values("build_rate", ascending=False)
     top = d.iloc[0] if len(d) else None
-    gap = (d["win_builders"] - d["win_others"]).fillna(-1)
-    best = d.loc[gap.idxmax()] if len(d) else None
     title = "Named wonders"
     if top is not None:
         title = (
             f"{top['name']} is built most ({100 * top['build_rate']:.1f}% of seat-games); "
-            f"builders of {best['name']} win most ({100 * best['win_builders']:.0f}%)"
+            "builders' win rates are association, not a wonder's worth"
         )
     fig = figure(
         title,
         f"{lab} · "
         f"n = {count_text(d['builds'].sum() / max(d['build_rate'].sum(), 1e-12))} seat-games · "
-        "95% Wilson intervals",
+        "95% Wilson intervals · what a wonder is worth: a paired intervention "
+        "(scenarios/eternal_flame.toml)",
         stamp,
     )
     ax1, ax2 = axes_grid(fig, 1, 2)[0]
@@ -64,29 +63,30 @@ def named_wonders(df: pd.DataFrame, stamp: str) -> Figure:
         ],
         "win rate (share of seat-games won)",
     )
-    ax2.set_title("Win rate of builders vs the rest")
+    ax2.set_title("Win rate of seats that built it vs the rest\n(association, not its effect)")
     return fig
 
 
 def delvers(df: pd.DataFrame, stamp: str) -> Figure:
     """Delver cards: how often played, and win rate of seats that played >= 1 vs none."""
     lab = cell_labels(df)[0]
-    d = df[df["label"] == lab].sort_values("win_difference", ascending=False)
+    d = df[df["label"] == lab].sort_values("played_mean", ascending=False)
     n_all = (
         float((d["seats_played"] / d["share_played"]).replace([np.inf], np.nan).dropna().iloc[0])
         if len(d)
         else 0
     )
     top = d.iloc[0] if len(d) else None
-    title = "Delver cards and winning"
+    title = "Delver cards: how often each is played"
     if top is not None:
         title = (
-            f"Seats that played {top['name']} won most: {100 * top['win_played']:.0f}% against "
-            f"{100 * top['win_not_played']:.0f}% without it"
+            f"{top['name']} is played most ({top['played_mean']:.2f} per seat-game); "
+            "players' win rates are association, not a card's worth"
         )
     fig = figure(
         title,
-        f"{lab} · n = {count_text(n_all)} seat-games · 95% intervals · association, not cause",
+        f"{lab} · n = {count_text(n_all)} seat-games · 95% intervals · what a card is worth: "
+        "remove it in a comparison (delvers.<id>.copies = 0)",
         stamp,
     )
     ax1, ax2 = axes_grid(fig, 1, 2)[0]
@@ -106,7 +106,7 @@ def delvers(df: pd.DataFrame, stamp: str) -> Figure:
         ],
         "win rate (share of seat-games won)",
     )
-    ax2.set_title("Win rate: played ≥1 vs none")
+    ax2.set_title("Win rate of seats that played it vs none\n(association, not its effect)")
     return fig
 
 

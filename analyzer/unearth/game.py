@@ -121,7 +121,8 @@ def search_settings(params: dict | None) -> dict[str, float]:
 
 def _rollout_memo(t, job: GameJob, prm):
     """The memo the search's rollouts play with: every seat ``balanced``, a
-    ``search`` seat with its own row, the others with ``balanced``'s row."""
+    ``search`` seat with its own row, the others with ``balanced``'s row, and
+    the job's forbidden wonders."""
     from analyzer.unearth.strategies import Strategy
 
     n = job.players
@@ -130,7 +131,29 @@ def _rollout_memo(t, job: GameJob, prm):
     for seat, name in enumerate(job.strategies):
         if name == "search":
             rows[seat] = prm[seat]
-    return new_memo(t, n, codes, rows)
+    return new_memo(t, n, codes, rows, forbid_masks(n, job.rules, job.forbid))
+
+
+def forbid_masks(players: int, rules: Rules, forbid=None, where: str = "forbid") -> np.ndarray:
+    """``int64[players]``: bit ``w`` of seat ``p`` set when ``forbid`` forbids seat ``p``
+    named wonder ``w``. ``forbid`` maps seats to named-wonder ids (``{0: ["eternal_flame"]}``,
+    or ``((0, ("eternal_flame",)),)``); a seat or an id not in the game is an
+    :class:`InputError` naming ``where``."""
+    masks = np.zeros(players, np.int64)
+    items = forbid.items() if isinstance(forbid, dict) else (forbid or ())
+    ids = list(rules.wonder_ids)
+    for seat, wonders in items:
+        if isinstance(seat, bool) or not isinstance(seat, int | np.integer):
+            raise bad_value(f"{where}: seat", seat, f"a seat from 0 to {players - 1}")
+        if not 0 <= seat < players:
+            raise bad_value(f"{where}: seat", seat, f"a seat from 0 to {players - 1}")
+        if isinstance(wonders, str):
+            wonders = (wonders,)
+        for wid in wonders:
+            if wid not in ids:
+                raise bad_value(f"{where}: wonder", wid, ", ".join(ids))
+            masks[int(seat)] |= np.int64(1) << ids.index(wid)
+    return masks
 
 
 @dataclass(frozen=True)
@@ -143,6 +166,9 @@ class GameJob:
     rules: Rules = field(default_factory=default_rules)
     claims: bool = True
     strategy_params: tuple = ()  #: ((strategy, ((param, value), ...)), ...)
+    #: ((seat, (named wonder id, ...)), ...): what each seat may not build (an
+    #: intervention; empty: the game as printed, games identical to a job without it)
+    forbid: tuple = ()
 
     def __call__(self, start: int, count: int) -> dict[str, pd.DataFrame]:
         return play_tables(self, start, count)
@@ -155,7 +181,8 @@ class GameJob:
         return (
             f"GameJob(players={self.players}, strategies={self.strategies}, seed={self.seed}, "
             f"rules={self.rules.describe()}, claims={self.claims}, "
-            f"strategy_params={self.strategy_params})"
+            f"strategy_params={self.strategy_params}"
+            + (f", forbid={self.forbid})" if self.forbid else ")")
         )
 
 
@@ -170,7 +197,7 @@ def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0):
     codes, prm = strategy_arrays(job.strategies, _params_dict(job))
     claim_rows = count * engine.MAX_CLAIMS_PER_GAME if job.claims else 0
     s = new_state(t, n, trace_rows, claim_rows)
-    m = new_memo(t, n, codes, prm)
+    m = new_memo(t, n, codes, prm, forbid_masks(n, job.rules, job.forbid))
     o = engine.new_batch(t, n, count)
     key0, key1 = root_key(job.seed)
     if "search" in job.strategies:
@@ -310,8 +337,10 @@ def make_job(
     *,
     claims: bool = True,
     strategy_params: dict | None = None,
+    forbid: dict | None = None,
 ) -> GameJob:
-    """Validate the arguments and build a :class:`GameJob`."""
+    """Validate the arguments and build a :class:`GameJob`. ``forbid`` maps seats to
+    the named wonders (ids) they may not build: ``{0: ["eternal_flame"]}``."""
     rules = rules or default_rules()
     players = check_players(players, rules)
     strategies = resolve_strategies(players, strategies)
@@ -320,7 +349,14 @@ def make_job(
         (name, tuple(sorted(vals.items())))
         for name, vals in sorted((strategy_params or {}).items())
     )
-    return GameJob(players, strategies, resolve_seed(seed), rules, claims, frozen)
+    forbid_masks(players, rules, forbid)  # validates seats and ids
+    items = forbid.items() if isinstance(forbid, dict) else (forbid or ())
+    seats = {}
+    for seat, wonders in items:
+        wonders = (wonders,) if isinstance(wonders, str) else tuple(wonders)
+        seats[int(seat)] = tuple(sorted({*seats.get(int(seat), ()), *wonders}))
+    forbidden = tuple((seat, ids) for seat, ids in sorted(seats.items()) if ids)
+    return GameJob(players, strategies, resolve_seed(seed), rules, claims, frozen, forbidden)
 
 
 def simulate(
@@ -333,17 +369,28 @@ def simulate(
     first_game: int = 0,
     claims: bool = False,
     strategy_params: dict | None = None,
+    forbid: dict | None = None,
 ):
     """Simulate ``games`` whole games of Unearth in this process.
 
     Returns the per-(game, seat) table (columns in ``docs/CONTRACTS.md``), or
     ``(games_table, claims_table)`` with ``claims=True``. ``strategies``: one
-    name for every seat or one per seat (seat 0 plays first). The same seed gives
-    the same table, however the games are split (see :func:`analyzer.runner.run`
-    for many workers).
+    name for every seat or one per seat (seat 0 plays first). ``forbid``: named
+    wonders some seats may not build, ``{seat: [wonder id, ...]}`` (an
+    intervention: they take the token instead). The same seed gives the same
+    table, however the games are split (see :func:`analyzer.runner.run` for many
+    workers).
     """
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
         raise bad_value("games", games, "a positive integer")
-    job = make_job(players, strategies, seed, rules, claims=claims, strategy_params=strategy_params)
+    job = make_job(
+        players,
+        strategies,
+        seed,
+        rules,
+        claims=claims,
+        strategy_params=strategy_params,
+        forbid=forbid,
+    )
     tables = job(first_game, int(games))
     return (tables["games"], tables["claims"]) if claims else tables["games"]

@@ -81,11 +81,16 @@ class Memo(NamedTuple):
     vhit: np.ndarray  #: int64[16] 1: some die on a ruin shows that value
     ring_n: np.ndarray  #: int64[P] stones in the tableau when ``ring_val`` was computed (-1 never)
     ring_val: np.ndarray  #: float64[P] how close the seat's best open ring is (strategies)
+    #: int64[P] bit w set: the seat may not build named wonder w (an intervention,
+    #: ``scenarios/README.md``, "Interventions"); 0 for every seat plays the game as printed
+    forbid: np.ndarray
 
 
-def new_memo(t, n_players: int, strat, prm) -> Memo:
+def new_memo(t, n_players: int, strat, prm, forbid=None) -> Memo:
     """A cold :class:`Memo` for ``n_players`` seats playing strategy codes ``strat``
-    (int64[P]) with parameter rows ``prm`` (float64[P, N_PARAMS])."""
+    (int64[P]) with parameter rows ``prm`` (float64[P, N_PARAMS]); ``forbid``
+    (int64[P], default none) the named wonders each seat may not build, one bit
+    per wonder index."""
     n_dice = t.dice_faces.shape[0]
     max_slots = int(t.revealed_by_players.max())
     n_col = t.n_stone_colours
@@ -132,6 +137,11 @@ def new_memo(t, n_players: int, strat, prm) -> Memo:
         vhit=np.zeros(16, np.int64),
         ring_n=np.full(n_players, -1, np.int64),
         ring_val=np.zeros(n_players, np.float64),
+        forbid=(
+            np.zeros(n_players, np.int64)
+            if forbid is None
+            else np.ascontiguousarray(forbid, np.int64).copy()
+        ),
     )
     m.sc[M_CAND_FILL] = -1
     return m

@@ -157,6 +157,11 @@ class Unearth(Game):
         default_factory=lambda: {"claims": "one row per claim resolved (docs/CONTRACTS.md)"}
     )
     questions: tuple = field(default_factory=_questions)
+    interventions: dict = field(
+        default_factory=lambda: {
+            "wonders": "the seat may not build it and takes the wonder token instead"
+        }
+    )
 
     def __post_init__(self) -> None:
         from analyzer.unearth.rules import RULES_VERSION
@@ -236,12 +241,29 @@ class Unearth(Game):
         *,
         claims: bool = False,
         strategy_params: dict | None = None,
+        forbid: dict | None = None,
     ):
         from analyzer.unearth.game import make_job
 
+        wonders = {seat: kinds.get("wonders", ()) for seat, kinds in (forbid or {}).items()}
         return make_job(
-            players, tuple(strategies), seed, rules, claims=claims, strategy_params=strategy_params
+            players,
+            tuple(strategies),
+            seed,
+            rules,
+            claims=claims,
+            strategy_params=strategy_params,
+            forbid=wonders,
         )
+
+    def intervention_ids(self, rules, kind: str) -> tuple[str, ...]:
+        return tuple(rules.wonder_ids) if kind == "wonders" else ()
+
+    def intervention_words(self, kind: str) -> tuple[str, str, str]:
+        return ("build", "built", "the wonder token it takes instead")
+
+    def uptake_columns(self, kind: str, ids) -> tuple[str, ...]:
+        return tuple(f"named_{w}" for w in ids) if kind == "wonders" else ()
 
     def replay(self, job, game: int) -> str:
         from analyzer.unearth.replay import replay_game
@@ -326,8 +348,18 @@ class Unearth(Game):
         return (
             ("claims_tiebreak", "Claims: dice and tiebreaks", "from play"),
             ("claims_exact", "Claims: exact single-roll odds", "no sampling error"),
-            ("named_wonders", "Named wonders", "per seat-game"),
-            ("delvers", "Delver cards", "per seat-game; association with winning, not cause"),
+            (
+                "named_wonders",
+                "Named wonders",
+                "win_builders / win_others: seats that built it and the rest; association, not "
+                "its effect (its worth: scenarios/eternal_flame.toml)",
+            ),
+            (
+                "delvers",
+                "Delver cards",
+                "win_played / win_not_played: seats that played it and the rest; association, "
+                "not its effect (its worth: a comparison with copies = 0)",
+            ),
             ("end_of_age", "End-of-age card", "per game"),
         )
 

@@ -51,7 +51,8 @@ def _named_wonders(tables, info, params) -> list[F.Finding]:
 
 NAMED_WONDERS = F.Question(
     "named_wonders",
-    "Does building a named wonder go with winning?",
+    "Does building a named wonder go with winning? (association, not a wonder's worth: for "
+    "that, forbid it in a paired comparison, as scenarios/eternal_flame.toml does)",
     _named_wonders,
 )
 

@@ -1295,7 +1295,7 @@ def choose_colour(s, m, t, p):
             sc += top
         # named wonders still to be had that want this colour
         for w in range(s.named_state.shape[0]):
-            if s.named_state[w] == -1 and t.wonder_colour[w] == c:
+            if s.named_state[w] == -1 and t.wonder_colour[w] == c and may_build(m, p, w):
                 sc += 0.5
         if sc > best:
             best = sc
@@ -1303,17 +1303,29 @@ def choose_colour(s, m, t, p):
     return best_c
 
 
+@njit(inline="always")
+def may_build(m, p, w):
+    """False when an intervention forbids seat ``p`` named wonder ``w`` (``m.forbid``)."""
+    return (m.forbid[p] >> w) & 1 == 0
+
+
 @njit
 def choose_named(s, m, t, p, all_same):
     """When ``p`` completes a ring with colour counts ``s.ring_counts``: a named
-    wonder index, or -1 to take a token. Random strategy: uniform among the options."""
+    wonder index, or -1 to take a token. Random strategy: uniform among the options.
+    A wonder forbidden to ``p`` (``m.forbid``) is no option: with none left the
+    seat takes the token, as when no named wonder fits."""
     prm = m.prm[p]
     counts = s.ring_counts
     n_col = t.n_stone_colours
     n_opt = 0
     for w in range(s.named_state.shape[0]):
-        if s.named_state[w] == -1 and formula_ok(
-            t.wonder_formula[w], t.wonder_colour[w], t.wonder_count[w], counts, n_col
+        if (
+            s.named_state[w] == -1
+            and may_build(m, p, w)
+            and formula_ok(
+                t.wonder_formula[w], t.wonder_colour[w], t.wonder_count[w], counts, n_col
+            )
         ):
             n_opt += 1
     if n_opt == 0:
@@ -1321,8 +1333,12 @@ def choose_named(s, m, t, p, all_same):
     if m.strat[p] == Strategy.RANDOM:
         k = rng_below(s.rng, n_opt + 1)
         for w in range(s.named_state.shape[0]):
-            if s.named_state[w] == -1 and formula_ok(
-                t.wonder_formula[w], t.wonder_colour[w], t.wonder_count[w], counts, n_col
+            if (
+                s.named_state[w] == -1
+                and may_build(m, p, w)
+                and formula_ok(
+                    t.wonder_formula[w], t.wonder_colour[w], t.wonder_count[w], counts, n_col
+                )
             ):
                 if k == 0:
                     return w
@@ -1342,8 +1358,12 @@ def choose_named(s, m, t, p, all_same):
     memorial = 0.0
     cenotaph = 0.0
     for w in range(s.named_state.shape[0]):
-        if s.named_state[w] != -1 or not formula_ok(
-            t.wonder_formula[w], t.wonder_colour[w], t.wonder_count[w], counts, n_col
+        if (
+            s.named_state[w] != -1
+            or not may_build(m, p, w)
+            or not formula_ok(
+                t.wonder_formula[w], t.wonder_colour[w], t.wonder_count[w], counts, n_col
+            )
         ):
             continue
         v = float(t.wonder_points[w])
