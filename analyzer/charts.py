@@ -732,7 +732,7 @@ def text_page(title: str, lines: list[str], stamp: str) -> Figure:
 #: text-page styles: (font size, weight, colour, indent in figure fraction, wrap width)
 TEXT_STYLES = {
     "lead": (11.0, "normal", "#000000", 0.0, 125),
-    "h": (11.5, "bold", "#000000", 0.0, 120),
+    "h": (11.5, "bold", "#000000", 0.0, 108),
     "sig": (9.5, "normal", "#000000", 0.025, 150),
     "ns": (9.5, "normal", "#333333", 0.025, 150),
     "p": (9.0, "normal", "#000000", 0.0, 160),
