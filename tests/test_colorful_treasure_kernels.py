@@ -28,6 +28,7 @@ from analyzer.colorful_treasure.state import (
     S_TURN,
     S_UP_CARDS,
     S_UP_PLACES,
+    S_VALUES_TURN,
     State,
 )
 from analyzer.colorful_treasure.turn import face_down_count, reveal
@@ -179,8 +180,9 @@ def states():
 
 
 def test_values_by_class_equal_take_value_of_such_cards(states):
-    """one_value, pair_value and extra_value (by class) against take_value of real
-    cards of those classes, for every seat, pair of cards and face-up pair."""
+    """The values of one card, two cards, and the face-up cards with one more, by
+    class (worked out once a turn, ``seat_values``, ``extra_values``), against the
+    exact take value of real cards of those classes, for every seat."""
     rng = np.random.default_rng(8)
     checked = 0
     for s0, t in states:
@@ -188,15 +190,17 @@ def test_values_by_class_equal_take_value_of_such_cards(states):
         for seat in range(n):
             s = _copy(s0)
             s.sc[S_SV_TURN] = -1
+            s.sc[S_VALUES_TURN] = -1
             sv = make_view(s, "CTState")
             tv = make_view(t, "CTTables")
-            steal = S.steal_value(sv, tv, seat, n)
-            s.memo[:] = S.NEG
+            steal = S.best_steal(sv, tv, seat, n)[0]
+            S.seat_values(sv, tv, seat, n)
+            assert S.steal_value(sv, tv, seat, n) == steal
             cards = rng.choice(t.n_cards, 12, replace=False)
             for a in cards:
                 ca = S.card_class(sv, tv, seat, a)
                 want = naive_ct_take_value(s, t, seat, n, [int(a)], steal)
-                assert S.one_value(sv, tv, seat, n, ca) == want
+                assert S.one_value(sv, ca) == want
                 for b in cards:
                     if a == b:
                         continue
@@ -204,20 +208,17 @@ def test_values_by_class_equal_take_value_of_such_cards(states):
                     want = naive_ct_take_value(s, t, seat, n, [int(a), int(b)], steal)
                     assert S.pair_value(sv, tv, seat, n, ca, cb) == want
                     checked += 1
-            # two cards face up, one more
-            s.grid[:] = -1
-            s.grid[: t.n_cards] = np.arange(t.n_cards)  # place p holds card p (a test layout)
+            # two cards face up (a test layout: place p holds card p), then one more
+            s.grid[:] = np.arange(t.n_cards)
             up = [int(x) for x in cards[:2]]
-            s.sc[S_N_UP] = 0
             for p in up:
                 reveal(sv, seat, p)
-            cur = S.up_value(sv, tv, seat, n)
+            cur = S.extra_values(sv, tv, seat, n)
             assert cur == naive_ct_take_value(s, t, seat, n, up, steal)
-            s.memo3[:] = S.NEG
             for c in cards[2:]:
                 cc = S.card_class(sv, tv, seat, c)
                 want = naive_ct_take_value(s, t, seat, n, [*up, int(c)], steal)
-                assert S.extra_value(sv, tv, seat, n, cc) == want
+                assert S.extra_value(sv, cc) == want
                 checked += 1
     assert checked > 1000
 
@@ -226,11 +227,12 @@ def test_values_by_class_equal_take_value_of_such_cards(states):
 
 
 def _decide_both(s0, t, seat, n):
-    """The kernel's and the twin's first reveals, then their extra reveal, from the
-    same state and random stream; returns both answers and both streams."""
+    """The kernel's and the twin's first reveals, their extra reveal, and the kind
+    taken, from the same state and random stream; returns the extra reveal."""
     tv = make_view(t, "CTTables")
     s = _copy(s0)
     s.sc[S_SV_TURN] = -1
+    s.sc[S_VALUES_TURN] = -1
     s.plan[seat] = 1  # an expected-value seat
     sv = make_view(s, "CTState")
     steal = S.best_steal(sv, tv, seat, n)[0]
@@ -250,6 +252,25 @@ def _decide_both(s0, t, seat, n):
     got = S.choose_extra(sv, tv, seat, n)
     assert got == want
     assert (s.rng == twin_rng).all()
+    if got >= 0:
+        reveal(sv, seat, got)
+    face_up = [int(s.grid[s.up[i]]) for i in range(int(s.sc[S_N_UP]))]
+    if not any(t.card_kind[c] >= 2 for c in face_up):  # no key or chest: a kind is chosen
+        best = arg = None
+        for i, c in enumerate(face_up):
+            same = [
+                x
+                for x in face_up
+                if (t.card_kind[x], t.card_colour[x]) == (t.card_kind[c], t.card_colour[c])
+            ]
+            if same[0] != c:
+                continue
+            v = naive_ct_take_value(s, t, seat, n, same, steal)
+            if best is None or v > best:
+                best, arg = v, i
+        if t.take_optional == 1 and best <= 0:
+            arg = -1
+        assert S.choose_kind(sv, tv, seat, n) == arg
     return got
 
 

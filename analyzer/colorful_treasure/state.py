@@ -47,8 +47,9 @@ S_GRID_CARDS = 15  #: mask of the cards in the grid
 S_GRID_PLACES = 16  #: mask of the places that hold a card
 S_UP_CARDS = 17  #: mask of the cards face up now
 S_UP_PLACES = 18  #: mask of the places face up now
-S_SV_TURN = 19  #: game turn whose best steal value is in ``fsc[F_SV]`` (-1: none)
-N_SCALARS = 20
+S_SV_TURN = 19  #: 64 * game turn + seat whose best steal value is in ``fsc[F_SV]`` (-1: none)
+S_VALUES_TURN = 20  #: 64 * game turn + seat whose values are in ``gain`` .. ``memo`` (-1)
+N_SCALARS = 21
 
 F_SV = 0  #: the deciding seat's best steal value this turn (see S_SV_TURN)
 N_FSC = 1
@@ -110,20 +111,27 @@ class State(NamedTuple):
     held: np.ndarray  #: int64[P, N_HELD]
     stats: np.ndarray  #: int64[P, N_STATS]
     mem: np.ndarray  #: int64[P, N] last game turn each seat remembers each card (NEVER)
+    log_recall: np.ndarray  #: float64[P, 2] each seat's recall and its log (NaN: not yet)
     kn: np.ndarray  #: int64[P] mask: cards each seat may remember (every one it does; see
     #: strategies.seat_memory)
     fsc: np.ndarray  #: float64[N_FSC] float scalars (``F_*``)
     hyp: np.ndarray  #: int64[MAX_REVEALS + 1] scratch: a hypothetical set of face-up cards
     pick: np.ndarray  #: int64[MAX_REVEALS] positions chosen to reveal at once
-    top: np.ndarray  #: int64[n_colours + 2, 2] scratch: the two columns that serve each
-    #: target best (-1: none)
-    topv: np.ndarray  #: int64[n_colours + 2, 2] scratch: their aims (strategies.ONE = 1)
+    cols: np.ndarray  #: int64[n_colours + 2] scratch: masks of wonders whose unknown cards
+    #: hold each gem colour, the diamond, a key or chest (strategies.column_sets)
+    cols_n: np.ndarray  #: int64[rows + 1] scratch: masks of wonders with unknown cards: any
+    #: ([0]), exactly k ([k])
     pairs: np.ndarray  #: int64[n_colours + 2, 2] scratch: the candidate pair of each target
     memo: np.ndarray  #: float64[2 * (n_colours + 3)] scratch: value of one card by class
     memo3: np.ndarray  #: float64[2 * (n_colours + 3)] scratch: value of one more card by class
     up_n: np.ndarray  #: int64[n_colours + 3] scratch: face-up cards by kind (card_key)
     up_new: np.ndarray  #: int64[n_colours + 3] scratch: of those, from wonders new to the seat
     up_val: np.ndarray  #: float64[n_colours + 3] scratch: the value of taking each kind
+    gain: np.ndarray  #: float64[n_colours + 1, MAX_REVEALS + 1] the deciding seat's points for
+    #: k cards of a gem colour or diamond (strategies.seat_values)
+    bonus: np.ndarray  #: float64[n_colours + 1, 2] its gem-reward terms for a colour
+    explore: np.ndarray  #: float64[2, MAX_REVEALS + 1] its explorer terms for k new wonders
+    loot: np.ndarray  #: float64[n_colours + 3] its own gain of a steal, by what it takes
     parts: np.ndarray  #: int64[P, 7] score parts of the last game (60ths, see turn.final_scores)
     deal: np.ndarray  #: int64[N] layout to use instead of shuffling (deal[0] = -1: shuffle)
     steals: np.ndarray  #: int64[max steals, N_STEAL_COLS] steals log of the batch
@@ -137,6 +145,7 @@ def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> Stat
     n, w = t.n_cards, t.n_wonders
     sc = np.zeros(N_SCALARS, np.int64)
     sc[S_SV_TURN] = -1
+    sc[S_VALUES_TURN] = -1
     return State(
         sc=sc,
         rng=np.zeros(QUEUE_WORDS + MAX_FORCED, np.uint64),
@@ -150,18 +159,23 @@ def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> Stat
         held=np.zeros((players, N_HELD), np.int64),
         stats=np.zeros((players, N_STATS), np.int64),
         mem=np.full((players, n), NEVER, np.int64),
+        log_recall=np.full((players, 2), np.nan, np.float64),
         kn=np.zeros(players, np.int64),
         fsc=np.zeros(N_FSC, np.float64),
         hyp=np.full(MAX_REVEALS + 1, -1, np.int64),
         pick=np.full(MAX_REVEALS, -1, np.int64),
-        top=np.full((t.n_colours + 2, 2), -1, np.int64),
-        topv=np.zeros((t.n_colours + 2, 2), np.int64),
+        cols=np.zeros(t.n_colours + 2, np.int64),
+        cols_n=np.zeros(t.rows + 1, np.int64),
         pairs=np.full((t.n_colours + 2, 2), -1, np.int64),
         memo=np.zeros(2 * (t.n_colours + 3), np.float64),
         memo3=np.zeros(2 * (t.n_colours + 3), np.float64),
         up_n=np.zeros(t.n_colours + 3, np.int64),
         up_new=np.zeros(t.n_colours + 3, np.int64),
         up_val=np.zeros(t.n_colours + 3, np.float64),
+        gain=np.zeros((t.n_colours + 1, MAX_REVEALS + 1), np.float64),
+        bonus=np.zeros((t.n_colours + 1, 2), np.float64),
+        explore=np.zeros((2, MAX_REVEALS + 1), np.float64),
+        loot=np.zeros(t.n_colours + 3, np.float64),
         parts=np.zeros((players, 7), np.int64),
         deal=np.full(n, -1, np.int64),
         steals=np.zeros((max(steal_rows, 1), N_STEAL_COLS), np.int64),

@@ -63,6 +63,7 @@ from analyzer.colorful_treasure.state import (
     S_SV_TURN,
     S_TURN,
     S_UP_CARDS,
+    S_VALUES_TURN,
 )
 from analyzer.colorful_treasure.turn import (
     explorer_open,
@@ -77,8 +78,9 @@ from analyzer.jit import njit
 #: weight of a new wonder towards the explorer reward, relative to ``reward``
 EXPLORER_STEP = 0.5
 NEG = -1.0e18
-#: how well a slot serves a target, in 60ths: (chance of the kind less the chance
-#: of a key or chest) * ONE is a whole number for columns of up to 6 cards
+#: how well a slot serves a target (its aim), as a whole number that orders aims as
+#: the chances do: a known card of the kind ONE, a known key or chest -ONE (when the
+#: target is not one), a column of k unknown cards +-(ONE + 1 - k) or 0 (see col_best)
 ONE = 60
 #: "no such slot"
 NO_SLOT = 2**62
@@ -277,35 +279,113 @@ def take_value(s, t, seat, n, m, sv):
 def steal_value(s, t, seat, n):
     """The value of ``seat``'s best steal (:func:`best_steal`), worked out once a
     turn: nothing a seat holds changes between its reveals."""
-    turn = s.sc[S_TURN]
-    if s.sc[S_SV_TURN] != turn:
+    key = s.sc[S_TURN] * 64 + seat
+    if s.sc[S_SV_TURN] != key:
         s.fsc[F_SV], _, _ = best_steal(s, t, seat, n)
-        s.sc[S_SV_TURN] = turn
+        s.sc[S_SV_TURN] = key
     return s.fsc[F_SV]
 
 
 @njit
-def one_value(s, t, seat, n, cls):
-    """:func:`take_value` of one card of class ``cls`` alone, memoised in ``s.memo``
-    (reset to ``NEG`` by each decision)."""
-    v = s.memo[cls]
-    if v == NEG:
-        kk = cls >> 1
-        nc = t.n_colours
-        if kk > nc:
-            key = 1 if kk == nc + 1 else 0
-            v = treasure_value(s, t, seat, n, key, 1 - key, cls & 1, 0.0, True)
+def seat_values(s, t, seat, n):
+    """What cards are worth to ``seat`` this turn, worked out once a turn (nothing
+    it holds changes before it takes): the terms of :func:`group_value` by kind
+    and count (``s.gain``, ``s.bonus``, ``s.explore``), and the value of one card
+    of each class (``s.memo``, see :func:`one_value`). A term that does not apply
+    is 0.0, and adding 0.0 changes no sum, so :func:`_group` adds up exactly what
+    :func:`group_value` does, in the same order."""
+    key = s.sc[S_TURN] * 64 + seat
+    if s.sc[S_VALUES_TURN] == key:
+        return
+    s.sc[S_VALUES_TURN] = key
+    nc = t.n_colours
+    gain = s.gain
+    bonus = s.bonus
+    explore = s.explore
+    memo = s.memo
+    points = t.gem_points
+    reward = s.prm[seat, P_REWARD]
+    top = points.shape[0] - 1
+    colour_open = gem_open(s, t)
+    done = s.held[seat, H_COLOURS] + 1 >= t.gem_goal[n]
+    gem_reward = float(t.gem_reward[n])
+    dia = t.diamond_card + t.plastic_diamond
+    most = gain.shape[1]
+    for kk in range(nc + 1):
+        bonus[kk, 0] = 0.0
+        bonus[kk, 1] = 0.0
+        if kk < nc:
+            have = s.gems[seat, kk]
+            base = points[min(have, top)]
+            for cnt in range(1, most):
+                gain[kk, cnt] = float(points[min(have + cnt, top)] - base)
+            if have == 0 and colour_open:
+                bonus[kk, 0] = reward
+                if done:
+                    bonus[kk, 1] = gem_reward
         else:
-            v = group_value(s, t, seat, n, kk, 1, cls & 1)
-            if t.take_optional == 1 and v <= 0.0:
+            for cnt in range(1, most):
+                gain[kk, cnt] = float(cnt * dia)
+    wonder_open = explorer_open(s, t)
+    held_w = s.held[seat, H_WONDERS]
+    goal = t.explorer_goal
+    pts = float(t.explorer_points)
+    for k in range(explore.shape[1]):
+        explore[0, k] = 0.0
+        explore[1, k] = 0.0
+        if k > 0 and wonder_open:
+            explore[0, k] = EXPLORER_STEP * reward * k
+            if held_w + k >= goal:
+                explore[1, k] = pts
+    optional = t.take_optional == 1
+    for kk in range(nc + 1):
+        for new in range(2):
+            v = _group(s, kk, 1, new)
+            if optional and v <= 0.0:
                 v = 0.0
-        s.memo[cls] = v
-    return v
+            memo[2 * kk + new] = v
+    for new in range(2):
+        memo[2 * nc + 2 + new] = _treasure(s, t, seat, n, 1, 0, new)
+        memo[2 * nc + 4 + new] = _treasure(s, t, seat, n, 0, 1, new)
+
+
+@njit
+def _group(s, kk, cnt, new_w):
+    """:func:`group_value` from the terms of :func:`seat_values`."""
+    bonus = s.bonus
+    explore = s.explore
+    v = s.gain[kk, cnt] + bonus[kk, 0]
+    v += bonus[kk, 1]
+    v += explore[0, new_w]
+    return v + explore[1, new_w]
+
+
+@njit
+def _treasure(s, t, seat, n, keys, chests, new_w):
+    """:func:`treasure_value` from the terms of :func:`seat_values`, with the steal
+    value worked out only if a pair of markers is completed."""
+    held = s.held
+    explore = s.explore
+    val = s.prm[seat, P_TREASURE] * (keys + chests)
+    hk = held[seat, H_KEYS]
+    hc = held[seat, H_CHESTS]
+    pairs = min(hk + keys, hc + chests) - min(hk, hc)
+    if pairs != 0:
+        val += steal_value(s, t, seat, n) * pairs
+    val += explore[0, new_w]
+    return val + explore[1, new_w]
+
+
+@njit
+def one_value(s, cls):
+    """:func:`take_value` of one card of class ``cls`` alone (after :func:`seat_values`)."""
+    return s.memo[cls]
 
 
 @njit
 def pair_value(s, t, seat, n, ca, cb):
-    """:func:`take_value` of two cards of classes ``ca`` and ``cb`` face up.
+    """:func:`take_value` of two cards of classes ``ca`` and ``cb`` face up (after
+    :func:`seat_values`).
 
     Two gem or diamond cards of different kinds are worth the better of the two
     alone (only one kind is taken); a key or chest with another card, the key or
@@ -313,128 +393,181 @@ def pair_value(s, t, seat, n, ca, cb):
     nc = t.n_colours
     ka = ca >> 1
     kb = cb >> 1
-    if ka > nc or kb > nc:
-        if ka <= nc:
-            return one_value(s, t, seat, n, cb)
-        if kb <= nc:
-            return one_value(s, t, seat, n, ca)
-        keys = (1 if ka == nc + 1 else 0) + (1 if kb == nc + 1 else 0)
-        return treasure_value(s, t, seat, n, keys, 2 - keys, (ca & 1) + (cb & 1), 0.0, True)
-    if ka != kb:
-        return max(one_value(s, t, seat, n, ca), one_value(s, t, seat, n, cb))
-    v = group_value(s, t, seat, n, ka, 2, (ca & 1) + (cb & 1))
-    if t.take_optional == 1 and v <= 0.0:
-        v = 0.0
-    return v
+    if ka <= nc and kb <= nc:
+        if ka != kb:
+            return max(s.memo[ca], s.memo[cb])
+        v = _group(s, ka, 2, (ca & 1) + (cb & 1))
+        if t.take_optional == 1 and v <= 0.0:
+            v = 0.0
+        return v
+    if ka <= nc:
+        return s.memo[cb]
+    if kb <= nc:
+        return s.memo[ca]
+    keys = (1 if ka == nc + 1 else 0) + (1 if kb == nc + 1 else 0)
+    return _treasure(s, t, seat, n, keys, 2 - keys, (ca & 1) + (cb & 1))
 
 
 @njit
-def up_value(s, t, seat, n):
-    """:func:`take_value` of the cards face up now, for ``seat``; fills ``s.up_n``,
-    ``s.up_new`` (face-up cards by kind, and of those the ones of wonders new to
-    the seat) and ``s.up_val`` (the value of taking each gem colour or diamond
-    among them), which :func:`extra_value` builds on."""
-    nc = t.n_colours
-    for kk in range(nc + 3):
-        s.up_n[kk] = 0
-        s.up_new[kk] = 0
+def up_counts(s, t, seat):
+    """The cards face up now by kind (``s.up_n``) and, of those, the ones of wonders
+    new to ``seat`` (``s.up_new``)."""
+    up_n = s.up_n
+    up_new = s.up_new
+    for kk in range(up_n.shape[0]):
+        up_n[kk] = 0
+        up_new[kk] = 0
+    key = t.card_key
+    grid = s.grid
+    up = s.up
     for i in range(s.sc[S_N_UP]):
-        c = s.grid[s.up[i]]
-        kk = t.card_key[c]
-        s.up_n[kk] += 1
+        c = grid[up[i]]
+        kk = key[c]
+        up_n[kk] += 1
         if s.wcards[seat, t.card_wonder[c]] == 0:
-            s.up_new[kk] += 1
-    keys = s.up_n[nc + 1]
-    chests = s.up_n[nc + 2]
-    if keys + chests > 0:
-        new_w = s.up_new[nc + 1] + s.up_new[nc + 2]
-        return treasure_value(s, t, seat, n, keys, chests, new_w, 0.0, True)
-    best = NEG
-    for kk in range(nc + 1):
-        if s.up_n[kk] > 0:
-            s.up_val[kk] = group_value(s, t, seat, n, kk, s.up_n[kk], s.up_new[kk])
-            best = max(best, s.up_val[kk])
-    if t.take_optional == 1 and best <= 0.0:
-        best = 0.0
-    return best
+            up_new[kk] += 1
 
 
 @njit
-def extra_value(s, t, seat, n, cls):
-    """:func:`take_value` of the cards face up now and one more card of class
-    ``cls`` (after :func:`up_value`), memoised in ``s.memo3``."""
-    v = s.memo3[cls]
-    if v == NEG:
-        nc = t.n_colours
-        kk = cls >> 1
-        new = cls & 1
-        keys = s.up_n[nc + 1] + (1 if kk == nc + 1 else 0)
-        chests = s.up_n[nc + 2] + (1 if kk == nc + 2 else 0)
-        if keys + chests > 0:
-            new_w = s.up_new[nc + 1] + s.up_new[nc + 2]
-            if kk > nc:
-                new_w += new
-            v = treasure_value(s, t, seat, n, keys, chests, new_w, 0.0, True)
-        else:
-            v = group_value(s, t, seat, n, kk, s.up_n[kk] + 1, s.up_new[kk] + new)
-            for k2 in range(nc + 1):
-                if k2 != kk and s.up_n[k2] > 0:
-                    v = max(v, s.up_val[k2])
-            if t.take_optional == 1 and v <= 0.0:
-                v = 0.0
-        s.memo3[cls] = v
-    return v
+def extra_values(s, t, seat, n):
+    """For every class, :func:`take_value` of the cards face up now and one more
+    card of that class, into ``s.memo3`` (after :func:`seat_values`); returns
+    :func:`take_value` of the cards face up now."""
+    nc = t.n_colours
+    up_counts(s, t, seat)
+    up_n = s.up_n
+    up_new = s.up_new
+    memo3 = s.memo3
+    optional = t.take_optional == 1
+    keys = up_n[nc + 1]
+    chests = up_n[nc + 2]
+    new_t = up_new[nc + 1] + up_new[nc + 2]
+    best1 = NEG  # the best kind face up, and the best of the others
+    kind1 = -1
+    best2 = NEG
+    if keys + chests == 0:
+        for kk in range(nc + 1):
+            if up_n[kk] > 0:
+                v = _group(s, kk, up_n[kk], up_new[kk])
+                if v > best1:
+                    best2 = best1
+                    best1 = v
+                    kind1 = kk
+                elif v > best2:
+                    best2 = v
+        for kk in range(nc + 1):
+            other = best2 if kk == kind1 else best1
+            for new in range(2):
+                v = max(_group(s, kk, up_n[kk] + 1, up_new[kk] + new), other)
+                if optional and v <= 0.0:
+                    v = 0.0
+                memo3[2 * kk + new] = v
+    else:  # the keys and chests face up are taken whatever the card
+        v = _treasure(s, t, seat, n, keys, chests, new_t)
+        for kk in range(nc + 1):
+            memo3[2 * kk] = v
+            memo3[2 * kk + 1] = v
+    for new in range(2):
+        memo3[2 * nc + 2 + new] = _treasure(s, t, seat, n, keys + 1, chests, new_t + new)
+        memo3[2 * nc + 4 + new] = _treasure(s, t, seat, n, keys, chests + 1, new_t + new)
+    if keys + chests > 0:
+        return _treasure(s, t, seat, n, keys, chests, new_t)
+    if optional and best1 <= 0.0:
+        return 0.0
+    return best1
+
+
+@njit
+def extra_value(s, cls):
+    """:func:`take_value` of the cards face up now and one more card of class ``cls``
+    (after :func:`extra_values`)."""
+    return s.memo3[cls]
 
 
 # ------------------------------------------------------------------ the first reveals
 
 
 @njit
-def column_tops(s, t, unk):
-    """For each target (a gem colour, ``n_colours`` = diamond, ``n_colours + 1`` =
-    key or chest): the two columns whose unknown places serve it best, into
-    ``s.top`` (-1: none) with their aims in ``s.topv``. A column's aim is the
-    chance of the target kind among its unknown cards, less the chance of a key
-    or chest when the target is not one, times :data:`ONE`; the first column wins
-    a tie, and the second is the best of the others."""
-    nt = t.n_colours + 2
-    for j in range(nt):
-        s.top[j, 0] = -1
-        s.top[j, 1] = -1
-        s.topv[j, 0] = -2 * ONE
-        s.topv[j, 1] = -2 * ONE
-    tm = t.treasure_mask
+def column_sets(s, t, unk):
+    """Masks of wonders (bit ``w``) by what their unknown cards ``unk`` hold: each
+    gem colour and the diamond (``s.cols[kind]``), a key or chest
+    (``s.cols[n_colours + 1]``); and by how many unknown cards they have
+    (``s.cols_n[k]``; ``s.cols_n[0]``: any)."""
+    nc = t.n_colours
+    cols = s.cols
+    cols_n = s.cols_n
+    key = t.card_key
+    for j in range(nc + 2):
+        cols[j] = 0
+    for k in range(cols_n.shape[0]):
+        cols_n[k] = 0
+    rows = t.rows
+    full = (1 << rows) - 1
     for w in range(t.n_wonders):
-        u = unk & column_mask(t, w)
+        u = (unk >> (w * rows)) & full
         if u == 0:
             continue
-        k = popcount(u)
-        ht = 1 if u & tm != 0 else 0
-        for j in range(nt):
-            if j < nt - 1:
-                has = 1 if u & t.key_mask[j] != 0 else 0
-                v = (has - ht) * ONE // k
-            else:
-                v = ht * ONE // k
-            if v > s.topv[j, 0]:
-                s.top[j, 1] = s.top[j, 0]
-                s.topv[j, 1] = s.topv[j, 0]
-                s.top[j, 0] = w
-                s.topv[j, 0] = v
-            elif v > s.topv[j, 1]:
-                s.top[j, 1] = w
-                s.topv[j, 1] = v
+        bit = 1 << w
+        cols_n[0] |= bit
+        cols_n[popcount(u)] |= bit
+        base = w * rows
+        while u != 0:
+            c = base + lowest(u)
+            u &= u - 1
+            cols[min(key[c], nc + 1)] |= bit
+
+
+@njit
+def col_best(s, t, target, excl):
+    """``(wonder, aim)``: the column, not in the wonder mask ``excl``, whose unknown
+    places serve ``target`` best (after :func:`column_sets`); ``(-1, 0)`` if none.
+
+    A column's aim is the chance of the target kind among its unknown cards, less
+    the chance of a key or chest when the target is not one: 1/k, 0 or -1/k for a
+    column of k unknown cards, ranked as ``ONE + 1 - k``, 0, ``k - 1 - ONE``
+    (:data:`ONE`); the first column wins a tie. So the best is a column with the
+    kind and no key or chest, fewest unknown cards first; else the first whose aim
+    is 0; else one with a key or chest and not the kind, most unknown cards first."""
+    nc = t.n_colours
+    cols = s.cols
+    cols_n = s.cols_n
+    cu = cols_n[0] & ~excl
+    if cu == 0:
+        return -1, 0
+    ct = cols[nc + 1]
+    if target <= nc:
+        cj = cols[target]
+        pos = cj & ~ct & cu
+        zero = ((cj & ct) | (~cj & ~ct)) & cu
+        neg = ct & ~cj & cu
+    else:
+        pos = ct & cu
+        zero = cu & ~ct
+        neg = 0
+    rows = t.rows
+    if pos != 0:
+        for k in range(1, rows + 1):
+            x = pos & cols_n[k]
+            if x != 0:
+                return lowest(x), ONE + 1 - k
+    if zero != 0:
+        return lowest(zero), 0
+    for k in range(rows, 0, -1):
+        x = neg & cols_n[k]
+        if x != 0:
+            return lowest(x), k - 1 - ONE
+    return -1, 0
 
 
 @njit
 def _column_aim(t, u, target):
-    """The aim (see :func:`column_tops`) of a column whose unknown cards are ``u``."""
+    """The aim (see :func:`col_best`) of a column whose unknown cards are ``u``."""
     k = popcount(u)
     ht = 1 if u & t.treasure_mask != 0 else 0
+    sign = ht
     if target < t.n_colours + 1:
-        has = 1 if u & t.key_mask[target] != 0 else 0
-        return (has - ht) * ONE // k
-    return ht * ONE // k
+        sign = (1 if u & t.key_mask[target] != 0 else 0) - ht
+    return sign * (ONE + 1 - k)
 
 
 @njit
@@ -473,7 +606,7 @@ def _first_of(card, card_aim, w, col_aim):
 
 @njit
 def top_slot(s, t, target, kf, unk, taken):
-    """The slot that best serves ``target`` (after :func:`column_tops`).
+    """The slot that best serves ``target`` (after :func:`column_sets`).
 
     With ``taken`` (a slot, or :data:`NO_SLOT`): the best slot of another wonder
     (a wonder has one card of each kind, so two of its cards never make a set),
@@ -481,13 +614,13 @@ def top_slot(s, t, target, kf, unk, taken):
     wonder with two unknown places or more. :data:`NO_SLOT` if there is none."""
     if taken == NO_SLOT:
         card, aim = _known_top(t, kf, target)
-        return _first_of(card, aim, s.top[target, 0], s.topv[target, 0])
+        w, col_aim = col_best(s, t, target, 0)
+        return _first_of(card, aim, w, col_aim)
     wa = _slot_wonder(t, taken)
     card, aim = _known_top(t, kf & ~column_mask(t, wa), target)
-    i = 0 if s.top[target, 0] != wa else 1
-    w = s.top[target, i]
+    w, col_aim = col_best(s, t, target, 1 << wa)
     if card >= 0 or w >= 0:
-        return _first_of(card, aim, w, s.topv[target, i])
+        return _first_of(card, aim, w, col_aim)
     # every slot is of wonder wa
     kx = kf
     if taken >= 0:
@@ -504,37 +637,51 @@ def top_slot(s, t, target, kf, unk, taken):
 
 @njit
 def ev_one(s, t, seat, n, slot, unk):
-    """Expected :func:`take_value` of revealing ``slot`` alone."""
+    """Expected :func:`take_value` of revealing ``slot`` alone (after :func:`seat_values`)."""
     x = _slot_cards(t, slot, unk)
+    new = 1 if s.wcards[seat, _slot_wonder(t, slot)] == 0 else 0
+    memo = s.memo
+    key = t.card_key
     k = popcount(x)
     tot = 0.0
     while x != 0:
         c = lowest(x)
         x &= x - 1
-        tot += one_value(s, t, seat, n, card_class(s, t, seat, c))
+        tot += memo[2 * key[c] + new]
     return tot / k
 
 
 @njit
 def ev_two(s, t, seat, n, a, b, unk):
     """Expected :func:`take_value` of revealing slots ``a`` and ``b`` at once (an
-    unknown wonder twice: two different unknown cards of it, all pairs alike)."""
+    unknown wonder twice: two different unknown cards of it, all pairs alike;
+    after :func:`seat_values`)."""
     xa = _slot_cards(t, a, unk)
     xb = _slot_cards(t, b, unk)
+    na = 1 if s.wcards[seat, _slot_wonder(t, a)] == 0 else 0
+    nb = 1 if s.wcards[seat, _slot_wonder(t, b)] == 0 else 0
     same = a < 0 and a == b
+    nc = t.n_colours
+    memo = s.memo
+    key = t.card_key
     tot = 0.0
     cnt = 0
     while xa != 0:
         ca = lowest(xa)
         xa &= xa - 1
-        ka = card_class(s, t, seat, ca)
+        ka = key[ca]
+        va = memo[2 * ka + na]
         y = xb
         while y != 0:
             cb = lowest(y)
             y &= y - 1
             if same and ca == cb:
                 continue
-            tot += pair_value(s, t, seat, n, ka, card_class(s, t, seat, cb))
+            kb = key[cb]
+            if ka <= nc and kb <= nc and ka != kb:
+                tot += max(va, memo[2 * kb + nb])
+            else:
+                tot += pair_value(s, t, seat, n, 2 * ka + na, 2 * kb + nb)
             cnt += 1
     return tot / cnt
 
@@ -557,15 +704,14 @@ def choose_first(s, t, seat, n, k):
     upc = s.sc[S_UP_CARDS]
     kf = known & ~upc
     unk = s.sc[S_GRID_CARDS] & ~known & ~upc
-    column_tops(s, t, unk)
-    for j in range(s.memo.shape[0]):
-        s.memo[j] = NEG
+    seat_values(s, t, seat, n)
+    column_sets(s, t, unk)
     best = NEG
     chosen0 = -1
     chosen1 = -1
+    pairs = s.pairs
+    tried = 0
     for target in range(t.n_colours + 2):
-        s.pairs[target, 0] = -NO_SLOT
-        s.pairs[target, 1] = -NO_SLOT
         a = top_slot(s, t, target, kf, unk, NO_SLOT)
         if a == NO_SLOT:
             continue
@@ -576,13 +722,15 @@ def choose_first(s, t, seat, n, k):
             if b == NO_SLOT:
                 continue
         seen = False  # the same pair for an earlier target: same value
-        for j in range(target):
-            if s.pairs[j, 0] == a and s.pairs[j, 1] == b:
+        for j in range(tried):
+            if pairs[j, 0] == a and pairs[j, 1] == b:
                 seen = True
-        s.pairs[target, 0] = a
-        s.pairs[target, 1] = b
+                break
         if seen:
             continue
+        pairs[tried, 0] = a
+        pairs[tried, 1] = b
+        tried += 1
         if k == 1:
             val = ev_one(s, t, seat, n, a, unk)
         else:
@@ -628,29 +776,34 @@ def choose_extra(s, t, seat, n):
     upc = s.sc[S_UP_CARDS]
     kf = known & ~upc
     unk = s.sc[S_GRID_CARDS] & ~known & ~upc
-    cur = up_value(s, t, seat, n)
-    for j in range(s.memo3.shape[0]):
-        s.memo3[j] = NEG
+    seat_values(s, t, seat, n)
+    cur = extra_values(s, t, seat, n)
+    memo3 = s.memo3
+    key = t.card_key
     best = NEG
     arg = 0
     x = kf
     while x != 0:
         c = lowest(x)
         x &= x - 1
-        v = extra_value(s, t, seat, n, card_class(s, t, seat, c))
+        v = memo3[card_class(s, t, seat, c)]
         if v > best:
             best = v
             arg = c
+    rows = t.rows
+    full = (1 << rows) - 1
     for w in range(t.n_wonders):
-        u = unk & column_mask(t, w)
+        u = (unk >> (w * rows)) & full
         if u == 0:
             continue
+        new = 1 if s.wcards[seat, w] == 0 else 0
         k = popcount(u)
+        base = w * rows
         v = 0.0
         while u != 0:
-            c = lowest(u)
+            c = base + lowest(u)
             u &= u - 1
-            v += extra_value(s, t, seat, n, card_class(s, t, seat, c))
+            v += memo3[2 * key[c] + new]
         v /= k
         if v > best:
             best = v
@@ -661,56 +814,56 @@ def choose_extra(s, t, seat, n):
 
 
 @njit
-def steal_gain(s, t, seat, n, victim, what):
-    """Value to ``seat`` of stealing from ``victim``: ``what`` is -1 (plastic diamond),
-    a gem colour ``g`` (0..), or ``n_colours`` (a diamond card), ``n_colours + 1``
-    (a key or chest card). Own gain plus ``deny`` times the victim's loss."""
-    prm = s.prm
-    deny = prm[seat, P_DENY]
-    if what < 0:
-        return t.plastic_diamond * (1.0 + deny)
-    if what == t.n_colours:
-        return t.diamond_card * (1.0 + deny)
-    if what == t.n_colours + 1:
-        return prm[seat, P_TREASURE] * (1.0 + deny)
-    have = s.gems[seat, what]
-    gain = float(gem_points(t, have + 1) - gem_points(t, have))
-    if have == 0 and gem_open(s, t):
-        gain += prm[seat, P_REWARD]
-        if s.held[seat, H_COLOURS] + 1 >= t.gem_goal[n]:
-            gain += t.gem_reward[n]
-    hv = s.gems[victim, what]
-    loss = float(gem_points(t, hv) - gem_points(t, hv - 1))
-    return gain + deny * loss
-
-
-@njit
-def _victim_has(s, t, victim, what):
-    if what < 0:
-        return s.held[victim, H_PLASTIC] > 0
-    if what == t.n_colours:
-        return s.held[victim, H_DIAMOND] > 0
-    if what == t.n_colours + 1:
-        return s.held[victim, H_TREASURE] > 0
-    return s.gems[victim, what] > 0
-
-
-@njit
 def best_steal(s, t, seat, n):
-    """``(value, victim, what)`` of the best steal for ``seat`` (victim -1 if none);
-    victims are tried clockwise from the next seat (ties: the first)."""
+    """``(value, victim, what)`` of the best steal for ``seat`` (victim -1 if none):
+    ``what`` is -1 (a plastic diamond), a gem colour ``g`` (0..), ``n_colours`` (a
+    diamond card) or ``n_colours + 1`` (a key or chest card). Its value: the
+    seat's own gain plus ``deny`` times the victim's loss. Victims are tried
+    clockwise from the next seat, ``what`` in that order (ties: the first)."""
+    nc = t.n_colours
+    gems = s.gems
+    held = s.held
+    points = t.gem_points
+    top = points.shape[0] - 1
+    deny = s.prm[seat, P_DENY]
+    loot = s.loot  # own gain by what + 1
+    loot[0] = t.plastic_diamond * (1.0 + deny)
+    colour_open = gem_open(s, t)
+    for g in range(nc):
+        have = gems[seat, g]
+        gain = float(points[min(have + 1, top)] - points[min(have, top)])
+        if have == 0 and colour_open:
+            gain += s.prm[seat, P_REWARD]
+            if held[seat, H_COLOURS] + 1 >= t.gem_goal[n]:
+                gain += t.gem_reward[n]
+        loot[g + 1] = gain
+    loot[nc + 1] = t.diamond_card * (1.0 + deny)
+    loot[nc + 2] = s.prm[seat, P_TREASURE] * (1.0 + deny)
     best = 0.0
     bv = -1
     bw = -2
     for d in range(1, n):
         v = (seat + d) % n
-        for what in range(-1, t.n_colours + 2):
-            if _victim_has(s, t, v, what):
-                val = steal_gain(s, t, seat, n, v, what)
+        if held[v, H_PLASTIC] > 0 and (bv < 0 or loot[0] > best):
+            best = loot[0]
+            bv = v
+            bw = -1
+        for g in range(nc):
+            hv = gems[v, g]
+            if hv > 0:
+                val = loot[g + 1] + deny * float(points[min(hv, top)] - points[min(hv - 1, top)])
                 if bv < 0 or val > best:
                     best = val
                     bv = v
-                    bw = what
+                    bw = g
+        if held[v, H_DIAMOND] > 0 and (bv < 0 or loot[nc + 1] > best):
+            best = loot[nc + 1]
+            bv = v
+            bw = nc
+        if held[v, H_TREASURE] > 0 and (bv < 0 or loot[nc + 2] > best):
+            best = loot[nc + 2]
+            bv = v
+            bw = nc + 1
     return best, bv, bw
 
 
@@ -734,7 +887,20 @@ def choose_kind(s, t, seat, n):
                     return i
                 k -= 1
         return -1
-    _, arg = take_value(s, t, seat, n, m, 0.0)
+    # the first card of the best kind (take_value with no key or chest face up)
+    seat_values(s, t, seat, n)
+    up_counts(s, t, seat)
+    best = NEG
+    arg = -1
+    for i in range(m):
+        if _first_of_kind(s, t, i):
+            kk = t.card_key[s.hyp[i]]
+            v = _group(s, kk, s.up_n[kk], s.up_new[kk])
+            if v > best:
+                best = v
+                arg = i
+    if t.take_optional == 1 and best <= 0.0:
+        return -1
     return arg
 
 

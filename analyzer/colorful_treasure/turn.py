@@ -43,6 +43,7 @@ from analyzer.colorful_treasure.state import (
     S_TURN,
     S_UP_CARDS,
     S_UP_PLACES,
+    S_VALUES_TURN,
     ST_ROBBED,
     ST_STEALS,
     ST_STOLE_PLASTIC,
@@ -96,6 +97,7 @@ def setup(s, t, n):
     s.sc[S_UP_CARDS] = 0
     s.sc[S_UP_PLACES] = 0
     s.sc[S_SV_TURN] = -1
+    s.sc[S_VALUES_TURN] = -1
     s.sc[S_N_UP] = 0
     s.sc[S_GEM_OWNER] = -1
     s.sc[S_EXPLORER_OWNER] = -1
@@ -239,8 +241,11 @@ def remember(s, n, card):
         elif r <= 0.0:
             s.mem[q, card] = turn
         else:
+            if s.log_recall[q, 0] != r:  # log(recall) once per value, not per draw
+                s.log_recall[q, 0] = r
+                s.log_recall[q, 1] = np.log(r)
             u = 1.0 - rng_float(s.rng)
-            k = np.int64(np.log(u) / np.log(r))
+            k = np.int64(np.log(u) / s.log_recall[q, 1])
             s.mem[q, card] = turn + k
             if k > 0:
                 s.kn[q] |= bit
