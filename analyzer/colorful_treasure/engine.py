@@ -189,7 +189,7 @@ def play_game(s, t, n, key0, key1, game):
         if turns >= t.max_turns:
             s.sc[S_ABORTED] = 1
             break
-        seat = (seat + 1) % n
+        seat = seat + 1 if seat + 1 < n else 0
     s.sc[S_TURN] = turns
     return turns
 

@@ -121,7 +121,7 @@ class State(NamedTuple):
     #: hold each gem colour, the diamond, a key or chest (strategies.column_sets)
     cols_n: np.ndarray  #: int64[rows + 1] scratch: masks of wonders with unknown cards: any
     #: ([0]), exactly k ([k])
-    pairs: np.ndarray  #: int64[n_colours + 2, 2] scratch: the candidate pair of each target
+    pairs: np.ndarray  #: int64[n_colours + 2] scratch: the candidate pairs tried (one int each)
     memo: np.ndarray  #: float64[2 * (n_colours + 3)] scratch: value of one card by class
     memo3: np.ndarray  #: float64[2 * (n_colours + 3)] scratch: value of one more card by class
     up_n: np.ndarray  #: int64[n_colours + 3] scratch: face-up cards by kind (card_key)
@@ -166,7 +166,7 @@ def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> Stat
         pick=np.full(MAX_REVEALS, -1, np.int64),
         cols=np.zeros(t.n_colours + 2, np.int64),
         cols_n=np.zeros(t.rows + 1, np.int64),
-        pairs=np.full((t.n_colours + 2, 2), -1, np.int64),
+        pairs=np.full(t.n_colours + 2, -1, np.int64),
         memo=np.zeros(2 * (t.n_colours + 3), np.float64),
         memo3=np.zeros(2 * (t.n_colours + 3), np.float64),
         up_n=np.zeros(t.n_colours + 3, np.int64),

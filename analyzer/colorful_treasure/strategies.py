@@ -496,25 +496,32 @@ def column_sets(s, t, unk):
     nc = t.n_colours
     cols = s.cols
     cols_n = s.cols_n
-    key = t.card_key
-    for j in range(nc + 2):
-        cols[j] = 0
+    wonder = t.card_wonder
+    for j in range(nc + 1):
+        x = unk & t.key_mask[j]
+        m = 0
+        while x != 0:
+            m |= 1 << wonder[lowest(x)]
+            x &= x - 1
+        cols[j] = m
+    x = unk & t.treasure_mask
+    m = 0
+    while x != 0:
+        m |= 1 << wonder[lowest(x)]
+        x &= x - 1
+    cols[nc + 1] = m
     for k in range(cols_n.shape[0]):
         cols_n[k] = 0
     rows = t.rows
     full = (1 << rows) - 1
     for w in range(t.n_wonders):
         u = (unk >> (w * rows)) & full
-        if u == 0:
-            continue
-        bit = 1 << w
-        cols_n[0] |= bit
-        cols_n[popcount(u)] |= bit
-        base = w * rows
-        while u != 0:
-            c = base + lowest(u)
-            u &= u - 1
-            cols[min(key[c], nc + 1)] |= bit
+        if u != 0:
+            cols_n[popcount(u)] |= 1 << w
+    any_ = 0
+    for k in range(1, cols_n.shape[0]):
+        any_ |= cols_n[k]
+    cols_n[0] = any_
 
 
 @njit
@@ -721,15 +728,15 @@ def choose_first(s, t, seat, n, k):
             b = top_slot(s, t, target, kf, unk, a)
             if b == NO_SLOT:
                 continue
+        pair = (a + 64) * 128 + b + 64  # slots are -12 .. 59
         seen = False  # the same pair for an earlier target: same value
         for j in range(tried):
-            if pairs[j, 0] == a and pairs[j, 1] == b:
+            if pairs[j] == pair:
                 seen = True
                 break
         if seen:
             continue
-        pairs[tried, 0] = a
-        pairs[tried, 1] = b
+        pairs[tried] = pair
         tried += 1
         if k == 1:
             val = ev_one(s, t, seat, n, a, unk)
@@ -843,7 +850,9 @@ def best_steal(s, t, seat, n):
     bv = -1
     bw = -2
     for d in range(1, n):
-        v = (seat + d) % n
+        v = seat + d
+        if v >= n:
+            v -= n
         if held[v, H_PLASTIC] > 0 and (bv < 0 or loot[0] > best):
             best = loot[0]
             bv = v
