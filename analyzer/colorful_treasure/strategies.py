@@ -310,7 +310,7 @@ def seat_values(s, t, seat, n):
     done = s.held[seat, H_COLOURS] + 1 >= t.gem_goal[n]
     gem_reward = float(t.gem_reward[n])
     dia = t.diamond_card + t.plastic_diamond
-    most = gain.shape[1]
+    most = min(gain.shape[1], t.first_reveals + t.extra_reveals + 1)
     for kk in range(nc + 1):
         bonus[kk, 0] = 0.0
         bonus[kk, 1] = 0.0
@@ -338,12 +338,19 @@ def seat_values(s, t, seat, n):
             if held_w + k >= goal:
                 explore[1, k] = pts
     optional = t.take_optional == 1
+    e0 = explore[0, 1]
+    e1 = explore[1, 1]
     for kk in range(nc + 1):
-        for new in range(2):
-            v = _group(s, kk, 1, new)
-            if optional and v <= 0.0:
-                v = 0.0
-            memo[2 * kk + new] = v
+        v = gain[kk, 1] + bonus[kk, 0]  # _group(s, kk, 1, new), new = 0 adds 0.0 twice
+        v += bonus[kk, 1]
+        w = v + e0
+        w += e1
+        if optional and v <= 0.0:
+            v = 0.0
+        if optional and w <= 0.0:
+            w = 0.0
+        memo[2 * kk] = v
+        memo[2 * kk + 1] = w
     for new in range(2):
         memo[2 * nc + 2 + new] = _treasure(s, t, seat, n, 1, 0, new)
         memo[2 * nc + 4 + new] = _treasure(s, t, seat, n, 0, 1, new)
@@ -455,10 +462,18 @@ def extra_values(s, t, seat, n):
                     kind1 = kk
                 elif v > best2:
                     best2 = v
+        gain = s.gain
+        bonus = s.bonus
+        explore = s.explore
         for kk in range(nc + 1):
             other = best2 if kk == kind1 else best1
+            base = gain[kk, up_n[kk] + 1] + bonus[kk, 0]  # _group, laid out
+            base += bonus[kk, 1]
             for new in range(2):
-                v = max(_group(s, kk, up_n[kk] + 1, up_new[kk] + new), other)
+                nw = up_new[kk] + new
+                v = base + explore[0, nw]
+                v += explore[1, nw]
+                v = max(v, other)
                 if optional and v <= 0.0:
                     v = 0.0
                 memo3[2 * kk + new] = v
@@ -643,6 +658,74 @@ def top_slot(s, t, target, kf, unk, taken):
 
 
 @njit
+def _best_of(kpos, kzero, kneg, pos, zero, neg, cols_n, rows):
+    """The first slot of the best aim among known cards of aim ONE (mask ``kpos``),
+    0 (``kzero``) and -ONE (``kneg``), and columns (wonder masks) of aim 1/k
+    (``pos``), 0 (``zero``) and -1/k (``neg``) for k unknown cards
+    (``cols_n[k]``): :func:`top_slot` with the masks laid out. A known card ranks
+    before a column of the same aim. :data:`NO_SLOT` if all are empty."""
+    if kpos != 0:
+        return lowest(kpos)
+    if pos != 0:
+        for k in range(1, rows + 1):
+            x = pos & cols_n[k]
+            if x != 0:
+                return -1 - lowest(x)
+    if kzero != 0:
+        return lowest(kzero)
+    if zero != 0:
+        return -1 - lowest(zero)
+    if neg != 0:
+        for k in range(rows, 1, -1):  # -1/k beats -1 (a known key or chest) for k > 1
+            x = neg & cols_n[k]
+            if x != 0:
+                return -1 - lowest(x)
+    if kneg != 0:
+        return lowest(kneg)
+    if neg != 0:
+        return -1 - lowest(neg)
+    return NO_SLOT
+
+
+@njit
+def target_pair(s, t, target, kf, unk):
+    """``(a, b)``: :func:`top_slot` of ``target``, then of ``target`` with ``a``
+    taken (after :func:`column_sets`), the masks of both worked out once."""
+    nc = t.n_colours
+    cols = s.cols
+    cols_n = s.cols_n
+    rows = t.rows
+    tm = t.treasure_mask
+    cu = cols_n[0]
+    ct = cols[nc + 1]
+    if target <= nc:
+        cj = cols[target]
+        pos = cj & ~ct & cu
+        zero = ((cj & ct) | (~cj & ~ct)) & cu
+        neg = ct & ~cj & cu
+        kpos = kf & t.key_mask[target]
+        kzero = kf & ~tm & ~kpos
+        kneg = kf & tm
+    else:
+        pos = ct & cu
+        zero = cu & ~ct
+        neg = 0
+        kpos = kf & tm
+        kzero = kf & ~tm
+        kneg = 0
+    a = _best_of(kpos, kzero, kneg, pos, zero, neg, cols_n, rows)
+    if a == NO_SLOT:
+        return a, a
+    wa = _slot_wonder(t, a)
+    cm = ~column_mask(t, wa)
+    wm = ~(1 << wa)
+    b = _best_of(kpos & cm, kzero & cm, kneg & cm, pos & wm, zero & wm, neg & wm, cols_n, rows)
+    if b == NO_SLOT:  # every slot is of wonder wa
+        b = top_slot(s, t, target, kf, unk, a)
+    return a, b
+
+
+@njit
 def ev_one(s, t, seat, n, slot, unk):
     """Expected :func:`take_value` of revealing ``slot`` alone (after :func:`seat_values`)."""
     x = _slot_cards(t, slot, unk)
@@ -685,8 +768,14 @@ def ev_two(s, t, seat, n, a, b, unk):
             if same and ca == cb:
                 continue
             kb = key[cb]
-            if ka <= nc and kb <= nc and ka != kb:
-                tot += max(va, memo[2 * kb + nb])
+            if ka != kb and (ka <= nc or kb <= nc):
+                vb = memo[2 * kb + nb]
+                if ka > nc:  # a key or chest with another card: that one alone
+                    tot += va
+                elif kb > nc:
+                    tot += vb
+                else:  # two kinds: the better one
+                    tot += max(va, vb)
             else:
                 tot += pair_value(s, t, seat, n, 2 * ka + na, 2 * kb + nb)
             cnt += 1
@@ -719,15 +808,13 @@ def choose_first(s, t, seat, n, k):
     pairs = s.pairs
     tried = 0
     for target in range(t.n_colours + 2):
-        a = top_slot(s, t, target, kf, unk, NO_SLOT)
-        if a == NO_SLOT:
-            continue
         if k == 1:
+            a = top_slot(s, t, target, kf, unk, NO_SLOT)
             b = a
         else:
-            b = top_slot(s, t, target, kf, unk, a)
-            if b == NO_SLOT:
-                continue
+            a, b = target_pair(s, t, target, kf, unk)
+        if a == NO_SLOT or b == NO_SLOT:
+            continue
         pair = (a + 64) * 128 + b + 64  # slots are -12 .. 59
         seen = False  # the same pair for an earlier target: same value
         for j in range(tried):
@@ -787,6 +874,16 @@ def choose_extra(s, t, seat, n):
     cur = extra_values(s, t, seat, n)
     memo3 = s.memo3
     key = t.card_key
+    bar = cur + s.prm[seat, P_THIRD] + 1e-9
+    # no slot is worth more than the best class among the cards it may show: if that
+    # is below the bar (by more than rounding can add to an average), stop here
+    top = NEG
+    cards = kf | unk
+    for j in range(t.key_mask.shape[0]):
+        if cards & t.key_mask[j] != 0:
+            top = max(top, memo3[2 * j], memo3[2 * j + 1])
+    if top + 1e-10 + abs(top) * 1e-14 <= bar:
+        return -1
     best = NEG
     arg = 0
     x = kf
@@ -815,7 +912,7 @@ def choose_extra(s, t, seat, n):
         if v > best:
             best = v
             arg = -1 - w
-    if best > cur + s.prm[seat, P_THIRD] + 1e-9:
+    if best > bar:
         return slot_place(s, t, arg, kf, 0)
     return -1
 
