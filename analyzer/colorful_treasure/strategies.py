@@ -310,7 +310,7 @@ def seat_values(s, t, seat, n):
     done = s.held[seat, H_COLOURS] + 1 >= t.gem_goal[n]
     gem_reward = float(t.gem_reward[n])
     dia = t.diamond_card + t.plastic_diamond
-    most = min(gain.shape[1], t.first_reveals + t.extra_reveals + 1)
+    most = gain.shape[1]
     for kk in range(nc + 1):
         bonus[kk, 0] = 0.0
         bonus[kk, 1] = 0.0
