@@ -119,6 +119,7 @@ class State(NamedTuple):
     pick: np.ndarray  #: int64[MAX_REVEALS] positions chosen to reveal at once
     cols: np.ndarray  #: int64[n_colours + 2] scratch: masks of wonders whose unknown cards
     #: hold each gem colour, the diamond, a key or chest (strategies.column_sets)
+    kinds: np.ndarray  #: int64[W] scratch: what each column's unknown cards hold (bit = kind)
     cols_n: np.ndarray  #: int64[rows + 1] scratch: masks of wonders with unknown cards: any
     #: ([0]), exactly k ([k])
     pairs: np.ndarray  #: int64[n_colours + 2] scratch: the candidate pairs tried (one int each)
@@ -165,6 +166,7 @@ def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> Stat
         hyp=np.full(MAX_REVEALS + 1, -1, np.int64),
         pick=np.full(MAX_REVEALS, -1, np.int64),
         cols=np.zeros(t.n_colours + 2, np.int64),
+        kinds=np.zeros(w, np.int64),
         cols_n=np.zeros(t.rows + 1, np.int64),
         pairs=np.full(t.n_colours + 2, -1, np.int64),
         memo=np.zeros(2 * (t.n_colours + 3), np.float64),

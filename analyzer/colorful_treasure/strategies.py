@@ -511,28 +511,27 @@ def column_sets(s, t, unk):
     nc = t.n_colours
     cols = s.cols
     cols_n = s.cols_n
-    wonder = t.card_wonder
-    for j in range(nc + 1):
-        x = unk & t.key_mask[j]
-        m = 0
-        while x != 0:
-            m |= 1 << wonder[lowest(x)]
-            x &= x - 1
-        cols[j] = m
-    x = unk & t.treasure_mask
-    m = 0
-    while x != 0:
-        m |= 1 << wonder[lowest(x)]
-        x &= x - 1
-    cols[nc + 1] = m
-    for k in range(cols_n.shape[0]):
-        cols_n[k] = 0
+    kinds = s.kinds
+    key = t.card_key
     rows = t.rows
     full = (1 << rows) - 1
+    for k in range(cols_n.shape[0]):
+        cols_n[k] = 0
+    # fixed loops and no branch on the cards: what each column's unknown cards hold
+    # (bit j: card_key j, a key or chest as n_colours + 1), then transposed
     for w in range(t.n_wonders):
-        u = (unk >> (w * rows)) & full
-        if u != 0:
-            cols_n[popcount(u)] |= 1 << w
+        base = w * rows
+        u = (unk >> base) & full
+        ks = 0
+        for r in range(rows):
+            ks |= ((u >> r) & 1) << min(key[base + r], nc + 1)
+        kinds[w] = ks
+        cols_n[popcount(u)] |= 1 << w
+    for j in range(nc + 2):
+        m = 0
+        for w in range(t.n_wonders):
+            m |= ((kinds[w] >> j) & 1) << w
+        cols[j] = m
     any_ = 0
     for k in range(1, cols_n.shape[0]):
         any_ |= cols_n[k]
@@ -897,18 +896,15 @@ def choose_extra(s, t, seat, n):
     rows = t.rows
     full = (1 << rows) - 1
     for w in range(t.n_wonders):
-        u = (unk >> (w * rows)) & full
+        base = w * rows
+        u = (unk >> base) & full
         if u == 0:
             continue
         new = 1 if s.wcards[seat, w] == 0 else 0
-        k = popcount(u)
-        base = w * rows
         v = 0.0
-        while u != 0:
-            c = base + lowest(u)
-            u &= u - 1
-            v += memo3[2 * key[c] + new]
-        v /= k
+        for r in range(rows):  # every place, the absent ones times 0: no branch to guess
+            v += memo3[2 * key[base + r] + new] * ((u >> r) & 1)
+        v /= popcount(u)
         if v > best:
             best = v
             arg = -1 - w
