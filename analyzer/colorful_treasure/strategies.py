@@ -281,9 +281,46 @@ def steal_value(s, t, seat, n):
     turn: nothing a seat holds changes between its reveals."""
     key = s.sc[S_TURN] * 64 + seat
     if s.sc[S_SV_TURN] != key:
-        s.fsc[F_SV], _, _ = best_steal(s, t, seat, n)
+        if s.prm[seat, P_DENY] == 0.0:
+            s.fsc[F_SV] = _own_best_steal(s, t, seat, n)
+        else:
+            s.fsc[F_SV], _, _ = best_steal(s, t, seat, n)
         s.sc[S_SV_TURN] = key
     return s.fsc[F_SV]
+
+
+@njit
+def _own_best_steal(s, t, seat, n):
+    """The value of :func:`best_steal` when ``deny`` is 0: a steal is then worth its
+    own gain whoever the victim, so the best item any other seat holds. The cards
+    held by anyone are those out of the grid; plastic diamonds are counted by seat."""
+    nc = t.n_colours
+    gems = s.gems
+    held = s.held
+    points = t.gem_points
+    top = points.shape[0] - 1
+    out = ~s.sc[S_GRID_CARDS]
+    best = NEG
+    plastic = 0
+    for q in range(n):
+        plastic += held[q, H_PLASTIC]
+    if plastic > held[seat, H_PLASTIC]:
+        best = max(best, float(t.plastic_diamond * 1.0))
+    colour_open = gem_open(s, t)
+    for g in range(nc):
+        have = gems[seat, g]
+        if popcount(t.key_mask[g] & out) > have:
+            gain = float(points[min(have + 1, top)] - points[min(have, top)])
+            if have == 0 and colour_open:
+                gain += s.prm[seat, P_REWARD]
+                if held[seat, H_COLOURS] + 1 >= t.gem_goal[n]:
+                    gain += t.gem_reward[n]
+            best = max(best, gain)
+    if popcount(t.key_mask[nc] & out) > held[seat, H_DIAMOND]:
+        best = max(best, float(t.diamond_card * 1.0))
+    if popcount(t.treasure_mask & out) > held[seat, H_TREASURE]:
+        best = max(best, s.prm[seat, P_TREASURE] * 1.0)
+    return 0.0 if best == NEG else best
 
 
 @njit
