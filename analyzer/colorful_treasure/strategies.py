@@ -63,6 +63,7 @@ from analyzer.colorful_treasure.state import (
     S_SV_TURN,
     S_TURN,
     S_UP_CARDS,
+    S_UP_COUNTED,
     S_VALUES_TURN,
 )
 from analyzer.colorful_treasure.turn import (
@@ -393,7 +394,7 @@ def seat_values(s, t, seat, n):
         memo[2 * nc + 4 + new] = _treasure(s, t, seat, n, 0, 1, new)
 
 
-@njit
+@njit(inline="always")
 def _group(s, kk, cnt, new_w):
     """:func:`group_value` from the terms of :func:`seat_values`."""
     bonus = s.bonus
@@ -404,7 +405,7 @@ def _group(s, kk, cnt, new_w):
     return v + explore[1, new_w]
 
 
-@njit
+@njit(inline="always")
 def _treasure(s, t, seat, n, keys, chests, new_w):
     """:func:`treasure_value` from the terms of :func:`seat_values`, with the steal
     value worked out only if a pair of markers is completed."""
@@ -426,7 +427,7 @@ def one_value(s, cls):
     return s.memo[cls]
 
 
-@njit
+@njit(inline="always")
 def pair_value(s, t, seat, n, ca, cb):
     """:func:`take_value` of two cards of classes ``ca`` and ``cb`` face up (after
     :func:`seat_values`).
@@ -455,17 +456,25 @@ def pair_value(s, t, seat, n, ca, cb):
 @njit
 def up_counts(s, t, seat):
     """The cards face up now by kind (``s.up_n``) and, of those, the ones of wonders
-    new to ``seat`` (``s.up_new``)."""
+    new to ``seat`` (``s.up_new``); counted once a turn and brought up to date when
+    one more card has been turned up since (``S_UP_COUNTED``)."""
     up_n = s.up_n
     up_new = s.up_new
-    for kk in range(up_n.shape[0]):
-        up_n[kk] = 0
-        up_new[kk] = 0
+    m = s.sc[S_N_UP]
+    stamp = (s.sc[S_TURN] * 64 + seat) * 8 + m
+    first = 0
+    if s.sc[S_UP_COUNTED] == stamp:
+        return
+    if s.sc[S_UP_COUNTED] == stamp - 1 and m > 0:
+        first = m - 1  # counted before the last card was turned up
+    else:
+        for kk in range(up_n.shape[0]):
+            up_n[kk] = 0
+            up_new[kk] = 0
+    s.sc[S_UP_COUNTED] = stamp
     key = t.card_key
-    grid = s.grid
-    up = s.up
-    for i in range(s.sc[S_N_UP]):
-        c = grid[up[i]]
+    for i in range(first, m):
+        c = s.grid[s.up[i]]
         kk = key[c]
         up_n[kk] += 1
         if s.wcards[seat, t.card_wonder[c]] == 0:

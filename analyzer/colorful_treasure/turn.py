@@ -42,6 +42,7 @@ from analyzer.colorful_treasure.state import (
     S_SV_TURN,
     S_TURN,
     S_UP_CARDS,
+    S_UP_COUNTED,
     S_UP_PLACES,
     S_VALUES_TURN,
     ST_ROBBED,
@@ -98,6 +99,7 @@ def setup(s, t, n):
     s.sc[S_UP_PLACES] = 0
     s.sc[S_SV_TURN] = -1
     s.sc[S_VALUES_TURN] = -1
+    s.sc[S_UP_COUNTED] = -1
     s.sc[S_N_UP] = 0
     s.sc[S_GEM_OWNER] = -1
     s.sc[S_EXPLORER_OWNER] = -1
