@@ -10,6 +10,12 @@ target of 50,000 games/s for ``greedy`` with 4 players.
     python benchmarks/bench_colorful_treasure.py [--games N] [--plain-games N]
         [--repeats N] [--players 4] [--strategies greedy,random,perfect,hunter]
 
+Side by side with another checkout (``--old``: its games/s and this checkout's,
+each a child process, alternating for ``--rounds`` rounds, the same games):
+
+    git worktree add /tmp/ct-base main
+    python benchmarks/bench_colorful_treasure.py --old /tmp/ct-base --rounds 5
+
 Nothing here is asserted: machines are shared and noisy; compare figures from one run.
 """
 
@@ -21,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 TARGET = 50_000  #: games/s, greedy, 4 players, one core
 
@@ -61,6 +68,57 @@ def plain_rate(players: int, strategy: str, games: int) -> float:
     return games / float(res.stdout.strip().splitlines()[-1])
 
 
+_CHILD = """
+import statistics, sys, time
+sys.path.insert(0, {root!r})
+import analyzer
+assert analyzer.__file__.startswith({root!r}), analyzer.__file__
+from analyzer.colorful_treasure.game import make_job, play_raw
+job = make_job({players}, {strategy!r}, seed=1, steals=False)
+play_raw(job, 0, 2)
+rates = []
+for r in range({repeats}):
+    t0 = time.perf_counter()
+    play_raw(job, r * {games}, {games})
+    rates.append({games} / (time.perf_counter() - t0))
+print(statistics.median(rates))
+"""
+
+
+def child_rate(root: Path, players: int, strategy: str, games: int, repeats: int) -> float:
+    """Median games/s of ``repeats`` batches of the kernel in checkout ``root``
+    (a child process: its own imports and numba cache)."""
+    code = _CHILD.format(
+        root=str(root.resolve()), players=players, strategy=strategy, games=games, repeats=repeats
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd="/"
+    )
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def side_by_side(old: Path, args) -> None:
+    """Alternating child runs of ``old`` and this checkout; every round and the medians."""
+    new = Path(__file__).resolve().parents[1]
+    print(f"old: {old}  new: {new}  load average: {os.getloadavg()[0]:.2f}")
+    print(f"{'strategy':<9} {'P':>2} {'round':>5} {'old g/s':>9} {'new g/s':>9} {'new/old':>8}")
+    for players in (int(x) for x in args.players.split(",")):
+        for strategy in args.strategies.split(","):
+            olds, news, ratios = [], [], []
+            for r in range(args.rounds):
+                o = child_rate(old, players, strategy, args.games, args.repeats)
+                n = child_rate(new, players, strategy, args.games, args.repeats)
+                olds.append(o)
+                news.append(n)
+                ratios.append(n / o)
+                print(f"{strategy:<9} {players:>2} {r + 1:>5} {o:>9,.0f} {n:>9,.0f} {n / o:>7.2f}x")
+            print(
+                f"{strategy:<9} {players:>2} {'med':>5} {statistics.median(olds):>9,.0f} "
+                f"{statistics.median(news):>9,.0f} {statistics.median(ratios):>7.2f}x"
+            )
+    print(f"load average at the end: {os.getloadavg()[0]:.2f}")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=5000)
@@ -68,7 +126,12 @@ def main(argv=None) -> None:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--players", default="4")
     ap.add_argument("--strategies", default="greedy,random,perfect,hunter")
+    ap.add_argument("--old", type=Path, help="a second checkout: side by side, alternating")
+    ap.add_argument("--rounds", type=int, default=5, help="alternating runs (with --old)")
     args = ap.parse_args(argv)
+    if args.old:
+        side_by_side(args.old, args)
+        return
     t0 = time.perf_counter()
     kernel_seconds(4, "greedy", 2)
     print(f"warm-up (compile or load cache): {time.perf_counter() - t0:.1f} s")

@@ -482,3 +482,241 @@ def naive_ring_closeness(stones, centres):
             v *= 1.5
         best = max(best, v)
     return best
+
+
+# --------------------------------------------------------------------------- Colorful Treasure
+# Twins of the players' decisions of docs/rules/colorful-treasure.md ("Players and
+# memory"), written the long way: what a seat knows is recounted from every card's
+# memory, candidate reveals are listed and scored one by one, and values are exact
+# fractions. ``s`` is a State (numpy arrays), ``t`` the rules' Tables.
+
+
+def _ct_key(t, c):
+    """A card's kind: its gem colour, or diamond, key, chest after the colours."""
+    kind = int(t.card_kind[c])
+    return int(t.card_colour[c]) if kind == 0 else int(t.n_colours) + kind - 1
+
+
+def _ct_class(s, t, seat, c):
+    return 2 * _ct_key(t, c) + int(s.wcards[seat, t.card_wonder[c]] == 0)
+
+
+def naive_ct_view(s, t, seat):
+    """``(known, unknown, up)``: the cards in the grid ``seat`` knows (remembered at
+    this turn, or face up), each wonder's cards in the grid it does not know, and
+    the places face up now."""
+    from analyzer.colorful_treasure.state import S_N_UP, S_TURN
+
+    turn = int(s.sc[S_TURN])
+    up = [int(s.up[i]) for i in range(int(s.sc[S_N_UP]))]
+    up_cards = {int(s.grid[p]) for p in up}
+    in_grid = [c for c in range(t.n_cards) if s.owner[c] < 0]
+    known = {c for c in in_grid if s.mem[seat, c] >= turn or c in up_cards}
+    rows = int(t.rows)
+    unknown = {
+        w: [c for c in range(w * rows, (w + 1) * rows) if s.owner[c] < 0 and c not in known]
+        for w in range(t.n_wonders)
+    }
+    return known, unknown, up
+
+
+def naive_ct_take_value(s, t, seat, n, cards, sv):
+    """Exact value (a Fraction) to ``seat`` of the take the rules force or allow with
+    ``cards`` face up: keys and chests are taken (their weight, new wonders, ``sv``
+    per pair of markers completed), else the best single kind."""
+    from fractions import Fraction as F
+
+    from analyzer.colorful_treasure.state import (
+        H_CHESTS,
+        H_COLOURS,
+        H_KEYS,
+        H_WONDERS,
+        S_EXPLORER_OWNER,
+        S_GEM_OWNER,
+    )
+
+    _recall, w_treasure, w_reward, _deny, _third = (F(float(x)) for x in s.prm[seat])
+    gem_open = t.rewards == 1 and s.sc[S_GEM_OWNER] < 0
+    explorer_open = t.rewards == 1 and s.sc[S_EXPLORER_OWNER] < 0
+
+    def explorer(taken):
+        new = {int(t.card_wonder[c]) for c in taken if s.wcards[seat, t.card_wonder[c]] == 0}
+        if not new or not explorer_open:
+            return F(0)
+        v = F(1, 2) * w_reward * len(new)
+        if s.held[seat, H_WONDERS] + len(new) >= t.explorer_goal:
+            v += int(t.explorer_points)
+        return v
+
+    treasure = [c for c in cards if _ct_key(t, c) > t.n_colours]
+    if treasure:
+        keys = sum(_ct_key(t, c) == t.n_colours + 1 for c in treasure)
+        chests = len(treasure) - keys
+        hk, hc = int(s.held[seat, H_KEYS]), int(s.held[seat, H_CHESTS])
+        pairs = min(hk + keys, hc + chests) - min(hk, hc)
+        return w_treasure * len(treasure) + F(float(sv)) * pairs + explorer(treasure)
+    table = [int(x) for x in t.gem_points]
+    best = None
+    for key in {_ct_key(t, c) for c in cards}:
+        taken = [c for c in cards if _ct_key(t, c) == key]
+        if key < t.n_colours:
+            have = int(s.gems[seat, key])
+            top = len(table) - 1
+            v = F(table[min(have + len(taken), top)] - table[min(have, top)])
+            if have == 0 and gem_open:
+                v += w_reward
+                if s.held[seat, H_COLOURS] + 1 >= t.gem_goal[n]:
+                    v += int(t.gem_reward[n])
+        else:
+            v = F(len(taken) * int(t.diamond_card + t.plastic_diamond))
+        v += explorer(taken)
+        best = v if best is None else max(best, v)
+    if t.take_optional == 1 and best <= 0:
+        return F(0)
+    return best
+
+
+def naive_ct_slots(s, t, seat, known, unknown, up):
+    """Candidate reveals: the known face-down cards by id, at most two of each class
+    (cards of one class are worth the same), then every wonder with unknown cards
+    (as ``-1 - wonder``)."""
+    slots = []
+    listed = {}
+    for c in sorted(known):
+        if int(s.pos_of[c]) in up:
+            continue
+        k = _ct_class(s, t, seat, c)
+        if listed.get(k, 0) < 2:
+            listed[k] = listed.get(k, 0) + 1
+            slots.append(c)
+    return slots + [-1 - w for w in range(t.n_wonders) if unknown[w]]
+
+
+def _ct_outcomes(slot, unknown):
+    return [slot] if slot >= 0 else unknown[-1 - slot]
+
+
+def _ct_wonder(t, slot):
+    return int(t.card_wonder[slot]) if slot >= 0 else -1 - slot
+
+
+def naive_ct_aim(t, slot, unknown, target):
+    """How well ``slot`` serves ``target`` (a gem colour, diamond, then key-or-chest):
+    the chance of the target kind, less the chance of a key or chest when the target
+    is not one."""
+    from fractions import Fraction as F
+
+    cards = _ct_outcomes(slot, unknown)
+    tre = F(sum(_ct_key(t, c) > t.n_colours for c in cards), len(cards))
+    if target == t.n_colours + 1:
+        return tre
+    return F(sum(_ct_key(t, c) == target for c in cards), len(cards)) - tre
+
+
+def naive_ct_top(t, slots, unknown, target, taken=None):
+    """The first slot of the best aim; with ``taken``, among the slots of other
+    wonders, or if there are none, among all but ``taken`` (which a wonder with two
+    unknown places or more may be). None if there is none."""
+
+    def first_best(cands):
+        best = arg = None
+        for sl in cands:
+            v = naive_ct_aim(t, sl, unknown, target)
+            if best is None or v > best:
+                best, arg = v, sl
+        return arg
+
+    if taken is None:
+        return first_best(slots)
+    others = [sl for sl in slots if not (sl == taken and (sl >= 0 or len(unknown[-1 - sl]) < 2))]
+    wa = _ct_wonder(t, taken)
+    found = first_best([sl for sl in others if _ct_wonder(t, sl) != wa])
+    return found if found is not None else first_best(others)
+
+
+def _ct_place(s, t, slot, known, up, exclude, rng):
+    """The place to reveal for ``slot``: a known card's, or uniform (the engine's
+    draw) among the face-down places of the wonder that hold no known card."""
+    from analyzer.rng import rng_below
+
+    if slot >= 0:
+        return int(s.pos_of[slot])
+    w = -1 - slot
+    rows = int(t.rows)
+    taken_by_known = {int(s.pos_of[c]) for c in known}
+    places = [
+        p
+        for p in range(w * rows, (w + 1) * rows)
+        if s.grid[p] >= 0 and p not in up and p not in exclude and p not in taken_by_known
+    ]
+    k = rng_below(rng, len(places))
+    return places[k] if places else -1
+
+
+def _ct_uniform_place(s, t, up, exclude, rng):
+    from analyzer.rng import rng_below
+
+    places = [p for p in range(t.n_cards) if s.grid[p] >= 0 and p not in up and p not in exclude]
+    k = rng_below(rng, len(places))
+    return places[k] if places else -1
+
+
+def naive_ct_choose_first(s, t, seat, n, k, sv, rng):
+    """Places of the ``k`` cards an expected-value seat reveals at once: for each
+    target, the slot that serves it best and the best one of another wonder; of
+    those pairs the first of the best exact expected value. ``sv``: the seat's best
+    steal value; ``rng``: a copy of the game's stream, drawn from as the engine does."""
+    from fractions import Fraction as F
+
+    known, unknown, up = naive_ct_view(s, t, seat)
+    slots = naive_ct_slots(s, t, seat, known, unknown, up)
+    seen = []
+    best = chosen = None
+    for target in range(t.n_colours + 2):
+        a = naive_ct_top(t, slots, unknown, target)
+        if a is None:
+            continue
+        b = a if k == 1 else naive_ct_top(t, slots, unknown, target, taken=a)
+        if b is None or (a, b) in seen:
+            continue
+        seen.append((a, b))
+        vals = []
+        for x in _ct_outcomes(a, unknown):
+            if k == 1:
+                vals.append(naive_ct_take_value(s, t, seat, n, [x], sv))
+                continue
+            for y in _ct_outcomes(b, unknown):
+                if not (a < 0 and a == b and x == y):
+                    vals.append(naive_ct_take_value(s, t, seat, n, [x, y], sv))
+        val = sum(vals, F(0)) / len(vals)
+        if best is None or val > best:
+            best, chosen = val, (a, b)
+    picks = [_ct_place(s, t, chosen[0], known, up, set(), rng)]
+    if k >= 2:
+        picks.append(_ct_place(s, t, chosen[1], known, up, {picks[0]}, rng))
+    for _ in range(2, k):
+        picks.append(_ct_uniform_place(s, t, up, set(picks), rng))
+    return picks
+
+
+def naive_ct_choose_extra(s, t, seat, n, sv, rng):
+    """Place of one more card for an expected-value seat, or -1: the first slot of
+    the best expected value of the take with it face up, if that beats the take now
+    by more than ``third``."""
+    from fractions import Fraction as F
+
+    known, unknown, up = naive_ct_view(s, t, seat)
+    if not any(s.grid[p] >= 0 and p not in up for p in range(t.n_cards)):
+        return -1
+    face_up = [int(s.grid[p]) for p in up]
+    cur = naive_ct_take_value(s, t, seat, n, face_up, sv)
+    best = arg = None
+    for sl in naive_ct_slots(s, t, seat, known, unknown, up):
+        outs = _ct_outcomes(sl, unknown)
+        v = sum((naive_ct_take_value(s, t, seat, n, face_up + [c], sv) for c in outs), F(0))
+        v /= len(outs)
+        if best is None or v > best:
+            best, arg = v, sl
+    if float(best) > float(cur) + float(s.prm[seat, 4]) + 1e-9:
+        return _ct_place(s, t, arg, known, up, set(), rng)
+    return -1

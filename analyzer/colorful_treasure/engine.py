@@ -13,6 +13,7 @@ and the win share as float32.
 
 import numpy as np
 
+from analyzer.colorful_treasure.bits import popcount
 from analyzer.colorful_treasure.codes import Kind
 from analyzer.colorful_treasure.state import (
     EV_END,
@@ -32,6 +33,8 @@ from analyzer.colorful_treasure.state import (
     S_EXPLORER_TURN,
     S_GAME,
     S_GEM_TURN,
+    S_GRID_CARDS,
+    S_GRID_PLACES,
     S_LEFT,
     S_N,
     S_N_UP,
@@ -189,7 +192,7 @@ def play_game(s, t, n, key0, key1, game):
         if turns >= t.max_turns:
             s.sc[S_ABORTED] = 1
             break
-        seat = (seat + 1) % n
+        seat = seat + 1 if seat + 1 < n else 0
     s.sc[S_TURN] = turns
     return turns
 
@@ -197,14 +200,16 @@ def play_game(s, t, n, key0, key1, game):
 @njit
 def check_invariants(s, t, n):
     """Bit mask of broken invariants after a game (0 when all hold): every card is
-    in the grid or held once, plastic diamonds and treasure markers are conserved,
-    every seat's counters match the cards it owns."""
+    in the grid or held once (and the grid's masks agree), plastic diamonds and
+    treasure markers are conserved, every seat's counters match the cards it owns."""
     bad = 0
     in_grid = 0
+    grid_cards = 0
     for p in range(t.n_cards):
         c = s.grid[p]
         if c >= 0:
             in_grid += 1
+            grid_cards |= 1 << c
             if s.owner[c] != -1 or s.pos_of[c] != p:
                 bad |= BAD_CARDS
     held = 0
@@ -220,27 +225,33 @@ def check_invariants(s, t, n):
         plastic += s.board_plastic[w]
     if plastic != t.n_wonders:
         bad |= BAD_PLASTIC
+    tally = s.tally  # cards, diamond cards, key and chest cards of each seat, from owner
+    for q in range(n):
+        for j in range(3):
+            tally[q, j] = 0
     owned = 0
     for c in range(t.n_cards):
-        if s.owner[c] >= 0:
+        q = s.owner[c]
+        if q >= 0:
             owned += 1
+            tally[q, 0] += 1
+            if t.card_kind[c] == Kind.DIAMOND:
+                tally[q, 1] += 1
+            elif is_treasure(t, c):
+                tally[q, 2] += 1
         elif is_treasure(t, c):
             markers += 1  # its marker still lies below the column
     if owned != held:
         bad |= BAD_CARDS
     if t.rewards == 1 and markers != t.n_wonders:
         bad |= BAD_MARKERS
+    # the masks kept turn by turn agree with the arrays
+    if s.sc[S_GRID_CARDS] != grid_cards or popcount(s.sc[S_GRID_PLACES]) != in_grid:
+        bad |= BAD_CARDS
     for q in range(n):
-        cards = 0
-        dia = 0
-        tre = 0
-        for c in range(t.n_cards):
-            if s.owner[c] == q:
-                cards += 1
-                if t.card_kind[c] == Kind.DIAMOND:
-                    dia += 1
-                elif is_treasure(t, c):
-                    tre += 1
+        cards = tally[q, 0]
+        dia = tally[q, 1]
+        tre = tally[q, 2]
         colours = 0
         gem_total = 0
         for g in range(t.n_colours):

@@ -38,6 +38,8 @@ RULES_VERSION = "colorful-treasure-rules-1"
 FILES = ("wonders", "scoring", "rewards", "components", "players")
 MAX_PLAYERS = 6
 MAX_COLOURS = 8
+#: the kernels keep sets of cards as bits of an int64: at most 12 wonders of 5 cards
+MAX_WONDERS = 12
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,10 @@ class Tables(NamedTuple):
     max_turns: int
     min_players: int
     max_players: int
+    # derived, for the kernels' bit masks (bit c = card c)
+    card_key: np.ndarray  #: int64[n_cards] gem colour; n_colours + 0/1/2 diamond, key, chest
+    key_mask: np.ndarray  #: int64[n_colours + 3] cards of each ``card_key``
+    treasure_mask: int  #: the key and chest cards
 
 
 @dataclass(frozen=True)
@@ -272,7 +278,12 @@ def _validate(data: dict, where: str) -> None:
         f"1 to {MAX_COLOURS} different colour names",
     )
     wonders = won["wonder"]
-    _check(len(wonders) >= 2, f"{where}: wonders", len(wonders), "at least 2 wonders")
+    _check(
+        2 <= len(wonders) <= MAX_WONDERS,
+        f"{where}: wonders",
+        len(wonders),
+        f"2 to {MAX_WONDERS} wonders",
+    )
     for wd in wonders:
         wid = wd["id"]
         c = wd["colours"]
@@ -387,6 +398,11 @@ def _build_tables(data: dict, rulings: Rulings) -> Tables:
         if int(k) <= hi:
             goal[int(k)] = v["colours"]
             gpts[int(k)] = v["points"]
+    n_colours = len(colours)
+    key = np.where(kind == Kind.GEM, colour, n_colours + kind - Kind.DIAMOND)
+    key_mask = np.zeros(n_colours + 3, np.int64)
+    for c in range(n):
+        key_mask[key[c]] |= 1 << c
     return Tables(
         card_kind=kind,
         card_colour=colour,
@@ -414,6 +430,9 @@ def _build_tables(data: dict, rulings: Rulings) -> Tables:
         max_turns=int(comp["max_turns"]),
         min_players=int(comp["min_players"]),
         max_players=hi,
+        card_key=key.astype(np.int64),
+        key_mask=key_mask,
+        treasure_mask=int(key_mask[n_colours + 1] | key_mask[n_colours + 2]),
     )
 
 

@@ -10,6 +10,13 @@ Positions: the grid has one column per wonder and ``rows`` places per column;
 position ``p = wonder * rows + row``. A card never moves while it lies in the
 grid (a revealed card not taken goes back face down in place), so
 ``pos_of[card]`` is fixed at set-up.
+
+Sets of cards and of places are also kept as int64 bit masks (bit ``c`` for
+card or place ``c``; :mod:`.bits`), beside the arrays they summarise: the cards
+and the places of the grid, the cards and places face up now (``S_GRID_CARDS``
+.. ``S_UP_PLACES``), and what each seat may remember (``kn``). A column's cards
+are bits ``wonder * rows ..`` of a card mask, and its places the same bits of a
+place mask.
 """
 
 from typing import NamedTuple
@@ -36,7 +43,17 @@ S_ABORTED = 11  #: 1 if the game hit the turn cap
 S_BAD = 12  #: invariant failures (bit mask), 0 in a correct game
 S_GAME = 13  #: global game index
 S_STEAL_N = 14  #: rows written to the steals log
-N_SCALARS = 15
+S_GRID_CARDS = 15  #: mask of the cards in the grid
+S_GRID_PLACES = 16  #: mask of the places that hold a card
+S_UP_CARDS = 17  #: mask of the cards face up now
+S_UP_PLACES = 18  #: mask of the places face up now
+S_SV_TURN = 19  #: 64 * game turn + seat whose best steal value is in ``fsc[F_SV]`` (-1: none)
+S_VALUES_TURN = 20  #: 64 * game turn + seat whose values are in ``gain`` .. ``memo`` (-1)
+S_UP_COUNTED = 21  #: (64 * game turn + seat) * 8 + cards face up when up_n was counted (-1)
+N_SCALARS = 22
+
+F_SV = 0  #: the deciding seat's best steal value this turn (see S_SV_TURN)
+N_FSC = 1
 
 # ------------------------------------------------------------------ per-seat holdings
 H_DIAMOND = 0  #: diamond cards
@@ -95,17 +112,29 @@ class State(NamedTuple):
     held: np.ndarray  #: int64[P, N_HELD]
     stats: np.ndarray  #: int64[P, N_STATS]
     mem: np.ndarray  #: int64[P, N] last game turn each seat remembers each card (NEVER)
-    known: np.ndarray  #: int64[N] scratch: 1 if the deciding seat knows the card
-    unk: np.ndarray  #: int64[W, rows] scratch: cards of each column the decider does not know
-    n_unk: np.ndarray  #: int64[W] scratch: how many in ``unk``
+    log_recall: np.ndarray  #: float64[P, 2] each seat's recall and its log (NaN: not yet)
+    kn: np.ndarray  #: int64[P] mask: cards each seat may remember (every one it does; see
+    #: strategies.seat_memory)
+    fsc: np.ndarray  #: float64[N_FSC] float scalars (``F_*``)
     hyp: np.ndarray  #: int64[MAX_REVEALS + 1] scratch: a hypothetical set of face-up cards
-    slots: np.ndarray  #: int64[N + W] scratch: candidate reveals (position, or -1 - column)
     pick: np.ndarray  #: int64[MAX_REVEALS] positions chosen to reveal at once
-    aim: np.ndarray  #: float64[N + W, n_colours + 2] scratch: how each slot serves each target
-    pairs: np.ndarray  #: int64[n_colours + 2, 2] scratch: the candidate pair of each target
-    class_n: np.ndarray  #: int64[2 * (n_colours + 3)] scratch: known slots listed per class
-    memo: np.ndarray  #: float64[2 * (n_colours + 3)] scratch: value of a known card by class
-    memo2: np.ndarray  #: float64[2 * (n_colours + 3)] * 2] scratch: value of two cards by class
+    cols: np.ndarray  #: int64[n_colours + 2] scratch: masks of wonders whose unknown cards
+    #: hold each gem colour, the diamond, a key or chest (strategies.column_sets)
+    kinds: np.ndarray  #: int64[W] scratch: what each column's unknown cards hold (bit = kind)
+    cols_n: np.ndarray  #: int64[rows + 1] scratch: masks of wonders with unknown cards: any
+    #: ([0]), exactly k ([k])
+    pairs: np.ndarray  #: int64[n_colours + 2] scratch: the candidate pairs tried (one int each)
+    memo: np.ndarray  #: float64[2 * (n_colours + 3)] scratch: value of one card by class
+    memo3: np.ndarray  #: float64[2 * (n_colours + 3)] scratch: value of one more card by class
+    up_n: np.ndarray  #: int64[n_colours + 3] scratch: face-up cards by kind (card_key)
+    up_new: np.ndarray  #: int64[n_colours + 3] scratch: of those, from wonders new to the seat
+    up_val: np.ndarray  #: float64[n_colours + 3] scratch: the value of taking each kind
+    gain: np.ndarray  #: float64[n_colours + 1, MAX_REVEALS + 1] the deciding seat's points for
+    #: k cards of a gem colour or diamond (strategies.seat_values)
+    bonus: np.ndarray  #: float64[n_colours + 1, 2] its gem-reward terms for a colour
+    explore: np.ndarray  #: float64[2, MAX_REVEALS + 1] its explorer terms for k new wonders
+    loot: np.ndarray  #: float64[n_colours + 3] its own gain of a steal, by what it takes
+    tally: np.ndarray  #: int64[P, 3] scratch of the invariant check
     parts: np.ndarray  #: int64[P, 7] score parts of the last game (60ths, see turn.final_scores)
     deal: np.ndarray  #: int64[N] layout to use instead of shuffling (deal[0] = -1: shuffle)
     steals: np.ndarray  #: int64[max steals, N_STEAL_COLS] steals log of the batch
@@ -117,8 +146,12 @@ class State(NamedTuple):
 def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> State:
     """Allocate a :class:`State` for games of ``players`` seats under tables ``t``."""
     n, w = t.n_cards, t.n_wonders
+    sc = np.zeros(N_SCALARS, np.int64)
+    sc[S_SV_TURN] = -1
+    sc[S_VALUES_TURN] = -1
+    sc[S_UP_COUNTED] = -1
     return State(
-        sc=np.zeros(N_SCALARS, np.int64),
+        sc=sc,
         rng=np.zeros(QUEUE_WORDS + MAX_FORCED, np.uint64),
         grid=np.full(n, -1, np.int64),
         pos_of=np.full(n, -1, np.int64),
@@ -130,17 +163,25 @@ def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> Stat
         held=np.zeros((players, N_HELD), np.int64),
         stats=np.zeros((players, N_STATS), np.int64),
         mem=np.full((players, n), NEVER, np.int64),
-        known=np.zeros(n, np.int64),
-        unk=np.full((w, t.rows), -1, np.int64),
-        n_unk=np.zeros(w, np.int64),
+        log_recall=np.full((players, 2), np.nan, np.float64),
+        kn=np.zeros(players, np.int64),
+        fsc=np.zeros(N_FSC, np.float64),
         hyp=np.full(MAX_REVEALS + 1, -1, np.int64),
-        slots=np.full(n + w, -1, np.int64),
         pick=np.full(MAX_REVEALS, -1, np.int64),
-        aim=np.zeros((n + w, t.n_colours + 2), np.float64),
-        pairs=np.full((t.n_colours + 2, 2), -1, np.int64),
-        class_n=np.zeros(2 * (t.n_colours + 3), np.int64),
+        cols=np.zeros(t.n_colours + 2, np.int64),
+        kinds=np.zeros(w, np.int64),
+        cols_n=np.zeros(t.rows + 1, np.int64),
+        pairs=np.full(t.n_colours + 2, -1, np.int64),
         memo=np.zeros(2 * (t.n_colours + 3), np.float64),
-        memo2=np.zeros((2 * (t.n_colours + 3), 2 * (t.n_colours + 3)), np.float64),
+        memo3=np.zeros(2 * (t.n_colours + 3), np.float64),
+        up_n=np.zeros(t.n_colours + 3, np.int64),
+        up_new=np.zeros(t.n_colours + 3, np.int64),
+        up_val=np.zeros(t.n_colours + 3, np.float64),
+        gain=np.zeros((t.n_colours + 1, MAX_REVEALS + 1), np.float64),
+        bonus=np.zeros((t.n_colours + 1, 2), np.float64),
+        explore=np.zeros((2, MAX_REVEALS + 1), np.float64),
+        loot=np.zeros(t.n_colours + 3, np.float64),
+        tally=np.zeros((players, 3), np.int64),
         parts=np.zeros((players, 7), np.int64),
         deal=np.full(n, -1, np.int64),
         steals=np.zeros((max(steal_rows, 1), N_STEAL_COLS), np.int64),

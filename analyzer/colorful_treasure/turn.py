@@ -34,10 +34,17 @@ from analyzer.colorful_treasure.state import (
     S_EXPLORER_TURN,
     S_GEM_OWNER,
     S_GEM_TURN,
+    S_GRID_CARDS,
+    S_GRID_PLACES,
     S_LEFT,
     S_N_UP,
     S_STEAL_N,
+    S_SV_TURN,
     S_TURN,
+    S_UP_CARDS,
+    S_UP_COUNTED,
+    S_UP_PLACES,
+    S_VALUES_TURN,
     ST_ROBBED,
     ST_STEALS,
     ST_STOLE_PLASTIC,
@@ -63,6 +70,8 @@ def setup(s, t, n):
         s.owner[p] = -1
         for q in range(n):
             s.mem[q, p] = NEVER
+    for q in range(n):
+        s.kn[q] = 0
     for w in range(t.n_wonders):
         base = w * rows
         for r in range(rows):
@@ -84,6 +93,13 @@ def setup(s, t, n):
     s.held[:, :] = 0
     s.stats[:, :] = 0
     s.sc[S_LEFT] = t.n_cards
+    s.sc[S_GRID_CARDS] = (np.int64(1) << t.n_cards) - 1
+    s.sc[S_GRID_PLACES] = (np.int64(1) << t.n_cards) - 1
+    s.sc[S_UP_CARDS] = 0
+    s.sc[S_UP_PLACES] = 0
+    s.sc[S_SV_TURN] = -1
+    s.sc[S_VALUES_TURN] = -1
+    s.sc[S_UP_COUNTED] = -1
     s.sc[S_N_UP] = 0
     s.sc[S_GEM_OWNER] = -1
     s.sc[S_EXPLORER_OWNER] = -1
@@ -99,12 +115,13 @@ def setup(s, t, n):
 @njit
 def face_down(s, p):
     """Position ``p`` holds a card that is face down (in the grid, not revealed now)."""
-    if s.grid[p] < 0:
-        return False
-    for i in range(s.sc[S_N_UP]):
-        if s.up[i] == p:
-            return False
-    return True
+    return (face_down_places(s) >> p) & 1 == 1
+
+
+@njit
+def face_down_places(s):
+    """Mask of the places that hold a face-down card."""
+    return s.sc[S_GRID_PLACES] & ~s.sc[S_UP_PLACES]
 
 
 @njit
@@ -119,6 +136,8 @@ def reveal(s, seat, p):
     k = s.sc[S_N_UP]
     s.up[k] = p
     s.sc[S_N_UP] = k + 1
+    s.sc[S_UP_PLACES] |= np.int64(1) << p
+    s.sc[S_UP_CARDS] |= np.int64(1) << s.grid[p]
     trace(s, EV_REVEAL, seat, p, s.grid[p], k + 1)
 
 
@@ -182,8 +201,11 @@ def lose_card(s, t, seat, card):
 def take_from_grid(s, t, seat, card):
     """``seat`` takes the face-up ``card``: a diamond card brings the plastic diamond
     above its column, a key or chest card brings its wonder's treasure marker."""
-    s.grid[s.pos_of[card]] = -1
+    p = s.pos_of[card]
+    s.grid[p] = -1
     s.sc[S_LEFT] -= 1
+    s.sc[S_GRID_CARDS] &= ~(np.int64(1) << card)
+    s.sc[S_GRID_PLACES] &= ~(np.int64(1) << p)
     gain_card(s, t, seat, card)
     trace(s, EV_TAKE, seat, card, 0, 0)
     kind = t.card_kind[card]
@@ -206,19 +228,29 @@ def remember(s, n, card):
     Seat ``q`` remembers it at game turn ``turn + k`` with probability
     ``recall**k`` (``prm[q, P_RECALL]``): the number of further turns is drawn
     once, geometric, ``floor(log(u) / log(recall))`` with ``u`` uniform on (0, 1].
-    Draws one number per seat whose recall is strictly between 0 and 1.
+    Draws one number per seat whose recall is strictly between 0 and 1. A seat
+    that keeps the card past this turn gets its bit in ``kn`` (it may use it at
+    its next decision).
     """
     prm = s.prm
     turn = s.sc[S_TURN]
+    bit = np.int64(1) << card
     for q in range(n):
         r = prm[q, P_RECALL]
         if r >= 1.0:
             s.mem[q, card] = ALWAYS
+            s.kn[q] |= bit
         elif r <= 0.0:
             s.mem[q, card] = turn
         else:
+            if s.log_recall[q, 0] != r:  # log(recall) once per value, not per draw
+                s.log_recall[q, 0] = r
+                s.log_recall[q, 1] = np.log(r)
             u = 1.0 - rng_float(s.rng)
-            s.mem[q, card] = turn + np.int64(np.log(u) / np.log(r))
+            k = np.int64(np.log(u) / s.log_recall[q, 1])
+            s.mem[q, card] = turn + k
+            if k > 0:
+                s.kn[q] |= bit
 
 
 @njit
@@ -231,6 +263,8 @@ def turn_back(s, n, seat):
             trace(s, EV_BACK, seat, p, s.grid[p], 0)
         s.up[i] = -1
     s.sc[S_N_UP] = 0
+    s.sc[S_UP_PLACES] = 0
+    s.sc[S_UP_CARDS] = 0
 
 
 @njit
