@@ -1413,6 +1413,10 @@ def _strategy_params(game: Game, value, where: str, key: str = "strategy_params"
             ok = _is_int(v) and abs(v) < 2**53 or isinstance(v, float) and math.isfinite(v)
             _check(ok, where, f"{key}.{name}.{param}", v, "a number")
         out[name] = {k: float(v) for k, v in params.items()}
+    try:
+        game.check_strategy_params(table)  # values as written, in errors too
+    except InputError as err:
+        raise InputError(f"{where}: {err}") from None
     return out
 
 

@@ -151,6 +151,11 @@ def _hide_differently(s, n, rng):
     lp, gp = int(h.sc[S_LESSER_POS]), int(h.sc[S_GREATER_POS])
     h.lesser[lp:] = rng.permutation(h.lesser[lp:])
     h.greater[gp:] = rng.permutation(h.greater[gp:])
+    # which end-of-age card lies under the deck: another one
+    eoa = int(h.sc[S_EOA])
+    other = T.n_ruins + (eoa - T.n_ruins + 1) % (T.card_kind.shape[0] - T.n_ruins)
+    h.ruin_deck[top] = other
+    h.sc[S_EOA] = other
     return h
 
 
@@ -163,6 +168,7 @@ def test_rollouts_never_read_hidden_cards(n, game):
     rng = np.random.default_rng(game)
     h = _hide_differently(s, n, rng)
     assert (h.ruin_deck != s.ruin_deck).any() or (h.hidden != s.hidden).any()
+    assert h.sc[S_EOA] != s.sc[S_EOA]
     k1, w1 = rank(s, n)
     k2, w2 = rank(h, n)
     assert k1 == k2 > 1
@@ -235,6 +241,11 @@ def test_bad_search_settings():
         simulate(2, ["search", "balanced"], 1, seed=1, strategy_params={"search": {"budget": 0}})
     with pytest.raises(InputError, match=r"strategy_params\.search\.width: bad value 2\.5"):
         simulate(2, ["search", "balanced"], 1, seed=1, strategy_params={"search": {"width": 2.5}})
+    for v in (float("inf"), float("nan")):
+        with pytest.raises(InputError, match=r"strategy_params\.search\.budget: bad value"):
+            simulate(
+                2, ["search", "balanced"], 1, seed=1, strategy_params={"search": {"budget": v}}
+            )
     with pytest.raises(InputError, match=r"strategy_params\.search: bad value 'depth'"):
         simulate(2, ["search", "balanced"], 1, seed=1, strategy_params={"search": {"depth": 2}})
 
@@ -289,3 +300,118 @@ def test_advise_deep_via_cli(tmp_path, capsys):
     assert run_cli(["advise", str(path), "--deep", "--players", "red"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("analyzer: error: --players") and len(err.strip().splitlines()) == 1
+
+
+def test_rollouts_leave_the_game_untouched():
+    """A search that always keeps balanced's choice (z infinite) but plays its
+    rollouts gives exactly balanced's games, claims log included: nothing of a
+    rollout reaches the game's state, stream or memo."""
+    from analyzer.kernel_view import results_view
+    from analyzer.unearth import engine
+    from analyzer.unearth.game import GameJob, _rollout_memo, play_raw, strategy_arrays
+
+    n, count = 3, 6
+    job = GameJob(players=n, strategies=("search", "balanced", "balanced"), seed=5)
+    codes, prm = strategy_arrays(job.strategies, {})
+    s = new_state(T, n, 0, count * engine.MAX_CLAIMS_PER_GAME)
+    m = new_memo(T, n, codes, prm)
+    o = engine.new_batch(T, n, count)
+    k0, k1 = root_key(job.seed)
+    w = search.new_search(T, n, budget=24, width=6, z=np.inf)
+    search.play_batch_search(
+        pack_state(s),
+        pack_memo(m),
+        pack_tables(T),
+        results_view(o.results, o.wins),
+        pack_state(new_state(T, n)),
+        pack_memo(_rollout_memo(T, job, prm)),
+        search.pack_search(w),
+        n,
+        k0,
+        k1,
+        0,
+        count,
+    )
+    assert w.count[search.K_ROLLOUTS] > 100  # the rollouts were played
+    plain = GameJob(players=n, strategies=("balanced",) * n, seed=5)
+    results, _, claims, _ = play_raw(plain, 0, count)
+    assert (o.results == results).all()
+    assert (s.claims[: s.n_claims[0]] == claims).all()
+
+
+def _example(tmp_path, **changes):
+    from analyzer.unearth import advise as lib
+
+    text = lib.example_text()
+    for old, new in changes.items():
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / "table.toml"
+    path.write_text(text)
+    return path
+
+
+def test_deep_players_as_the_help_says(tmp_path, capsys):
+    """--players names the others in turn order after me (the help and
+    docs/odds.md); each once, all of them."""
+    from analyzer.cli import run_cli
+
+    path = _example(tmp_path)
+    base = ["advise", str(path), "--deep", "--budget", "24", "--seed", "1", "--json"]
+    assert run_cli([*base, "--players", "yellow,red"]) == 0
+    assert json.loads(capsys.readouterr().out)["seats"] == ["blue", "yellow", "red"]
+    for bad in ("red", "red,yellow,red"):
+        assert run_cli([*base, "--players", bad]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("analyzer: error: --players") and len(err.strip().splitlines()) == 1
+
+
+def test_deep_owner_of_a_wonder_only_is_a_seat(tmp_path, capsys):
+    """A player named only as the owner of a wonder that changes no roll is a seat."""
+    from analyzer.cli import run_cli
+
+    red = 'red = ["shattered_edifice"]'
+    path = _example(tmp_path, **{red: red + '\ngreen = ["eternal_flame"]'})
+    args = ["advise", str(path), "--deep", "--budget", "32", "--seed", "1", "--json"]
+    assert run_cli(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["seats"] == ["blue", "red", "yellow", "green"]
+
+
+def test_deep_hand_beyond_the_deck_is_bad_input(tmp_path, capsys):
+    from analyzer.cli import run_cli
+
+    hand = 'hand = ["reading_the_stones", "a_new_discovery", "expedition"]'
+    path = _example(tmp_path, **{hand: 'hand = ["restoration", "restoration", "restoration"]'})
+    assert run_cli(["advise", str(path), "--deep", "--budget", "24", "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("analyzer: error: hand: bad value") and len(err.strip().splitlines()) == 1
+
+
+def test_deep_build_with_an_event_is_the_end_of_the_game(tmp_path):
+    """With an end-of-age event in play the deck is used up: the strategies must
+    see the game near its end (ruins_left well below 1), not at its start."""
+    from analyzer.unearth import advise as lib
+    from analyzer.unearth import deep
+    from analyzer.unearth.strategies import ruins_left
+
+    for event, low in (("none", False), ("gathering", True)):
+        path = _example(tmp_path, **{'event = "none"': f'event = "{event}"'})
+        table = lib.load_state(path, RULES)
+        seats = deep._seats(table, None, RULES)
+        s, _, _ = deep.build(table, RULES, seats, deep.BUILD_SEED, {})
+        left = ruins_left(pack_state(s))
+        assert (left < 0.5) if low else left == 1.0, (event, left)
+        assert s.ruin_deck[s.sc[S_DECK_LEN] - 1] == s.sc[S_EOA]
+
+
+def test_bad_search_settings_in_a_scenario_name_the_file():
+    """Checked when the scenario is read, with a search seat or without one."""
+    from analyzer.scenario import parse_scenario
+
+    base = {"players": 2, "games": 2, "seed": 1}
+    for strategies in (["search", "balanced"], ["balanced", "balanced"]):
+        raw = {**base, "strategies": strategies, "strategy_params": {"search": {"width": 0}}}
+        bad = r"^x\.toml: strategy_params\.search\.width: bad value 0 "
+        with pytest.raises(InputError, match=bad):
+            parse_scenario(raw, "x.toml")

@@ -205,6 +205,11 @@ class Game:
     def strategy_names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.strategies)
 
+    def check_strategy_params(self, params: dict) -> None:
+        """Check the values of ``strategy_params`` (``{strategy: {param: value}}``,
+        names already checked) beyond "a number": raise :class:`InputError` naming
+        ``strategy_params.<strategy>.<param>`` (a search's budget, say). Default: none."""
+
     def make_job(
         self,
         players: int,

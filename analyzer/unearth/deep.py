@@ -74,20 +74,31 @@ class DeepAdvice:
     within_noise: tuple[int, ...]  #: indices of choices not distinguishable from the best
 
 
-def _seats(state: TableState, players: list[str] | None, rules: Rules) -> tuple[str, ...]:
+def _seats(
+    state: TableState, players: list[str] | None, rules: Rules, owners=()
+) -> tuple[str, ...]:
+    """Me first, then the others: in the order of ``players`` (the others in turn
+    order after me; naming me there too is allowed), else as they first appear in
+    the file (dice on ruins, then the owners of named wonders, ``owners``)."""
     seen = [state.me]
     for r in state.ruins:
         for d in r.dice:
             if d.owner not in seen:
                 seen.append(d.owner)
-    for _, owner in state.wonders:
+    for owner in [o for _, o in state.wonders] + list(owners):
         if owner not in seen:
             seen.append(owner)
     if players:
-        extra = [p for p in seen if p not in players]
-        if extra:
-            raise bad_value("--players", ",".join(players), f"every player of the file ({extra})")
         order = [p for p in players if p != state.me]
+        if len(set(order)) != len(order):
+            raise bad_value("--players", ",".join(players), "each player named once")
+        missing = [p for p in seen[1:] if p not in order]
+        if missing:
+            raise bad_value(
+                "--players",
+                ",".join(players),
+                f"every other player of the file ({', '.join(missing)} missing)",
+            )
         seen = [state.me, *order]
     t = rules.tables
     if not t.min_players <= len(seen) <= t.max_players:
@@ -201,30 +212,32 @@ def build(state: TableState, rules: Rules, seats: tuple[str, ...], seed: int, ow
         s.removed[i] = rest.pop()
     s.sc[S_REMOVED_N] = n_removed
     n_eoa = t.card_kind.shape[0] - t.n_ruins
+    # the deck as dealt: the ruins on the table came off its top, the rest follow,
+    # the end-of-age card last; its length and position tell the strategies how
+    # far the game has gone (strategies.ruins_left, the Eternal Flame's worth)
+    deck_cards = chosen + rest
     if state.event is None:
         eoa = t.n_ruins + int(rng.integers(n_eoa))
-        s.ruin_deck[:] = -1
-        for i, c in enumerate(rest):
-            s.ruin_deck[i] = c
-        s.ruin_deck[len(rest)] = eoa
-        s.sc[S_DECK_LEN] = len(rest) + 1
-        s.sc[S_EOA] = eoa
+        pos = len(chosen)
         assumed.append("no ruin claimed and no stone placed yet")
     else:
         from analyzer.unearth.odds import _short
 
         eoa = next(i for i in range(t.n_ruins, len(ids)) if _short(ids[i]) == state.event)
-        s.ruin_deck[:] = -1
-        s.ruin_deck[0] = eoa
-        s.sc[S_DECK_LEN] = 1
-        s.sc[S_EOA] = eoa
+        pos = len(deck_cards) + 1  # every card revealed, the event too
         s.sc[S_ROLL_MOD] = int(t.card_amount[eoa])
         for c in rest:  # the deck is used up: the other ruins were claimed
             q = int(rng.integers(n))
             s.held[q, c] = 1
             s.held_colour[q, t.card_colour[c]] += 1
         assumed.append("the deck is used up (event in play): the other ruins claimed at random")
-    s.sc[S_DECK_POS] = s.sc[S_DECK_LEN] if state.event is not None else 0
+    s.ruin_deck[:] = -1
+    for i, c in enumerate(deck_cards):
+        s.ruin_deck[i] = c
+    s.ruin_deck[len(deck_cards)] = eoa
+    s.sc[S_DECK_LEN] = len(deck_cards) + 1
+    s.sc[S_DECK_POS] = pos
+    s.sc[S_EOA] = eoa
     # --- dice
     faces = [int(f) for f in t.dice_faces]
     s.die_slot[:] = -1
@@ -249,8 +262,21 @@ def build(state: TableState, rules: Rules, seats: tuple[str, ...], seed: int, ow
         deck += [k] * int(copies)
     for card in state.hand:
         k = k_ids.index(card)
+        if k not in deck:
+            raise bad_value(
+                "hand",
+                list(state.hand),
+                f"at most {int(t.delver_copies[k])} {card} (the copies in the deck)",
+            )
         s.hand[0, k] += 1
         deck.remove(k)
+    if len(deck) < (n - 1) * int(t.delver_dealt):
+        raise bad_value(
+            "hand",
+            list(state.hand),
+            f"at most {len(deck) + len(state.hand) - (n - 1) * int(t.delver_dealt)} cards "
+            f"(the others are dealt {int(t.delver_dealt)} each)",
+        )
     rng.shuffle(deck)
     for q in range(1, n):
         for _ in range(int(t.delver_dealt)):
@@ -327,8 +353,9 @@ def deep_advice(
     if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= 1_000_000:
         raise bad_value("--budget", budget, "an integer from 1 to 1,000,000")
     seed = resolve_seed(seed)
-    seats = _seats(state, players, rules)
-    s, m, assumed = build(state, rules, seats, BUILD_SEED, _owned(raw_wonders, rules))
+    owned = _owned(raw_wonders, rules)
+    seats = _seats(state, players, rules, owners=tuple(owned))
+    s, m, assumed = build(state, rules, seats, BUILD_SEED, owned)
     t = rules.tables
     n = len(seats)
     r = new_state(t, n)

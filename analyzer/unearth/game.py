@@ -111,6 +111,7 @@ def search_settings(params: dict | None) -> dict[str, float]:
         low, high, allowed = SEARCH_SETTINGS[key]
         integer = isinstance(low, int)
         ok = not isinstance(val, bool) and isinstance(val, int | float | np.integer | np.floating)
+        ok = ok and bool(np.isfinite(val))  # int(inf) would raise below
         if ok and integer and float(val) != int(val):
             ok = False
         if not ok or not low <= val <= high:
@@ -345,6 +346,7 @@ def make_job(
     players = check_players(players, rules)
     strategies = resolve_strategies(players, strategies)
     strategy_arrays(strategies, strategy_params)  # validates the names
+    search_settings(strategy_params)  # and the search's settings, with a search seat or not
     frozen = tuple(
         (name, tuple(sorted(vals.items())))
         for name, vals in sorted((strategy_params or {}).items())

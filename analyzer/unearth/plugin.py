@@ -256,6 +256,11 @@ class Unearth(Game):
             forbid=wonders,
         )
 
+    def check_strategy_params(self, params: dict) -> None:
+        from analyzer.unearth.game import search_settings
+
+        search_settings(params)  # the search's budget, width, margin, z
+
     def intervention_ids(self, rules, kind: str) -> tuple[str, ...]:
         return tuple(rules.wonder_ids) if kind == "wonders" else ()
 
