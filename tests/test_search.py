@@ -269,7 +269,7 @@ def test_deep_advice_on_the_example(tmp_path):
     }
     wins = [c.win for c in a.choices]
     assert wins == sorted(wins, reverse=True)
-    assert all(0 <= c.win_ci[0] <= c.win <= c.win_ci[1] <= 1 or c.win_ci[0] < 0 for c in a.choices)
+    assert all(0 <= c.win_ci[0] <= c.win <= c.win_ci[1] <= 1 for c in a.choices)
     out = json.loads(deep.to_json(a, {}))
     assert out["rollouts"] == 480 and len(out["choices"]) == 12
     assert any("named wonders still to build" in x for x in out["assumed"])
@@ -415,3 +415,12 @@ def test_bad_search_settings_in_a_scenario_name_the_file():
         bad = r"^x\.toml: strategy_params\.search\.width: bad value 0 "
         with pytest.raises(InputError, match=bad):
             parse_scenario(raw, "x.toml")
+
+
+def test_search_refuses_more_than_one_hidden_ruin():
+    from analyzer.unearth.rules import load_rules
+
+    rules = load_rules(overrides={"components.hidden_ruins_per_player": 2})
+    with pytest.raises(InputError, match="search needs components.hidden_ruins_per_player = 1"):
+        simulate(2, ["search", "balanced"], 1, seed=1, rules=rules)
+    simulate(2, ["balanced", "balanced"], 1, seed=1, rules=rules)  # the others play it

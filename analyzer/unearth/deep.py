@@ -34,6 +34,7 @@ import numpy as np
 
 from analyzer.errors import InputError, bad_value
 from analyzer.seeding import resolve_seed, root_key
+from analyzer.stats import wilson
 from analyzer.unearth.advise import TableState
 from analyzer.unearth.rules import Rules, default_rules
 
@@ -47,7 +48,8 @@ DEFAULT_BUDGET = 12_000
 
 @dataclass(frozen=True)
 class DeepChoice:
-    """One excavation choice and what its rollouts say (95% intervals)."""
+    """One excavation choice and what its rollouts say (95% intervals: Wilson for
+    the win chance, normal for the score and the paired difference)."""
 
     die: str
     from_ruin: str | None
@@ -353,6 +355,9 @@ def deep_advice(
     if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= 1_000_000:
         raise bad_value("--budget", budget, "an integer from 1 to 1,000,000")
     seed = resolve_seed(seed)
+    from analyzer.unearth.game import check_search_rules
+
+    check_search_rules(rules, "--deep")
     owned = _owned(raw_wonders, rules)
     seats = _seats(state, players, rules, owners=tuple(owned))
     s, m, assumed = build(state, rules, seats, BUILD_SEED, owned)
@@ -394,7 +399,7 @@ def deep_advice(
     for c in range(k):
         nn = float(w.n[c])
         win = w.win[c] / nn
-        wse = math.sqrt(max(w.win2[c] / nn - win * win, 0.0) / nn)
+        lo, hi = wilson(w.win[c], nn)
         sc = w.score[c] / nn
         sse = math.sqrt(max(w.score2[c] / nn - sc * sc, 0.0) / nn)
         d = int(w.cand_d[c])
@@ -408,7 +413,7 @@ def deep_advice(
                 ruin=names[int(w.cand_slot[c])],
                 rollouts=int(nn),
                 win=win,
-                win_ci=(win - 1.96 * wse, win + 1.96 * wse),
+                win_ci=(float(lo), float(hi)),
                 score=sc,
                 score_ci=(sc - 1.96 * sse, sc + 1.96 * sse),
                 balanced_value=float(w.cand_h[c]),
@@ -466,7 +471,7 @@ def render(advice: DeepAdvice, exact: dict):
         ("die", "left"),
         ("ruin", "left"),
         ("win chance", "right"),
-        ("vs best, paired (points)", "right"),
+        ("vs best, paired (% points)", "right"),
         ("final score", "right"),
         ("I claim (exact)", "right"),
     ):

@@ -120,6 +120,18 @@ def search_settings(params: dict | None) -> dict[str, float]:
     return out
 
 
+def check_search_rules(rules: Rules, where: str) -> None:
+    """The search deals one face-down ruin per seat again in its rollouts; with
+    more (an override), the engine keeps only the last in ``State.hidden`` and the
+    others would reach the rollouts as they are: refused."""
+    n = int(rules.tables.hidden_per_player)
+    if n != 1:
+        raise InputError(
+            f"{where}: search needs components.hidden_ruins_per_player = 1 "
+            f"(the rules give {n}; allowed: the other strategies)"
+        )
+
+
 def _rollout_memo(t, job: GameJob, prm):
     """The memo the search's rollouts play with: every seat ``balanced``, a
     ``search`` seat with its own row, the others with ``balanced``'s row, and
@@ -347,6 +359,8 @@ def make_job(
     strategies = resolve_strategies(players, strategies)
     strategy_arrays(strategies, strategy_params)  # validates the names
     search_settings(strategy_params)  # and the search's settings, with a search seat or not
+    if "search" in strategies:
+        check_search_rules(rules, "strategy")
     frozen = tuple(
         (name, tuple(sorted(vals.items())))
         for name, vals in sorted((strategy_params or {}).items())

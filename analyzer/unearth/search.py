@@ -25,7 +25,8 @@ each of ``ceil(log2 width)`` rounds, and the better half goes on. Rollout ``j``
 of a decision starts from the same dealt copy and the same dice stream for
 every choice (common random numbers), so choices are compared on the same
 luck. A rollout's value is the seat's win share plus ``margin`` times its score
-minus the best other score (a small tie-breaker that lowers the noise).
+minus the best other score: a tie-breaker that lowers the noise, not a small
+one (at the default 0.01 a 20-point margin weighs 0.2 of a win).
 
 The search draws only from its own stream (seeded from the game's index), so a
 game with a ``search`` seat is the same game for any batch split or worker count.
