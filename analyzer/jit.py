@@ -24,6 +24,17 @@ chart caption, the CLI, another game) keeps it. The base directory is
 directories can be deleted at any time. This uses numba's cache-locator hook
 (:class:`_KernelCacheLocator`), which is why ``pyproject.toml`` pins numba to
 the versions the tests pass on.
+
+**The memory of a cold compile.** numba keeps two things per compiled version
+that it never needs again, and a cold compile of a whole engine holds them all
+at once: a second copy of each kernel's optimised LLVM module (made for linking
+into callers, beside the copy the JIT engine owns), and the typed numba IR and
+compiler metadata of each version. Here the copy for linking is made afresh at
+each link and not kept (:func:`_module_for_linking`), and a version, once saved
+to the cache, keeps only what a version loaded from the cache has
+(:func:`_lean_after_save`). Neither changes a byte of the machine code or of
+the cache; together they take about 55 MB (10%) off the peak memory of the
+Unearth engine's cold compile (``benchmarks/bench_compile.py``, BENCHMARKS.md).
 """
 
 import ast
@@ -34,8 +45,9 @@ import platform
 import tempfile
 from pathlib import Path
 
+import llvmlite.binding as ll
 import numba
-from numba.core import caching, types
+from numba.core import caching, codegen, types
 
 _ROOT = Path(__file__).resolve().parent
 _PACKAGE = _ROOT.name
@@ -163,6 +175,70 @@ _IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
 if _KernelCacheLocator not in _IMPL._locator_classes:
     _IMPL._locator_classes.insert(0, _KernelCacheLocator)
 
+
+def _module_for_linking(self):
+    """numba's ``CPUCodeLibrary._get_module_for_linking`` without keeping its copy.
+
+    numba links a callee into each caller from a copy of the callee's final
+    module whose exported functions are ``linkonce_odr`` (so each caller may
+    inline them and drop what it does not use), and keeps that copy for the life
+    of the process, beside the final module the JIT engine owns: every compiled
+    kernel held twice, each with the callees linked into it. The copy is made
+    here at each use instead (linking clones it again, so nothing holds it
+    after). A library loaded from the cache has no final module, only the copy
+    for linking read from the cache, which numba keeps as before. Set on
+    numba's class, so it holds for every kernel of the process."""
+    self._ensure_finalized()
+    if self._shared_module is not None:  # loaded from the cache
+        return self._shared_module
+    mod = self._final_module
+    functions = list(mod.functions)
+    if not functions:
+        raise RuntimeError(f"library unfit for linking: no available functions in {self}")
+    to_fix = [
+        f.name for f in functions if not f.is_declaration and f.linkage == ll.Linkage.external
+    ]
+    if to_fix:
+        mod = mod.clone()
+        for name in to_fix:
+            mod.get_function(name).linkage = "linkonce_odr"
+    return mod
+
+
+codegen.CPUCodeLibrary._get_module_for_linking = _module_for_linking
+
+
+def _lean_after_save(dispatcher):
+    """Once a freshly compiled version of ``dispatcher`` is saved to the cache,
+    keep of it what numba keeps of a version loaded from the cache: the type
+    annotation as its text (``inspect_types`` prints it) and no compiler
+    metadata. The typed IR, type maps and pass timings they held are the
+    larger part of the Python memory a cold compile keeps."""
+    cache = getattr(dispatcher, "_cache", None)
+    impl = getattr(cache, "_impl", None)
+    if impl is None:  # NUMBA_DISABLE_JIT=1, or no disk cache
+        return dispatcher
+    save, reduce = cache.save_overload, impl.reduce
+    text = {}
+
+    def reduce_keeping_text(cres):
+        data = reduce(cres)
+        text[id(cres)] = data[6]  # CompileResult._reduce: (..., typeann, ...)
+        return data
+
+    def save_overload(sig, cres):
+        save(sig, cres)
+        args = tuple(cres.signature.args)
+        annotation = text.pop(id(cres), None)  # None: not written (not cachable)
+        text.clear()
+        if annotation is not None and dispatcher.overloads.get(args) is cres:
+            dispatcher.overloads[args] = cres._replace(type_annotation=annotation, metadata=None)
+
+    impl.reduce = reduce_keeping_text
+    cache.save_overload = save_overload
+    return dispatcher
+
+
 #: Compile in nopython mode, cache to disk (the second run of a command loads
 #: machine code instead of compiling), release the GIL. ``error_model="numpy"``:
 #: a division does not test its divisor for zero to raise ZeroDivisionError
@@ -268,10 +344,12 @@ def _checked(dispatcher):
 
 def njit(fn=None, **options):
     """``numba.njit`` with :data:`OPTIONS` (``options`` add to them), compiling
-    one version per argument types (see :func:`_one_version_per_type`) and
-    keeping the view rule (module docstring)."""
+    one version per argument types (see :func:`_one_version_per_type`),
+    keeping the view rule and the lean memory of a compile (module docstring)."""
 
     def wrap(f):
-        return _checked(_one_version_per_type(numba.njit(**{**OPTIONS, **options})(f)))
+        return _lean_after_save(
+            _checked(_one_version_per_type(numba.njit(**{**OPTIONS, **options})(f)))
+        )
 
     return wrap(fn) if fn is not None else wrap
