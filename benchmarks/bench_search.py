@@ -22,45 +22,16 @@ import numpy as np
 
 
 def search_round(players: int, games: int, budget: int, seed: int) -> dict:
-    from analyzer.kernel_view import results_view
-    from analyzer.seeding import root_key
-    from analyzer.unearth import engine, search
-    from analyzer.unearth.game import (
-        _params_dict,
-        _rollout_memo,
-        make_job,
-        search_settings,
-        strategy_arrays,
-    )
-    from analyzer.unearth.memo import new_memo
-    from analyzer.unearth.state import new_state
-    from analyzer.unearth.structs import pack_memo, pack_state, pack_tables
+    from analyzer.unearth import search
+    from analyzer.unearth.game import make_job, play_raw
 
     names = ["search"] + ["balanced"] * (players - 1)
     job = make_job(players, names, seed, strategy_params={"search": {"budget": budget}})
-    t = job.rules.tables
-    codes, prm = strategy_arrays(job.strategies, _params_dict(job))
-    s, r = new_state(t, players), new_state(t, players)
-    m = new_memo(t, players, codes, prm)
-    o = engine.new_batch(t, players, games)
-    w = search.new_search(t, players, **search_settings(_params_dict(job)))
-    k0, k1 = root_key(seed)
+    out: list = []
     t0 = time.perf_counter()
-    search.play_batch_search(
-        pack_state(s),
-        pack_memo(m),
-        pack_tables(t),
-        results_view(o.results, o.wins),
-        pack_state(r),
-        pack_memo(_rollout_memo(t, job, prm)),
-        search.pack_search(w),
-        players,
-        k0,
-        k1,
-        0,
-        games,
-    )
+    play_raw(job, 0, games, search_out=out)
     sec = time.perf_counter() - t0
+    w = out[0]
     return {
         "decisions/s": w.count[search.K_DECISIONS] / sec,
         "rollouts/s": w.count[search.K_ROLLOUTS] / sec,

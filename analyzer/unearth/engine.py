@@ -296,13 +296,20 @@ def play_batch(s, m, t, o, n_players, key0, key1, first_game, count):
     for i in range(count):
         game = first_game + i
         play_game(s, m, t, n_players, key0, key1, game)
-        final_scores(s, t, n_players)
-        write_results(s, t, o, n_players, i * n_players)
-        bad = check_invariants(s, t, n_players)
-        for p in range(n_players):
-            o.results[i * n_players + p, R_INVARIANTS] = bad
-        for p in range(n_players):
-            trace(s, EV_END, p, s.scores[p], int(round(s.win[p] * 1000)), 0, 0, 0)
+        end_game(s, t, o, n_players, i)
+
+
+@njit(inline="always")
+def end_game(s, t, o, n_players, i):
+    """A finished game: scores, its rows (row block ``i`` of ``o``), the
+    invariants, the trace's end events."""
+    final_scores(s, t, n_players)
+    write_results(s, t, o, n_players, i * n_players)
+    bad = check_invariants(s, t, n_players)
+    for p in range(n_players):
+        o.results[i * n_players + p, R_INVARIANTS] = bad
+    for p in range(n_players):
+        trace(s, EV_END, p, s.scores[p], int(round(s.win[p] * 1000)), 0, 0, 0)
 
 
 #: the kernels of every section, importable from here as before the split
@@ -323,6 +330,7 @@ __all__ = [
     "check_claims",
     "check_invariants",
     "decided_by",
+    "end_game",
     "excavate",
     "final_scores",
     "gain_stone",

@@ -203,8 +203,10 @@ def _params_dict(job: GameJob) -> dict:
     return {name: dict(values) for name, values in job.strategy_params}
 
 
-def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0):
-    """Run the kernel; return (results int32, wins float32, claims int32 rows, state)."""
+def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0, search_out=None):
+    """Run the kernel; return (results int32, wins float32, claims int32 rows, state).
+    With a ``search`` seat, ``search_out`` (a list) receives the search's work
+    space (its counters: ``analyzer.unearth.search.K_*``)."""
     t = job.rules.tables
     n = job.players
     codes, prm = strategy_arrays(job.strategies, _params_dict(job))
@@ -213,39 +215,19 @@ def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0):
     m = new_memo(t, n, codes, prm, forbid_masks(n, job.rules, job.forbid))
     o = engine.new_batch(t, n, count)
     key0, key1 = root_key(job.seed)
+    views = (pack_state(s), pack_memo(m), pack_tables(t), results_view(o.results, o.wins))
     if "search" in job.strategies:
         from analyzer.unearth import search
 
-        cfg = search_settings(_params_dict(job))
-        r = new_state(t, n)
-        w = search.new_search(t, n, **cfg)
+        w = search.new_search(t, n, **search_settings(_params_dict(job)))
+        rollouts = (pack_state(new_state(t, n)), pack_memo(_rollout_memo(t, job, prm)))
         search.play_batch_search(
-            pack_state(s),
-            pack_memo(m),
-            pack_tables(t),
-            results_view(o.results, o.wins),
-            pack_state(r),
-            pack_memo(_rollout_memo(t, job, prm)),
-            search.pack_search(w),
-            n,
-            key0,
-            key1,
-            start,
-            count,
+            *views, *rollouts, search.pack_search(w), n, key0, key1, start, count
         )
-        claims = s.claims[: s.n_claims[0]] if job.claims else None
-        return o.results, o.wins, claims, s
-    engine.play_batch(
-        pack_state(s),
-        pack_memo(m),
-        pack_tables(t),
-        results_view(o.results, o.wins),
-        n,
-        key0,
-        key1,
-        start,
-        count,
-    )
+        if search_out is not None:
+            search_out.append(w)
+    else:
+        engine.play_batch(*views, n, key0, key1, start, count)
     claims = s.claims[: s.n_claims[0]] if job.claims else None
     return o.results, o.wins, claims, s
 

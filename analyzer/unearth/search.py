@@ -44,15 +44,13 @@ import numpy as np
 from analyzer.jit import njit
 from analyzer.kernel_view import make_view
 from analyzer.rng import rng_below, rng_next, rng_seed, rng_shuffle
-from analyzer.unearth.cards import play_card
 from analyzer.unearth.defaults import SEARCH_PARAMS  # noqa: F401  (re-exported)
 from analyzer.unearth.end_of_age import reveal
-from analyzer.unearth.engine import R_INVARIANTS, check_invariants, final_scores, write_results
+from analyzer.unearth.engine import end_game, final_scores
 from analyzer.unearth.memo import M_EXC_READY, forget_memo
 from analyzer.unearth.rolls import roll_die
 from analyzer.unearth.setup import setup
 from analyzer.unearth.state import (
-    EV_END,
     EV_TAKE_BACK,
     MAX_TURNS,
     S_ABORTED,
@@ -74,7 +72,6 @@ from analyzer.unearth.state import (
     S_READING,
     S_REMOVED_N,
     S_TURN,
-    ST_TURNS,
     STALL_TURNS,
     take_ruin,
     trace,
@@ -84,10 +81,9 @@ from analyzer.unearth.strategies import (
     _die_cost,
     _first_of_its_faces,
     _roll_ev,
-    choose_play,
     fill_slot_cache,
 )
-from analyzer.unearth.turn import excavate, take_turn
+from analyzer.unearth.turn import delver_phase, excavate, take_turn
 
 # ------------------------------------------------------------------ settings
 CFG_BUDGET = 0  #: rollouts per decision
@@ -539,20 +535,8 @@ def search_excavate(s, m, t, r, rm, w, p, second):
 def search_turn(s, m, t, r, rm, w, p):
     """One turn of a ``search`` seat: the delver phase as ``balanced`` plays it,
     then the excavation roll(s) by rollouts."""
-    s.sc[S_CUR] = p
-    s.sc[S_ANCESTRAL] = 0
-    s.sc[S_READING] = 0
-    s.sc[S_MAP] = 0
-    s.sc[S_EXPEDITION] = 0
-    s.sc[S_BAND] = 0
-    s.seat_stats[p, ST_TURNS] += 1
-    for _ in range(64):
-        kind, a, b = choose_play(s, m, t, p, s.sc[S_BAND] > 0)
-        if kind < 0:
-            break
-        play_card(s, m, t, p, kind, a, b)
-        if s.sc[S_OVER]:
-            return
+    if delver_phase(s, m, t, p):
+        return
     search_excavate(s, m, t, r, rm, w, p, False)
     if s.sc[S_BAND] > 0 and not s.sc[S_OVER]:
         search_excavate(s, m, t, r, rm, w, p, True)
@@ -579,13 +563,7 @@ def play_batch_search(s, m, t, o, r, rm, w, n_players, key0, key1, first_game, c
                 take_turn(s, m, t, p)
             s.sc[S_TURN] += 1
             p = (p + 1) % n_players
-        final_scores(s, t, n_players)
-        write_results(s, t, o, n_players, i * n_players)
-        bad = check_invariants(s, t, n_players)
-        for q in range(n_players):
-            o.results[i * n_players + q, R_INVARIANTS] = bad
-        for q in range(n_players):
-            trace(s, EV_END, q, s.scores[q], int(round(s.win[q] * 1000)), 0, 0, 0)
+        end_game(s, t, o, n_players, i)
 
 
 def pack_search(w: SearchWork):

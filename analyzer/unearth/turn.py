@@ -31,8 +31,9 @@ def excavate(s, m, t, p):
 
 
 @njit(inline="always")
-def take_turn(s, m, t, p):
-    """One turn of seat ``p``: the delver phase, then one (or two) excavation rolls."""
+def delver_phase(s, m, t, p):
+    """The start of seat ``p``'s turn: nothing pending from the last turn, then the
+    cards it plays. Returns True if a card ended the game."""
     s.sc[S_CUR] = p
     s.sc[S_ANCESTRAL] = 0
     s.sc[S_READING] = 0
@@ -46,7 +47,15 @@ def take_turn(s, m, t, p):
             break
         play_card(s, m, t, p, kind, a, b)
         if s.sc[S_OVER]:
-            return
+            return True
+    return False
+
+
+@njit(inline="always")
+def take_turn(s, m, t, p):
+    """One turn of seat ``p``: the delver phase, then one (or two) excavation rolls."""
+    if delver_phase(s, m, t, p):
+        return
     excavate(s, m, t, p)
     if s.sc[S_BAND] > 0 and not s.sc[S_OVER]:
         excavate(s, m, t, p)
