@@ -19,9 +19,8 @@ from analyzer.findings import Finding, across_fields
 from analyzer.scenario import expand, parse_scenario, plan_games
 from analyzer.unearth.game import forbid_masks, simulate
 from analyzer.unearth.rules import default_rules
+from tests.test_scenario import BASE, WHERE, check_named, parse
 
-BASE = {"players": 4, "strategies": "balanced", "games": 100, "seed": 1}
-WHERE = "scenarios/x.toml"
 FLAME = {"wonders": ["eternal_flame"], "seats": "each"}
 COMPARE = {"a": {"label": "printed"}, "b": {"label": "forbidden", "forbid": FLAME}}
 FIELDS = {
@@ -29,14 +28,6 @@ FIELDS = {
     "old": "baseline",
     "mix": {"lineup": ["claimer", "collector", "balanced", "baseline"], "rotation": "cyclic"},
 }
-
-
-def parse(**changes):
-    raw = {**BASE, **changes}
-    for k, v in list(raw.items()):
-        if v is None:
-            del raw[k]
-    return parse_scenario(raw, WHERE)
 
 
 BAD = [
@@ -96,15 +87,7 @@ BAD = [
 
 @pytest.mark.parametrize(("changes", "text"), BAD)
 def test_bad_values_are_named(changes, text):
-    if text == "":  # a valid variant of a nearby bad case: must load
-        parse(**changes)
-        return
-    with pytest.raises(InputError) as err:
-        parse(**changes)
-    msg = str(err.value)
-    assert msg.startswith(WHERE), msg
-    assert text in msg, msg
-    assert "\n" not in msg
+    check_named(changes, text)
 
 
 def test_forbid_needs_a_game_with_interventions():
