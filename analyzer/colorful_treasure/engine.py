@@ -98,8 +98,9 @@ R_BAD = 23  #: invariant failure mask (0)
 R_LEFT = 24  #: cards left in the grid at the end
 R_GEM_TURN = 25  #: game turn the gem reward was taken, -1 if never
 R_EXPLORER_TURN = 26
-R_GEMS = 27  #: + colour: gem cards held by colour
-N_BASE_COLS = 27
+R_TREASURE_COUNTED = 27  #: key and chest cards that count for the treasure reward
+R_GEMS = 28  #: + colour: gem cards held by colour
+N_BASE_COLS = 28
 
 # invariant bits
 BAD_CARDS = 1  #: grid + holdings != all cards, or owners disagree with the grid
@@ -171,7 +172,8 @@ def play_game(s, t, n, key0, key1, game):
 
     The last round starts once ``end_cards`` or fewer cards are left and ends after
     the last seat (seat ``n - 1``); the young variant ends when the grid is empty.
-    Draws only from the game's own stream."""
+    With the ruling ``last_cards = "end"`` the game ends at once when fewer cards
+    are left than a turn reveals at first. Draws only from the game's own stream."""
     rng_seed(s.rng, key0, key1, game)
     s.sc[S_GAME] = game
     s.sc[S_N] = n
@@ -192,6 +194,8 @@ def play_game(s, t, n, key0, key1, game):
         if turns >= t.max_turns:
             s.sc[S_ABORTED] = 1
             break
+        if t.last_end == 1 and left < t.first_reveals:
+            break  # ruling last_cards = "end": too few cards for a turn's reveals
         seat = seat + 1 if seat + 1 < n else 0
     s.sc[S_TURN] = turns
     return turns
@@ -327,6 +331,7 @@ def play_batch(s, t, o, n, key0, key1, start, count):
             results[r, R_LEFT] = s.sc[S_LEFT]
             results[r, R_GEM_TURN] = s.sc[S_GEM_TURN]
             results[r, R_EXPLORER_TURN] = s.sc[S_EXPLORER_TURN]
+            results[r, R_TREASURE_COUNTED] = s.counted[q]
             for g in range(t.n_colours):
                 results[r, R_GEMS + g] = s.gems[q, g]
             won = s.parts[q, R_SCORE] == best

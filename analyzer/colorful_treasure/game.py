@@ -186,6 +186,8 @@ def recompute_scores(rules: Rules, players: int, results: np.ndarray) -> np.ndar
     if t.rewards:
         games = results.shape[0] // players
         treasure = results[:, R.R_TREASURE].reshape(games, players)
+        if t.stolen_ignore:  # only the cards never taken by a steal count
+            treasure = results[:, R.R_TREASURE_COUNTED].reshape(games, players)
         best = treasure.max(axis=1, keepdims=True)
         top = (treasure == best) & (best >= t.treasure_min)
         tied = np.maximum(top.sum(axis=1, keepdims=True), 1)

@@ -53,18 +53,28 @@ class Rulings:
     - ``take``: ``"always"`` (one kind is always taken when no key or chest is
       revealed) or ``"optional"`` (a player may take nothing).
     - ``tied_game``: ``"share"`` (tied players share the win) or ``"no_winner"``.
+    - ``stolen_cards``: ``"count"`` (a card taken by a steal counts for its new
+      owner's rewards from then on) or ``"ignore"`` (a card that was ever taken by
+      a steal counts for nobody's rewards: not for the gem or explorer reward nor
+      the treasure majority; it still scores its own points).
+    - ``last_cards``: ``"reveal"`` (a turn with fewer face-down cards than it
+      reveals reveals what is left) or ``"end"`` (the game ends at once instead).
     """
 
     variant: str = "standard"
     scoring: str = "basic"
     take: str = "always"
     tied_game: str = "share"
+    stolen_cards: str = "count"
+    last_cards: str = "reveal"
 
     _ALLOWED = {
         "variant": ("standard", "young"),
         "scoring": ("basic", "advanced"),
         "take": ("always", "optional"),
         "tied_game": ("share", "no_winner"),
+        "stolen_cards": ("count", "ignore"),
+        "last_cards": ("reveal", "end"),
     }
 
     def check(self, where: str) -> Rulings:
@@ -111,6 +121,8 @@ class Tables(NamedTuple):
     finish_round: int  #: 1: the round is finished once the end is reached
     take_optional: int
     tie_share: int
+    stolen_ignore: int  #: 1: cards taken by a steal count for no reward (ruling stolen_cards)
+    last_end: int  #: 1: the game ends when fewer face-down cards are left than a turn reveals
     max_turns: int
     min_players: int
     max_players: int
@@ -427,6 +439,8 @@ def _build_tables(data: dict, rulings: Rulings) -> Tables:
         finish_round=0 if young else 1,
         take_optional=int(rulings.take == "optional"),
         tie_share=int(rulings.tied_game == "share"),
+        stolen_ignore=int(rulings.stolen_cards == "ignore"),
+        last_end=int(rulings.last_cards == "end"),
         max_turns=int(comp["max_turns"]),
         min_players=int(comp["min_players"]),
         max_players=hi,

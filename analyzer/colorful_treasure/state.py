@@ -50,7 +50,8 @@ S_UP_PLACES = 18  #: mask of the places face up now
 S_SV_TURN = 19  #: 64 * game turn + seat whose best steal value is in ``fsc[F_SV]`` (-1: none)
 S_VALUES_TURN = 20  #: 64 * game turn + seat whose values are in ``gain`` .. ``memo`` (-1)
 S_UP_COUNTED = 21  #: (64 * game turn + seat) * 8 + cards face up when up_n was counted (-1)
-N_SCALARS = 22
+S_STOLEN = 22  #: mask of the cards ever taken by a steal (ruling stolen_cards)
+N_SCALARS = 23
 
 F_SV = 0  #: the deciding seat's best steal value this turn (see S_SV_TURN)
 N_FSC = 1
@@ -135,6 +136,7 @@ class State(NamedTuple):
     explore: np.ndarray  #: float64[2, MAX_REVEALS + 1] its explorer terms for k new wonders
     loot: np.ndarray  #: float64[n_colours + 3] its own gain of a steal, by what it takes
     tally: np.ndarray  #: int64[P, 3] scratch of the invariant check
+    counted: np.ndarray  #: int64[P] key and chest cards counting for the treasure reward
     parts: np.ndarray  #: int64[P, 7] score parts of the last game (60ths, see turn.final_scores)
     deal: np.ndarray  #: int64[N] layout to use instead of shuffling (deal[0] = -1: shuffle)
     steals: np.ndarray  #: int64[max steals, N_STEAL_COLS] steals log of the batch
@@ -182,6 +184,7 @@ def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> Stat
         explore=np.zeros((2, MAX_REVEALS + 1), np.float64),
         loot=np.zeros(t.n_colours + 3, np.float64),
         tally=np.zeros((players, 3), np.int64),
+        counted=np.zeros(players, np.int64),
         parts=np.zeros((players, 7), np.int64),
         deal=np.full(n, -1, np.int64),
         steals=np.zeros((max(steal_rows, 1), N_STEAL_COLS), np.int64),
