@@ -11,7 +11,7 @@ strategies (:mod:`.strategies`) and applies their answers with these kernels.
 import numpy as np
 
 from analyzer.colorful_treasure.bits import popcount
-from analyzer.colorful_treasure.codes import P_RECALL, SCALE, Kind, Reward
+from analyzer.colorful_treasure.codes import P_RECALL, SCALE, Effect, Kind, Reward
 from analyzer.colorful_treasure.state import (
     ALWAYS,
     EV_BACK,
@@ -351,11 +351,23 @@ def counted_holdings(s, t, seat):
 
 
 @njit
+def holds_effect(s, t, seat, effect):
+    """Action tiles of ``effect`` that ``seat`` holds (0 when no tiles are played)."""
+    k = 0
+    for i in range(t.n_tiles):
+        if s.tile_owner[i] == seat and t.tile_effect[i] == effect:
+            k += 1
+    return k
+
+
+@njit
 def check_rewards(s, t, seat, n):
-    """End of ``seat``'s turn: it takes each open "first to" reward it now meets."""
+    """End of ``seat``'s turn: it takes each open "first to" reward it now meets (a
+    sixth colour tile counts as one more gem colour)."""
     if t.rewards == 0:
         return
     colours, wonders, _ = counted_holdings(s, t, seat)
+    colours += holds_effect(s, t, seat, Effect.SIXTH_COLOUR)
     if gem_open(s, t) and colours >= t.gem_goal[n]:
         s.sc[S_GEM_OWNER] = seat
         s.sc[S_GEM_TURN] = s.sc[S_TURN]
@@ -374,11 +386,12 @@ def gem_points(t, count):
 
 @njit
 def final_scores(s, t, n):
-    """Score every seat into ``s.parts`` (int64[P, 7], 60ths of a point):
+    """Score every seat into ``s.parts`` (int64[P, 8], 60ths of a point):
     gems, diamond cards, plastic diamonds, gem reward, explorer reward,
-    treasure reward, total. The treasure reward goes to the most key and chest
-    cards (at least ``treasure_min``; those that count, :func:`counted_holdings`,
-    into ``s.counted``); tied seats share it."""
+    treasure reward, total, action tiles (the points of the tiles held). The
+    treasure reward goes to the most key and chest cards (at least
+    ``treasure_min``; those that count, :func:`counted_holdings`, into
+    ``s.counted``); tied seats share it."""
     parts = s.parts
     counted = s.counted
     best = 0
@@ -402,7 +415,11 @@ def final_scores(s, t, n):
         parts[q, 5] = 0
         if tied > 0 and counted[q] == best:
             parts[q, 5] = t.treasure_points * SCALE // tied
-        parts[q, 6] = 0
+        parts[q, 7] = 0
+        for i in range(t.n_tiles):
+            if s.tile_owner[i] == q:
+                parts[q, 7] += t.tile_points[i] * SCALE
+        parts[q, 6] = parts[q, 7]
         for i in range(6):
             parts[q, 6] += parts[q, i]
 
