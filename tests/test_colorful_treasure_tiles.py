@@ -302,3 +302,22 @@ def test_games_without_tiles_have_no_tile_columns():
     assert not any(c.startswith("tile") or c == "pts_tiles" for c in df)
     on = simulate(2, "greedy", 20, seed=1, rules=load_rules({"tiles": "a"}))
     assert {"pts_tiles", "tiles_taken", "tiles_used", "tile_truce"} <= set(on)
+
+
+def test_a_broken_tile_state_is_caught():
+    from analyzer.colorful_treasure.game import check_results
+
+    rules = load_rules({"tiles": "a"})
+    job = make_job(4, "greedy", seed=2, rules=rules)
+    results, _, _, s = play_raw(job, 0, 20)
+    check_results(job, 0, results)  # a real batch passes
+    t = rules.tables
+    views = (make_view(s, "CTState"), make_view(t, "CTTables"))
+    assert engine.check_invariants(*views, 4) & engine.BAD_TILES == 0
+    s.tile_owner[3] = -2  # the truce (permanent) discarded
+    assert engine.check_invariants(*views, 4) & engine.BAD_TILES
+    held = results[:, engine.R_TILES_HELD]
+    bad = results.copy()
+    bad[:, engine.R_TILES_HELD] = np.where(held == 0, 1 << 3, 0)  # the truce's 4 points moved
+    with pytest.raises(RuntimeError, match="does not recompute"):
+        check_results(job, 0, bad)
