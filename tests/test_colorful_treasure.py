@@ -138,6 +138,7 @@ def test_the_game_is_registered_and_describes_itself():
             "tied_game": "share",
             "stolen_cards": "count",
             "last_cards": "reveal",
+            "tiles": "none",
         },
         {"rewards.treasure.points": 8},
     )
