@@ -447,6 +447,8 @@ def _balance_tables(agg: pd.DataFrame, info: dict) -> dict[str, pd.DataFrame]:
     allg = group_rows(agg, "all").set_index(["cell", "metric"])[MOMENTS]
     rows = []
     for (cell, metric), mom in allg.iterrows():
+        if mom["n"] == 0:  # a column some cells do not have (a rule's own part)
+            continue
         if metric == "score" or metric in part_names:
             m, lo, hi = mean_ci_arrays([mom["n"]], [mom["sum"]], [mom["sumsq"]])
             rows.append((cell, metric, mom["n"], m[0], lo[0], hi[0]))
@@ -570,7 +572,7 @@ def _comparison_table(agg: pd.DataFrame, info: dict) -> pd.DataFrame:
         sub = paired[paired["cell"] == b]
         for _, r in sub.iterrows():
             key, metric = r["key"], r["metric"]
-            if metric in PER_USE_PARTS:
+            if metric in PER_USE_PARTS or r["n"] == 0:  # n 0: a column one cell lacks
                 continue
             m, lo, hi = mean_ci_arrays([r["n"]], [r["sum"]], [r["sumsq"]])
             if key.startswith("seat="):

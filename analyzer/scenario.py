@@ -1007,7 +1007,7 @@ def run_scenario(
         "games_total": games * len(cells),
         "columns": describe_columns(columns),
         "labels": game.labels(cells[0].rules),
-        "assumed": game.assumed_values(cells[0].rules),
+        "assumed": _assumed_of_cells(game, cells),
         "strategy_rows": strategy_rows(game, sc),
         **game.info(cells[0].rules),
         "tables_saved": sc.save_tables,
@@ -1059,6 +1059,20 @@ def run_scenario(
         extra=extra,
         result=result,
     )
+
+
+def _assumed_of_cells(game, cells) -> list[dict]:
+    """The assumed values of cell 0's rules, then those of other cells' rules whose
+    keys cell 0 does not have (a variant that adds components, such as Colorful
+    Treasure's action tiles, adds their assumed values)."""
+    rows = list(game.assumed_values(cells[0].rules))
+    seen = {r["key"] for r in rows}
+    for cell in cells[1:]:
+        for r in game.assumed_values(cell.rules):
+            if r["key"] not in seen:
+                seen.add(r["key"])
+                rows.append(r)
+    return rows
 
 
 def intervention_info(sc: Scenario, game: Game) -> dict | None:

@@ -100,6 +100,16 @@ def test_overrides_reach_the_tables():
             "f.toml: rules.variant: bad value 'adult' (allowed: standard, young)",
         ),
         ({"colour": 1}, {}, "f.toml: unknown ruling 'colour' (allowed: variant, scoring, take"),
+        (
+            {"stolen_cards": "keep"},
+            {},
+            "f.toml: rules.stolen_cards: bad value 'keep' (allowed: count, ignore)",
+        ),
+        (
+            {"last_cards": 2},
+            {},
+            "f.toml: rules.last_cards: bad value 2 (allowed: reveal, end)",
+        ),
         ({}, {"scoring.basic.gems": "many"}, "f.toml: override 'scoring.basic.gems': bad value"),
         ({}, {"wonders.atlantis.colours": ["red"]}, "bad value 'atlantis' (allowed: a wonder id"),
         ({}, {"wonders.petra.colours": ["red", "red", "blue"]}, "wonders.petra.colours: bad value"),
@@ -121,7 +131,15 @@ def test_the_game_is_registered_and_describes_itself():
     assert set(game.strategy_names()) == {"random", "greedy", "perfect", "hunter"}
     rules = game.load_rules({"take": "optional"}, {"rewards.treasure.points": 8}, "s.toml")
     assert game.rules_settings(rules) == (
-        {"variant": "standard", "scoring": "basic", "take": "optional", "tied_game": "share"},
+        {
+            "variant": "standard",
+            "scoring": "basic",
+            "take": "optional",
+            "tied_game": "share",
+            "stolen_cards": "count",
+            "last_cards": "reveal",
+            "tiles": "none",
+        },
         {"rewards.treasure.points": 8},
     )
     assert game.override_example("players.hunter.recall") == 0.8
@@ -310,6 +328,73 @@ def test_a_third_card_is_chosen_after_seeing_two():
         "t0 seat 0: takes Great Wall red",
         "t0 seat 0: takes Taj Mahal red",
     ]
+
+
+def _gem_reward_after_a_steal(stolen_cards):
+    """Trace of 4 forced turns (2 seats, gem reward for 2 colours): seat 1 steals
+    seat 0's red gem at t1 and takes a green gem at t3, so it holds two colours, one
+    of them stolen."""
+    rules = load_rules({"stolen_cards": stolen_cards}, {"rewards.gem.by_players.2.colours": 2})
+    job = make_job(2, "random", seed=3, rules=rules)
+    forced = [0, 0, 0, 0]  # t0 seat 0: places 0 and 1, stop, takes Pyramids red
+    forced += [3, 7, 0, 0]  # t1 seat 1: Pyramids key and Great Wall chest, steals the red
+    forced += [0, 0, 0, 0]  # t2 seat 0: places 1 and 2, stop, takes Pyramids yellow
+    forced += [0, 0, 0, 0]  # t3 seat 1: places 2 and 3, stop, takes Pyramids green
+    _, _, _, s = play_raw(job, 0, 1, trace_rows=4000, deal=IDENTITY, forced=forced)
+    lines = render_trace(job.rules, s.trace, int(s.sc[S_TRACE_N]))
+    return [ln for ln in lines if int(ln.split(" ")[0][1:]) < 4]
+
+
+def test_a_stolen_card_counts_for_the_thiefs_rewards_unless_the_ruling_ignores_it():
+    # "A turn", ruling stolen_cards
+    count = _gem_reward_after_a_steal("count")
+    assert "t1 seat 1: steals Pyramids red from seat 0" in count
+    assert "t3 seat 1: takes Pyramids green" in count
+    assert count[-1] == "t3 seat 1: takes the gem reward (9 points)"
+    ignore = _gem_reward_after_a_steal("ignore")
+    assert ignore[: len(count) - 1] == count[:-1]  # the same turns, no reward
+    assert not any("reward" in ln for ln in ignore)
+
+
+def test_stolen_cards_ignored_leave_the_treasure_majority_to_the_others():
+    """Random seats play the same games under both rulings (they read no reward). With
+    ``ignore`` each seat's key and chest cards that count are those it holds less the
+    stolen ones whose last thief it is; the treasure reward follows those counts."""
+    games = 400
+    count = make_job(4, "random", seed=31)
+    ignore = make_job(4, "random", seed=31, rules=load_rules({"stolen_cards": "ignore"}))
+    a = count(0, games)
+    b = ignore(0, games)
+    cols = ["treasure_cards", "steals", "cards_held", "game_turns"]
+    pd.testing.assert_frame_equal(a["games"][cols], b["games"][cols])
+    t = ignore.rules.tables
+    last_thief = {}
+    for row in b["steals"].itertuples():
+        if row.card >= 0:
+            last_thief[(row.game, row.card)] = row.thief
+    counted = b["games"]["treasure_cards"].to_numpy().reshape(games, 4).copy()
+    for (game, card), thief in last_thief.items():
+        if t.card_kind[card] in (Kind.KEY, Kind.CHEST):
+            counted[game, thief] -= 1
+    best = counted.max(axis=1, keepdims=True)
+    top = (counted == best) & (best >= 1)
+    expected = top * 7 / np.maximum(top.sum(axis=1, keepdims=True), 1)
+    got = b["games"]["pts_treasure"].to_numpy().reshape(games, 4)
+    assert np.allclose(got, expected)
+    assert (got != a["games"]["pts_treasure"].to_numpy().reshape(games, 4)).any()
+
+
+def test_last_cards_end_stops_the_game_when_a_turn_cannot_reveal_two():
+    # "Game end", ruling last_cards; the young variant plays until the grid is empty
+    young = load_rules({"variant": "young"})
+    reveal = simulate(3, "greedy", 200, seed=5, rules=young)
+    end = simulate(
+        3, "greedy", 200, seed=5, rules=load_rules({"variant": "young", "last_cards": "end"})
+    )
+    assert (reveal["cards_left"] == 0).all()
+    assert set(end["cards_left"]) == {0, 1}  # one card left: the game ends at once
+    last = end["cards_left"] == 1
+    assert (end.loc[last, "game_turns"] < reveal.loc[last, "game_turns"]).all()
 
 
 def test_two_keys_do_not_pair():

@@ -30,6 +30,14 @@ GOLDEN = (
     ("3p_greedy", 3, "greedy,perfect,hunter", 20261124, 1, {}),
     ("4p_mixed", 4, "random,greedy,perfect,hunter", 20261125, 2, {}),
     ("3p_young", 3, "greedy", 20261126, 0, {"variant": "young"}),
+    (
+        "4p_tiles_a",
+        4,
+        "random,greedy,perfect,hunter",
+        20261127,
+        11,
+        {"tiles": "a", "scoring": "advanced"},
+    ),
 )
 
 

@@ -66,3 +66,19 @@ def test_bad_scenario_values_give_one_line_errors(raw, message):
     with pytest.raises(InputError) as err:
         parse_scenario({**base, **raw}, "s.toml")
     assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_the_tiles_scenario_reports_the_tiles_the_same_for_any_worker_count():
+    sc = load_scenario(Path("scenarios/colorful_treasure_tiles.toml"))
+    one = analyzer.run(sc, games=120, seed=5, workers=1)
+    two = analyzer.run(sc, games=120, seed=5, workers=2)
+    a = one.report_tables()
+    b = two.report_tables()
+    tiles = a["tiles"]
+    assert set(tiles["tile"]) == {"peek_two", "fourth_card", "two_kinds", "truce", "peek_three"}
+    assert (tiles["cell"] == 1).all()  # only the cell that plays tiles
+    assert ((tiles["held"] >= 0) & (tiles["held"] <= 1)).all()
+    for name in ("tiles", "rewards", "strategies"):
+        assert a[name].equals(b[name])
+    keys = {r["key"] for r in one.info["assumed"]}
+    assert {"tiles.tile.*", "tiles.tile.t5.b"} <= keys

@@ -54,3 +54,26 @@ MAX_REVEALS = 4
 #: scores are kept in 60ths of a point: a shared treasure reward splits evenly
 #: among up to 6 tied players (60 = lcm(1, ..., 6))
 SCALE = 60
+
+
+class Effect(IntEnum):
+    """What an action tile's side does (``data/tiles.toml``; docs/rules/colorful-treasure.md,
+    "Advanced rules: action tiles")."""
+
+    PEEK_TWO = 0  #: look at one face-down card of each of ``amount`` wonders (x1)
+    FOURTH_CARD = 1  #: reveal a fourth card this turn (x1)
+    TWO_KINDS = 2  #: take two kinds of the revealed cards, no key or chest up (x1)
+    TRUCE = 3  #: no one steals from the owner, the owner steals from no one
+    PEEK_THREE = 4  #: look at up to ``amount`` face-down cards of one wonder (x1)
+    IGNORE_TREASURE = 5  #: with keys or chests up, the owner may take a gem or diamond kind
+    SIXTH_COLOUR = 6  #: one more gem colour for the gem reward
+    GUARDED = 7  #: no one steals the owner's wonder cards
+    WILD_MARKER = 8  #: counts as a key or a chest marker to make a pair (x1)
+
+
+#: effect names as in ``data/tiles.toml``, in code order
+EFFECT_NAMES = tuple(e.name.lower() for e in Effect)
+#: effects that are always on while held (the others are used at a moment)
+PASSIVE_EFFECTS = (Effect.TRUCE, Effect.IGNORE_TREASURE, Effect.SIXTH_COLOUR, Effect.GUARDED)
+#: tiles a game may hold at most (the kernels keep sets of tiles as bits)
+MAX_TILES = 16

@@ -46,6 +46,8 @@ from analyzer.colorful_treasure.state import (
     ST_STEALS,
     ST_STOLE_PLASTIC,
     ST_THIRD,
+    ST_TILES_TAKEN,
+    ST_TILES_USED,
     ST_TREASURE_TURNS,
     ST_TURNS,
     trace,
@@ -56,6 +58,7 @@ from analyzer.colorful_treasure.strategies import (
     choose_kind,
     choose_steal,
 )
+from analyzer.colorful_treasure.tiles import check_tiles, play_turn_tiles, tiles_setup
 from analyzer.colorful_treasure.turn import (
     check_rewards,
     discard_pair,
@@ -78,6 +81,7 @@ R_PARTS = 0  #: 7 columns: gems, diamond cards, plastic diamonds, gem reward, ex
 #: treasure reward, total (60ths of a point)
 N_PARTS = 6
 R_SCORE = 6
+R_PTS_PART = 7  #: the action tiles' points in ``s.parts`` (its column 7)
 R_TURNS = 7
 R_GAME_TURNS = 8
 R_DIAMOND = 9
@@ -98,8 +102,14 @@ R_BAD = 23  #: invariant failure mask (0)
 R_LEFT = 24  #: cards left in the grid at the end
 R_GEM_TURN = 25  #: game turn the gem reward was taken, -1 if never
 R_EXPLORER_TURN = 26
-R_GEMS = 27  #: + colour: gem cards held by colour
-N_BASE_COLS = 27
+R_TREASURE_COUNTED = 27  #: key and chest cards that count for the treasure reward
+R_PTS_TILES = 28  #: points of the action tiles held at the end (60ths; in R_SCORE)
+R_TILES_TAKEN = 29  #: action tiles taken
+R_TILES_USED = 30  #: action tile uses
+R_TILES_TOOK = 31  #: mask of the tiles the seat took
+R_TILES_HELD = 32  #: mask of the tiles the seat holds at the end
+R_GEMS = 33  #: + colour: gem cards held by colour
+N_BASE_COLS = 33
 
 # invariant bits
 BAD_CARDS = 1  #: grid + holdings != all cards, or owners disagree with the grid
@@ -108,6 +118,7 @@ BAD_MARKERS = 4  #: treasure markers not conserved
 BAD_HOLDINGS = 8  #: a seat's counters disagree with the cards it owns
 BAD_ABORTED = 16  #: the turn cap was hit
 BAD_SCORE = 32  #: the score is not the sum of its parts
+BAD_TILES = 64  #: action tiles not conserved
 
 
 def n_result_cols(t) -> int:
@@ -171,18 +182,24 @@ def play_game(s, t, n, key0, key1, game):
 
     The last round starts once ``end_cards`` or fewer cards are left and ends after
     the last seat (seat ``n - 1``); the young variant ends when the grid is empty.
-    Draws only from the game's own stream."""
+    With the ruling ``last_cards = "end"`` the game ends at once when fewer cards
+    are left than a turn reveals at first. Draws only from the game's own stream."""
     rng_seed(s.rng, key0, key1, game)
     s.sc[S_GAME] = game
     s.sc[S_N] = n
     s.sc[S_ABORTED] = 0
     setup(s, t, n)
+    if t.n_tiles > 0:
+        tiles_setup(s, t, n)
     seat = 0
     turns = 0
     while True:
         s.sc[S_TURN] = turns
         s.sc[S_SEAT] = seat
-        play_turn(s, t, seat, n, game)
+        if t.n_tiles > 0:
+            play_turn_tiles(s, t, seat, n, game)
+        else:
+            play_turn(s, t, seat, n, game)
         turns += 1
         left = s.sc[S_LEFT]
         if left == 0:
@@ -192,6 +209,8 @@ def play_game(s, t, n, key0, key1, game):
         if turns >= t.max_turns:
             s.sc[S_ABORTED] = 1
             break
+        if t.last_end == 1 and left < t.first_reveals:
+            break  # ruling last_cards = "end": too few cards for a turn's reveals
         seat = seat + 1 if seat + 1 < n else 0
     s.sc[S_TURN] = turns
     return turns
@@ -273,6 +292,8 @@ def check_invariants(s, t, n):
             bad |= BAD_HOLDINGS
     if s.sc[S_ABORTED] == 1:
         bad |= BAD_ABORTED
+    if t.n_tiles > 0 and not check_tiles(s, t, n):
+        bad |= BAD_TILES
     return bad
 
 
@@ -297,7 +318,7 @@ def play_batch(s, t, o, n, key0, key1, start, count):
         for q in range(n):
             if s.parts[q, R_SCORE] == best:
                 top += 1
-            tot = 0
+            tot = s.parts[q, R_PTS_PART]
             for j in range(N_PARTS):
                 tot += s.parts[q, j]
             if tot != s.parts[q, R_SCORE]:
@@ -327,6 +348,19 @@ def play_batch(s, t, o, n, key0, key1, start, count):
             results[r, R_LEFT] = s.sc[S_LEFT]
             results[r, R_GEM_TURN] = s.sc[S_GEM_TURN]
             results[r, R_EXPLORER_TURN] = s.sc[S_EXPLORER_TURN]
+            results[r, R_TREASURE_COUNTED] = s.counted[q]
+            results[r, R_PTS_TILES] = s.parts[q, R_PTS_PART]
+            results[r, R_TILES_TAKEN] = s.stats[q, ST_TILES_TAKEN]
+            results[r, R_TILES_USED] = s.stats[q, ST_TILES_USED]
+            took = 0
+            held = 0
+            if t.n_tiles > 0:
+                took = s.tiles_took[q]
+                for k in range(t.n_tiles):
+                    if s.tile_owner[k] == q:
+                        held |= 1 << k
+            results[r, R_TILES_TOOK] = took
+            results[r, R_TILES_HELD] = held
             for g in range(t.n_colours):
                 results[r, R_GEMS + g] = s.gems[q, g]
             won = s.parts[q, R_SCORE] == best

@@ -32,7 +32,8 @@ from analyzer.seeding import resolve_seed, root_key
 
 #: score parts, in the order of the kernel's parts (``pts_<name>`` columns)
 PART_NAMES = ("gems", "diamond_cards", "plastic", "gem_reward", "explorer", "treasure")
-#: steals a game can hold at most (a pair needs two treasure cards: 5 pairs)
+#: steals a game can hold at most (a pair needs two treasure cards: 5 pairs; and
+#: the action tiles' wild markers)
 MAX_STEALS_PER_GAME = 8
 
 
@@ -125,7 +126,8 @@ def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0, deal=
     t = job.rules.tables
     n = job.players
     plan, prm = strategy_arrays(job.rules, job.strategies, _params(job))
-    s = new_state(t, n, trace_rows, count * MAX_STEALS_PER_GAME if job.steals else 1)
+    per_game = MAX_STEALS_PER_GAME + t.n_tiles  # a wild marker tile: one more steal
+    s = new_state(t, n, trace_rows, count * per_game if job.steals else 1)
     if deal is not None:
         s.deal[:] = np.asarray(deal, np.int64)
     if len(forced):
@@ -172,7 +174,8 @@ def deal_layouts(rules: Rules, seed: int, start: int, count: int) -> np.ndarray:
 def recompute_scores(rules: Rules, players: int, results: np.ndarray) -> np.ndarray:
     """Scores in 60ths recomputed with numpy from the final holdings in ``results``
     (a twin of ``turn.final_scores`` written independently): gem table, diamond
-    cards, plastic diamonds, the shared treasure reward. The two "first to"
+    cards, plastic diamonds, the action tiles held, the shared treasure reward.
+    The two "first to"
     rewards depend on the order of play, not the final state: their points are
     taken from ``results`` after checking that each went to at most one seat of a
     game, at its value (else the game's first score is set to -1)."""
@@ -182,10 +185,14 @@ def recompute_scores(rules: Rules, players: int, results: np.ndarray) -> np.ndar
     gems = np.minimum(results[:, R.R_GEMS : R.R_GEMS + t.n_colours], len(table) - 1)
     pts = table[gems].sum(axis=1)
     pts += results[:, R.R_DIAMOND] * t.diamond_card + results[:, R.R_PLASTIC] * t.plastic_diamond
+    for i in range(t.n_tiles):  # the action tiles held at the end
+        pts += ((results[:, R.R_TILES_HELD] >> i) & 1) * int(t.tile_points[i])
     out = pts * SCALE
     if t.rewards:
         games = results.shape[0] // players
         treasure = results[:, R.R_TREASURE].reshape(games, players)
+        if t.stolen_ignore:  # only the cards never taken by a steal count
+            treasure = results[:, R.R_TREASURE_COUNTED].reshape(games, players)
         best = treasure.max(axis=1, keepdims=True)
         top = (treasure == best) & (best >= t.treasure_min)
         tied = np.maximum(top.sum(axis=1, keepdims=True), 1)
@@ -274,6 +281,12 @@ def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataF
     cols["explorer_reward"] = (results[:, R.R_PARTS + 4] > 0).astype(np.int8)
     cols["treasure_reward"] = (results[:, R.R_PARTS + 5] > 0).astype(np.int8)
     cols["cards_left"] = results[:, R.R_LEFT].astype(np.int8)
+    if rules.tables.n_tiles:
+        cols["pts_tiles"] = results[:, R.R_PTS_TILES] / SCALE
+        cols["tiles_taken"] = results[:, R.R_TILES_TAKEN].astype(np.int8)
+        cols["tiles_used"] = results[:, R.R_TILES_USED].astype(np.int8)
+        for i, (_, side) in enumerate(rules.tile_sides()):
+            cols[f"tile_{side}"] = ((results[:, R.R_TILES_TOOK] >> i) & 1).astype(np.int8)
     return pd.DataFrame(cols)
 
 

@@ -31,6 +31,8 @@ PARTS = {
     "explorer": "explorer reward (first to hold cards of enough wonders)",
     "treasure": "treasure reward (most key and chest cards; ties share)",
 }
+#: the action tiles' part, in games that play them (ruling tiles)
+TILE_PART = {"tiles": "points of the action tiles held (truce, sixth colour)"}
 
 
 def _strategies() -> tuple[Strategy, ...]:
@@ -74,6 +76,16 @@ def games_columns(rules) -> tuple[Column, ...]:
         Column("treasure_reward", "1 if the seat got (a share of) the treasure reward"),
         Column("cards_left", "cards left in the grid at the end (same for every seat)"),
     ]
+    if rules.rulings.tiles != "none":  # only games with action tiles have these
+        cols += [
+            Column("pts_tiles", "points of the action tiles held at the end", part=True),
+            Column("tiles_taken", "action tiles the seat took", by_strategy=True, sweep=True),
+            Column("tiles_used", "action tile uses (x1 tiles, ignore treasure)"),
+        ]
+        cols += [
+            Column(f"tile_{side}", f"1 if the seat took the {side.replace('_', ' ')} tile")
+            for _, side in rules.tile_sides()
+        ]
     return tuple(cols)
 
 
@@ -153,7 +165,7 @@ class ColorfulTreasure(Game):
         return assumed_values(rules)
 
     def labels(self, rules) -> dict[str, str]:
-        out = {f"pts_{p}": p.replace("_", " ") for p in PARTS}
+        out = {f"pts_{p}": p.replace("_", " ") for p in {**PARTS, **TILE_PART}}
         out.update(zip(rules.wonder_ids, rules.wonder_names, strict=True))
         return out
 
@@ -218,6 +230,7 @@ class ColorfulTreasure(Game):
         return (
             ("rewards", "Rewards: who takes them, and do they decide games", "per seat-game"),
             ("steals_by_seat", "Steals: who steals from whom", "per game"),
+            ("tiles", "Action tiles: who takes them, and their owners' win rate", "per seat-game"),
             ("exact", "Exact chances of a fresh grid", "no sampling error"),
         )
 

@@ -21,11 +21,15 @@ from analyzer.colorful_treasure.state import (
     EV_NO_VICTIM,
     EV_NOTHING,
     EV_PAIR,
+    EV_PEEK,
     EV_PLASTIC,
     EV_REVEAL,
     EV_REWARD,
     EV_STEAL,
     EV_TAKE,
+    EV_TILE_TAKE,
+    EV_TILE_USE,
+    EV_TRUCE,
     S_TRACE_N,
 )
 from analyzer.errors import AnalyzerError
@@ -37,6 +41,16 @@ DEFAULT_TRACE_ROWS = 5000
 def position_text(rules: Rules, p: int) -> str:
     rows = rules.tables.rows
     return f"{rules.wonder_names[p // rows]} row {p % rows}"
+
+
+def tile_text(rules: Rules, i: int) -> str:
+    """``"t2 (fourth card)"``: a tile in play and the effect of its side."""
+    sides = rules.tile_sides()
+    if not 0 <= i < len(sides):
+        return f"tile {i}"
+    tid, side = sides[i]
+    effect = rules.data["tiles"]["side"][side]["effect"]
+    return f"{tid} ({effect.replace('_', ' ')})"
 
 
 def event_text(rules: Rules, row) -> str:
@@ -61,6 +75,14 @@ def event_text(rules: Rules, row) -> str:
         return "takes nothing"
     if ev == EV_REWARD:
         return f"takes the {Reward(a).name.lower()} reward ({b} points)"
+    if ev == EV_TILE_TAKE:
+        return f"takes the action tile {tile_text(rules, a)}"
+    if ev == EV_TILE_USE:
+        return f"uses the action tile {tile_text(rules, a)}"
+    if ev == EV_PEEK:
+        return f"looks at {position_text(rules, a)}: {rules.card_name(b)} (seen by this seat only)"
+    if ev == EV_TRUCE:
+        return "steals nothing: it holds the truce"
     if ev == EV_END:
         return f"game over: score {a / SCALE:g}, win share {b / 1000:g}"
     return f"event {ev}: {a} {b} {c}"
@@ -84,6 +106,17 @@ def layout_lines(rules: Rules, grid: np.ndarray) -> list[str]:
     return out
 
 
+def _other_rulings(rules: Rules) -> str:
+    """The rulings other than variant and scoring that differ from their defaults
+    (so the header of a default game reads as before)."""
+    from analyzer.colorful_treasure.rules import Rulings
+
+    base = Rulings().as_dict()
+    now = rules.rulings.as_dict()
+    diff = [f"{k} {v}" for k, v in now.items() if k not in ("variant", "scoring") and v != base[k]]
+    return "".join(", " + d for d in diff)
+
+
 def replay_game(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> str:
     """Play game ``game`` of ``job`` (a :class:`~analyzer.colorful_treasure.game.GameJob`)
     and return its replay: a header with the dealt grid, one line per event, the
@@ -102,7 +135,7 @@ def replay_game(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> str:
     n = job.players
     lines = [
         f"# Colorful Treasure replay: {RULES_VERSION}, variant {rules.rulings.variant}, "
-        f"scoring {rules.rulings.scoring}, seed {job.seed}, game {game}",
+        f"scoring {rules.rulings.scoring}, seed {job.seed}, game {game}" + _other_rulings(rules),
         f"# players {n}: " + ", ".join(f"seat {p} {job.strategies[p]}" for p in range(n)),
         "# grid as dealt (each column from row 0):",
     ]
@@ -113,6 +146,8 @@ def replay_game(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> str:
         parts = ", ".join(
             f"{name} {int(row[engine.R_PARTS + i]) / SCALE:g}" for i, name in enumerate(PART_NAMES)
         )
+        if rules.tables.n_tiles:
+            parts += f", tiles {int(row[engine.R_PTS_TILES]) / SCALE:g}"
         lines.append(
             f"# seat {p}: score {int(row[engine.R_SCORE]) / SCALE:g} ({parts}), "
             f"win {float(wins[p]):.4g}"

@@ -26,7 +26,16 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from analyzer.colorful_treasure.codes import MAX_REVEALS, PARAM_NAMES, STRATEGY_NAMES, Kind, Slot
+from analyzer.colorful_treasure.codes import (
+    EFFECT_NAMES,
+    MAX_REVEALS,
+    MAX_TILES,
+    PARAM_NAMES,
+    PASSIVE_EFFECTS,
+    STRATEGY_NAMES,
+    Kind,
+    Slot,
+)
 from analyzer.errors import InputError, bad_value
 from analyzer.games.data import check as _check
 from analyzer.games.data import coerce_override
@@ -35,7 +44,7 @@ from analyzer.games.data import coerce_override
 #: written into every report and manifest.
 RULES_VERSION = "colorful-treasure-rules-1"
 
-FILES = ("wonders", "scoring", "rewards", "components", "players")
+FILES = ("wonders", "scoring", "rewards", "components", "players", "tiles")
 MAX_PLAYERS = 6
 MAX_COLOURS = 8
 #: the kernels keep sets of cards as bits of an int64: at most 12 wonders of 5 cards
@@ -48,23 +57,35 @@ class Rulings:
 
     - ``variant``: ``"standard"`` or ``"young"`` (no rewards, no keys or chests,
       two reveals a turn, the game ends when the grid is empty).
-    - ``scoring``: ``"basic"`` or ``"advanced"`` values (the action tiles of the
-      advanced rules are not simulated).
+    - ``scoring``: ``"basic"`` or ``"advanced"`` values (the action tiles are the
+      ruling ``tiles``).
     - ``take``: ``"always"`` (one kind is always taken when no key or chest is
       revealed) or ``"optional"`` (a player may take nothing).
     - ``tied_game``: ``"share"`` (tied players share the win) or ``"no_winner"``.
+    - ``stolen_cards``: ``"count"`` (a card taken by a steal counts for its new
+      owner's rewards from then on) or ``"ignore"`` (a card that was ever taken by
+      a steal counts for nobody's rewards: not for the gem or explorer reward nor
+      the treasure majority; it still scores its own points).
+    - ``last_cards``: ``"reveal"`` (a turn with fewer face-down cards than it
+      reveals reveals what is left) or ``"end"`` (the game ends at once instead).
     """
 
     variant: str = "standard"
     scoring: str = "basic"
     take: str = "always"
     tied_game: str = "share"
+    stolen_cards: str = "count"
+    last_cards: str = "reveal"
+    tiles: str = "none"
 
     _ALLOWED = {
         "variant": ("standard", "young"),
         "scoring": ("basic", "advanced"),
         "take": ("always", "optional"),
         "tied_game": ("share", "no_winner"),
+        "stolen_cards": ("count", "ignore"),
+        "last_cards": ("reveal", "end"),
+        "tiles": ("none", "a", "b"),
     }
 
     def check(self, where: str) -> Rulings:
@@ -72,6 +93,10 @@ class Rulings:
             val = getattr(self, key)
             if val not in allowed:
                 raise bad_value(f"{where}: rules.{key}", val, ", ".join(allowed))
+        if self.variant == "young" and self.tiles != "none":
+            raise bad_value(
+                f"{where}: rules.tiles", self.tiles, "none (the young-player variant has no tiles)"
+            )
         return self
 
     def as_dict(self) -> dict:
@@ -111,6 +136,14 @@ class Tables(NamedTuple):
     finish_round: int  #: 1: the round is finished once the end is reached
     take_optional: int
     tie_share: int
+    stolen_ignore: int  #: 1: cards taken by a steal count for no reward (ruling stolen_cards)
+    last_end: int  #: 1: the game ends when fewer face-down cards are left than a turn reveals
+    n_tiles: int  #: action tiles in play (0: ruling tiles = "none")
+    tile_effect: np.ndarray  #: int64[max(n_tiles, 1)] Effect of the side face up
+    tile_once: np.ndarray  #: int64[...] 1: x1, discarded after use
+    tile_points: np.ndarray  #: int64[...] points while held at the end
+    tile_amount: np.ndarray  #: int64[...] cards or wonders a peek looks at
+    tile_worth: np.ndarray  #: float64[...] the EXPECT players' worth (players.tile_worth)
     max_turns: int
     min_players: int
     max_players: int
@@ -161,6 +194,11 @@ class Rules:
             what = Kind(kind).name.lower()
         return f"{self.wonder_names[w]} {what}"
 
+    def tile_sides(self) -> list[tuple[str, str]]:
+        """``(tile id, side id)`` of each tile in play, in tile order (empty with
+        ``tiles = "none"``)."""
+        return tile_sides(self.data, self.rulings)
+
     def player_params(self) -> dict[str, dict[str, float]]:
         """Parameter row of every strategy (after overrides)."""
         return {
@@ -207,7 +245,8 @@ def load_rules(
     ``"<file>.<key>[.<key>...]"`` into the data files, where a wonder is named
     by its id (a glob is allowed): ``"wonders.petra.colours"``,
     ``"wonders.*.treasure"``, ``"scoring.basic.plastic_diamond"``,
-    ``"rewards.gem.by_players.4.points"``, ``"players.greedy.recall"``.
+    ``"rewards.gem.by_players.4.points"``, ``"players.greedy.recall"``,
+    ``"tiles.side.truce.points"``, ``"tiles.tile.t1.b"``.
     ``rulings`` holds the :class:`Rulings` switches (an object or a dict).
     ``where`` prefixes error messages. Raises :class:`InputError` naming the
     path, the value and what is allowed.
@@ -354,6 +393,7 @@ def _validate(data: dict, where: str) -> None:
     tr = rew["treasure"]
     _check(tr["points"] >= 0, f"{where}: rewards.treasure.points", tr["points"], ">= 0")
     _check(tr["min_cards"] >= 1, f"{where}: rewards.treasure.min_cards", tr["min_cards"], ">= 1")
+    _validate_tiles(data, where)
     for s in STRATEGY_NAMES:
         row = data["players"][s]
         _check(
@@ -362,6 +402,94 @@ def _validate(data: dict, where: str) -> None:
             row["recall"],
             "0.0 to 1.0",
         )
+
+
+def _validate_tiles(data: dict, where: str) -> None:
+    tiles = data["tiles"]
+    sides = tiles["side"]
+    for sid, side in sides.items():
+        w = f"{where}: tiles.side.{sid}"
+        _check(
+            side["effect"] in EFFECT_NAMES, f"{w}.effect", side["effect"], ", ".join(EFFECT_NAMES)
+        )
+        _check(side["use"] in ("once", "permanent"), f"{w}.use", side["use"], "once, permanent")
+        passive = EFFECT_NAMES.index(side["effect"]) in PASSIVE_EFFECTS
+        _check(
+            not (passive and side["use"] == "once"),
+            f"{w}.use",
+            side["use"],
+            "permanent (the effect is always on while held)",
+        )
+        _check(side["points"] >= 0, f"{w}.points", side["points"], ">= 0")
+        if side["effect"] in ("peek_two", "peek_three"):
+            _check(side["amount"] >= 1, f"{w}.amount", side["amount"], ">= 1")
+    _check(
+        1 <= len(tiles["tile"]) <= MAX_TILES,
+        f"{where}: tiles.tile",
+        len(tiles["tile"]),
+        f"1 to {MAX_TILES} tiles",
+    )
+    names = ", ".join(sorted(sides)) + ", unknown"
+    for tid, tile in tiles["tile"].items():
+        for face in ("a", "b"):
+            _check(
+                tile[face] in sides or tile[face] == "unknown",
+                f"{where}: tiles.tile.{tid}.{face}",
+                tile[face],
+                names,
+            )
+        _check(
+            tile["a"] != "unknown" or tile["b"] != "unknown",
+            f"{where}: tiles.tile.{tid}.a",
+            tile["a"],
+            "a known side (one side of a tile at most is unknown)",
+        )
+    worth = data["players"]["tile_worth"]
+    for name in EFFECT_NAMES:
+        _check(
+            name in worth and isinstance(worth[name], int | float),
+            f"{where}: players.tile_worth.{name}",
+            worth.get(name),
+            "a number",
+        )
+
+
+def tile_sides(data: dict, rulings: Rulings) -> list[tuple[str, str]]:
+    """``(tile id, side id)`` of each tile in play: the side the ruling ``tiles``
+    picks, or the other side where that one is "unknown"."""
+    if rulings.tiles == "none":
+        return []
+    out = []
+    other = "b" if rulings.tiles == "a" else "a"
+    for tid, tile in data["tiles"]["tile"].items():
+        side = tile[rulings.tiles]
+        out.append((tid, tile[other] if side == "unknown" else side))
+    return out
+
+
+def _tile_tables(data: dict, rulings: Rulings) -> dict:
+    sides = tile_sides(data, rulings)
+    m = max(len(sides), 1)
+    eff = np.zeros(m, np.int64)
+    once = np.zeros(m, np.int64)
+    pts = np.zeros(m, np.int64)
+    amount = np.zeros(m, np.int64)
+    worth = np.zeros(m, np.float64)
+    for i, (_, sid) in enumerate(sides):
+        side = data["tiles"]["side"][sid]
+        eff[i] = EFFECT_NAMES.index(side["effect"])
+        once[i] = int(side["use"] == "once")
+        pts[i] = int(side["points"])
+        amount[i] = int(side["amount"])
+        worth[i] = float(data["players"]["tile_worth"][side["effect"]])
+    return {
+        "n_tiles": len(sides),
+        "tile_effect": eff,
+        "tile_once": once,
+        "tile_points": pts,
+        "tile_amount": amount,
+        "tile_worth": worth,
+    }
 
 
 # --------------------------------------------------------------------------- arrays
@@ -427,6 +555,9 @@ def _build_tables(data: dict, rulings: Rulings) -> Tables:
         finish_round=0 if young else 1,
         take_optional=int(rulings.take == "optional"),
         tie_share=int(rulings.tied_game == "share"),
+        stolen_ignore=int(rulings.stolen_cards == "ignore"),
+        last_end=int(rulings.last_cards == "end"),
+        **_tile_tables(data, rulings),
         max_turns=int(comp["max_turns"]),
         min_players=int(comp["min_players"]),
         max_players=hi,
@@ -450,6 +581,8 @@ def _value_at(data: dict, file: str, key: str) -> Any:
                 f"{k}: " + ", ".join(i for i, v in vals if v == k) for k in ("key", "chest")
             )
         return ", ".join(str(v) for _, v in vals)
+    if file == "tiles" and key == "tile.*":
+        return "; ".join(f"{i}: {v['a']} / {v['b']}" for i, v in data["tiles"]["tile"].items())
     node: Any = data[file]
     for part in key.split("."):
         node = node[part]
@@ -459,7 +592,8 @@ def _value_at(data: dict, file: str, key: str) -> Any:
 def assumed_values(rules: Rules) -> list[dict]:
     """Every ``[[assumed]]`` row of the data files with the value ``rules`` runs with:
     ``{"key": "<file>.<path>", "value", "note"}``. Rows of the young-player
-    variant's absent parts (keys and chests, rewards) are left out when it is played."""
+    variant's absent parts (keys and chests, rewards) are left out when it is played,
+    and those of the action tiles when none are played."""
     out = []
     for file in FILES:
         for row in rules.data[file].get("assumed", []):
@@ -469,6 +603,8 @@ def assumed_values(rules: Rules) -> list[dict]:
             if rules.young and (file == "rewards" or key == "*.treasure"):
                 continue
             if file == "scoring" and not key.startswith(rules.rulings.scoring + "."):
+                continue
+            if file == "tiles" and rules.rulings.tiles == "none":
                 continue
             out.append(
                 {

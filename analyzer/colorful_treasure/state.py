@@ -50,7 +50,8 @@ S_UP_PLACES = 18  #: mask of the places face up now
 S_SV_TURN = 19  #: 64 * game turn + seat whose best steal value is in ``fsc[F_SV]`` (-1: none)
 S_VALUES_TURN = 20  #: 64 * game turn + seat whose values are in ``gain`` .. ``memo`` (-1)
 S_UP_COUNTED = 21  #: (64 * game turn + seat) * 8 + cards face up when up_n was counted (-1)
-N_SCALARS = 22
+S_STOLEN = 22  #: mask of the cards ever taken by a steal (ruling stolen_cards)
+N_SCALARS = 23
 
 F_SV = 0  #: the deciding seat's best steal value this turn (see S_SV_TURN)
 N_FSC = 1
@@ -75,7 +76,9 @@ ST_THIRD = 4  #: turns with an extra reveal
 ST_TREASURE_TURNS = 5  #: turns that revealed a key or chest
 ST_NOTHING = 6  #: turns that took nothing
 ST_NO_VICTIM = 7  #: pairs with nobody to steal from
-N_STATS = 8
+ST_TILES_TAKEN = 8  #: action tiles taken
+ST_TILES_USED = 9  #: action tile uses (a peek, a fourth card, two kinds, ignore treasure, wild)
+N_STATS = 10
 
 # ------------------------------------------------------------------ trace events
 #: trace rows are int64[8]: (event, turn, seat, a, b, c, d, e)
@@ -89,6 +92,10 @@ EV_REWARD = 7  #: a=Reward, b=points
 EV_NOTHING = 8  #: took nothing (ruling take = optional)
 EV_END = 9  #: one per seat: a=score in 60ths, b=win share * 1000
 EV_PLASTIC = 10  #: a=wonder: the plastic diamond above it taken with its diamond card
+EV_TILE_TAKE = 11  #: a=tile, b=Effect: an action tile taken
+EV_TILE_USE = 12  #: a=tile, b=Effect: an action tile used (x1: then discarded)
+EV_PEEK = 13  #: a=position, b=card: looked at by the seat alone (a peek tile)
+EV_TRUCE = 14  #: a pair but the truce forbids the steal (a=1: the thief holds it)
 
 #: steals log rows: (game, turn, thief, victim, item) with item the card or -1 (plastic)
 N_STEAL_COLS = 5
@@ -135,10 +142,15 @@ class State(NamedTuple):
     explore: np.ndarray  #: float64[2, MAX_REVEALS + 1] its explorer terms for k new wonders
     loot: np.ndarray  #: float64[n_colours + 3] its own gain of a steal, by what it takes
     tally: np.ndarray  #: int64[P, 3] scratch of the invariant check
-    parts: np.ndarray  #: int64[P, 7] score parts of the last game (60ths, see turn.final_scores)
+    counted: np.ndarray  #: int64[P] key and chest cards counting for the treasure reward
+    parts: np.ndarray  #: int64[P, 8] score parts of the last game (60ths, see turn.final_scores)
     deal: np.ndarray  #: int64[N] layout to use instead of shuffling (deal[0] = -1: shuffle)
     steals: np.ndarray  #: int64[max steals, N_STEAL_COLS] steals log of the batch
     trace: np.ndarray  #: int64[max events, 8] replay log (only when tracing)
+    tile_owner: np.ndarray  #: int64[T] seat holding each action tile, -1 available, -2 discarded
+    tile_turn: np.ndarray  #: int64[T] game turn a permanent tile was last used (-1)
+    tclaim: np.ndarray  #: int64[P] colours whose count of 3+ has had its tile (bit = colour)
+    tiles_took: np.ndarray  #: int64[P] mask of the tiles each seat took
     plan: np.ndarray  #: int64[P] each seat's Plan (its strategy)
     prm: np.ndarray  #: float64[P, len(PARAM_NAMES)] each seat's parameter row
 
@@ -182,10 +194,15 @@ def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> Stat
         explore=np.zeros((2, MAX_REVEALS + 1), np.float64),
         loot=np.zeros(t.n_colours + 3, np.float64),
         tally=np.zeros((players, 3), np.int64),
-        parts=np.zeros((players, 7), np.int64),
+        counted=np.zeros(players, np.int64),
+        parts=np.zeros((players, 8), np.int64),
         deal=np.full(n, -1, np.int64),
         steals=np.zeros((max(steal_rows, 1), N_STEAL_COLS), np.int64),
         trace=np.zeros((max(trace_rows, 1), 8), np.int64),
+        tile_owner=np.full(max(t.n_tiles, 1), -1, np.int64),
+        tile_turn=np.full(max(t.n_tiles, 1), -1, np.int64),
+        tclaim=np.zeros(players, np.int64),
+        tiles_took=np.zeros(players, np.int64),
         plan=np.zeros(players, np.int64),
         prm=np.zeros((players, len(PARAM_NAMES)), np.float64),
     )

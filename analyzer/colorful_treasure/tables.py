@@ -18,7 +18,8 @@ REWARDS = ("gem_reward", "explorer_reward", "treasure_reward")
 
 def reduce(tables: dict[str, pd.DataFrame]) -> list[pd.DataFrame]:
     """Partial rows of one batch: win and score of holders and non-holders of each
-    reward; steals by thief and victim seat and by item. Draws no random numbers."""
+    reward and (games with tiles) of each action tile's side; steals by thief and
+    victim seat and by item. Draws no random numbers."""
     parts = []
     g = tables.get("games")
     if g is not None and len(g):
@@ -32,6 +33,18 @@ def reduce(tables: dict[str, pd.DataFrame]) -> list[pd.DataFrame]:
         )
         parts.append(A.moments(long, "reward", ["reward", "got"], ["win", "score"]))
         parts.append(A.counts(g[g["seat"] == 0], "ct_games", []))
+        tiles = [c for c in g if c.startswith("tile_")]
+        if tiles:  # games with action tiles (cells without have NaN): holders of each side
+            long = pd.concat(
+                [
+                    g.loc[g[c].notna(), ["cell", "win", "score"]].assign(
+                        reward=c[5:], got=g.loc[g[c].notna(), c].astype("int64")
+                    )
+                    for c in tiles
+                ],
+                ignore_index=True,
+            )
+            parts.append(A.moments(long, "tile", ["reward", "got"], ["win", "score"]))
     s = tables.get("steals")
     if s is not None and len(s):
         parts.append(A.counts(s, "steal_pair", ["thief", "victim"]))
@@ -41,32 +54,14 @@ def reduce(tables: dict[str, pd.DataFrame]) -> list[pd.DataFrame]:
 
 def report_tables(agg: pd.DataFrame, info: dict) -> dict[str, pd.DataFrame]:
     """``rewards`` (per reward: share of seat-games holding it, win rate and mean
-    score of holders and of the others) and ``steals_by_seat`` (steals per game by
+    score of holders and of the others), ``tiles`` (the same per action tile's side
+    taken, in games with tiles) and ``steals_by_seat`` (steals per game by
     thief and victim seat) and ``steal_items``."""
     out: dict[str, pd.DataFrame] = {}
-    rew = A.group_rows(agg, "reward")
-    if len(rew):
-        rows = []
-        keys = rew["key"].str.split("|", n=1, expand=True)
-        rew = rew.assign(reward=keys[0], got=keys[1].astype(int))
-        for (cell, reward), sub in rew.groupby(["cell", "reward"], sort=False):
-            win = sub[sub["metric"] == "win"].set_index("got")
-            score = sub[sub["metric"] == "score"].set_index("got")
-            n1 = float(win["n"].get(1, 0.0))
-            n0 = float(win["n"].get(0, 0.0))
-            w1 = float(win["sum"].get(1, 0.0))
-            w0 = float(win["sum"].get(0, 0.0))
-            m1, lo1, hi1 = A.mean_ci_arrays(
-                [n1], [score["sum"].get(1, 0.0)], [score["sumsq"].get(1, 0.0)]
-            )
-            row = {"cell": cell, "reward": reward}
-            row.update({k: v[0] for k, v in A.rate("held", [n1], [n0 + n1]).items()})
-            row.update({k: v[0] for k, v in A.rate("win_holders", [w1], [n1]).items()})
-            row.update({k: v[0] for k, v in A.rate("win_others", [w0], [n0]).items()})
-            row.update({"score_holders": m1[0], "score_holders_low": lo1[0]})
-            row["score_holders_high"] = hi1[0]
-            rows.append(row)
-        out["rewards"] = pd.DataFrame(rows)
+    for group, name, label in (("reward", "rewards", "reward"), ("tile", "tiles", "tile")):
+        table = _holders(A.group_rows(agg, group), label)
+        if table is not None:
+            out[name] = table
     games = A.group_rows(agg, "ct_games")
     pairs = A.group_rows(agg, "steal_pair")
     if len(pairs) and len(games):
@@ -92,3 +87,31 @@ def report_tables(agg: pd.DataFrame, info: dict) -> dict[str, pd.DataFrame]:
         it["share_low"], it["share_high"] = lo, hi
         out["steal_items"] = it.reset_index(drop=True)
     return out
+
+
+def _holders(rew: pd.DataFrame, label: str) -> pd.DataFrame | None:
+    """Per item (a reward, or an action tile's side) and cell: share of seat-games
+    holding it, win rate of its holders and of the others, holders' mean score."""
+    if not len(rew):
+        return None
+    rows = []
+    keys = rew["key"].str.split("|", n=1, expand=True)
+    rew = rew.assign(item=keys[0], got=keys[1].astype(int))
+    for (cell, item), sub in rew.groupby(["cell", "item"], sort=False):
+        win = sub[sub["metric"] == "win"].set_index("got")
+        score = sub[sub["metric"] == "score"].set_index("got")
+        n1 = float(win["n"].get(1, 0.0))
+        n0 = float(win["n"].get(0, 0.0))
+        w1 = float(win["sum"].get(1, 0.0))
+        w0 = float(win["sum"].get(0, 0.0))
+        m1, lo1, hi1 = A.mean_ci_arrays(
+            [n1], [score["sum"].get(1, 0.0)], [score["sumsq"].get(1, 0.0)]
+        )
+        row = {"cell": cell, label: item}
+        row.update({k: v[0] for k, v in A.rate("held", [n1], [n0 + n1]).items()})
+        row.update({k: v[0] for k, v in A.rate("win_holders", [w1], [n1]).items()})
+        row.update({k: v[0] for k, v in A.rate("win_others", [w0], [n0]).items()})
+        row.update({"score_holders": m1[0], "score_holders_low": lo1[0]})
+        row["score_holders_high"] = hi1[0]
+        rows.append(row)
+    return pd.DataFrame(rows)

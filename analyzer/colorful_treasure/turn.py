@@ -10,7 +10,8 @@ strategies (:mod:`.strategies`) and applies their answers with these kernels.
 
 import numpy as np
 
-from analyzer.colorful_treasure.codes import P_RECALL, SCALE, Kind, Reward
+from analyzer.colorful_treasure.bits import popcount
+from analyzer.colorful_treasure.codes import P_RECALL, SCALE, Effect, Kind, Reward
 from analyzer.colorful_treasure.state import (
     ALWAYS,
     EV_BACK,
@@ -39,6 +40,7 @@ from analyzer.colorful_treasure.state import (
     S_LEFT,
     S_N_UP,
     S_STEAL_N,
+    S_STOLEN,
     S_SV_TURN,
     S_TURN,
     S_UP_CARDS,
@@ -106,6 +108,7 @@ def setup(s, t, n):
     s.sc[S_GEM_TURN] = -1
     s.sc[S_EXPLORER_TURN] = -1
     s.sc[S_DISCARDED] = 0
+    s.sc[S_STOLEN] = 0
     s.sc[S_TURN] = 0
 
 
@@ -297,6 +300,7 @@ def steal(s, t, seat, victim, card, game):
     else:
         lose_card(s, t, victim, card)
         gain_card(s, t, seat, card)
+        s.sc[S_STOLEN] |= np.int64(1) << card
     s.stats[seat, ST_STEALS] += 1
     s.stats[victim, ST_ROBBED] += 1
     trace(s, EV_STEAL, seat, victim, card, 0)
@@ -324,13 +328,51 @@ def explorer_open(s, t):
 
 
 @njit
+def counted_holdings(s, t, seat):
+    """``(colours, wonders, treasure cards)`` of ``seat`` that count for the rewards:
+    every card it holds, or with the ruling ``stolen_cards = "ignore"`` only the
+    cards never taken by a steal."""
+    if t.stolen_ignore == 0:
+        return s.held[seat, H_COLOURS], s.held[seat, H_WONDERS], s.held[seat, H_TREASURE]
+    stolen = s.sc[S_STOLEN]
+    colours = np.int64(0)
+    wonders = np.int64(0)
+    treasure = np.int64(0)
+    for c in range(t.n_cards):
+        if s.owner[c] != seat or (stolen >> c) & 1 == 1:
+            continue
+        kind = t.card_kind[c]
+        if kind == Kind.GEM:
+            colours |= np.int64(1) << t.card_colour[c]
+        elif kind == Kind.KEY or kind == Kind.CHEST:
+            treasure += 1
+        wonders |= np.int64(1) << t.card_wonder[c]
+    return popcount(colours), popcount(wonders), treasure
+
+
+@njit
+def holds_effect(s, t, seat, effect):
+    """Action tiles of ``effect`` that ``seat`` holds (0 when no tiles are played)."""
+    k = 0
+    for i in range(t.n_tiles):
+        if s.tile_owner[i] == seat and t.tile_effect[i] == effect:
+            k += 1
+    return k
+
+
+@njit
 def check_rewards(s, t, seat, n):
-    """End of ``seat``'s turn: it takes each open "first to" reward it now meets."""
-    if gem_open(s, t) and s.held[seat, H_COLOURS] >= t.gem_goal[n]:
+    """End of ``seat``'s turn: it takes each open "first to" reward it now meets (a
+    sixth colour tile counts as one more gem colour)."""
+    if t.rewards == 0:
+        return
+    colours, wonders, _ = counted_holdings(s, t, seat)
+    colours += holds_effect(s, t, seat, Effect.SIXTH_COLOUR)
+    if gem_open(s, t) and colours >= t.gem_goal[n]:
         s.sc[S_GEM_OWNER] = seat
         s.sc[S_GEM_TURN] = s.sc[S_TURN]
         trace(s, EV_REWARD, seat, Reward.GEM, t.gem_reward[n], 0)
-    if explorer_open(s, t) and s.held[seat, H_WONDERS] >= t.explorer_goal:
+    if explorer_open(s, t) and wonders >= t.explorer_goal:
         s.sc[S_EXPLORER_OWNER] = seat
         s.sc[S_EXPLORER_TURN] = s.sc[S_TURN]
         trace(s, EV_REWARD, seat, Reward.EXPLORER, t.explorer_points, 0)
@@ -344,18 +386,22 @@ def gem_points(t, count):
 
 @njit
 def final_scores(s, t, n):
-    """Score every seat into ``s.parts`` (int64[P, 7], 60ths of a point):
+    """Score every seat into ``s.parts`` (int64[P, 8], 60ths of a point):
     gems, diamond cards, plastic diamonds, gem reward, explorer reward,
-    treasure reward, total. The treasure reward goes to the most key and chest
-    cards (at least ``treasure_min``); tied seats share it."""
+    treasure reward, total, action tiles (the points of the tiles held). The
+    treasure reward goes to the most key and chest cards (at least
+    ``treasure_min``; those that count, :func:`counted_holdings`, into
+    ``s.counted``); tied seats share it."""
     parts = s.parts
+    counted = s.counted
     best = 0
     for q in range(n):
-        best = max(best, s.held[q, H_TREASURE])
+        _, _, counted[q] = counted_holdings(s, t, q)
+        best = max(best, counted[q])
     tied = 0
     if t.rewards == 1 and best >= t.treasure_min:
         for q in range(n):
-            if s.held[q, H_TREASURE] == best:
+            if counted[q] == best:
                 tied += 1
     for q in range(n):
         g = 0
@@ -367,9 +413,13 @@ def final_scores(s, t, n):
         parts[q, 3] = t.gem_reward[n] * SCALE if s.sc[S_GEM_OWNER] == q else 0
         parts[q, 4] = t.explorer_points * SCALE if s.sc[S_EXPLORER_OWNER] == q else 0
         parts[q, 5] = 0
-        if tied > 0 and s.held[q, H_TREASURE] == best:
+        if tied > 0 and counted[q] == best:
             parts[q, 5] = t.treasure_points * SCALE // tied
-        parts[q, 6] = 0
+        parts[q, 7] = 0
+        for i in range(t.n_tiles):
+            if s.tile_owner[i] == q:
+                parts[q, 7] += t.tile_points[i] * SCALE
+        parts[q, 6] = parts[q, 7]
         for i in range(6):
             parts[q, 6] += parts[q, i]
 
