@@ -545,3 +545,22 @@ def test_take_value_matches_its_plain_twin(optional):
             assert got == pytest.approx(want), (g, seat, cards.tolist())
             checked += 1
     assert checked == 720
+
+
+def test_checkpoint_fingerprint_of_default_rules_is_as_before_the_newer_rulings():
+    """A checkpoint written before ``stolen_cards``, ``last_cards`` and ``tiles``
+    existed still resumes: at their defaults they are not in a job's fingerprint;
+    set otherwise, they are (so a changed ruling never resumes an old run)."""
+    from analyzer.colorful_treasure.game import make_job
+    from analyzer.colorful_treasure.rules import load_rules
+
+    text = repr(make_job(2, "greedy", seed=3))
+    assert text.startswith(
+        "ColorfulTreasureJob(players=2, strategies=('greedy', 'greedy'), seed=3, "
+        "rules={'rules_version': 'colorful-treasure-rules-1', 'rulings': {'variant': "
+        "'standard', 'scoring': 'basic', 'take': 'always', 'tied_game': 'share'}, "
+        "'overrides': {}, 'players': {"
+    )
+    for key, value in (("stolen_cards", "ignore"), ("last_cards", "end"), ("tiles", "a")):
+        job = make_job(2, "greedy", seed=3, rules=load_rules(rulings={key: value}))
+        assert f"'{key}': '{value}'" in repr(job)

@@ -32,6 +32,9 @@ from analyzer.seeding import resolve_seed, root_key
 
 #: score parts, in the order of the kernel's parts (``pts_<name>`` columns)
 PART_NAMES = ("gems", "diamond_cards", "plastic", "gem_reward", "explorer", "treasure")
+#: rulings newer than the checkpoint format, with their defaults (left out of a
+#: job's fingerprint while they hold them)
+NEWER_RULINGS = {"stolen_cards": "count", "last_cards": "reveal", "tiles": "none"}
 #: steals a game can hold at most (a pair needs two treasure cards: 5 pairs; and
 #: the action tiles' wild markers)
 MAX_STEALS_PER_GAME = 8
@@ -105,9 +108,17 @@ class GameJob:
         play_raw(self, 0, 1)
 
     def __repr__(self) -> str:  # a stable fingerprint for checkpoints
+        rules = self.rules.describe()
+        # rulings added later are left out while they hold their defaults: a
+        # checkpoint written before they existed still resumes
+        rules["rulings"] = {
+            k: v
+            for k, v in rules["rulings"].items()
+            if k not in NEWER_RULINGS or v != NEWER_RULINGS[k]
+        }
         return (
             f"ColorfulTreasureJob(players={self.players}, strategies={self.strategies}, "
-            f"seed={self.seed}, rules={self.rules.describe()}, steals={self.steals}, "
+            f"seed={self.seed}, rules={rules}, steals={self.steals}, "
             f"strategy_params={self.strategy_params})"
         )
 
