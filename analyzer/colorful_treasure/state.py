@@ -50,7 +50,8 @@ S_UP_PLACES = 18  #: mask of the places face up now
 S_SV_TURN = 19  #: 64 * game turn + seat whose best steal value is in ``fsc[F_SV]`` (-1: none)
 S_VALUES_TURN = 20  #: 64 * game turn + seat whose values are in ``gain`` .. ``memo`` (-1)
 S_UP_COUNTED = 21  #: (64 * game turn + seat) * 8 + cards face up when up_n was counted (-1)
-N_SCALARS = 22
+S_MEM_TURN = 22  #: 64 * game turn + seat whose remembered cards are in ``kn`` this turn (-1)
+N_SCALARS = 23
 
 F_SV = 0  #: the deciding seat's best steal value this turn (see S_SV_TURN)
 N_FSC = 1
@@ -120,7 +121,9 @@ class State(NamedTuple):
     pick: np.ndarray  #: int64[MAX_REVEALS] positions chosen to reveal at once
     cols: np.ndarray  #: int64[n_colours + 2] scratch: masks of wonders whose unknown cards
     #: hold each gem colour, the diamond, a key or chest (strategies.column_sets)
-    kinds: np.ndarray  #: int64[W] scratch: what each column's unknown cards hold (bit = kind)
+    spread: np.ndarray  #: int64[words, W << rows] what a column's unknown cards hold, by
+    #: wonder and mask of its rows: bit ``16 * j + w`` for kind ``4 * word + j`` (see
+    #: :func:`column_table`; strategies.column_sets)
     cols_n: np.ndarray  #: int64[rows + 1] scratch: masks of wonders with unknown cards: any
     #: ([0]), exactly k ([k])
     pairs: np.ndarray  #: int64[n_colours + 2] scratch: the candidate pairs tried (one int each)
@@ -143,6 +146,33 @@ class State(NamedTuple):
     prm: np.ndarray  #: float64[P, len(PARAM_NAMES)] each seat's parameter row
 
 
+#: bits per kind in a word of :func:`column_table` (one per wonder: at most 12)
+KIND_FIELD = 16
+#: kinds per word of :func:`column_table`
+KINDS_PER_WORD = 4
+
+
+def column_table(t) -> np.ndarray:
+    """For every wonder ``w`` and mask ``u`` of its column's rows, what cards at those
+    rows hold, laid out for :func:`~.strategies.column_sets`: word ``i``, entry
+    ``(w << rows) | u`` has bit ``KIND_FIELD * j + w`` set when one of them is of
+    ``card_key`` ``KINDS_PER_WORD * i + j`` (a key or chest counts as
+    ``n_colours + 1``). OR-ing the entries of every column gives, in each field, the
+    mask of wonders whose unknown cards hold that kind."""
+    rows, nc = t.rows, t.n_colours
+    kinds = nc + 2
+    words = (kinds + KINDS_PER_WORD - 1) // KINDS_PER_WORD
+    out = np.zeros((words, t.n_wonders << rows), np.int64)
+    for w in range(t.n_wonders):
+        for u in range(1 << rows):
+            for r in range(rows):
+                if u >> r & 1:
+                    k = min(int(t.card_key[w * rows + r]), nc + 1)
+                    i, j = divmod(k, KINDS_PER_WORD)
+                    out[i, (w << rows) | u] |= np.int64(1) << (KIND_FIELD * j + w)
+    return out
+
+
 def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> State:
     """Allocate a :class:`State` for games of ``players`` seats under tables ``t``."""
     n, w = t.n_cards, t.n_wonders
@@ -150,6 +180,7 @@ def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> Stat
     sc[S_SV_TURN] = -1
     sc[S_VALUES_TURN] = -1
     sc[S_UP_COUNTED] = -1
+    sc[S_MEM_TURN] = -1
     return State(
         sc=sc,
         rng=np.zeros(QUEUE_WORDS + MAX_FORCED, np.uint64),
@@ -169,7 +200,7 @@ def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> Stat
         hyp=np.full(MAX_REVEALS + 1, -1, np.int64),
         pick=np.full(MAX_REVEALS, -1, np.int64),
         cols=np.zeros(t.n_colours + 2, np.int64),
-        kinds=np.zeros(w, np.int64),
+        spread=column_table(t),
         cols_n=np.zeros(t.rows + 1, np.int64),
         pairs=np.full(t.n_colours + 2, -1, np.int64),
         memo=np.zeros(2 * (t.n_colours + 3), np.float64),
