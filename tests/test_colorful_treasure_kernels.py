@@ -307,6 +307,46 @@ def test_column_sets_equal_a_recount_of_each_column(rulings):
             assert int(s.cols_n[0]) == _mask(w for w, x in enumerate(counts) if x > 0)
 
 
+def test_the_card_stolen_is_the_long_hand_choice(states):
+    """choose_steal (the cards of the kind out of the grid, by mask) takes what the
+    rule says, found card by card: of the best steal's victim and kind, the card
+    whose wonder the thief holds fewest of, the lowest id of those."""
+    from analyzer.colorful_treasure.codes import Kind
+
+    checked = 0
+    for s0, t in states:
+        n = s0.plan.shape[0]
+        tv = make_view(t, "CTTables")
+        for seat in range(n):
+            s = _copy(s0)
+            s.plan[seat] = 1
+            sv = make_view(s, "CTState")
+            _, victim, what = S.best_steal(sv, tv, seat, n)
+            got = S.choose_steal(sv, tv, seat, n)
+            if victim < 0:
+                assert got == (-1, -1)
+                continue
+            if what < 0:
+                assert got == (victim, -1)
+                continue
+            want = None
+            for c in range(t.n_cards):
+                kind = int(t.card_kind[c])
+                if what < t.n_colours:
+                    ok = kind == Kind.GEM and int(t.card_colour[c]) == what
+                elif what == t.n_colours:
+                    ok = kind == Kind.DIAMOND
+                else:
+                    ok = kind in (Kind.KEY, Kind.CHEST)
+                if ok and int(s.owner[c]) == victim:
+                    held = int(s.wcards[seat, t.card_wonder[c]])
+                    if want is None or held < want[0]:
+                        want = (held, c)
+            assert got == (victim, want[1])
+            checked += 1
+    assert checked > 50
+
+
 # ------------------------------------------------------------------ decisions
 
 

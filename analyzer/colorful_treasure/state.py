@@ -133,7 +133,10 @@ class State(NamedTuple):
     up_new: np.ndarray  #: int64[n_colours + 3] scratch: of those, from wonders new to the seat
     up_val: np.ndarray  #: float64[n_colours + 3] scratch: the value of taking each kind
     gain: np.ndarray  #: float64[n_colours + 1, MAX_REVEALS + 1] the deciding seat's points for
-    #: k cards of a gem colour or diamond (strategies.seat_values)
+    #: k cards of a gem colour or diamond (strategies.seat_values; the diamond's row, the
+    #: same for every seat, is set here)
+    steps: np.ndarray  #: float64[len(gem_points), MAX_REVEALS + 1] points gained by k more
+    #: gem cards of a colour held h times (h capped at the table's end): ``gain``'s rows
     bonus: np.ndarray  #: float64[n_colours + 1, 2] its gem-reward terms for a colour
     explore: np.ndarray  #: float64[2, MAX_REVEALS + 1] its explorer terms for k new wonders
     loot: np.ndarray  #: float64[n_colours + 3] its own gain of a steal, by what it takes
@@ -173,6 +176,28 @@ def column_table(t) -> np.ndarray:
     return out
 
 
+def step_table(t) -> np.ndarray:
+    """Points gained by ``k`` more gem cards of a colour held ``h`` times, as floats:
+    ``points[min(h + k, top)] - points[h]`` for ``h`` up to the last entry ``top`` of
+    ``gem_points`` (a seat's ``gain`` row, :func:`~.strategies.seat_values`)."""
+    points = np.asarray(t.gem_points, np.int64)
+    top = len(points) - 1
+    out = np.zeros((top + 1, MAX_REVEALS + 1), np.float64)
+    for h in range(top + 1):
+        for k in range(MAX_REVEALS + 1):
+            out[h, k] = float(points[min(h + k, top)] - points[h])
+    return out
+
+
+def gain_table(t) -> np.ndarray:
+    """A seat's ``gain`` scratch with the diamond's row filled: ``k`` diamond cards
+    bring ``k * (diamond_card + plastic_diamond)`` whoever takes them."""
+    out = np.zeros((t.n_colours + 1, MAX_REVEALS + 1), np.float64)
+    for k in range(MAX_REVEALS + 1):
+        out[t.n_colours, k] = float(k * (t.diamond_card + t.plastic_diamond))
+    return out
+
+
 def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> State:
     """Allocate a :class:`State` for games of ``players`` seats under tables ``t``."""
     n, w = t.n_cards, t.n_wonders
@@ -208,7 +233,8 @@ def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> Stat
         up_n=np.zeros(t.n_colours + 3, np.int64),
         up_new=np.zeros(t.n_colours + 3, np.int64),
         up_val=np.zeros(t.n_colours + 3, np.float64),
-        gain=np.zeros((t.n_colours + 1, MAX_REVEALS + 1), np.float64),
+        gain=gain_table(t),
+        steps=step_table(t),
         bonus=np.zeros((t.n_colours + 1, 2), np.float64),
         explore=np.zeros((2, MAX_REVEALS + 1), np.float64),
         loot=np.zeros(t.n_colours + 3, np.float64),

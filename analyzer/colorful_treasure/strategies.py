@@ -355,29 +355,23 @@ def seat_values(s, t, seat, n):
     bonus = s.bonus
     explore = s.explore
     memo = s.memo
-    points = t.gem_points
     reward = s.prm[seat, P_REWARD]
-    top = points.shape[0] - 1
+    top = t.gem_points.shape[0] - 1
     colour_open = gem_open(s, t)
     done = s.held[seat, H_COLOURS] + 1 >= t.gem_goal[n]
     gem_reward = float(t.gem_reward[n])
-    dia = t.diamond_card + t.plastic_diamond
+    steps = s.steps
     most = gain.shape[1]
-    for kk in range(nc + 1):
+    for kk in range(nc):  # the diamond's row (nc) is set once, in new_state
+        have = min(s.gems[seat, kk], top)
+        for cnt in range(1, most):
+            gain[kk, cnt] = steps[have, cnt]
         bonus[kk, 0] = 0.0
         bonus[kk, 1] = 0.0
-        if kk < nc:
-            have = s.gems[seat, kk]
-            base = points[min(have, top)]
-            for cnt in range(1, most):
-                gain[kk, cnt] = float(points[min(have + cnt, top)] - base)
-            if have == 0 and colour_open:
-                bonus[kk, 0] = reward
-                if done:
-                    bonus[kk, 1] = gem_reward
-        else:
-            for cnt in range(1, most):
-                gain[kk, cnt] = float(cnt * dia)
+        if have == 0 and colour_open:
+            bonus[kk, 0] = reward
+            if done:
+                bonus[kk, 1] = gem_reward
     wonder_open = explorer_open(s, t)
     held_w = s.held[seat, H_WONDERS]
     goal = t.explorer_goal
@@ -1147,20 +1141,17 @@ def choose_steal(s, t, seat, n):
         return -1, -1
     if what < 0:
         return v, -1
-    # the card of that kind whose wonder the thief holds fewest of (explorer), lowest id
+    # the card of that kind whose wonder the thief holds fewest of (explorer), lowest id:
+    # among the cards of that kind out of the grid (a gem colour or the diamond is a
+    # card_key; a key or chest, the treasure mask)
+    x = t.treasure_mask if what > t.n_colours else t.key_mask[what]
+    x &= ~s.sc[S_GRID_CARDS]
     best = -1
     fewest = 1 << 30
-    for c in range(t.n_cards):
-        if s.owner[c] != v:
-            continue
-        kind = t.card_kind[c]
-        if what < t.n_colours:
-            ok = kind == Kind.GEM and t.card_colour[c] == what
-        elif what == t.n_colours:
-            ok = kind == Kind.DIAMOND
-        else:
-            ok = kind == Kind.KEY or kind == Kind.CHEST
-        if ok and s.wcards[seat, t.card_wonder[c]] < fewest:
+    while x != 0:
+        c = lowest(x)
+        x &= x - 1
+        if s.owner[c] == v and s.wcards[seat, t.card_wonder[c]] < fewest:
             fewest = s.wcards[seat, t.card_wonder[c]]
             best = c
     return v, best
