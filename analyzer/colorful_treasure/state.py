@@ -163,17 +163,15 @@ def column_table(t) -> np.ndarray:
     ``n_colours + 1``). OR-ing the entries of every column gives, in each field, the
     mask of wonders whose unknown cards hold that kind."""
     rows, nc = t.rows, t.n_colours
-    kinds = nc + 2
-    words = (kinds + KINDS_PER_WORD - 1) // KINDS_PER_WORD
-    out = np.zeros((words, t.n_wonders << rows), np.int64)
-    for w in range(t.n_wonders):
-        for u in range(1 << rows):
-            for r in range(rows):
-                if u >> r & 1:
-                    k = min(int(t.card_key[w * rows + r]), nc + 1)
-                    i, j = divmod(k, KINDS_PER_WORD)
-                    out[i, (w << rows) | u] |= np.int64(1) << (KIND_FIELD * j + w)
-    return out
+    words = (nc + 2 + KINDS_PER_WORD - 1) // KINDS_PER_WORD
+    w = np.arange(t.n_wonders)
+    kind = np.minimum(np.asarray(t.card_key, np.int64).reshape(t.n_wonders, rows), nc + 1)
+    bit = np.zeros((words, t.n_wonders, rows), np.int64)  # each card's bit, by word
+    word, j = np.divmod(kind, KINDS_PER_WORD)
+    bit[word, w[:, None], np.arange(rows)] = np.int64(1) << (KIND_FIELD * j + w[:, None])
+    rows_in = (np.arange(1 << rows)[:, None] >> np.arange(rows)) & 1  # [u, r]
+    out = np.bitwise_or.reduce(bit[:, :, None, :] * rows_in, axis=-1)  # [word, w, u]
+    return np.ascontiguousarray(out.reshape(words, t.n_wonders << rows), np.int64)
 
 
 def step_table(t) -> np.ndarray:
