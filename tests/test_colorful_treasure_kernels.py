@@ -223,6 +223,130 @@ def test_values_by_class_equal_take_value_of_such_cards(states):
     assert checked > 1000
 
 
+def _slot_card_list(tv, slot, unk):
+    """The cards a slot may show: the known card, or its wonder's unknown cards."""
+    if slot >= 0:
+        return [slot]
+    col = unk & int(S.column_mask(tv, -1 - slot))
+    return [c for c in range(64) if col >> c & 1]
+
+
+def test_expected_pair_values_equal_their_long_hand_twin_bit_for_bit(states):
+    """ev_two (fewer branches: the same kind twice, keys and chests, laid out)
+    against ev_two_plain (every pair through pair_value), the same floats in the
+    same order, so exactly equal: every pair of slots a seat could be offered
+    (known cards, a wonder's unknown places, the same wonder twice), and both equal
+    to the exact mean of the twin's take values."""
+    from fractions import Fraction as F
+
+    rng = np.random.default_rng(11)
+    checked = 0
+    for s0, t in states:
+        n = s0.plan.shape[0]
+        tv = make_view(t, "CTTables")
+        for seat in range(n):
+            s = _copy(s0)
+            s.sc[S_SV_TURN] = -1
+            s.sc[S_VALUES_TURN] = -1
+            sv = make_view(s, "CTState")
+            steal = S.best_steal(sv, tv, seat, n)[0]
+            S.seat_values(sv, tv, seat, n)
+            known = S.seat_memory(sv, tv, seat)
+            unk = int(s.sc[S_GRID_CARDS]) & ~known
+            slots = [c for c in range(t.n_cards) if known >> c & 1]
+            slots += [-1 - w for w in range(t.n_wonders) if unk & int(S.column_mask(tv, w))]
+            for a, b in rng.choice(len(slots), (12, 2)):
+                a, b = int(slots[a]), int(slots[b])
+                if a == b and (a >= 0 or popcount(unk & int(S.column_mask(tv, -1 - a))) < 2):
+                    continue
+                got = S.ev_two(sv, tv, seat, n, a, b, unk)
+                assert got == S.ev_two_plain(sv, tv, seat, n, a, b, unk)
+
+                vals = [
+                    naive_ct_take_value(s, t, seat, n, [x, y], steal)
+                    for x in _slot_card_list(tv, a, unk)
+                    for y in _slot_card_list(tv, b, unk)
+                    if x != y
+                ]
+                want = sum(vals, F(0)) / len(vals)
+                assert abs(got - float(want)) <= 1e-9 * max(1.0, abs(float(want)))
+                checked += 1
+    assert checked > 500
+
+
+@pytest.mark.parametrize("rulings", [{}, {"variant": "young"}])
+def test_column_sets_equal_a_recount_of_each_column(rulings):
+    """The masks of wonders by what their unknown cards hold and by how many there
+    are (column_sets, from the table of column_table), against a recount card by
+    card, for random sets of unknown cards (seeded; young: 4 rows, no treasure)."""
+    rules = load_rules(rulings, {})
+    t = rules.tables
+    job = make_job(3, "greedy", 5, rules)
+    _, _, _, s = play_raw(job, 0, 1)
+    sv = make_view(s, "CTState")
+    tv = make_view(t, "CTTables")
+    nc, rows = t.n_colours, t.rows
+    rng = np.random.default_rng(12)
+    for density in (0.1, 0.5, 0.9, 1.0):
+        for _ in range(50):
+            unk = _mask(c for c in range(t.n_cards) if rng.random() < density)
+            S.column_sets(sv, tv, unk)
+            for kind in range(nc + 2):
+                want = _mask(
+                    w
+                    for w in range(t.n_wonders)
+                    if any(
+                        unk >> c & 1 and min(int(t.card_key[c]), nc + 1) == kind
+                        for c in range(w * rows, (w + 1) * rows)
+                    )
+                )
+                assert int(s.cols[kind]) == want
+            counts = [popcount(unk & int(S.column_mask(tv, w))) for w in range(t.n_wonders)]
+            for k in range(1, rows + 1):
+                assert int(s.cols_n[k]) == _mask(w for w, x in enumerate(counts) if x == k)
+            assert int(s.cols_n[0]) == _mask(w for w, x in enumerate(counts) if x > 0)
+
+
+def test_the_card_stolen_is_the_long_hand_choice(states):
+    """choose_steal (the cards of the kind out of the grid, by mask) takes what the
+    rule says, found card by card: of the best steal's victim and kind, the card
+    whose wonder the thief holds fewest of, the lowest id of those."""
+    from analyzer.colorful_treasure.codes import Kind
+
+    checked = 0
+    for s0, t in states:
+        n = s0.plan.shape[0]
+        tv = make_view(t, "CTTables")
+        for seat in range(n):
+            s = _copy(s0)
+            s.plan[seat] = 1
+            sv = make_view(s, "CTState")
+            _, victim, what = S.best_steal(sv, tv, seat, n)
+            got = S.choose_steal(sv, tv, seat, n)
+            if victim < 0:
+                assert got == (-1, -1)
+                continue
+            if what < 0:
+                assert got == (victim, -1)
+                continue
+            want = None
+            for c in range(t.n_cards):
+                kind = int(t.card_kind[c])
+                if what < t.n_colours:
+                    ok = kind == Kind.GEM and int(t.card_colour[c]) == what
+                elif what == t.n_colours:
+                    ok = kind == Kind.DIAMOND
+                else:
+                    ok = kind in (Kind.KEY, Kind.CHEST)
+                if ok and int(s.owner[c]) == victim:
+                    held = int(s.wcards[seat, t.card_wonder[c]])
+                    if want is None or held < want[0]:
+                        want = (held, c)
+            assert got == (victim, want[1])
+            checked += 1
+    assert checked > 50
+
+
 # ------------------------------------------------------------------ decisions
 
 

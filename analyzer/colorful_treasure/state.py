@@ -51,7 +51,8 @@ S_SV_TURN = 19  #: 64 * game turn + seat whose best steal value is in ``fsc[F_SV
 S_VALUES_TURN = 20  #: 64 * game turn + seat whose values are in ``gain`` .. ``memo`` (-1)
 S_UP_COUNTED = 21  #: (64 * game turn + seat) * 8 + cards face up when up_n was counted (-1)
 S_STOLEN = 22  #: mask of the cards ever taken by a steal (ruling stolen_cards)
-N_SCALARS = 23
+S_MEM_TURN = 23  #: 64 * game turn + seat whose remembered cards are in ``kn`` this turn (-1)
+N_SCALARS = 24
 
 F_SV = 0  #: the deciding seat's best steal value this turn (see S_SV_TURN)
 N_FSC = 1
@@ -127,7 +128,9 @@ class State(NamedTuple):
     pick: np.ndarray  #: int64[MAX_REVEALS] positions chosen to reveal at once
     cols: np.ndarray  #: int64[n_colours + 2] scratch: masks of wonders whose unknown cards
     #: hold each gem colour, the diamond, a key or chest (strategies.column_sets)
-    kinds: np.ndarray  #: int64[W] scratch: what each column's unknown cards hold (bit = kind)
+    spread: np.ndarray  #: int64[words, W << rows] what a column's unknown cards hold, by
+    #: wonder and mask of its rows: bit ``16 * j + w`` for kind ``4 * word + j`` (see
+    #: :func:`column_table`; strategies.column_sets)
     cols_n: np.ndarray  #: int64[rows + 1] scratch: masks of wonders with unknown cards: any
     #: ([0]), exactly k ([k])
     pairs: np.ndarray  #: int64[n_colours + 2] scratch: the candidate pairs tried (one int each)
@@ -137,7 +140,10 @@ class State(NamedTuple):
     up_new: np.ndarray  #: int64[n_colours + 3] scratch: of those, from wonders new to the seat
     up_val: np.ndarray  #: float64[n_colours + 3] scratch: the value of taking each kind
     gain: np.ndarray  #: float64[n_colours + 1, MAX_REVEALS + 1] the deciding seat's points for
-    #: k cards of a gem colour or diamond (strategies.seat_values)
+    #: k cards of a gem colour or diamond (strategies.seat_values; the diamond's row, the
+    #: same for every seat, is set here)
+    steps: np.ndarray  #: float64[len(gem_points), MAX_REVEALS + 1] points gained by k more
+    #: gem cards of a colour held h times (h capped at the table's end): ``gain``'s rows
     bonus: np.ndarray  #: float64[n_colours + 1, 2] its gem-reward terms for a colour
     explore: np.ndarray  #: float64[2, MAX_REVEALS + 1] its explorer terms for k new wonders
     loot: np.ndarray  #: float64[n_colours + 3] its own gain of a steal, by what it takes
@@ -155,6 +161,53 @@ class State(NamedTuple):
     prm: np.ndarray  #: float64[P, len(PARAM_NAMES)] each seat's parameter row
 
 
+#: bits per kind in a word of :func:`column_table` (one per wonder: at most 12)
+KIND_FIELD = 16
+#: kinds per word of :func:`column_table`
+KINDS_PER_WORD = 4
+
+
+def column_table(t) -> np.ndarray:
+    """For every wonder ``w`` and mask ``u`` of its column's rows, what cards at those
+    rows hold, laid out for :func:`~.strategies.column_sets`: word ``i``, entry
+    ``(w << rows) | u`` has bit ``KIND_FIELD * j + w`` set when one of them is of
+    ``card_key`` ``KINDS_PER_WORD * i + j`` (a key or chest counts as
+    ``n_colours + 1``). OR-ing the entries of every column gives, in each field, the
+    mask of wonders whose unknown cards hold that kind."""
+    rows, nc = t.rows, t.n_colours
+    words = (nc + 2 + KINDS_PER_WORD - 1) // KINDS_PER_WORD
+    w = np.arange(t.n_wonders)
+    kind = np.minimum(np.asarray(t.card_key, np.int64).reshape(t.n_wonders, rows), nc + 1)
+    bit = np.zeros((words, t.n_wonders, rows), np.int64)  # each card's bit, by word
+    word, j = np.divmod(kind, KINDS_PER_WORD)
+    bit[word, w[:, None], np.arange(rows)] = np.int64(1) << (KIND_FIELD * j + w[:, None])
+    rows_in = (np.arange(1 << rows)[:, None] >> np.arange(rows)) & 1  # [u, r]
+    out = np.bitwise_or.reduce(bit[:, :, None, :] * rows_in, axis=-1)  # [word, w, u]
+    return np.ascontiguousarray(out.reshape(words, t.n_wonders << rows), np.int64)
+
+
+def step_table(t) -> np.ndarray:
+    """Points gained by ``k`` more gem cards of a colour held ``h`` times, as floats:
+    ``points[min(h + k, top)] - points[h]`` for ``h`` up to the last entry ``top`` of
+    ``gem_points`` (a seat's ``gain`` row, :func:`~.strategies.seat_values`)."""
+    points = np.asarray(t.gem_points, np.int64)
+    top = len(points) - 1
+    out = np.zeros((top + 1, MAX_REVEALS + 1), np.float64)
+    for h in range(top + 1):
+        for k in range(MAX_REVEALS + 1):
+            out[h, k] = float(points[min(h + k, top)] - points[h])
+    return out
+
+
+def gain_table(t) -> np.ndarray:
+    """A seat's ``gain`` scratch with the diamond's row filled: ``k`` diamond cards
+    bring ``k * (diamond_card + plastic_diamond)`` whoever takes them."""
+    out = np.zeros((t.n_colours + 1, MAX_REVEALS + 1), np.float64)
+    for k in range(MAX_REVEALS + 1):
+        out[t.n_colours, k] = float(k * (t.diamond_card + t.plastic_diamond))
+    return out
+
+
 def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> State:
     """Allocate a :class:`State` for games of ``players`` seats under tables ``t``."""
     n, w = t.n_cards, t.n_wonders
@@ -162,6 +215,7 @@ def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> Stat
     sc[S_SV_TURN] = -1
     sc[S_VALUES_TURN] = -1
     sc[S_UP_COUNTED] = -1
+    sc[S_MEM_TURN] = -1
     return State(
         sc=sc,
         rng=np.zeros(QUEUE_WORDS + MAX_FORCED, np.uint64),
@@ -181,7 +235,7 @@ def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> Stat
         hyp=np.full(MAX_REVEALS + 1, -1, np.int64),
         pick=np.full(MAX_REVEALS, -1, np.int64),
         cols=np.zeros(t.n_colours + 2, np.int64),
-        kinds=np.zeros(w, np.int64),
+        spread=column_table(t),
         cols_n=np.zeros(t.rows + 1, np.int64),
         pairs=np.full(t.n_colours + 2, -1, np.int64),
         memo=np.zeros(2 * (t.n_colours + 3), np.float64),
@@ -189,7 +243,8 @@ def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> Stat
         up_n=np.zeros(t.n_colours + 3, np.int64),
         up_new=np.zeros(t.n_colours + 3, np.int64),
         up_val=np.zeros(t.n_colours + 3, np.float64),
-        gain=np.zeros((t.n_colours + 1, MAX_REVEALS + 1), np.float64),
+        gain=gain_table(t),
+        steps=step_table(t),
         bonus=np.zeros((t.n_colours + 1, 2), np.float64),
         explore=np.zeros((2, MAX_REVEALS + 1), np.float64),
         loot=np.zeros(t.n_colours + 3, np.float64),

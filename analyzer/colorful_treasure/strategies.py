@@ -58,7 +58,10 @@ from analyzer.colorful_treasure.state import (
     H_PLASTIC,
     H_TREASURE,
     H_WONDERS,
+    KIND_FIELD,
+    KINDS_PER_WORD,
     S_GRID_CARDS,
+    S_MEM_TURN,
     S_N_UP,
     S_SV_TURN,
     S_TURN,
@@ -95,7 +98,17 @@ def seat_memory(s, t, seat):
 
     ``s.kn[seat]`` holds every card the seat may remember (set when a card it
     keeps past a turn goes face down, :func:`~.turn.remember`); cards taken
-    since or forgotten by now are dropped from it here."""
+    since or forgotten by now are dropped from it by :func:`recount_memory`. Nothing
+    a seat remembers changes between its reveals, so after the turn's first decision
+    (which recounts) this is ``s.kn[seat]`` as left then."""
+    if s.sc[S_MEM_TURN] == s.sc[S_TURN] * 64 + seat:
+        return s.kn[seat]
+    return recount_memory(s, t, seat)
+
+
+@njit
+def recount_memory(s, t, seat):
+    """:func:`seat_memory` worked out afresh (the turn's first decision)."""
     turn = s.sc[S_TURN]
     km = s.kn[seat] & s.sc[S_GRID_CARDS]
     x = km
@@ -105,6 +118,7 @@ def seat_memory(s, t, seat):
         if s.mem[seat, c] < turn:
             km &= ~(1 << c)
     s.kn[seat] = km
+    s.sc[S_MEM_TURN] = turn * 64 + seat
     return km
 
 
@@ -341,29 +355,23 @@ def seat_values(s, t, seat, n):
     bonus = s.bonus
     explore = s.explore
     memo = s.memo
-    points = t.gem_points
     reward = s.prm[seat, P_REWARD]
-    top = points.shape[0] - 1
+    top = t.gem_points.shape[0] - 1
     colour_open = gem_open(s, t)
     done = s.held[seat, H_COLOURS] + 1 >= t.gem_goal[n]
     gem_reward = float(t.gem_reward[n])
-    dia = t.diamond_card + t.plastic_diamond
+    steps = s.steps
     most = gain.shape[1]
-    for kk in range(nc + 1):
+    for kk in range(nc):  # the diamond's row (nc) is set once, in new_state
+        have = min(s.gems[seat, kk], top)
+        for cnt in range(1, most):
+            gain[kk, cnt] = steps[have, cnt]
         bonus[kk, 0] = 0.0
         bonus[kk, 1] = 0.0
-        if kk < nc:
-            have = s.gems[seat, kk]
-            base = points[min(have, top)]
-            for cnt in range(1, most):
-                gain[kk, cnt] = float(points[min(have + cnt, top)] - base)
-            if have == 0 and colour_open:
-                bonus[kk, 0] = reward
-                if done:
-                    bonus[kk, 1] = gem_reward
-        else:
-            for cnt in range(1, most):
-                gain[kk, cnt] = float(cnt * dia)
+        if have == 0 and colour_open:
+            bonus[kk, 0] = reward
+            if done:
+                bonus[kk, 1] = gem_reward
     wonder_open = explorer_open(s, t)
     held_w = s.held[seat, H_WONDERS]
     goal = t.explorer_goal
@@ -553,35 +561,32 @@ def column_sets(s, t, unk):
     """Masks of wonders (bit ``w``) by what their unknown cards ``unk`` hold: each
     gem colour and the diamond (``s.cols[kind]``), a key or chest
     (``s.cols[n_colours + 1]``); and by how many unknown cards they have
-    (``s.cols_n[k]``; ``s.cols_n[0]``: any)."""
+    (``s.cols_n[k]``; ``s.cols_n[0]``: any). One table entry per column and word of
+    :func:`~.state.column_table`, OR-ed, holds every kind's mask."""
     nc = t.n_colours
     cols = s.cols
     cols_n = s.cols_n
-    kinds = s.kinds
-    key = t.card_key
+    spread = s.spread
     rows = t.rows
     full = (1 << rows) - 1
     for k in range(cols_n.shape[0]):
         cols_n[k] = 0
-    # fixed loops and no branch on the cards: what each column's unknown cards hold
-    # (bit j: card_key j, a key or chest as n_colours + 1), then transposed
-    for w in range(t.n_wonders):
-        base = w * rows
-        u = (unk >> base) & full
-        ks = 0
-        for r in range(rows):
-            ks |= ((u >> r) & 1) << min(key[base + r], nc + 1)
-        kinds[w] = ks
-        cols_n[popcount(u)] |= 1 << w
-    for j in range(nc + 2):
-        m = 0
-        for w in range(t.n_wonders):
-            m |= ((kinds[w] >> j) & 1) << w
-        cols[j] = m
     any_ = 0
-    for k in range(1, cols_n.shape[0]):
-        any_ |= cols_n[k]
+    for w in range(t.n_wonders):
+        u = (unk >> (w * rows)) & full
+        bit = min(u, 1) << w
+        cols_n[popcount(u)] |= bit
+        any_ |= bit
     cols_n[0] = any_
+    field = (1 << KIND_FIELD) - 1
+    for i in range(spread.shape[0]):
+        acc = 0
+        for w in range(t.n_wonders):
+            acc |= spread[i, (w << rows) | ((unk >> (w * rows)) & full)]
+        for j in range(KINDS_PER_WORD):
+            kind = KINDS_PER_WORD * i + j
+            if kind <= nc + 1:
+                cols[kind] = (acc >> (KIND_FIELD * j)) & field
 
 
 @njit
@@ -702,7 +707,7 @@ def top_slot(s, t, target, kf, unk, taken):
     return _first_of(card, aim, w, col_aim)
 
 
-@njit
+@njit(inline="always")
 def _best_of(kpos, kzero, kneg, pos, zero, neg, cols_n, rows):
     """The first slot of the best aim among known cards of aim ONE (mask ``kpos``),
     0 (``kzero``) and -ONE (``kneg``), and columns (wonder masks) of aim 1/k
@@ -732,7 +737,7 @@ def _best_of(kpos, kzero, kneg, pos, zero, neg, cols_n, rows):
     return NO_SLOT
 
 
-@njit
+@njit(inline="always")
 def target_pair(s, t, target, kf, unk):
     """``(a, b)``: :func:`top_slot` of ``target``, then of ``target`` with ``a``
     taken (after :func:`column_sets`), the masks of both worked out once."""
@@ -786,19 +791,26 @@ def ev_one(s, t, seat, n, slot, unk):
     return tot / k
 
 
-@njit
+@njit(inline="always")
 def ev_two(s, t, seat, n, a, b, unk):
     """Expected :func:`take_value` of revealing slots ``a`` and ``b`` at once (an
     unknown wonder twice: two different unknown cards of it, all pairs alike;
-    after :func:`seat_values`)."""
+    after :func:`seat_values`).
+
+    The pairs are added in the order of :func:`ev_two_plain` (cards of ``a``, then
+    of ``b``, by id), each the value :func:`pair_value` gives, with fewer branches:
+    a gem or diamond card of ``a`` is worth the better of the two with a gem or
+    diamond card of another kind, the value of the same kind twice with one of its
+    kind, and the key or chest alone with a key or chest."""
     xa = _slot_cards(t, a, unk)
     xb = _slot_cards(t, b, unk)
     na = 1 if s.wcards[seat, _slot_wonder(t, a)] == 0 else 0
     nb = 1 if s.wcards[seat, _slot_wonder(t, b)] == 0 else 0
-    same = a < 0 and a == b
+    same = -1 if (a < 0 and a == b) else 0  # an unknown wonder twice: two different cards
     nc = t.n_colours
     memo = s.memo
     key = t.card_key
+    optional = t.take_optional == 1
     tot = 0.0
     cnt = 0
     while xa != 0:
@@ -806,23 +818,59 @@ def ev_two(s, t, seat, n, a, b, unk):
         xa &= xa - 1
         ka = key[ca]
         va = memo[2 * ka + na]
+        y = xb & ~(same & (1 << ca))
+        cnt += popcount(y)
+        if ka > nc:  # a key or chest: alone with any other card, a pair with a key or chest
+            while y != 0:
+                cb = lowest(y)
+                y &= y - 1
+                kb = key[cb]
+                if kb > nc:
+                    tot += pair_value(s, t, seat, n, 2 * ka + na, 2 * kb + nb)
+                else:
+                    tot += va
+        else:
+            two = 0.0
+            if t.key_mask[ka] & y != 0:  # pair_value of two cards of kind ka
+                two = _group(s, ka, 2, na + nb)
+                if optional and two <= 0.0:
+                    two = 0.0
+            while y != 0:
+                cb = lowest(y)
+                y &= y - 1
+                kb = key[cb]
+                vb = memo[2 * kb + nb]
+                v = max(va, vb)
+                if kb == ka:
+                    v = two
+                if kb > nc:
+                    v = vb
+                tot += v
+    return tot / cnt
+
+
+@njit
+def ev_two_plain(s, t, seat, n, a, b, unk):
+    """:func:`ev_two` the long way: every pair of cards through :func:`pair_value`
+    (its slow twin in the tests)."""
+    xa = _slot_cards(t, a, unk)
+    xb = _slot_cards(t, b, unk)
+    na = 1 if s.wcards[seat, _slot_wonder(t, a)] == 0 else 0
+    nb = 1 if s.wcards[seat, _slot_wonder(t, b)] == 0 else 0
+    same = a < 0 and a == b
+    key = t.card_key
+    tot = 0.0
+    cnt = 0
+    while xa != 0:
+        ca = lowest(xa)
+        xa &= xa - 1
         y = xb
         while y != 0:
             cb = lowest(y)
             y &= y - 1
             if same and ca == cb:
                 continue
-            kb = key[cb]
-            if ka != kb and (ka <= nc or kb <= nc):
-                vb = memo[2 * kb + nb]
-                if ka > nc:  # a key or chest with another card: that one alone
-                    tot += va
-                elif kb > nc:
-                    tot += vb
-                else:  # two kinds: the better one
-                    tot += max(va, vb)
-            else:
-                tot += pair_value(s, t, seat, n, 2 * ka + na, 2 * kb + nb)
+            tot += pair_value(s, t, seat, n, 2 * key[ca] + na, 2 * key[cb] + nb)
             cnt += 1
     return tot / cnt
 
@@ -841,7 +889,7 @@ def choose_first(s, t, seat, n, k):
         for i in range(k):
             out[i] = _random_face_down(s, t, i)
         return
-    known = seat_memory(s, t, seat)
+    known = recount_memory(s, t, seat)
     upc = s.sc[S_UP_CARDS]
     kf = known & ~upc
     unk = s.sc[S_GRID_CARDS] & ~known & ~upc
@@ -1093,20 +1141,17 @@ def choose_steal(s, t, seat, n):
         return -1, -1
     if what < 0:
         return v, -1
-    # the card of that kind whose wonder the thief holds fewest of (explorer), lowest id
+    # the card of that kind whose wonder the thief holds fewest of (explorer), lowest id:
+    # among the cards of that kind out of the grid (a gem colour or the diamond is a
+    # card_key; a key or chest, the treasure mask)
+    x = t.treasure_mask if what > t.n_colours else t.key_mask[what]
+    x &= ~s.sc[S_GRID_CARDS]
     best = -1
     fewest = 1 << 30
-    for c in range(t.n_cards):
-        if s.owner[c] != v:
-            continue
-        kind = t.card_kind[c]
-        if what < t.n_colours:
-            ok = kind == Kind.GEM and t.card_colour[c] == what
-        elif what == t.n_colours:
-            ok = kind == Kind.DIAMOND
-        else:
-            ok = kind == Kind.KEY or kind == Kind.CHEST
-        if ok and s.wcards[seat, t.card_wonder[c]] < fewest:
+    while x != 0:
+        c = lowest(x)
+        x &= x - 1
+        if s.owner[c] == v and s.wcards[seat, t.card_wonder[c]] < fewest:
             fewest = s.wcards[seat, t.card_wonder[c]]
             best = c
     return v, best
