@@ -522,13 +522,19 @@ def intervention_thing(info: dict) -> str:
 
 
 def _variant_heading(info: dict, params: dict) -> str | None:
-    """The question's heading when the comparison is an intervention."""
+    """The question's heading: with an intervention, what the thing forbidden is
+    worth; with two variants and no fields, the variants by their labels."""
     iv = info.get("intervention") or {}
-    if not iv.get("variant") or params.get("seat") is not None or params.get("strategy"):
+    if params.get("seat") is not None or params.get("strategy"):
         return None
-    verb = (list(iv.get("words") or []) + ["use"])[0]
     metric = params.get("metric")
     what = {None: "", "win": " (win share)", "score": " (final score)"}.get(metric, f" ({metric})")
+    if not iv.get("variant"):
+        cells = info.get("cells") or []
+        if len(cells) != 2 or info.get("fields"):
+            return None
+        return f"What does {_cell_label(info, 1)} change, against {_cell_label(info, 0)}?{what}"
+    verb = (list(iv.get("words") or []) + ["use"])[0]
     return f"What is {intervention_thing(info)} worth to a seat that may {verb} it?{what}"
 
 

@@ -79,5 +79,5 @@ def test_html_report_is_self_contained(tmp_path):
     assert any(a.get("id") == "table-comparison" for a in tables)
     text = " ".join(page.text)
     first = manifest["findings"]["findings"][0]["text"]
-    assert first in text and "What does variant b change?" in text
+    assert first in text and "What does p 0.7 change, against p 0.6?" in text
     assert "<b>not bold</b>" in text and ("b", {}) not in page.tags
