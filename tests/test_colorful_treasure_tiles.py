@@ -226,6 +226,19 @@ def test_a_tile_again_after_a_theft_drops_the_colour_below_three():
     assert lines[-1] == "t2 seat 0: takes the action tile t2 (fourth card)"
 
 
+def test_no_second_tile_while_a_colour_stays_at_three_or_more():
+    forced = THREE_REDS + [4] + ONE_YELLOW  # t0: t4 truce (nothing to use at t2)
+    # t2 seat 0: Machu Picchu red (place 15) and Pyramids green, stop, the red: 4 reds;
+    # then a 1 queued, which an offer of a tile would take as "t1"
+    forced += [11, 0, 0, 0, 1]
+    lines, _, _ = _play(forced, {"tiles": "a"})
+    t2 = [ln for ln in lines if ln.startswith("t2")]
+    assert "t2 seat 0: takes Machu Picchu red" in t2
+    assert [ln for ln in lines if "action tile" in ln] == [
+        "t0 seat 0: takes the action tile t4 (truce)"
+    ]
+
+
 def test_a_peeked_card_goes_into_that_seats_memory_only():
     t = load_rules({"tiles": "a"}).tables
     for recall, kept in ((1.0, ALWAYS), (0.0, 5)):
