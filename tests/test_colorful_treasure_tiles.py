@@ -15,13 +15,14 @@ import pandas as pd
 import pytest
 
 from analyzer.colorful_treasure import engine
-from analyzer.colorful_treasure.codes import SCALE, Effect
+from analyzer.colorful_treasure.codes import SCALE, Effect, Kind
 from analyzer.colorful_treasure.game import make_job, play_raw, simulate
 from analyzer.colorful_treasure.replay import render_trace
 from analyzer.colorful_treasure.rules import assumed_values, load_rules
 from analyzer.colorful_treasure.state import (
     ALWAYS,
     EV_STEAL,
+    EV_TAKE,
     EV_TILE_TAKE,
     EV_TILE_USE,
     NEVER,
@@ -253,26 +254,58 @@ def test_a_peeked_card_goes_into_that_seats_memory_only():
 # ------------------------------------------------------------------ whole games
 
 
-def _legal(trace, rules, n_events):
+def _legal(trace, rules, n_events, players):
     """Truce holders neither steal nor are robbed, guarded seats lose no card, a
-    fourth card only after a fourth-card tile is used in that turn."""
+    fourth card only after a fourth-card tile is used in that turn; a tile is used
+    only by its owner, a x1 tile once; a tile is taken only by a seat with a colour
+    of 3 or more gem cards that has not brought it one since it last reached 3
+    (gem cards counted from the takes and steals in the trace)."""
+    t = rules.tables
     effects = [rules.data["tiles"]["side"][side]["effect"] for _, side in rules.tile_sides()]
-    truce: set[int] = set()
-    guarded: set[int] = set()
-    fourth_turn = -1
+
+    def fresh():
+        return set(), set(), -1, np.zeros((players, t.n_colours), int), {}, set()
+
+    truce, guarded, fourth_turn, gems, owner, used = fresh()
+    claimed: dict[int, set[int]] = {q: set() for q in range(players)}
+    last = (-1, -1)  # (turn, seat) of the events read
     for ev, turn, seat, a, b, c, *_ in trace[:n_events].tolist():
         if ev == 9:  # a game ends: the next starts without tiles held
-            truce, guarded, fourth_turn = set(), set(), -1
-        elif ev == EV_TILE_TAKE:
+            truce, guarded, fourth_turn, gems, owner, used = fresh()
+            claimed = {q: set() for q in range(players)}
+            last = (-1, -1)
+            continue
+        if (turn, seat) != last and last[1] >= 0:  # the end of a turn: its offers made
+            claimed[last[1]] = {g for g in range(t.n_colours) if gems[last[1], g] >= 3}
+        last = (turn, seat)
+        if ev == EV_TILE_TAKE:
+            fresh_colours = [
+                g for g in range(t.n_colours) if gems[seat, g] >= 3 and g not in claimed[seat]
+            ]
+            assert fresh_colours, (turn, seat)
+            claimed[seat].add(fresh_colours[0])
+            assert a not in owner
+            owner[a] = seat
             if effects[a] == "truce":
                 truce.add(seat)
             if effects[a] == "guarded":
                 guarded.add(seat)
-        elif ev == EV_TILE_USE and effects[a] == "fourth_card":
-            fourth_turn = turn
+        elif ev == EV_TILE_USE:
+            assert owner.get(a) == seat
+            assert not (t.tile_once[a] == 1 and a in used)
+            used.add(a)
+            if effects[a] == "fourth_card":
+                fourth_turn = turn
+        elif ev == EV_TAKE and t.card_kind[a] == Kind.GEM:
+            gems[seat, t.card_colour[a]] += 1
         elif ev == EV_STEAL:
             assert seat not in truce and a not in truce
             assert not (a in guarded and b >= 0)
+            if b >= 0 and t.card_kind[b] == Kind.GEM:
+                gems[seat, t.card_colour[b]] += 1
+                gems[a, t.card_colour[b]] -= 1
+                if gems[a, t.card_colour[b]] < 3:
+                    claimed[a].discard(t.card_colour[b])
         elif ev == 1 and c == 4:
             assert fourth_turn == turn
 
@@ -298,7 +331,7 @@ def test_whole_games_with_tiles_are_legal_and_conserve_everything(side, players)
     _, _, _, s = play_raw(job, 0, games, trace_rows=games * 400)
     n_events = int(s.sc[S_TRACE_N])
     assert n_events < games * 400
-    _legal(s.trace, rules, n_events)
+    _legal(s.trace, rules, n_events, players)
 
 
 def test_tiles_games_do_not_depend_on_the_batch_split():
