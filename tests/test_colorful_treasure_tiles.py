@@ -350,6 +350,24 @@ def test_games_without_tiles_have_no_tile_columns():
     assert {"pts_tiles", "tiles_taken", "tiles_used", "tile_truce"} <= set(on)
 
 
+def test_two_tiles_showing_one_side_both_count_in_its_column():
+    """A designer may show one side on two tiles ("tiles.tile.t2.a" = "peek_two"):
+    the games table has one column for the side, 1 if the seat took either tile."""
+    rules = load_rules({"tiles": "a"}, {"tiles.tile.t2.a": "peek_two"})
+    job = make_job(4, "greedy", seed=2, rules=rules)
+    df = job(0, 30)["games"]
+    results, _, _, _ = play_raw(job, 0, 30)
+    took = results[:, engine.R_TILES_TOOK]
+    assert ((took & 1) != 0).any() and ((took & 2) != 0).any()
+    assert (df["tile_peek_two"].to_numpy() == ((took & 3) != 0)).all()
+    assert [c for c in df if c.startswith("tile_")] == [
+        "tile_peek_two",
+        "tile_two_kinds",
+        "tile_truce",
+        "tile_peek_three",
+    ]
+
+
 def test_a_broken_tile_state_is_caught():
     from analyzer.colorful_treasure.game import check_results
 
