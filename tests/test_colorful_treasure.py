@@ -397,6 +397,22 @@ def test_last_cards_end_stops_the_game_when_a_turn_cannot_reveal_two():
     assert (end.loc[last, "game_turns"] < reveal.loc[last, "game_turns"]).all()
 
 
+def test_last_cards_end_on_the_turn_cap_ends_the_game_and_is_no_abort():
+    """A game that the ruling last_cards = "end" ends on the very turn the cap is
+    reached has ended: it is not reported as hitting the cap (which fails the run)."""
+    rulings = {"variant": "young", "last_cards": "end"}
+    df = simulate(3, "greedy", 20, seed=5, rules=load_rules(rulings))
+    row = df[(df["cards_left"] == 1) & (df["seat"] == 0)].iloc[0]
+    game, turns = int(row["game"]), int(row["game_turns"])
+    rules = load_rules(rulings, {"components.max_turns": turns})
+    results, _, _, _ = play_raw(make_job(3, "greedy", seed=5, rules=rules), game, 1)
+    assert (results[:, engine.R_BAD] == 0).all()
+    assert results[0, engine.R_LEFT] == 1 and results[0, engine.R_GAME_TURNS] == turns
+    short = load_rules(rulings, {"components.max_turns": turns - 1})  # the cap still bites
+    results, _, _, _ = play_raw(make_job(3, "greedy", seed=5, rules=short), game, 1)
+    assert (results[:, engine.R_BAD] & engine.BAD_ABORTED).all()
+
+
 def test_two_keys_do_not_pair():
     # Pyramids key (4) and Taj Mahal key (14): two keys, no steal, both markers kept
     lines, _ = _turns([4, 13, 0], turns=1)

@@ -15,13 +15,14 @@ import pandas as pd
 import pytest
 
 from analyzer.colorful_treasure import engine
-from analyzer.colorful_treasure.codes import SCALE, Effect
+from analyzer.colorful_treasure.codes import SCALE, Effect, Kind
 from analyzer.colorful_treasure.game import make_job, play_raw, simulate
 from analyzer.colorful_treasure.replay import render_trace
 from analyzer.colorful_treasure.rules import assumed_values, load_rules
 from analyzer.colorful_treasure.state import (
     ALWAYS,
     EV_STEAL,
+    EV_TAKE,
     EV_TILE_TAKE,
     EV_TILE_USE,
     NEVER,
@@ -226,6 +227,19 @@ def test_a_tile_again_after_a_theft_drops_the_colour_below_three():
     assert lines[-1] == "t2 seat 0: takes the action tile t2 (fourth card)"
 
 
+def test_no_second_tile_while_a_colour_stays_at_three_or_more():
+    forced = THREE_REDS + [4] + ONE_YELLOW  # t0: t4 truce (nothing to use at t2)
+    # t2 seat 0: Machu Picchu red (place 15) and Pyramids green, stop, the red: 4 reds;
+    # then a 1 queued, which an offer of a tile would take as "t1"
+    forced += [11, 0, 0, 0, 1]
+    lines, _, _ = _play(forced, {"tiles": "a"})
+    t2 = [ln for ln in lines if ln.startswith("t2")]
+    assert "t2 seat 0: takes Machu Picchu red" in t2
+    assert [ln for ln in lines if "action tile" in ln] == [
+        "t0 seat 0: takes the action tile t4 (truce)"
+    ]
+
+
 def test_a_peeked_card_goes_into_that_seats_memory_only():
     t = load_rules({"tiles": "a"}).tables
     for recall, kept in ((1.0, ALWAYS), (0.0, 5)):
@@ -240,26 +254,58 @@ def test_a_peeked_card_goes_into_that_seats_memory_only():
 # ------------------------------------------------------------------ whole games
 
 
-def _legal(trace, rules, n_events):
+def _legal(trace, rules, n_events, players):
     """Truce holders neither steal nor are robbed, guarded seats lose no card, a
-    fourth card only after a fourth-card tile is used in that turn."""
+    fourth card only after a fourth-card tile is used in that turn; a tile is used
+    only by its owner, a x1 tile once; a tile is taken only by a seat with a colour
+    of 3 or more gem cards that has not brought it one since it last reached 3
+    (gem cards counted from the takes and steals in the trace)."""
+    t = rules.tables
     effects = [rules.data["tiles"]["side"][side]["effect"] for _, side in rules.tile_sides()]
-    truce: set[int] = set()
-    guarded: set[int] = set()
-    fourth_turn = -1
+
+    def fresh():
+        return set(), set(), -1, np.zeros((players, t.n_colours), int), {}, set()
+
+    truce, guarded, fourth_turn, gems, owner, used = fresh()
+    claimed: dict[int, set[int]] = {q: set() for q in range(players)}
+    last = (-1, -1)  # (turn, seat) of the events read
     for ev, turn, seat, a, b, c, *_ in trace[:n_events].tolist():
         if ev == 9:  # a game ends: the next starts without tiles held
-            truce, guarded, fourth_turn = set(), set(), -1
-        elif ev == EV_TILE_TAKE:
+            truce, guarded, fourth_turn, gems, owner, used = fresh()
+            claimed = {q: set() for q in range(players)}
+            last = (-1, -1)
+            continue
+        if (turn, seat) != last and last[1] >= 0:  # the end of a turn: its offers made
+            claimed[last[1]] = {g for g in range(t.n_colours) if gems[last[1], g] >= 3}
+        last = (turn, seat)
+        if ev == EV_TILE_TAKE:
+            fresh_colours = [
+                g for g in range(t.n_colours) if gems[seat, g] >= 3 and g not in claimed[seat]
+            ]
+            assert fresh_colours, (turn, seat)
+            claimed[seat].add(fresh_colours[0])
+            assert a not in owner
+            owner[a] = seat
             if effects[a] == "truce":
                 truce.add(seat)
             if effects[a] == "guarded":
                 guarded.add(seat)
-        elif ev == EV_TILE_USE and effects[a] == "fourth_card":
-            fourth_turn = turn
+        elif ev == EV_TILE_USE:
+            assert owner.get(a) == seat
+            assert not (t.tile_once[a] == 1 and a in used)
+            used.add(a)
+            if effects[a] == "fourth_card":
+                fourth_turn = turn
+        elif ev == EV_TAKE and t.card_kind[a] == Kind.GEM:
+            gems[seat, t.card_colour[a]] += 1
         elif ev == EV_STEAL:
             assert seat not in truce and a not in truce
             assert not (a in guarded and b >= 0)
+            if b >= 0 and t.card_kind[b] == Kind.GEM:
+                gems[seat, t.card_colour[b]] += 1
+                gems[a, t.card_colour[b]] -= 1
+                if gems[a, t.card_colour[b]] < 3:
+                    claimed[a].discard(t.card_colour[b])
         elif ev == 1 and c == 4:
             assert fourth_turn == turn
 
@@ -285,7 +331,7 @@ def test_whole_games_with_tiles_are_legal_and_conserve_everything(side, players)
     _, _, _, s = play_raw(job, 0, games, trace_rows=games * 400)
     n_events = int(s.sc[S_TRACE_N])
     assert n_events < games * 400
-    _legal(s.trace, rules, n_events)
+    _legal(s.trace, rules, n_events, players)
 
 
 def test_tiles_games_do_not_depend_on_the_batch_split():
@@ -302,6 +348,24 @@ def test_games_without_tiles_have_no_tile_columns():
     assert not any(c.startswith("tile") or c == "pts_tiles" for c in df)
     on = simulate(2, "greedy", 20, seed=1, rules=load_rules({"tiles": "a"}))
     assert {"pts_tiles", "tiles_taken", "tiles_used", "tile_truce"} <= set(on)
+
+
+def test_two_tiles_showing_one_side_both_count_in_its_column():
+    """A designer may show one side on two tiles ("tiles.tile.t2.a" = "peek_two"):
+    the games table has one column for the side, 1 if the seat took either tile."""
+    rules = load_rules({"tiles": "a"}, {"tiles.tile.t2.a": "peek_two"})
+    job = make_job(4, "greedy", seed=2, rules=rules)
+    df = job(0, 30)["games"]
+    results, _, _, _ = play_raw(job, 0, 30)
+    took = results[:, engine.R_TILES_TOOK]
+    assert ((took & 1) != 0).any() and ((took & 2) != 0).any()
+    assert (df["tile_peek_two"].to_numpy() == ((took & 3) != 0)).all()
+    assert [c for c in df if c.startswith("tile_")] == [
+        "tile_peek_two",
+        "tile_two_kinds",
+        "tile_truce",
+        "tile_peek_three",
+    ]
 
 
 def test_a_broken_tile_state_is_caught():

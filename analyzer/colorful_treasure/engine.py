@@ -206,11 +206,11 @@ def play_game(s, t, n, key0, key1, game):
             break
         if left <= t.end_cards and (t.finish_round == 0 or seat == n - 1):
             break
-        if turns >= t.max_turns:
-            s.sc[S_ABORTED] = 1
-            break
         if t.last_end == 1 and left < t.first_reveals:
             break  # ruling last_cards = "end": too few cards for a turn's reveals
+        if turns >= t.max_turns:  # (a game that has just ended is no abort)
+            s.sc[S_ABORTED] = 1
+            break
         seat = seat + 1 if seat + 1 < n else 0
     s.sc[S_TURN] = turns
     return turns

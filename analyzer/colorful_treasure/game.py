@@ -296,8 +296,11 @@ def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataF
         cols["pts_tiles"] = results[:, R.R_PTS_TILES] / SCALE
         cols["tiles_taken"] = results[:, R.R_TILES_TAKEN].astype(np.int8)
         cols["tiles_used"] = results[:, R.R_TILES_USED].astype(np.int8)
+        mask: dict[str, int] = {}  # the tiles showing each side (a designer may repeat one)
         for i, (_, side) in enumerate(rules.tile_sides()):
-            cols[f"tile_{side}"] = ((results[:, R.R_TILES_TOOK] >> i) & 1).astype(np.int8)
+            mask[side] = mask.get(side, 0) | 1 << i
+        for side, m in mask.items():
+            cols[f"tile_{side}"] = ((results[:, R.R_TILES_TOOK] & m) != 0).astype(np.int8)
     return pd.DataFrame(cols)
 
 

@@ -82,9 +82,10 @@ def games_columns(rules) -> tuple[Column, ...]:
             Column("tiles_taken", "action tiles the seat took", by_strategy=True, sweep=True),
             Column("tiles_used", "action tile uses (x1 tiles, ignore treasure)"),
         ]
+        sides = dict.fromkeys(side for _, side in rules.tile_sides())  # once each, in order
         cols += [
-            Column(f"tile_{side}", f"1 if the seat took the {side.replace('_', ' ')} tile")
-            for _, side in rules.tile_sides()
+            Column(f"tile_{side}", f"1 if the seat took a tile showing {side.replace('_', ' ')}")
+            for side in sides
         ]
     return tuple(cols)
 

@@ -12,7 +12,7 @@ A turn with tiles, in order: the peeks the seat uses (at the start of its turn:
 the information is the same as later in it), the reveals (a fourth card after
 the third), the take (ignore treasure, two kinds), the cards turned back, the
 pairs and steals (truce, guarded), the tiles taken (one for each colour whose
-count has reached 3 since the seat last had a tile for it), the wild marker
+count has reached 3 since the seat was last offered one for it), the wild marker
 (then a steal, and a tile again if the steal brought a third gem card of a
 colour), the rewards (a sixth colour tile is one more colour).
 
@@ -610,8 +610,9 @@ def choose_tile(s, t, seat, n):
 
 @njit
 def take_tiles(s, t, seat, n):
-    """End of ``seat``'s turn: a tile for each colour of 3 or more gem cards that has
-    not had one since it last reached 3 (while tiles are left)."""
+    """End of ``seat``'s turn: the offer of a tile for each colour of 3 or more gem
+    cards that has not had one since it last reached 3 (a tile declined, or none
+    left, is an offer made)."""
     for g in range(t.n_colours):
         bit = np.int64(1) << g
         if s.gems[seat, g] < 3:
