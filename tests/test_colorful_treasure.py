@@ -212,6 +212,20 @@ def test_a_broken_result_is_caught_by_the_recomputed_score():
     bad[2, engine.R_BAD] = engine.BAD_PLASTIC
     with pytest.raises(RuntimeError, match="invariant failed"):
         check_results(job, 0, bad)
+    # the treasure cards counted for the reward: all of them under stolen_cards = count
+    seat = int(np.flatnonzero(results[:, engine.R_TREASURE] > 0)[0])
+    bad = results.copy()
+    bad[seat, engine.R_TREASURE_COUNTED] -= 1
+    with pytest.raises(RuntimeError, match="treasure cards counted"):
+        check_results(job, 0, bad)
+    # ... and never more than the seat holds under stolen_cards = ignore
+    job = make_job(3, "greedy", seed=1, rules=load_rules(rulings={"stolen_cards": "ignore"}))
+    results, _, _, _ = play_raw(job, 0, 20)
+    check_results(job, 0, results)
+    bad = results.copy()
+    bad[seat, engine.R_TREASURE_COUNTED] = bad[seat, engine.R_TREASURE] + 1
+    with pytest.raises(RuntimeError, match="treasure cards counted"):
+        check_results(job, 0, bad)
 
 
 def test_tables_do_not_depend_on_the_batch_split():

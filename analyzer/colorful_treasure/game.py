@@ -242,6 +242,19 @@ def check_results(job: GameJob, start: int, results: np.ndarray) -> None:
         raise RuntimeError(
             f"colorful_treasure engine invariant failed (mask {int(bad.max())}) in game {start + i}"
         )
+    # the key and chest cards counted for the treasure reward (the recomputed score
+    # reads them): all of a seat's under stolen_cards = count, never more than it holds
+    held = results[:, engine.R_TREASURE]
+    counted = results[:, engine.R_TREASURE_COUNTED]
+    wrong = (counted < 0) | (counted > held)
+    if not job.rules.tables.stolen_ignore:
+        wrong |= counted != held
+    if wrong.any():
+        i = int(np.flatnonzero(wrong)[0]) // job.players
+        raise RuntimeError(
+            "colorful_treasure engine invariant failed (treasure cards counted) "
+            f"in game {start + i}"
+        )
     again = recompute_scores(job.rules, job.players, results)
     diff = np.flatnonzero(again != results[:, engine.R_SCORE])
     if len(diff):
