@@ -8,13 +8,14 @@ before. Tile ``i`` shows the side of effect ``t.tile_effect[i]``
 (:class:`~analyzer.colorful_treasure.codes.Effect`); ``s.tile_owner[i]`` is the
 seat holding it, -1 while it lies beside the rewards, -2 once a x1 tile is used.
 
-A turn with tiles, in order: the peeks the seat uses (at the start of its turn:
-the information is the same as later in it), the reveals (a fourth card after
-the third), the take (ignore treasure, two kinds), the cards turned back, the
-pairs and steals (truce, guarded), the tiles taken (one for each colour whose
-count has reached 3 since the seat was last offered one for it), the wild marker
-(then a steal, and a tile again if the steal brought a third gem card of a
-colour), the rewards (a sixth colour tile is one more colour).
+A turn with tiles, in order: the peeks the seat uses (at the start of its turn,
+a simplification: a peek after the first reveals could be aimed better), the
+reveals (a fourth card after the third), the take (ignore treasure, two kinds),
+the cards turned back, the pairs and steals (truce, guarded), the tiles taken
+(one for each colour whose count has reached 3 since the seat was last offered
+one for it), the wild marker (then a steal, and a tile again if the steal
+brought a third gem card of a colour), the rewards (a sixth colour tile is one
+more colour).
 
 Decisions (``docs/rules/colorful-treasure.md``, "Players and memory"):
 ``RANDOM`` seats choose uniformly among the legal choices (use a tile or not: a
