@@ -354,6 +354,26 @@ def take_kind(s, t, seat, idx):
 
 
 @njit
+def _best_kind(s, t, seat, n, kinds, floor):
+    """The index of the first face-up card of the kind in the mask ``kinds`` worth
+    most to ``seat`` (:func:`up_kind_value`; the first of equal ones), if worth
+    more than ``floor``; else -1."""
+    best = floor
+    arg = -1
+    x = kinds
+    while x != 0:
+        kk = lowest(x)
+        x &= x - 1
+        v = up_kind_value(s, t, seat, n, kk)
+        if v > best:
+            best = v
+            arg = kk
+    if arg < 0:
+        return -1
+    return _first_index(s, t, arg)
+
+
+@njit
 def choose_ignore(s, t, seat, n):
     """With a key or chest face up and an ignore-treasure tile: the index of a face-up
     card whose kind (gem or diamond) to take instead, or -1 to take the treasure.
@@ -379,19 +399,8 @@ def choose_ignore(s, t, seat, n):
                 chests += 1
             if s.wcards[seat, t.card_wonder[c]] == 0:
                 new_w += 1
-    best = treasure_value(s, t, seat, n, keys, chests, new_w, 0.0, True)
-    arg = -1
-    x = kinds
-    while x != 0:
-        kk = lowest(x)
-        x &= x - 1
-        v = up_kind_value(s, t, seat, n, kk)
-        if v > best:
-            best = v
-            arg = kk
-    if arg < 0:
-        return -1
-    return _first_index(s, t, arg)
+    floor = treasure_value(s, t, seat, n, keys, chests, new_w, 0.0, True)
+    return _best_kind(s, t, seat, n, kinds, floor)
 
 
 @njit
@@ -407,19 +416,7 @@ def choose_second_kind(s, t, seat, n, idx):
         if random_index(s, 2) == 0:
             return -1
         return _first_index(s, t, kth_bit(others, random_index(s, popcount(others))))
-    best = 0.0
-    arg = -1
-    x = others
-    while x != 0:
-        kk = lowest(x)
-        x &= x - 1
-        v = up_kind_value(s, t, seat, n, kk)
-        if v > best:
-            best = v
-            arg = kk
-    if arg < 0:
-        return -1
-    return _first_index(s, t, arg)
+    return _best_kind(s, t, seat, n, others, 0.0)
 
 
 # ------------------------------------------------------------------ steals
