@@ -1158,7 +1158,19 @@ def assumed_lines(info: dict) -> list[str]:
     out = []
     rulings = (info.get("rules") or {}).get("rulings") or {}
     if rulings:
-        out.append("Rulings: " + ", ".join(f"{k} = {v}" for k, v in rulings.items()) + ".")
+        text = "Rulings: " + ", ".join(f"{k} = {v}" for k, v in rulings.items())
+        # the configurations that play other rulings say so (a comparison of rulings)
+        other = []
+        for c in info.get("cells") or []:
+            own = (c.get("rules") or {}).get("rulings") or {}
+            diff = {k: v for k, v in own.items() if rulings.get(k) != v}
+            if diff:
+                other.append(f"{c['label']}: " + ", ".join(f"{k} = {v}" for k, v in diff.items()))
+        if 0 < len(other) <= 4:
+            text += "; except in " + "; ".join(other)
+        elif other:
+            text += f"; {len(other)} configurations play other rulings (page 'Settings')"
+        out.append(text + ".")
     sc = info.get("scenario") or {}
     if sc.get("overrides"):
         out.append(

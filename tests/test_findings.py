@@ -215,3 +215,23 @@ def test_report_opens_with_the_findings(tmp_path):
     assert "## Findings" in head and "**1. Does any strategy win more" in head
     assert lucky["text"] in head and "Holm-adjusted" in head
     assert np.isfinite(lucky["low"]) and lucky["low"] < lucky["estimate"] < lucky["high"]
+
+
+def test_assumed_lines_name_the_rulings_of_every_configuration():
+    """A comparison of rulings lists the first configuration's rulings and then what
+    the others play instead, so a variant's ruling is never hidden behind cell 0's."""
+    rulings = {"scoring": "advanced", "tiles": "none"}
+    info = {
+        "rules": {"rulings": rulings},
+        "cells": [
+            {"label": "no tiles", "rules": {"rulings": rulings}},
+            {"label": "tiles a", "rules": {"rulings": {**rulings, "tiles": "a"}}},
+        ],
+    }
+    first = F.assumed_lines(info)[0]
+    assert first == "Rulings: scoring = advanced, tiles = none; except in tiles a: tiles = a."
+    info["cells"] = info["cells"][:1]
+    assert F.assumed_lines(info)[0] == "Rulings: scoring = advanced, tiles = none."
+    many = [{"label": f"c{i}", "rules": {"rulings": {"tiles": str(i)}}} for i in range(6)]
+    info["cells"] = many
+    assert "6 configurations play other rulings" in F.assumed_lines(info)[0]
