@@ -20,6 +20,7 @@ from analyzer.colorful_treasure.bits import kth_bit, lowest, popcount
 from analyzer.colorful_treasure.game import make_job, play_raw
 from analyzer.colorful_treasure.rules import load_rules
 from analyzer.colorful_treasure.state import (
+    S_COLS_TURN,
     S_GRID_CARDS,
     S_GRID_PLACES,
     S_LEFT,
@@ -350,9 +351,11 @@ def test_the_card_stolen_is_the_long_hand_choice(states):
 # ------------------------------------------------------------------ decisions
 
 
-def _decide_both(s0, t, seat, n):
+def _decide_both(s0, t, seat, n, stale_cols=False):
     """The kernel's and the twin's first reveals, their extra reveal, and the kind
-    taken, from the same state and random stream; returns the extra reveal."""
+    taken, from the same state and random stream; returns the extra reveal. With
+    ``stale_cols`` the column masks of the first reveals are wiped before the extra
+    reveal (``choose_extra`` must then work them out afresh)."""
     tv = make_view(t, "CTTables")
     s = _copy(s0)
     s.sc[S_SV_TURN] = -1
@@ -370,6 +373,17 @@ def _decide_both(s0, t, seat, n):
     assert (s.rng == twin_rng).all()
     for p in got:
         reveal(sv, seat, p)
+    if stale_cols:
+        s.sc[S_COLS_TURN] = -1
+        s.cols[:] = 0  # no column would be looked at if these were used
+    else:  # the first reveals' column masks still hold every kind the seat does not know
+        assert int(s.sc[S_COLS_TURN]) == int(s.sc[S_TURN]) * 64 + seat
+        known = int(S.seat_memory(sv, tv, seat))
+        unk = int(s.sc[S_GRID_CARDS]) & ~known & ~int(s.sc[S_UP_CARDS])
+        for c in range(t.n_cards):
+            if (unk >> c) & 1:
+                kind = min(int(t.card_key[c]), t.n_colours + 1)
+                assert (int(s.cols[kind]) >> int(t.card_wonder[c])) & 1
     twin = _copy(s)
     twin_rng = twin.rng.copy()
     want = naive_ct_choose_extra(twin, t, seat, n, steal, twin_rng)
@@ -417,6 +431,21 @@ def test_decisions_match_their_plain_twin(players, lineup, rulings, params, seed
         return  # a young game that emptied the grid: nothing to reveal
     for seat in range(players):
         _decide_both(s, t, seat, players)
+
+
+def test_the_extra_reveal_without_the_first_reveals_column_masks_matches_its_twin():
+    """choose_extra looks only at columns that may hold a card worth more than the bar,
+    by the column masks of the turn's first decision; without them (another seat's
+    or turn's stamp) it works them out, and still chooses what the long-hand rule does."""
+    extra = 0
+    for seed in range(4):
+        for turns in (3, 12, 25):
+            s, t = _state_after(4, "greedy,perfect,hunter,greedy", seed, seed, turns)
+            if int(s.sc[S_LEFT]) == 0:
+                continue
+            for seat in range(4):
+                extra += _decide_both(s, t, seat, 4, stale_cols=True) >= 0
+    assert extra > 0  # some third reveals among them
 
 
 def test_decisions_match_their_plain_twin_in_the_young_variant_and_late():

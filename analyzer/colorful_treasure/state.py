@@ -52,7 +52,8 @@ S_VALUES_TURN = 20  #: 64 * game turn + seat whose values are in ``gain`` .. ``m
 S_UP_COUNTED = 21  #: (64 * game turn + seat) * 8 + cards face up when up_n was counted (-1)
 S_STOLEN = 22  #: mask of the cards ever taken by a steal (ruling stolen_cards)
 S_MEM_TURN = 23  #: 64 * game turn + seat whose remembered cards are in ``kn`` this turn (-1)
-N_SCALARS = 24
+S_COLS_TURN = 24  #: 64 * game turn + seat whose column masks are in ``cols``, ``cols_n`` (-1)
+N_SCALARS = 25
 
 F_SV = 0  #: the deciding seat's best steal value this turn (see S_SV_TURN)
 N_FSC = 1
@@ -216,6 +217,7 @@ def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> Stat
     sc[S_VALUES_TURN] = -1
     sc[S_UP_COUNTED] = -1
     sc[S_MEM_TURN] = -1
+    sc[S_COLS_TURN] = -1
     return State(
         sc=sc,
         rng=np.zeros(QUEUE_WORDS + MAX_FORCED, np.uint64),

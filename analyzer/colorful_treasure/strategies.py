@@ -60,6 +60,7 @@ from analyzer.colorful_treasure.state import (
     H_WONDERS,
     KIND_FIELD,
     KINDS_PER_WORD,
+    S_COLS_TURN,
     S_GRID_CARDS,
     S_MEM_TURN,
     S_N_UP,
@@ -895,6 +896,7 @@ def choose_first(s, t, seat, n, k):
     unk = s.sc[S_GRID_CARDS] & ~known & ~upc
     seat_values(s, t, seat, n)
     column_sets(s, t, unk)
+    s.sc[S_COLS_TURN] = s.sc[S_TURN] * 64 + seat
     best = NEG
     chosen0 = -1
     chosen1 = -1
@@ -987,9 +989,26 @@ def choose_extra(s, t, seat, n):
         if v > best:
             best = v
             arg = c
+    # only the columns that may hold a card whose class beats the bar and the best so
+    # far (by more than rounding can add to an average) can be chosen: the column
+    # masks of the turn's first decision (after it, a seat's unknown cards only go
+    # out of its view, so the masks hold every kind they may still show)
+    if s.sc[S_COLS_TURN] != s.sc[S_TURN] * 64 + seat:
+        column_sets(s, t, unk)
+        s.sc[S_COLS_TURN] = s.sc[S_TURN] * 64 + seat
+    thr = max(best, bar)
+    nc = t.n_colours
+    cols = s.cols
+    cand = 0
+    for j in range(nc + 3):
+        m = max(memo3[2 * j], memo3[2 * j + 1])
+        if m + 1e-10 + abs(m) * 1e-14 > thr:
+            cand |= cols[min(j, nc + 1)]  # a key or a chest: the mask of either
     rows = t.rows
     full = (1 << rows) - 1
-    for w in range(t.n_wonders):
+    while cand != 0:
+        w = lowest(cand)
+        cand &= cand - 1
         base = w * rows
         u = (unk >> base) & full
         if u == 0:

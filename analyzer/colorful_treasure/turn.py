@@ -30,6 +30,7 @@ from analyzer.colorful_treasure.state import (
     H_TREASURE,
     H_WONDERS,
     NEVER,
+    S_COLS_TURN,
     S_DISCARDED,
     S_EXPLORER_OWNER,
     S_EXPLORER_TURN,
@@ -102,6 +103,7 @@ def setup(s, t, n):
     s.sc[S_SV_TURN] = -1
     s.sc[S_VALUES_TURN] = -1
     s.sc[S_UP_COUNTED] = -1
+    s.sc[S_COLS_TURN] = -1
     s.sc[S_N_UP] = 0
     s.sc[S_GEM_OWNER] = -1
     s.sc[S_EXPLORER_OWNER] = -1
