@@ -1160,9 +1160,16 @@ def choose_steal(s, t, seat, n):
         return -1, -1
     if what < 0:
         return v, -1
-    # the card of that kind whose wonder the thief holds fewest of (explorer), lowest id:
-    # among the cards of that kind out of the grid (a gem colour or the diamond is a
-    # card_key; a key or chest, the treasure mask)
+    return v, steal_card(s, t, seat, v, what)
+
+
+@njit
+def steal_card(s, t, seat, v, what):
+    """The card of kind ``what`` (:func:`best_steal`'s code: a gem colour, the
+    diamond, or a key or chest) that ``seat`` takes from ``v``: the one whose wonder
+    the thief holds fewest of (explorer), the lowest id of equal ones; -1 if none.
+    Looked for among the cards of that kind out of the grid (a gem colour or the
+    diamond is a card_key; a key or chest, the treasure mask)."""
     x = t.treasure_mask if what > t.n_colours else t.key_mask[what]
     x &= ~s.sc[S_GRID_CARDS]
     best = -1
@@ -1173,4 +1180,4 @@ def choose_steal(s, t, seat, n):
         if s.owner[c] == v and s.wcards[seat, t.card_wonder[c]] < fewest:
             fewest = s.wcards[seat, t.card_wonder[c]]
             best = c
-    return v, best
+    return best

@@ -77,6 +77,7 @@ from analyzer.colorful_treasure.strategies import (
     group_value,
     pick_unknown,
     seat_memory,
+    steal_card,
     treasure_value,
 )
 from analyzer.colorful_treasure.turn import (
@@ -517,22 +518,7 @@ def choose_steal_tiles(s, t, seat, n):
         return -1, -1
     if what < 0:
         return v, -1
-    best = -1
-    fewest = 1 << 30
-    for c in range(t.n_cards):
-        if s.owner[c] != v:
-            continue
-        kind = t.card_kind[c]
-        if what < t.n_colours:
-            ok = kind == Kind.GEM and t.card_colour[c] == what
-        elif what == t.n_colours:
-            ok = kind == Kind.DIAMOND
-        else:
-            ok = kind == Kind.KEY or kind == Kind.CHEST
-        if ok and s.wcards[seat, t.card_wonder[c]] < fewest:
-            fewest = s.wcards[seat, t.card_wonder[c]]
-            best = c
-    return v, best
+    return v, steal_card(s, t, seat, v, what)
 
 
 @njit
