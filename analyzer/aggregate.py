@@ -181,7 +181,10 @@ class Part:
 
 
 def _texts(values: np.ndarray) -> np.ndarray:
-    """``values`` as the text pandas' ``astype(str)`` gives (object array)."""
+    """``values`` as the text pandas' ``astype(str)`` gives (object array): ``str``
+    of each integer or bool, pandas' own for anything else."""
+    if values.dtype.kind in "iub":
+        return np.array([str(v) for v in values.tolist()], dtype=object)
     return np.asarray(pd.Series(values).astype(str).to_numpy(object), dtype=object)
 
 
