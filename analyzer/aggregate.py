@@ -227,28 +227,46 @@ def key_codes(values) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 class Table:
-    """A batch table read as numpy columns, each converted once (a column used by
-    several groups is not converted again)."""
+    """A batch table read as numpy: every numeric column converted to float64 once,
+    into one matrix (``float64[columns, rows]``) the sums index by row, and each
+    key column coded once."""
 
-    def __init__(self, df: pd.DataFrame, matrices: dict | None = None) -> None:
+    def __init__(self, df: pd.DataFrame) -> None:
         self.df = df
         self.rows = len(df)
-        self._floats: dict[str, np.ndarray] = {}
         self._keys: dict[str, tuple | None] = {}
-        #: (metrics, ...) -> their values; ``matrices`` gives some not in ``df``
-        self._matrix: dict[tuple, np.ndarray] = dict(matrices or {})
+        self._stat: dict[str, tuple[bool, float]] = {}
+        self._raw: dict[str, np.ndarray] = {}  #: numeric columns as numpy holds them
+        self._pos: dict[str, int] | None = None
+        self._matrix: np.ndarray | None = None
+
+    def _build(self) -> None:
+        """The matrix of every numeric column (missing values NaN)."""
+        cols = [(n, c) for n, c in self.df.items() if c.dtype.kind in "iufb"]
+        self._pos = {n: j for j, (n, _) in enumerate(cols)}
+        self._matrix = np.empty((len(cols), self.rows))
+        for j, (name, col) in enumerate(cols):
+            if isinstance(col.dtype, np.dtype):  # numpy's own cast (NaN stays NaN)
+                self._raw[name] = col.to_numpy()
+                self._matrix[j] = self._raw[name]
+            else:  # a nullable column: its missing values NaN
+                self._matrix[j] = col.to_numpy(np.float64, na_value=np.nan)
+
+    def matrix(self) -> np.ndarray:
+        """``float64[numeric columns, rows]``: every numeric column, one row each."""
+        if self._matrix is None:
+            self._build()
+        return self._matrix
+
+    def index(self, metrics) -> np.ndarray:
+        """The matrix rows (``int64``) of ``metrics``."""
+        if self._pos is None:
+            self._build()
+        return np.array([self._pos[m] for m in metrics], np.int64)
 
     def floats(self, name: str) -> np.ndarray:
         """Column ``name`` as float64 (missing values NaN)."""
-        out = self._floats.get(name)
-        if out is None:
-            col = self.df[name]
-            if col.dtype.kind in "iufb":
-                out = col.to_numpy(np.float64)
-            else:
-                out = col.to_numpy(np.float64, na_value=np.nan)
-            self._floats[name] = out
-        return out
+        return self.matrix()[self.index([name])[0]]
 
     def key(self, name: str):
         """:func:`key_codes` of column ``name``."""
@@ -256,39 +274,48 @@ class Table:
             self._keys[name] = key_codes(self.df[name])
         return self._keys[name]
 
-    def has_nan(self, metrics: tuple[str, ...]) -> bool:
+    def has_nan(self, metrics) -> bool:
         """Does any of the metrics' values miss (NaN)?"""
-        return bool(np.isnan(self.matrix(metrics)).any())
+        return any(self._stats(m)[0] for m in metrics)
 
-    def matrix(self, metrics: tuple[str, ...]) -> np.ndarray:
-        """``float64[len(metrics), rows]``: the metrics' values, one row each."""
-        out = self._matrix.get(metrics)
+    def exact(self, metrics, rows: int | None = None) -> np.ndarray:
+        """bool per metric: integers whose sums, and sums of squares, over ``rows``
+        rows (default: the table's) are exact in float64 in any order."""
+        rows = self.rows if rows is None else rows
+        return np.array([self._stats(m)[1] * rows < 2.0**53 for m in metrics], np.bool_)
+
+    def _stats(self, name: str) -> tuple[bool, float]:
+        """``(has NaN, largest square)`` of a column (the square ``inf`` unless the
+        column holds integers)."""
+        out = self._stat.get(name)
         if out is None:
-            out = np.empty((len(metrics), self.rows))
-            for j, m in enumerate(metrics):
-                out[j] = self.floats(m)
-            self._matrix[metrics] = out
+            self.matrix()
+            raw = self._raw.get(name, self.floats(name))
+            if raw.dtype.kind in "iub":
+                big = max(abs(int(raw.min())), abs(int(raw.max()))) ** 2 if len(raw) else 0
+                out = (False, float(big))
+            else:
+                out = (bool(np.isnan(self.floats(name)).any()), np.inf)
+            self._stat[name] = out
         return out
 
 
 def _labels(codes: list[np.ndarray], sizes: list[int]) -> tuple[np.ndarray, list[np.ndarray]]:
     """Group labels (0.. in the order of the codes, -1: left out) of rows with the
     given key codes, and each group's code of every key."""
-    label = codes[0].copy()
-    bad = codes[0] < 0
-    for c, size in zip(codes[1:], sizes[1:], strict=True):
-        label = label * size + c
-        bad |= c < 0
-    label[bad] = -1
     total = int(np.prod(sizes, dtype=np.float64)) if sizes else 1
-    kept = label[~bad]
-    if total <= max(1 << 20, 4 * len(label)):
-        present = np.flatnonzero(np.bincount(kept, minlength=total))
-        remap = np.full(total, -1, np.int64)
-        remap[present] = np.arange(len(present))
-        out = np.where(bad, -1, remap[np.maximum(label, 0)])
+    if total <= max(1 << 20, 4 * len(codes[0])):
+        from analyzer.groupsum import compress_labels
+
+        stacked_codes = np.stack([np.asarray(c, np.int64) for c in codes])
+        out, present = compress_labels(stacked_codes, np.asarray(sizes, np.int64), total)
     else:
-        present, inv = np.unique(kept, return_inverse=True)
+        label = codes[0].copy()
+        bad = codes[0] < 0
+        for c, size in zip(codes[1:], sizes[1:], strict=True):
+            label = label * size + c
+            bad |= c < 0
+        present, inv = np.unique(label[~bad], return_inverse=True)
         out = np.full(len(label), -1, np.int64)
         out[~bad] = inv.reshape(-1)
     each = []
@@ -313,12 +340,13 @@ def grouped(t: Table, group: str, keys: list[str], metrics: list[str] | None, ro
     codes = [f[0] for f in found]
     if rows is not None:
         codes[0] = np.where(rows, codes[0], -1)
-    values = None
+    source = None
     if metrics is not None:
-        values = t.matrix(tuple(metrics))
-        if t.has_nan(tuple(metrics)) and np.isnan(values[:, codes[0] >= 0]).any():
+        cols = t.index(metrics)
+        if t.has_nan(metrics) and np.isnan(t.matrix()[cols][:, codes[0] >= 0]).any():
             return _grouped_pandas(t, group, keys, metrics, rows)
-    return _summed(group, found, codes, metrics, values)
+        source = (t.matrix(), cols, t.exact(metrics))
+    return _summed(group, found, codes, metrics, source)
 
 
 def stacked(t: Table, group: str, blocks: list, metrics: list[str]) -> Part:
@@ -339,11 +367,12 @@ def stacked(t: Table, group: str, blocks: list, metrics: list[str]) -> Part:
         found.append(key_codes(np.concatenate([np.asarray(sub) for _, _, sub in blocks])))
     if cell is None or found[-1] is None or (len(idx) and cell[0].min() < 0):
         return Part.from_frame(stacked_pandas(t.df, group, blocks, metrics))
-    values = t.matrix(tuple(metrics))[:, idx]
+    values = t.matrix()[t.index(metrics)][:, idx]
     if np.isnan(values).any():
         return Part.from_frame(stacked_pandas(t.df, group, blocks, metrics))
     codes = [cell[0][idx], *(f[0] for f in found[1:])]
-    return _summed(group, found, codes, metrics, values)
+    source = (values, np.arange(len(metrics)), t.exact(metrics, len(idx)))
+    return _summed(group, found, codes, metrics, source)
 
 
 def stacked_pandas(df: pd.DataFrame, group: str, blocks: list, metrics: list[str]):
@@ -356,21 +385,30 @@ def stacked_pandas(df: pd.DataFrame, group: str, blocks: list, metrics: list[str
     return moments_pandas(pd.concat(frames, ignore_index=True), group, keys, metrics)
 
 
-def _summed(group: str, found: list, codes: list, metrics, values) -> Part:
+def _summed(group: str, found: list, codes: list, metrics, source) -> Part:
     """The :class:`Part` of rows with key codes ``codes`` (the cell's first; -1: a
-    row not used), ``found`` each key's ``(codes, texts)``: moments of ``values``
-    (``float64[K, rows]``, no NaN among the rows used) or, ``values`` None, counts."""
+    row not used), ``found`` each key's ``(codes, texts)``: moments of the
+    ``metrics`` whose values are the rows ``cols`` of ``values`` in ``source =
+    (values, cols, exact)`` (no NaN among the rows used; ``exact``: see
+    :meth:`Table.exact`) or, ``source`` None, counts."""
     from analyzer.groupsum import group_moments
 
     label, each = _labels(codes, [len(f[1]) for f in found])
     n_groups = len(each[0])
-    names = ["count"] if values is None else list(metrics)
-    k = len(names)
-    if values is None:
+    names = ["count"] if source is None else list(metrics)
+    if source is None:
         n = np.bincount(label[label >= 0], minlength=n_groups).astype(np.float64).reshape(-1, 1)
         s = ss = n
     else:
-        n, s, ss = group_moments(label, values, n_groups)
+        n, s, ss = group_moments(label, *source, n_groups)
+    return _part(group, found, each, names, n, s, ss)
+
+
+def _part(group: str, found: list, each: list, names: list[str], n, s, ss) -> Part:
+    """The :class:`Part` of groups whose key codes are ``each`` (one array per key,
+    ``found`` each key's ``(codes, texts)``, the cell's first) and moments ``n``,
+    ``s``, ``ss`` (``[groups, len(names)]``)."""
+    n_groups, k = len(each[0]), len(names)
     cells = found[0][1][each[0]].astype(np.int64)
     if len(found) > 1:
         texts = [f[1][e] for f, e in zip(found[1:], each[1:], strict=True)]
@@ -382,10 +420,77 @@ def _summed(group: str, found: list, codes: list, metrics, values) -> Part:
         np.full(n_groups * k, group, object),
         np.repeat(key, k),
         np.tile(np.array(names, object), n_groups),
-        n.reshape(-1),
-        s.reshape(-1),
-        ss.reshape(-1),
+        np.asarray(n).reshape(-1),
+        np.asarray(s).reshape(-1),
+        np.asarray(ss).reshape(-1),
     )
+
+
+class Family:
+    """Several groupings of one table's rows by subsets of the same keys (``cell``
+    and ``keys``), summed together: the columns whose sums are exact in any order
+    (:meth:`Table.exact`) once, by the finest grouping, and each coarser group's
+    sum from those of its finer groups (exact too); the other columns grouping
+    by grouping, as pandas would (:func:`analyzer.groupsum.group_moments`). The
+    rows :meth:`part` gives are those of :func:`grouped`, to the bit."""
+
+    def __init__(self, t: Table, keys: list[str], metrics: list[str]) -> None:
+        self.t, self.keys, self.metrics = t, ["cell", *keys], list(metrics)
+        self.found = [t.key(k) for k in self.keys]
+        self.ok = not any(f is None or (len(f[0]) and f[0].min() < 0) for f in self.found)
+        self.ok = self.ok and not t.has_nan(self.metrics)
+        if not self.ok:
+            return
+        from analyzer.groupsum import kahan_moments
+
+        self.label, self.each = _labels([f[0] for f in self.found], self._sizes(self.keys))
+        exact = t.exact(self.metrics)
+        self.tight = [m for m, e in zip(self.metrics, exact, strict=True) if e]
+        cols = t.index(self.tight)
+        _, self.s, self.ss = kahan_moments(
+            self.label, t.matrix(), cols, np.ones(len(cols), np.bool_), len(self.each[0])
+        )
+        self.size = np.bincount(self.label, minlength=len(self.each[0])).astype(np.float64)
+
+    def _sizes(self, keys: list[str]) -> list[int]:
+        return [len(self.found[self.keys.index(k)][1]) for k in keys]
+
+    def part(self, group: str, keys: list[str], metrics: list[str], only=None) -> Part:
+        """The rows of ``grouped(t, group, keys, metrics)``; ``only = (key, text)``:
+        of the rows whose ``key`` reads ``text`` (a key of this family)."""
+        from analyzer.groupsum import group_moments
+
+        if not self.ok or not metrics:
+            rows = None if only is None else self.t.df[only[0]].astype(str).to_numpy() == only[1]
+            return grouped(self.t, group, keys, metrics, rows)
+        coarse = ["cell", *keys]
+        fine = [self.each[self.keys.index(k)] for k in coarse]
+        keep = np.ones(len(self.each[0]), bool)
+        if only is not None:
+            j = self.keys.index(only[0])
+            keep = self.found[j][1][self.each[j]] == only[1]
+        codes = [np.where(keep, c, -1) for c in fine]
+        to_coarse, each = _labels(codes, self._sizes(coarse))
+        n_groups = len(each[0])
+        rows = np.where(to_coarse[self.label] >= 0, to_coarse[self.label], -1)
+        n = np.zeros((n_groups, len(metrics)))
+        s, ss = np.zeros_like(n), np.zeros_like(n)
+        kept = to_coarse >= 0
+        sizes = np.bincount(to_coarse[kept], weights=self.size[kept], minlength=n_groups)
+        n[:] = sizes.reshape(-1, 1)
+        loose = [j for j, m in enumerate(metrics) if m not in self.tight]
+        for j, m in enumerate(metrics):
+            if m in self.tight:
+                k = self.tight.index(m)
+                s[:, j] = np.bincount(to_coarse[kept], self.s[kept, k], minlength=n_groups)
+                ss[:, j] = np.bincount(to_coarse[kept], self.ss[kept, k], minlength=n_groups)
+        if loose:
+            cols = self.t.index([metrics[j] for j in loose])
+            _, s[:, loose], ss[:, loose] = group_moments(
+                rows, self.t.matrix(), cols, np.zeros(len(loose), bool), n_groups
+            )
+        found = [self.found[self.keys.index(k)] for k in coarse]
+        return _part(group, found, each, metrics, n, s, ss)
 
 
 def _grouped_pandas(t: Table, group, keys, metrics, rows) -> Part:
@@ -399,32 +504,33 @@ def _grouped_pandas(t: Table, group, keys, metrics, rows) -> Part:
 
 def _game_level_part(t: Table, columns: tuple[Column, ...]) -> Part | None:
     """The ``game`` group's rows (moments over cells of :func:`_game_level`'s
-    columns) without building that table; None if a game's rows lack a length
+    columns) without building that table; None if a column misses values
     (a column some cells do not have: :func:`_game_level` handles that)."""
     from analyzer.groupsum import group_moments
 
-    turns = t.floats("game_turns")
     found = [t.key("cell"), t.key("game")]
     means = ["score", *(c.name for c in columns if c.game_mean and c.name in t.df)]
-    if any(f is None for f in found) or np.isnan(turns).any() or t.has_nan(tuple(means)):
+    if any(f is None for f in found) or t.has_nan(["game_turns", "win", *means]):
         return None
     label, (cell_code, _) = _labels([f[0] for f in found], [len(f[1]) for f in found])
     n_games = len(cell_code)
+    if n_games and np.all(label[1:] >= label[:-1]):  # rows in game order: each game's first
+        first = np.flatnonzero(np.r_[True, label[1:] != label[:-1]])
+    else:
+        first = np.full(n_games, t.rows, np.int64)
+        np.minimum.at(first, label, np.arange(t.rows))
     win = t.floats("win")
     shared = ((win > 0) & (win < 1)).astype(np.float64)
-    first = np.full(n_games, t.rows, np.int64)
-    np.minimum.at(first, label, np.arange(t.rows))
-    n, s, _ = group_moments(label, t.matrix(tuple(means)), n_games)
+    n, s, _ = group_moments(label, t.matrix(), t.index(means), np.zeros(len(means), bool), n_games)
+    level = {
+        "cell": found[0][1][cell_code].astype(np.int64),
+        "game_turns": t.floats("game_turns")[first],
+        "shared_win": (np.bincount(label, weights=shared, minlength=n_games) > 0).astype(float),
+    }
+    names = ["mean_score", *(c.game_mean for c in columns if c.game_mean and c.name in t.df)]
     with np.errstate(invalid="ignore", divide="ignore"):
-        avg = s / n
-    level = np.empty((2 + len(means), n_games))
-    level[0] = turns[first]
-    level[1] = (np.bincount(label, weights=shared, minlength=n_games) > 0).astype(np.float64)
-    level[2:] = avg.T
-    names = ["game_turns", "shared_win", "mean_score"]
-    names += [c.game_mean for c in columns if c.game_mean and c.name in t.df]
-    cells = found[0][1][cell_code].astype(np.int64)
-    return grouped(Table(pd.DataFrame({"cell": cells}), {tuple(names): level}), "game", [], names)
+        level.update(zip(names, (s / n).T, strict=True))
+    return grouped(Table(pd.DataFrame(level)), "game", [], list(level)[1:])
 
 
 def _game_columns(game: str) -> tuple[Column, ...]:
@@ -509,18 +615,19 @@ class Reducer:
         metrics = metric_columns(g, columns)
         by_strategy = [c.name for c in columns if c.kind == "metric" and (c.part or c.by_strategy)]
         core = [m for m in metrics if m in CORE or m in by_strategy]
+        treated = ["treated"] if "treated" in g else []
+        fam = Family(t, ["seat", "strategy", *treated], metrics)
         parts = [
-            grouped(t, "all", [], metrics),
-            grouped(t, "seat", ["seat"], metrics),
-            grouped(t, "strategy", ["strategy"], core),
-            grouped(t, "seat_strategy", ["seat", "strategy"], list(CORE)),
+            fam.part("all", [], metrics),
+            fam.part("seat", ["seat"], metrics),
+            fam.part("strategy", ["strategy"], core),
+            fam.part("seat_strategy", ["seat", "strategy"], list(CORE)),
             grouped(t, "score_hist", ["score"], None),
             grouped(t, "turns_hist", ["game_turns"], None, rows=t.floats("seat") == 0),
         ]
-        if "treated" in g:
-            treated = t.floats("treated")
-            parts.append(grouped(t, "treated", [], metrics, rows=treated == 1))
-            parts.append(grouped(t, "untreated", [], metrics, rows=treated == 0))
+        if treated:
+            parts.append(fam.part("treated", [], metrics, only=("treated", "1")))
+            parts.append(fam.part("untreated", [], metrics, only=("treated", "0")))
         level = _game_level_part(t, columns)
         game_level = _game_level(g, columns) if level is None or self.pairs else None
         if level is None:

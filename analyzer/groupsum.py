@@ -22,15 +22,19 @@ from analyzer.jit import njit
 
 
 @njit
-def kahan_moments(labels, values, n_groups):
-    """``(n, sum, sumsq)``, each ``float64[n_groups, K]``, of ``values`` (``float64[K, N]``,
-    one row per metric) by ``labels`` (``int64[N]``; a negative label skips the row).
+def kahan_moments(labels, values, cols, exact, n_groups):
+    """``(n, sum, sumsq)``, each ``float64[n_groups, K]``, of the rows ``cols``
+    (``int64[K]``) of ``values`` (``float64[M, N]``, one row per metric) by ``labels``
+    (``int64[N]``; a negative label skips the row).
 
     Sums of the values and of their squares are Kahan-compensated in row order
     exactly as pandas' ``groupby().sum()`` adds them; NaN values are skipped and
-    not counted (``n`` is pandas' ``count()``). Rows are the outer loop, so the K
+    not counted (``n`` is pandas' ``count()``). A column marked ``exact`` (bool[K]:
+    integers whose sums of squares stay below 2**53, so every sum is exact in any
+    order, Kahan's too) is summed plainly. Rows are the outer loop, so the K
     columns' additions (independent of each other) overlap."""
-    k_cols, n_rows = values.shape
+    k_cols = len(cols)
+    n_rows = values.shape[1]
     n = np.zeros((n_groups, k_cols))
     s = np.zeros((n_groups, k_cols))
     ss = np.zeros((n_groups, k_cols))
@@ -41,10 +45,14 @@ def kahan_moments(labels, values, n_groups):
         if lab < 0:
             continue
         for j in range(k_cols):
-            val = values[j, i]
+            val = values[cols[j], i]
             if val != val:
                 continue
             n[lab, j] += 1.0
+            if exact[j]:
+                s[lab, j] += val
+                ss[lab, j] += val * val
+                continue
             y = val - comp[lab, j]
             t = s[lab, j] + y
             comp[lab, j] = t - s[lab, j] - y
@@ -74,20 +82,69 @@ def _pandas_reduceat() -> bool:
 PANDAS_REDUCEAT = _pandas_reduceat()
 
 
-def group_moments(labels: np.ndarray, values: np.ndarray, n_groups: int):
-    """``(n, sum, sumsq)`` (``float64[n_groups, K]``) of ``values`` (``float64[K, N]``,
-    no NaN among the rows used) by ``labels`` (``int64[N]``, -1: row not used; every
-    group 0 .. n_groups-1 has a row), summed as pandas' groupby sums them: rows in
-    group order with ``np.add.reduceat`` where this pandas does, else
-    :func:`kahan_moments`."""
+def group_moments(labels: np.ndarray, values: np.ndarray, cols, exact, n_groups: int):
+    """``(n, sum, sumsq)`` (``float64[n_groups, K]``) of the rows ``cols`` of
+    ``values`` (``float64[M, N]``, no NaN among the rows used) by ``labels``
+    (``int64[N]``, -1: row not used; every group 0 .. n_groups-1 has a row), summed
+    as pandas' groupby sums them: rows in group order with ``np.add.reduceat``
+    where this pandas does, else with Kahan (:func:`kahan_moments`). Columns marked
+    ``exact`` (bool[K], see :func:`kahan_moments`) have the same sums in any
+    order: they are summed plainly."""
+    cols = np.asarray(cols, np.int64)
+    exact = np.asarray(exact, np.bool_)
     used = labels >= 0
     lab = labels if used.all() else labels[used]
-    if PANDAS_REDUCEAT and len(lab) and bool(np.all(lab[1:] >= lab[:-1])):
-        vals = values if len(lab) == len(labels) else values[:, used]
+    if not (PANDAS_REDUCEAT and len(lab) and bool(np.all(lab[1:] >= lab[:-1]))):
+        return kahan_moments(labels, values, cols, exact, n_groups)
+    sizes = np.bincount(lab, minlength=n_groups).astype(np.float64)
+    n = np.repeat(sizes.reshape(-1, 1), len(cols), axis=1)
+    s = np.empty((n_groups, len(cols)))
+    ss = np.empty((n_groups, len(cols)))
+    tight, loose = np.flatnonzero(exact), np.flatnonzero(~exact)
+    if len(tight):
+        every = np.ones(len(tight), np.bool_)
+        _, s[:, tight], ss[:, tight] = kahan_moments(labels, values, cols[tight], every, n_groups)
+    if len(loose):
+        vals = values[cols[loose]]
+        if len(lab) != len(labels):
+            vals = vals[:, used]
         starts = np.flatnonzero(np.r_[True, lab[1:] != lab[:-1]])
-        sizes = np.diff(starts, append=len(lab)).astype(np.float64)
-        s = np.add.reduceat(vals, starts, axis=1).T
-        ss = np.add.reduceat(vals * vals, starts, axis=1).T
-        n = np.repeat(sizes.reshape(-1, 1), values.shape[0], axis=1)
-        return n, np.ascontiguousarray(s), np.ascontiguousarray(ss)
-    return kahan_moments(labels, values, n_groups)
+        s[:, loose] = np.add.reduceat(vals, starts, axis=1).T
+        ss[:, loose] = np.add.reduceat(vals * vals, starts, axis=1).T
+    return n, s, ss
+
+
+@njit
+def compress_labels(codes, sizes, total):
+    """``(label int64[N], present int64[G])`` of rows with key codes ``codes``
+    (``int64[k, N]``, -1: row left out; key ``c`` takes values below ``sizes[c]``):
+    each row's group ``0 .. G-1`` (-1 if left out), groups numbered in the order
+    of their codes (the first key most significant), and each group's mixed-radix
+    value (``total`` is the product of ``sizes``, small enough to index)."""
+    k_keys, n_rows = codes.shape
+    label = np.empty(n_rows, np.int64)
+    remap = np.full(total, -1, np.int64)
+    for i in range(n_rows):
+        r = 0
+        for c in range(k_keys):
+            v = codes[c, i]
+            if v < 0:
+                r = -1
+                break
+            r = r * sizes[c] + v
+        label[i] = r
+        if r >= 0:
+            remap[r] = 0
+    n_groups = 0
+    for v in range(total):
+        if remap[v] == 0:
+            remap[v] = n_groups
+            n_groups += 1
+    present = np.empty(n_groups, np.int64)
+    for v in range(total):
+        if remap[v] >= 0:
+            present[remap[v]] = v
+    for i in range(n_rows):
+        if label[i] >= 0:
+            label[i] = remap[label[i]]
+    return label, present
