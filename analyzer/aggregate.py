@@ -57,7 +57,8 @@ def combine(partials) -> pd.DataFrame:
 def metric_columns(games: pd.DataFrame, columns: tuple[Column, ...]) -> list[str]:
     """Per-seat metrics of a games table: the core ones and the declared metrics present."""
     declared = [c.name for c in columns if c.kind == "metric"]
-    return [c for c in (*CORE_METRICS, *declared) if c in games.columns]
+    present = set(games.columns)  # a set: asking a text Index is slow
+    return [c for c in (*CORE_METRICS, *declared) if c in present]
 
 
 def moments(df: pd.DataFrame, group: str, keys: list[str], metrics: list[str]) -> pd.DataFrame:
@@ -234,6 +235,7 @@ class Table:
     def __init__(self, df: pd.DataFrame) -> None:
         self.df = df
         self.rows = len(df)
+        self.names = set(df.columns)  #: the column names (a set: quick to ask)
         self._keys: dict[str, tuple | None] = {}
         self._stat: dict[str, tuple[bool, float]] = {}
         self._raw: dict[str, np.ndarray] = {}  #: numeric columns as numpy holds them
@@ -441,15 +443,13 @@ class Family:
         self.ok = self.ok and not t.has_nan(self.metrics)
         if not self.ok:
             return
-        from analyzer.groupsum import kahan_moments
+        from analyzer.groupsum import plain_moments
 
         self.label, self.each = _labels([f[0] for f in self.found], self._sizes(self.keys))
         exact = t.exact(self.metrics)
         self.tight = [m for m, e in zip(self.metrics, exact, strict=True) if e]
         cols = t.index(self.tight)
-        _, self.s, self.ss = kahan_moments(
-            self.label, t.matrix(), cols, np.ones(len(cols), np.bool_), len(self.each[0])
-        )
+        self.s, self.ss = plain_moments(self.label, t.matrix(), cols, len(self.each[0]))
         self.size = np.bincount(self.label, minlength=len(self.each[0])).astype(np.float64)
 
     def _sizes(self, keys: list[str]) -> list[int]:
@@ -509,7 +509,8 @@ def _game_level_part(t: Table, columns: tuple[Column, ...]) -> Part | None:
     from analyzer.groupsum import group_moments
 
     found = [t.key("cell"), t.key("game")]
-    means = ["score", *(c.name for c in columns if c.game_mean and c.name in t.df)]
+    own = [c for c in columns if c.game_mean and c.name in t.names]
+    means = ["score", *(c.name for c in own)]
     if any(f is None for f in found) or t.has_nan(["game_turns", "win", *means]):
         return None
     label, (cell_code, _) = _labels([f[0] for f in found], [len(f[1]) for f in found])
@@ -527,7 +528,7 @@ def _game_level_part(t: Table, columns: tuple[Column, ...]) -> Part | None:
         "game_turns": t.floats("game_turns")[first],
         "shared_win": (np.bincount(label, weights=shared, minlength=n_games) > 0).astype(float),
     }
-    names = ["mean_score", *(c.game_mean for c in columns if c.game_mean and c.name in t.df)]
+    names = ["mean_score", *(c.game_mean for c in own)]
     with np.errstate(invalid="ignore", divide="ignore"):
         level.update(zip(names, (s / n).T, strict=True))
     return grouped(Table(pd.DataFrame(level)), "game", [], list(level)[1:])

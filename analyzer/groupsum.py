@@ -69,6 +69,26 @@ def kahan_moments(labels, values, cols, exact, n_groups):
     return n, s, ss
 
 
+@njit
+def plain_moments(labels, values, cols, n_groups):
+    """``(sum, sumsq)`` (``float64[n_groups, K]``) of the rows ``cols`` of ``values``
+    (``float64[M, N]``) by ``labels`` (-1: row not used), added plainly column by
+    column: for columns whose sums are exact in any order (integers, no NaN)."""
+    k_cols = len(cols)
+    n_rows = values.shape[1]
+    s = np.zeros((n_groups, k_cols))
+    ss = np.zeros((n_groups, k_cols))
+    for j in range(k_cols):
+        row = values[cols[j]]
+        for i in range(n_rows):
+            lab = labels[i]
+            if lab >= 0:
+                val = row[i]
+                s[lab, j] += val
+                ss[lab, j] += val * val
+    return s, ss
+
+
 def _pandas_reduceat() -> bool:
     """Does this pandas sum the groups of rows already in group order with numpy's
     ``add.reduceat`` (pandas 3.1: ``BaseGrouper._reduceat_aggregate``)?"""
@@ -94,23 +114,26 @@ def group_moments(labels: np.ndarray, values: np.ndarray, cols, exact, n_groups:
     exact = np.asarray(exact, np.bool_)
     used = labels >= 0
     lab = labels if used.all() else labels[used]
-    if not (PANDAS_REDUCEAT and len(lab) and bool(np.all(lab[1:] >= lab[:-1]))):
-        return kahan_moments(labels, values, cols, exact, n_groups)
-    sizes = np.bincount(lab, minlength=n_groups).astype(np.float64)
-    n = np.repeat(sizes.reshape(-1, 1), len(cols), axis=1)
+    tight, loose = np.flatnonzero(exact), np.flatnonzero(~exact)
+    n = np.repeat(
+        np.bincount(lab, minlength=n_groups).astype(np.float64).reshape(-1, 1), len(cols), 1
+    )
     s = np.empty((n_groups, len(cols)))
     ss = np.empty((n_groups, len(cols)))
-    tight, loose = np.flatnonzero(exact), np.flatnonzero(~exact)
     if len(tight):
-        every = np.ones(len(tight), np.bool_)
-        _, s[:, tight], ss[:, tight] = kahan_moments(labels, values, cols[tight], every, n_groups)
-    if len(loose):
+        s[:, tight], ss[:, tight] = plain_moments(labels, values, cols[tight], n_groups)
+    if not len(loose):
+        return n, s, ss
+    if PANDAS_REDUCEAT and len(lab) and bool(np.all(lab[1:] >= lab[:-1])):
         vals = values[cols[loose]]
         if len(lab) != len(labels):
             vals = vals[:, used]
         starts = np.flatnonzero(np.r_[True, lab[1:] != lab[:-1]])
         s[:, loose] = np.add.reduceat(vals, starts, axis=1).T
         ss[:, loose] = np.add.reduceat(vals * vals, starts, axis=1).T
+    else:
+        none = np.zeros(len(loose), np.bool_)
+        _, s[:, loose], ss[:, loose] = kahan_moments(labels, values, cols[loose], none, n_groups)
     return n, s, ss
 
 

@@ -153,7 +153,9 @@ def main() -> None:
             t = times[row]
             t.setdefault("kernel", []).append(time_kernel(game, strategy, games, args.batch_size))
             if old is not None:
-                t.setdefault("old", []).append(float(old.ask(game, strategy, games, args.batch_size)))
+                t.setdefault("old", []).append(
+                    float(old.ask(game, strategy, games, args.batch_size))
+                )
             sim = time_simulate(game, strategy, games, args.batch_size)
             t.setdefault("simulate", []).append(sim)
     if old is not None:
