@@ -377,6 +377,32 @@ def stacked(t: Table, group: str, blocks: list, metrics: list[str]) -> Part:
     return _summed(group, found, codes, metrics, source)
 
 
+def blockwise(t: Table, group: str, blocks: list, metrics: list[str]) -> list:
+    """``[stacked(t, group, [block], metrics) for block in blocks]`` (blocks without
+    ``sub``), with the work they share done once: each block's own moments, as
+    when every block is a table of its own (Uruk's inventions)."""
+    from analyzer.groupsum import group_moments
+
+    cell = t.key("cell")
+    if cell is None or (t.rows and cell[0].min() < 0) or t.has_nan(metrics):
+        return [stacked(t, group, [block], metrics) for block in blocks]
+    cols = t.index(metrics)
+    parts = []
+    for key, rows, _ in blocks:
+        rows = np.asarray(rows, np.int64)
+        codes = cell[0][rows]
+        present = np.flatnonzero(np.bincount(codes, minlength=len(cell[1])))
+        remap = np.full(len(cell[1]), -1, np.int64)
+        remap[present] = np.arange(len(present))
+        values = t.matrix()[cols][:, rows]
+        exact = t.exact(metrics, len(rows))
+        n, s, ss = group_moments(remap[codes], values, np.arange(len(cols)), exact, len(present))
+        found = [cell, (None, np.array([key], object))]
+        each = [present, np.zeros(len(present), np.int64)]
+        parts.append(_part(group, found, each, metrics, n, s, ss))
+    return parts
+
+
 def stacked_pandas(df: pd.DataFrame, group: str, blocks: list, metrics: list[str]):
     """:func:`stacked` with pandas: the blocks concatenated, then :func:`moments_pandas`."""
     frames = []

@@ -204,3 +204,23 @@ def test_reducer_equals_its_pandas_twin_on_scenario_batches(scenario, own):
     )
     tables = job(0, 240)
     assert_same(reducer(tables), reducer.reduce_pandas(tables, own.reduce_pandas))
+
+
+def test_unearth_wonders_total_is_pandas_row_sum():
+    games = _batch("unearth", ["random", "balanced"], tables=False)["games"]
+    kinds = [f"wonders_{k}" for k in ("lesser", "greater", "named")]
+    derived = load_game("unearth").derive(games)["wonders_total"]
+    pd.testing.assert_series_equal(derived, games[kinds].sum(axis=1), check_names=False)
+    assert derived.sum() > 0
+
+
+def test_blockwise_is_one_stacked_block_at_a_time():
+    df = random_table(np.random.default_rng(13), 3000, sort=True, nan=False)
+    t = A.Table(df)
+    rng = np.random.default_rng(14)
+    blocks = [(k, np.flatnonzero(rng.random(len(df)) < 0.5), None) for k in ("b", "a", "c")]
+    blocks.append(("none", np.zeros(0, np.int64), None))
+    for got, block in zip(A.blockwise(t, "u", blocks, METRICS), blocks, strict=True):
+        assert_same(A.assemble([got]), A.assemble([A.stacked(t, "u", [block], METRICS)]))
+        if len(block[1]):
+            assert_same(got.frame(), A.stacked_pandas(df, "u", [block], METRICS))

@@ -11,6 +11,7 @@ import fnmatch
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from analyzer.errors import bad_value
@@ -281,6 +282,8 @@ class Unearth(Game):
         kinds = [f"wonders_{k}" for k in ("lesser", "greater", "named")]
         if "wonders_total" in games or not all(k in games for k in kinds):
             return games
+        if all(games[k].dtype.kind in "iu" for k in kinds):  # the row sum, without pandas'
+            return games.assign(wonders_total=sum(games[k].to_numpy(np.int64) for k in kinds))
         return games.assign(wonders_total=games[kinds].sum(axis=1))
 
     def reduce(self, tables):

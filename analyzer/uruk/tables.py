@@ -23,11 +23,8 @@ def reduce(tables: dict[str, pd.DataFrame]) -> list:
     if g is None or not len(g):
         return []
     t = A.Table(g)
-    return [
-        A.stacked(t, "uruk_has", [(c[4:], np.flatnonzero(t.floats(c) > 0), None)], ["win", "score"])
-        for c in g.columns
-        if c.startswith("has_")
-    ]
+    blocks = [(c[4:], np.flatnonzero(t.floats(c) > 0), None) for c in g if c.startswith("has_")]
+    return A.blockwise(t, "uruk_has", blocks, ["win", "score"])
 
 
 def reduce_pandas(tables: dict[str, pd.DataFrame]) -> list[pd.DataFrame]:
