@@ -12,8 +12,10 @@ game's default), 4 players, one core (``workers=1``), on the same games:
 
 The two are measured alternately over ``--rounds`` rounds (this box changes
 speed by up to 2x within minutes); the medians are printed with their ratio,
-simulate / kernel, and the last line is ``min ratio R``. Everything is compiled
-(or loaded from the numba cache) before the first timing.
+simulate / kernel games/s (``ratio``: wall clock, the figure the last line
+``min ratio R`` gives; ``cpu ratio``: the same in this process's CPU time, which
+other jobs on a shared machine disturb less). Everything is compiled (or loaded
+from the numba cache) before the first timing.
 
 With ``--old DIR`` (a checkout of an earlier commit, e.g. ``git worktree add
 /tmp/up-old main``) a child process importing ``analyzer`` from ``DIR`` times the
@@ -59,33 +61,44 @@ def _strategy(game: str, strategy: str | None) -> str:
     return strategy or load_game(game).default_strategy
 
 
-def time_simulate(game: str, strategy: str, games: int, batch_size: int) -> float:
-    """Seconds of one ``analyzer.simulate`` call (the Python API, one core)."""
+def _clocks() -> tuple[float, float]:
+    return time.perf_counter(), time.process_time()
+
+
+def _since(start: tuple[float, float]) -> tuple[float, float]:
+    """``(wall, cpu)`` seconds since ``start`` (CPU time: this process's, all threads)."""
+    wall, cpu = _clocks()
+    return wall - start[0], cpu - start[1]
+
+
+def time_simulate(game: str, strategy: str, games: int, batch_size: int) -> tuple[float, float]:
+    """``(wall, cpu)`` seconds of one ``analyzer.simulate`` call (the Python API, one core)."""
     import analyzer
 
     kwargs = {"batch_size": batch_size} if batch_size else {}
-    t0 = time.perf_counter()
+    start = _clocks()
     analyzer.simulate(PLAYERS, strategy, games, SEED, game=game, workers=1, **kwargs)
-    return time.perf_counter() - t0
+    return _since(start)
 
 
-def time_kernel(game: str, strategy: str, games: int, batch_size: int) -> float:
-    """Seconds of the game's kernel alone on the same games, in the same batches."""
+def time_kernel(game: str, strategy: str, games: int, batch_size: int) -> tuple[float, float]:
+    """``(wall, cpu)`` seconds of the game's kernel alone on the same games, in the
+    same batches."""
     from analyzer.games import load_game
 
     g = load_game(game)
     job = g.make_job(PLAYERS, [strategy] * PLAYERS, SEED, g.load_rules({}, {}, "rules"))
     play_raw = importlib.import_module(f"analyzer.{game}.game").play_raw
     size = batch_size or 5000
-    t0 = time.perf_counter()
-    for start in range(0, games, size):
-        play_raw(job, start, min(size, games - start))
-    return time.perf_counter() - t0
+    start = _clocks()
+    for first in range(0, games, size):
+        play_raw(job, first, min(size, games - first))
+    return _since(start)
 
 
 def serve() -> None:
     """Child mode (``--serve``): read ``game strategy games batch_size`` lines on
-    stdin, answer each with the seconds of one ``simulate`` call."""
+    stdin, answer each with the ``[wall, cpu]`` seconds of one ``simulate`` call."""
     for line in sys.stdin:
         game, strategy, games, batch = line.split()
         if games == "warm":
@@ -161,26 +174,31 @@ def main() -> None:
     if old is not None:
         old.close()
 
-    head = "| game | strategy | games | kernel games/s | simulate games/s | ratio |"
-    line = "|---|---|---|---|---|---|"
+    head = "| game | strategy | games | kernel games/s | simulate games/s | ratio | cpu ratio |"
+    line = "|---|---|---|---|---|---|---|"
     if old is not None:
-        head += " old simulate games/s | old ratio |"
-        line += "---|---|"
-    print(f"\n4 players, workers=1, medians of {args.rounds} alternating rounds\n")
+        head += " old simulate games/s | old ratio | old cpu ratio |"
+        line += "---|---|---|"
+    print(f"\n4 players, workers=1, medians of {args.rounds} alternating rounds")
+    print("(ratio: simulate / kernel games/s, wall clock; cpu ratio: the same in CPU time)\n")
     print(head)
     print(line)
     ratios = []
     for row in rows:
         game, strategy, games = row
-        rate = {k: games / statistics.median(v) for k, v in times[row].items()}
-        ratio = rate["simulate"] / rate["kernel"]
+        wall = {k: games / statistics.median(w for w, _ in v) for k, v in times[row].items()}
+        cpu = {k: games / statistics.median(c for _, c in v) for k, v in times[row].items()}
+        ratio = wall["simulate"] / wall["kernel"]
         ratios.append(ratio)
         text = (
-            f"| {game} | {strategy} | {games:,} | {rate['kernel']:,.0f} | "
-            f"{rate['simulate']:,.0f} | {ratio:.2f} |"
+            f"| {game} | {strategy} | {games:,} | {wall['kernel']:,.0f} | "
+            f"{wall['simulate']:,.0f} | {ratio:.2f} | {cpu['simulate'] / cpu['kernel']:.2f} |"
         )
         if old is not None:
-            text += f" {rate['old']:,.0f} | {rate['old'] / rate['kernel']:.2f} |"
+            text += (
+                f" {wall['old']:,.0f} | {wall['old'] / wall['kernel']:.2f} |"
+                f" {cpu['old'] / cpu['kernel']:.2f} |"
+            )
         print(text)
     print(f"\nmin ratio {min(ratios):.2f}")
 
