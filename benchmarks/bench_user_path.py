@@ -166,9 +166,8 @@ def main() -> None:
             t = times[row]
             t.setdefault("kernel", []).append(time_kernel(game, strategy, games, args.batch_size))
             if old is not None:
-                t.setdefault("old", []).append(
-                    float(old.ask(game, strategy, games, args.batch_size))
-                )
+                answer = old.ask(game, strategy, games, args.batch_size)
+                t.setdefault("old", []).append(tuple(json.loads(answer)))
             sim = time_simulate(game, strategy, games, args.batch_size)
             t.setdefault("simulate", []).append(sim)
     if old is not None:
