@@ -150,7 +150,7 @@ class Reducer:
     uptake_arm: str = "a"
 
     def __repr__(self) -> str:  # the checkpoint fingerprint: as before unless used
-        from analyzer.scenario import repr_without_defaults
+        from analyzer.fingerprint import repr_without_defaults
 
         return repr_without_defaults(self, ("uptake", "uptake_arm"))
 
