@@ -30,7 +30,7 @@ from analyzer.games.rulings import Ruling, check_rulings
 from analyzer.uruk.codes import ANY, OWN, CardAction, Counts, Effect, EpochCost, GodEffect, GodKind
 
 #: Names the engine's behaviour; changes only when simulated behaviour changes.
-RULES_VERSION = "uruk-rules-1"
+RULES_VERSION = "uruk-rules-2"
 
 DECKS = ("inventions", "gods", "epochs", "components", "scoring")
 #: the list key of each deck file that holds its cards (None: plain keys)
