@@ -11,6 +11,7 @@ import pytest
 from analyzer.cli import run_cli
 from analyzer.errors import InputError
 from analyzer.games import load_game
+from analyzer.scenario import parse_scenario
 from analyzer.uruk import actions, strategies
 from analyzer.uruk import state as S
 from analyzer.uruk.codes import Action
@@ -265,3 +266,14 @@ def test_an_auction_won_by_the_bonus_alone(ruling):
         assert (w, value) == (-1, -1)
     else:
         assert (w, value) == (1, 3) and tb.s.supply[1].sum() == 3
+
+
+def test_scenario_rules_table_sets_and_checks_uruk_rulings():
+    raw = {"game": "uruk", "players": 2, "games": 10, "seed": 1, "strategies": "balanced"}
+    sc = parse_scenario({**raw, "rules": {"settlement_on_replace": "to_pool"}}, "s.toml")
+    assert sc.rulings == {"settlement_on_replace": "to_pool"}
+    rules = load_game("uruk").load_rules(sc.rulings, {}, "s.toml: rules")
+    assert rules.tables.stones_to_pool == 1 and rules.tables.card_kept == 0
+    with pytest.raises(InputError) as err:
+        parse_scenario({**raw, "rules": {"half_price_card": "lost"}}, "s.toml")
+    assert "rules.half_price_card: bad value 'lost' (allowed: discarded, kept)" in str(err.value)
