@@ -167,6 +167,12 @@ class Game:
         """Keys allowed in a scenario's ``[rules]`` table."""
         return ()
 
+    def ruling_specs(self) -> tuple:
+        """Each ruling switch described (:class:`analyzer.games.rulings.Ruling`:
+        values, default, one line of meaning per value), for ``analyzer games
+        --rules``; empty: the game describes none."""
+        return ()
+
     def load_rules(self, rulings: dict, overrides: dict, where: str) -> Any:
         """The game's rules object from ruling switches and value overrides.
 
