@@ -34,7 +34,14 @@ from analyzer.seeding import resolve_seed, root_key
 PART_NAMES = ("gems", "diamond_cards", "plastic", "gem_reward", "explorer", "treasure")
 #: rulings newer than the checkpoint format, with their defaults (left out of a
 #: job's fingerprint while they hold them)
-NEWER_RULINGS = {"stolen_cards": "count", "last_cards": "reveal", "tiles": "none"}
+NEWER_RULINGS = {
+    "stolen_cards": "count",
+    "last_cards": "reveal",
+    "tiles": "none",
+    "tile_timing": "before_rewards",
+    "tile_offers": "per_colour",
+    "steal_pairs": "markers",
+}
 #: steals a game can hold at most (a pair needs two treasure cards: 5 pairs; and
 #: the action tiles' wild markers)
 MAX_STEALS_PER_GAME = 8
