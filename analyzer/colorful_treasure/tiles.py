@@ -13,9 +13,11 @@ a simplification: a peek after the first reveals could be aimed better), the
 reveals (a fourth card after the third), the take (ignore treasure, two kinds),
 the cards turned back, the pairs and steals (truce, guarded), the tiles taken
 (one for each colour whose count has reached 3 since the seat was last offered
-one for it), the wild marker (then a steal, and a tile again if the steal
-brought a third gem card of a colour), the rewards (a sixth colour tile is one
-more colour).
+one for it; ruling ``tile_offers = "per_turn"``: one offer a turn at most), the
+wild marker (then a steal, and a tile again if the steal brought a third gem
+card of a colour), the rewards (a sixth colour tile is one more colour). With the
+ruling ``tile_timing = "after_rewards"`` the rewards are checked before the tiles
+taken and the wild marker.
 
 Decisions (``docs/rules/colorful-treasure.md``, "Players and memory"):
 ``RANDOM`` seats choose uniformly among the legal choices (use a tile or not: a
