@@ -25,36 +25,15 @@ import numpy as np
 
 from analyzer.colorful_treasure import engine
 from analyzer.colorful_treasure.codes import SCALE, Plan
-from analyzer.colorful_treasure.game import make_job, strategy_arrays
+from analyzer.colorful_treasure.game import make_job, play_raw
 from analyzer.colorful_treasure.rules import load_rules
-from analyzer.colorful_treasure.state import new_state
-from analyzer.kernel_view import make_view, results_view
-from analyzer.seeding import root_key
 
 PLAYERS = 4
 
 
 def play(job, plans, games: int):
     """``(results, wins)`` of games ``0 .. games-1`` of ``job`` with seat plans ``plans``."""
-    t = job.rules.tables
-    n = job.players
-    _, prm = strategy_arrays(job.rules, job.strategies)
-    s = new_state(t, n)
-    s.plan[:] = plans
-    s.prm[:] = prm
-    results = np.zeros((games * n, engine.n_result_cols(t)), np.int64)
-    wins = np.zeros(games * n, np.float32)
-    key0, key1 = root_key(job.seed)
-    engine.play_batch(
-        make_view(s, "CTState"),
-        make_view(t, "CTTables"),
-        results_view(results, wins),
-        n,
-        key0,
-        key1,
-        0,
-        games,
-    )
+    results, wins, _, _ = play_raw(job, 0, games, plans=plans)
     if (results[:, engine.R_BAD] != 0).any():
         raise RuntimeError("an engine invariant failed")
     return results, wins

@@ -32,6 +32,7 @@ from analyzer.colorful_treasure.state import (
 )
 from analyzer.errors import InputError
 from analyzer.kernel_view import make_view
+from analyzer.rng import queue_outcomes
 
 IDENTITY = np.arange(50)
 THREE_REDS = [0, 4, 1, 8, 0]  # t0 seat 0: three reds (places 0, 5, 10), takes them
@@ -100,21 +101,25 @@ def test_a_sixth_colour_completes_the_gem_reward_that_turn_or_a_round_later(timi
 # ------------------------------------------------------------------ tile_offers
 
 
-def _two_colours_at_three(offers, calls):
-    """Seat 0 (random) holds 3 red and 3 yellow gem cards, no tile offered yet; take_tiles
-    is called ``calls`` times in one turn, every offer forced to take the first tile
-    left. Returns the tiles taken and the colours counted as offered."""
-    rules = load_rules({"tiles": "a", "tile_offers": offers})
-    t = rules.tables
+def _offer_state(offers, colours, outcomes):
+    """A 2-seat state with tiles ``a`` and ruling ``tile_offers = offers``: seat 0
+    (random) holds 3 gem cards of each colour in ``colours``, no tile offered yet,
+    its next choices forced to ``outcomes`` (1: the first tile left)."""
+    t = load_rules({"tiles": "a", "tile_offers": offers}).tables
     s = new_state(t, 2)
     s.tile_owner[:] = -1
-    s.gems[0, 0] = 3
-    s.gems[0, 1] = 3
     s.plan[:] = Plan.RANDOM
-    from analyzer.rng import queue_outcomes
+    for g in colours:
+        s.gems[0, g] = 3
+    queue_outcomes(s.rng, outcomes)
+    return s, make_view(s, "CTState"), make_view(t, "CTTables")
 
-    queue_outcomes(s.rng, [1, 1, 1, 1])
-    sv, tv = make_view(s, "CTState"), make_view(t, "CTTables")
+
+def _two_colours_at_three(offers, calls):
+    """Seat 0 holds 3 red and 3 yellow gem cards; take_tiles is called ``calls`` times
+    in one turn, every offer taking the first tile left. Returns the tiles taken, the
+    colours counted as offered, and whether an offer was made."""
+    s, sv, tv = _offer_state(offers, (0, 1), [1, 1, 1, 1])
     offered = False
     for _ in range(calls):
         offered = T.take_tiles(sv, tv, 0, 2, offered)
@@ -128,33 +133,15 @@ def test_two_colours_reaching_three_bring_two_tiles_per_colour_and_one_per_turn(
     assert _two_colours_at_three("per_turn", 2) == (1, 0b11, True)
 
 
-def test_per_turn_offers_once_a_turn_even_after_a_later_colour():
-    """Under ``per_turn`` a colour reaching 3 later in a turn (a wild marker's steal)
-    brings no offer once one was made that turn; the next turn it would."""
-    t = load_rules({"tiles": "a", "tile_offers": "per_turn"}).tables
-    s = new_state(t, 2)
-    s.tile_owner[:] = -1
-    s.plan[:] = Plan.RANDOM
-    s.gems[0, 0] = 3
-    from analyzer.rng import queue_outcomes
-
-    queue_outcomes(s.rng, [1, 1])
-    sv, tv = make_view(s, "CTState"), make_view(t, "CTTables")
+@pytest.mark.parametrize(("offers", "tiles"), [("per_colour", 2), ("per_turn", 1)])
+def test_a_colour_reaching_three_later_in_the_turn(offers, tiles):
+    """A colour reaching 3 later in a turn (a wild marker's steal) brings an offer
+    under ``per_colour``, none under ``per_turn`` once one was made that turn."""
+    s, sv, tv = _offer_state(offers, (0,), [1, 1])
     assert T.take_tiles(sv, tv, 0, 2, False)
     s.gems[0, 1] = 3  # a yellow reaches 3 later in the same turn
     assert T.take_tiles(sv, tv, 0, 2, True)
-    assert (s.tile_owner == 0).sum() == 1
-    per_colour = load_rules({"tiles": "a"}).tables
-    s2 = new_state(per_colour, 2)
-    s2.tile_owner[:] = -1
-    s2.plan[:] = Plan.RANDOM
-    s2.gems[0, 0] = 3
-    queue_outcomes(s2.rng, [1, 1])
-    sv2, tv2 = make_view(s2, "CTState"), make_view(per_colour, "CTTables")
-    T.take_tiles(sv2, tv2, 0, 2, False)
-    s2.gems[0, 1] = 3
-    T.take_tiles(sv2, tv2, 0, 2, True)
-    assert (s2.tile_owner == 0).sum() == 2
+    assert (s.tile_owner == 0).sum() == tiles
 
 
 # ------------------------------------------------------------------ steal_pairs
