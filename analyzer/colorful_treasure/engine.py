@@ -91,7 +91,7 @@ R_TREASURE = 11
 R_COLOURS = 12
 R_WONDERS = 13
 R_CARDS = 14
-R_MARKERS = 15  #: unpaired treasure markers left
+R_MARKERS = 15  #: unpaired treasure markers left (steal_pairs = cards: unspent cards)
 R_STEALS = 16
 R_ROBBED = 17
 R_STOLE_PLASTIC = 18
