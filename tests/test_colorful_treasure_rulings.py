@@ -259,3 +259,21 @@ def test_broken_pair_counters_are_caught_under_cards():
     assert engine.check_invariants(sv, tv, 2) == 0
     s.held[1, H_KEYS] += 1  # a counter that no unspent card backs
     assert engine.check_invariants(sv, tv, 2) & engine.BAD_MARKERS
+
+
+@pytest.mark.parametrize(
+    ("rule", "allowed"),
+    [
+        ("tile_timing=later", "before_rewards, after_rewards"),
+        ("tile_offers=later", "per_colour, per_turn"),
+        ("steal_pairs=later", "markers, cards"),
+    ],
+)
+def test_a_bad_rule_on_the_command_line_is_one_line_and_exit_2(rule, allowed, capsys):
+    from analyzer.cli import run_cli
+
+    args = ["simulate", "--game", "colorful_treasure", "--rule", rule, "--games", "10"]
+    assert run_cli(args) == 2
+    err = capsys.readouterr().err
+    name = rule.split("=")[0]
+    assert err == f"analyzer: error: --rule: rules.{name}: bad value 'later' (allowed: {allowed})\n"
