@@ -58,7 +58,11 @@ def games_columns(rules) -> tuple[Column, ...]:
         Column("diamond_cards", "diamond cards held at the end"),
         Column("plastic_diamonds", "plastic diamonds held at the end"),
         Column("treasure_cards", "key and chest cards held at the end"),
-        Column("markers_left", "unpaired treasure markers at the end"),
+        Column(
+            "markers_left",
+            "unpaired treasure markers at the end (ruling steal_pairs = cards: unspent key "
+            "and chest cards)",
+        ),
         Column(
             "steals",
             "steals the seat made",
