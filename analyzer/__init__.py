@@ -14,12 +14,7 @@ The Python API: :func:`simulate` and :func:`run` return pandas tables;
 :func:`available_games` lists the games.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("analyzer")
-except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-    __version__ = "0.0.0+unknown"
+from analyzer._version import __version__
 
 
 def simulate(
@@ -94,20 +89,15 @@ def simulate(
 
 def run(scenario, *, games: int | None = None, seed: int | None = None, **options):
     """Run a scenario (a file path, a parsed mapping, or a ``Scenario``) and return
-    its :class:`analyzer.scenario.ScenarioRun`: ``.games`` is the per-game table,
+    its :class:`analyzer.driver.ScenarioRun`: ``.games`` is the per-game table,
     ``.report_tables()`` every report table with 95% intervals, ``.info`` the
-    manifest. ``options`` are those of :func:`analyzer.scenario.run_scenario`
+    manifest. ``options`` are those of :func:`analyzer.driver.run_scenario`
     (``workers``, ``scheduler``, ``precision``, ``progress``, ...; progress is off
     unless asked for)."""
     from pathlib import Path
 
-    from analyzer.scenario import (
-        Scenario,
-        load_scenario,
-        parse_scenario,
-        run_scenario,
-        with_overrides,
-    )
+    from analyzer.driver import run_scenario
+    from analyzer.scenario_file import Scenario, load_scenario, parse_scenario, with_overrides
 
     if isinstance(scenario, str | Path):
         sc = load_scenario(scenario)

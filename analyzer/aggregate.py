@@ -6,7 +6,7 @@ keep every game give the same report:
 
 1. :class:`Reducer` turns one batch's tables (``games`` and the game's own,
    plus the ``cell`` and ``order`` columns added by
-   :class:`analyzer.scenario.ScenarioJob`) into a *partial*: a DataFrame indexed
+   :class:`analyzer.driver.ScenarioJob`) into a *partial*: a DataFrame indexed
    by ``(cell, group, key, metric)`` with float64 columns ``n``, ``sum``,
    ``sumsq``. Partials are additive, so batches are combined with
    :func:`combine` (or the runner's own summation).
@@ -593,7 +593,7 @@ class Reducer:
     uptake_arm: str = "a"
 
     def __repr__(self) -> str:  # the checkpoint fingerprint: as before unless used
-        from analyzer.scenario import repr_without_defaults
+        from analyzer.fingerprint import repr_without_defaults
 
         return repr_without_defaults(self, ("uptake", "uptake_arm"))
 

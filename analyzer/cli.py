@@ -21,6 +21,7 @@ import click
 import typer
 
 from analyzer.errors import EXIT_CODES, AnalyzerError, Interrupted, describe
+from analyzer.invocation import _ARGV, command_line  # noqa: F401 - command_line: its old home
 
 #: the exit codes as shown under every command's --help
 EXIT_HELP = (
@@ -112,15 +113,6 @@ def _on_sigint(signum, frame):
 def _quiet_unraisable(hook_args) -> None:
     """Errors in ``__del__`` during shutdown (e.g. a Dask client that never
     connected) are not the user's business; ``--debug`` shows them."""
-
-
-#: the arguments of the command being run (recorded by tune and ladder outputs)
-_ARGV: list[str] = []
-
-
-def command_line() -> list[str]:
-    """``["analyzer", *arguments]`` of the command being run."""
-    return ["analyzer", *_ARGV]
 
 
 def run_cli(argv: list[str] | None = None) -> int:

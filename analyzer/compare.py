@@ -256,7 +256,7 @@ def _tables(run: SavedRun) -> dict[str, pd.DataFrame]:
     if run.games is not None:
         pairs = tuple(tuple(p) for p in run.info.get("pairs", []))
         game = run.info.get("game", DEFAULT_GAME)
-        from analyzer.scenario import reducer_uptake
+        from analyzer.driver import reducer_uptake
 
         uptake = reducer_uptake(run.info.get("intervention"))
         reducer = Reducer(pairs, game=game, columns=run_columns(run.info), **uptake)

@@ -1,7 +1,7 @@
 """Ratings of strategies: a seat-rotated round robin, Bradley–Terry fit, Elo scale.
 
 :func:`ladder` plays every pairing of the given strategies through the one
-driver (:func:`analyzer.scenario.run_scenario`), for any registered game:
+driver (:func:`analyzer.driver.run_scenario`), for any registered game:
 
 - **Pairings.** For each ordered pair (A, B) of distinct strategies, A plays
   one seat against B in every other seat ("A against a field of B"), with A in
@@ -184,9 +184,10 @@ def ladder(
     :class:`Ladder`. Deterministic in its arguments (``seed`` None: fresh,
     recorded in ``info``).
     """
-    from analyzer import __version__
+    from analyzer._version import __version__
+    from analyzer.driver import run_scenario
     from analyzer.games import load_game
-    from analyzer.scenario import parse_scenario, run_scenario
+    from analyzer.scenario_file import parse_scenario
     from analyzer.seeding import resolve_seed
     from analyzer.stats import wilson
 

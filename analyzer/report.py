@@ -88,12 +88,8 @@ def run_and_report(
     anything is written.
     """
     from analyzer.aggregate import empty_partial
-    from analyzer.scenario import (
-        load_scenario,
-        run_scenario,
-        sections_only_info,
-        with_overrides,
-    )
+    from analyzer.driver import run_scenario, sections_only_info
+    from analyzer.scenario_file import load_scenario, with_overrides
     from analyzer.sections import run_sections
 
     sc = with_overrides(load_scenario(scenario_path), games=games, seed=seed)
@@ -156,7 +152,7 @@ def rebuild_report(directory: str | Path) -> ReportResult:
             load_game(game, where=f"{manifest}: game")
             columns = run_columns(info)
             _check_saved_games(tables["games"], columns, data / "games.parquet")
-            from analyzer.scenario import reducer_uptake
+            from analyzer.driver import reducer_uptake
 
             uptake = reducer_uptake(info.get("intervention"))
             agg = combine([Reducer(pairs, game=game, columns=columns, **uptake)(tables)])

@@ -1,7 +1,7 @@
 """``analyzer simulate`` on the one driver: win rate and mean score by seat and strategy.
 
 :func:`simulate_games` builds a one-configuration scenario for any registered
-game and runs it through :func:`analyzer.scenario.run_scenario`, the driver
+game and runs it through :func:`analyzer.driver.run_scenario`, the driver
 ``analyzer run`` uses too, so both sum games the same way
 (:class:`analyzer.aggregate.Reducer`). :func:`summary_table` reads the seat and
 strategy rows of that aggregate as estimates with 95% intervals (Wilson for win
@@ -166,7 +166,8 @@ def simulate_games(
     then written there atomically as Parquet) or ``keep_tables`` is set.
     Raises :class:`InputError` for bad arguments (before any game is played).
     """
-    from analyzer.scenario import Scenario, run_scenario
+    from analyzer.driver import run_scenario
+    from analyzer.scenario_file import Scenario
 
     g = load_game(game)
     where = "--rule" if rulings else "rules"
@@ -189,7 +190,7 @@ def simulate_games(
     path = check_out_path(out)
     intervention = None
     if forbid is not None:
-        from analyzer.scenario import _forbid
+        from analyzer.scenario_file import _forbid
 
         intervention = _forbid(g, forbid, "analyzer.simulate", "forbid", players)
     sc = Scenario(

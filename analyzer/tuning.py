@@ -8,11 +8,11 @@ registered game, at one player count:
   1/k for a k-way shared win) against a field of opponents in every other seat
   (default: ``baseline`` where the game has it, else the game's default
   strategy), with the line-up rotated so that the tuned seat plays every seat
-  equally often (cyclic rotations, :mod:`analyzer.scenario`).
+  equally often (cyclic rotations, :mod:`analyzer.scenario_file`).
 - **Common random numbers.** Every candidate plays the same game indices of
   the same seed, so two candidates differ by their parameters, not by their
   luck; games are played by the one driver
-  (:func:`analyzer.scenario.run_scenario`), so seeds and workers behave as in
+  (:func:`analyzer.driver.run_scenario`), so seeds and workers behave as in
   ``analyzer run``.
 - **Optimiser: CMA-ES from** ``cma`` **(pycma)**, the reference implementation
   by the method's author, kept up to date, with numpy as its only dependency.
@@ -221,9 +221,10 @@ def tune(
     """
     import cma
 
-    from analyzer import __version__
+    from analyzer._version import __version__
+    from analyzer.driver import run_scenario
     from analyzer.games import load_game
-    from analyzer.scenario import parse_scenario, run_scenario
+    from analyzer.scenario_file import parse_scenario
     from analyzer.seeding import resolve_seed
     from analyzer.stats import mean_ci, wilson
 
@@ -283,7 +284,7 @@ def tune(
         except StalledGameError:
             if progress:
                 progress("tune: this row makes games that never end: scored as losing them all")
-            from analyzer.scenario import games_per_order, seat_orders
+            from analyzer.scenario_file import games_per_order, seat_orders
 
             return np.zeros(games_per_order(sc) * len(seat_orders(sc))), 0.0 if floor else None
         t = run.games

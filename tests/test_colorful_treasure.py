@@ -139,6 +139,9 @@ def test_the_game_is_registered_and_describes_itself():
             "stolen_cards": "count",
             "last_cards": "reveal",
             "tiles": "none",
+            "tile_timing": "before_rewards",
+            "tile_offers": "per_colour",
+            "steal_pairs": "markers",
         },
         {"rewards.treasure.points": 8},
     )
@@ -578,7 +581,8 @@ def test_take_value_matches_its_plain_twin(optional):
 
 
 def test_checkpoint_fingerprint_of_default_rules_is_as_before_the_newer_rulings():
-    """A checkpoint written before ``stolen_cards``, ``last_cards`` and ``tiles``
+    """A checkpoint written before ``stolen_cards``, ``last_cards``, ``tiles`` and the
+    rulings after them (``tile_timing``, ``tile_offers``, ``steal_pairs``)
     existed still resumes: at their defaults they are not in a job's fingerprint;
     set otherwise, they are (so a changed ruling never resumes an old run)."""
     from analyzer.colorful_treasure.game import make_job
@@ -591,6 +595,13 @@ def test_checkpoint_fingerprint_of_default_rules_is_as_before_the_newer_rulings(
         "'standard', 'scoring': 'basic', 'take': 'always', 'tied_game': 'share'}, "
         "'overrides': {}, 'players': {"
     )
-    for key, value in (("stolen_cards", "ignore"), ("last_cards", "end"), ("tiles", "a")):
+    for key, value in (
+        ("stolen_cards", "ignore"),
+        ("last_cards", "end"),
+        ("tiles", "a"),
+        ("tile_timing", "after_rewards"),
+        ("tile_offers", "per_turn"),
+        ("steal_pairs", "cards"),
+    ):
         job = make_job(2, "greedy", seed=3, rules=load_rules(rulings={key: value}))
         assert f"'{key}': '{value}'" in repr(job)

@@ -79,3 +79,155 @@ def test_a_game_may_import_itself_and_the_machinery():
     engine = ROOT / "unearth" / "plugin.py"
     assert violations(engine, game_packages()) == []
     assert any(n.startswith("analyzer.games") for n in imported_modules(engine))
+
+
+# ------------------------------------------------------------------ import circles
+#
+# The generic layer is layered: the scenario file format (scenario_file,
+# sections_file) below the driver (driver), the driver below the studies
+# (sections, ratings, tuning), the library below the CLI. No module may import,
+# even inside a function, one that imports it back.
+
+#: the studies played on top of the driver
+STUDIES = ("analyzer.sections", "analyzer.ratings", "analyzer.tuning")
+
+
+def module_names(root: Path, package: str) -> dict[str, Path]:
+    """Every module below ``root`` (the folder of ``package``) by its dotted name."""
+    out = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = (package, *path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+def import_graph(root: Path, package: str) -> dict[str, set[str]]:
+    """``{module: modules of the package it imports}``, read from the source: every
+    ``import`` and ``from ... import`` (also inside functions, also relative ones).
+    ``from a import b`` is an import of ``a.b`` when that is a module, else of ``a``."""
+    modules = module_names(root, package)
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        here = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                graph[name].update(a.name for a in node.names if a.name in modules)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = here.split(".")[: len(here.split(".")) - node.level + 1]
+                    source = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    source = node.module or ""
+                for alias in node.names:
+                    sub = f"{source}.{alias.name}"
+                    if sub in modules:
+                        graph[name].add(sub)
+                    elif source in modules:
+                        graph[name].add(source)
+    return graph
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> dict[str, str]:
+    """Every module ``start`` imports, directly or not: ``{module: the module importing
+    it on a shortest path from start}`` (breadth first)."""
+    seen: dict[str, str] = {}
+    todo = [start]
+    while todo:
+        nxt = []
+        for m in todo:
+            for n in sorted(graph.get(m, ())):
+                if n not in seen:
+                    seen[n] = m
+                    nxt.append(n)
+        todo = nxt
+    return seen
+
+
+def path_to(back: dict[str, str], start: str, end: str) -> str:
+    """``"start -> ... -> end"`` along the shortest path :func:`reachable` found."""
+    path, cur = [end], back[end]
+    while cur != start:
+        path.append(cur)
+        cur = back[cur]
+    return " -> ".join([start, *reversed(path)])
+
+
+def circles(graph: dict[str, set[str]]) -> list[str]:
+    """Each strongly connected component of more than one module (or a module importing
+    itself), named by one of its circles: ``"a -> b -> a  (component: a, b)"``."""
+    out, done = [], set()
+    for m in sorted(graph):
+        back = reachable(graph, m)
+        if m in done or m not in back:
+            continue
+        component = {n for n in back if m in reachable(graph, n)}
+        done |= component
+        out.append(f"{path_to(back, m, m)}  (component: {', '.join(sorted(component))})")
+    return out
+
+
+def test_no_import_circle_among_the_modules():
+    found = circles(import_graph(ROOT, "analyzer"))
+    assert found == [], "import circles:\n" + "\n".join(found)
+
+
+def test_the_circle_check_sees_planted_circles(tmp_path):
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("def run():\n    from pkg.a import f\n")
+    (pkg / "stats.py").write_text("")
+    # a relative import inside a function closes a -> b -> a; `from pkg import stats`
+    # is an import of pkg.stats, not of the package
+    (pkg / "a.py").write_text("from pkg import stats\n\ndef f():\n    from . import b\n")
+    (pkg / "b.py").write_text("import pkg.a\n")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "sub" / "c.py").write_text("from ..sub import c\n")  # imports itself
+    graph = import_graph(pkg, "pkg")
+    assert graph["pkg.a"] == {"pkg.stats", "pkg.b"}
+    assert circles(graph) == [
+        "pkg.a -> pkg.b -> pkg.a  (component: pkg.a, pkg.b)",
+        "pkg.sub.c -> pkg.sub.c  (component: pkg.sub.c)",
+    ]
+    # `from pkg import name` of a name that is not a module is an import of the package
+    (pkg / "stats.py").write_text("from pkg import run\n")
+    assert circles(import_graph(pkg, "pkg"))[0] == (
+        "pkg -> pkg.a -> pkg.stats -> pkg  (component: pkg, pkg.a, pkg.b, pkg.stats)"
+    )
+
+
+def test_the_file_format_and_the_driver_play_no_study():
+    graph = import_graph(ROOT, "analyzer")
+    for below, above in (
+        ("analyzer.scenario_file", ("analyzer.driver", *STUDIES)),
+        ("analyzer.sections_file", ("analyzer.driver", *STUDIES)),
+        ("analyzer.driver", STUDIES),
+    ):
+        assert below in graph
+        back = reachable(graph, below)
+        found = [path_to(back, below, m) for m in above if m in back]
+        assert found == [], f"{below} imports what is above it:\n" + "\n".join(found)
+
+
+def test_nothing_in_the_package_imports_the_scenario_facade():
+    graph = import_graph(ROOT, "analyzer")
+    assert sorted(m for m, imports in graph.items() if "analyzer.scenario" in imports) == []
+
+
+def test_no_submodule_imports_the_package_itself():
+    # `from analyzer import __version__` would: it is analyzer._version's
+    graph = import_graph(ROOT, "analyzer")
+    assert sorted(m for m, imports in graph.items() if "analyzer" in imports) == []
+
+
+def test_library_modules_never_import_the_cli():
+    found = []
+    for path in sorted(ROOT.rglob("*.py")):
+        rel = path.relative_to(ROOT)
+        if rel.as_posix() in ("cli.py", "__main__.py") or "commands" in rel.parts:
+            continue
+        for name in sorted(imported_modules(path)):
+            if name == "analyzer.cli" or name.split(".")[0] in ("typer", "click"):
+                found.append(f"{rel.as_posix()} imports {name}")
+    assert found == [], "\n".join(found)

@@ -166,11 +166,11 @@ def test_tune_keeps_the_collectors_share_floor():
 
 
 def test_tune_scores_a_row_whose_games_never_end_as_losing(monkeypatch):
-    import analyzer.scenario as scenario
+    import analyzer.driver as driver
     from analyzer.errors import StalledGameError
     from analyzer.tuning import tune
 
-    real = scenario.run_scenario
+    real = driver.run_scenario
     calls = []
 
     def stall_second(sc, **kw):
@@ -179,7 +179,7 @@ def test_tune_scores_a_row_whose_games_never_end_as_losing(monkeypatch):
             raise StalledGameError("game 0 of this run hit the engine's turn cap")
         return real(sc, **kw)
 
-    monkeypatch.setattr(scenario, "run_scenario", stall_second)
+    monkeypatch.setattr(driver, "run_scenario", stall_second)
     r = tune("unearth", 2, "balanced", trials=3, games=20, confirm_games=0, seed=1, command=["t"])
     assert r.trials[1].win_share == 0.0 and r.trials[1].games == 20
     assert r.trials[0].win_share > 0.0

@@ -20,9 +20,10 @@ import pytest
 
 from analyzer import aggregate as A
 from analyzer.colorful_treasure import tables as ct_tables
+from analyzer.driver import ScenarioJob, intervention_info, reducer_uptake, scenario_job
 from analyzer.games import load_game, strategy_column
 from analyzer.groupsum import compress_labels, kahan_moments
-from analyzer.scenario import expand, load_scenario, scenario_job, with_overrides
+from analyzer.scenario_file import comparison_pairs, expand, load_scenario, with_overrides
 from analyzer.unearth import tables as unearth_tables
 from analyzer.uruk import tables as uruk_tables
 
@@ -155,8 +156,6 @@ def test_strategy_column_equals_the_categorical_of_names():
 
 
 def _batch(game: str, strategies: list[str], tables: bool) -> dict[str, pd.DataFrame]:
-    from analyzer.scenario import ScenarioJob
-
     g = load_game(game)
     job = g.make_job(len(strategies), strategies, 5, g.load_rules({}, {}, "rules"), claims=tables)
     return ScenarioJob(jobs=((job,),), per_order=10**9)(0, 400)
@@ -189,7 +188,6 @@ def test_reducer_equals_its_pandas_twin_on_scenario_batches(scenario, own):
 
     from analyzer.aggregate import Reducer
     from analyzer.games import merge_columns
-    from analyzer.scenario import comparison_pairs, intervention_info, reducer_uptake
 
     sc = with_overrides(load_scenario(Path("scenarios") / scenario), games=240, seed=3)
     cells = expand(sc)

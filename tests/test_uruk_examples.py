@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-from analyzer.uruk import actions, gods
+from analyzer.uruk import actions, engine, gods, strategies
 from analyzer.uruk import state as S
+from analyzer.uruk.codes import Action
 from tests.test_uruk_forced import Table
 
 
@@ -59,13 +60,21 @@ def test_example_3_replaced_invention_returns_to_the_hand_and_completes_a_pair()
 
 
 def test_example_4_take_one_pink_with_a_pink_level_2_invention():
-    # Marco has Domestizierung (pink, level 2) and takes one pink resource
+    # Marco has Domestizierung (pink, level 2) and takes one pink resource. Played
+    # on the shipped data as a player plays it: the take-resources action the
+    # player lists for Domestizierung, its function used if it has one. An
+    # assumed function that gives more on this take contradicts the example.
     tb = Table(3)
     i = tb.show(0, "domestizierung", 0)
     tb.close()
     pink = tb.colour("pink")
-    assert actions.do_take_resources(tb.sv, tb.tv, 0, i, 0) == 1  # the plain action
-    assert tb.s.supply[0, pink] == 1 and tb.s.pool[pink] == 11
+    k = strategies.candidates(tb.sv, tb.tv, 0)
+    takes = [tuple(c) for c in tb.s.cand[:k].tolist() if c[0] == Action.TAKE_RESOURCES]
+    assert takes == [(Action.TAKE_RESOURCES, i, 1)]  # with the function
+    engine.do_action(tb.sv, tb.tv, 0, *takes[0])
+    want = [0] * len(tb.rules.colours)
+    want[pink] = 1  # one resource in all, pink
+    assert tb.s.supply[0].tolist() == want and tb.s.pool[pink] == 11
     tb.check()
 
 

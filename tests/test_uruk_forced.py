@@ -23,8 +23,8 @@ from analyzer.uruk.rules import load_rules
 class Table:
     """A hand-built position. Cards are named by id (``"axt"``, ``"enlil"``)."""
 
-    def __init__(self, n=3, overrides=None, players="balanced"):
-        self.rules = load_rules(overrides or {})
+    def __init__(self, n=3, overrides=None, players="balanced", rulings=None):
+        self.rules = load_rules(overrides or {}, rulings=rulings)
         self.t = self.rules.tables
         self.n = n
         self.s = S.new_state(self.t, trace_rows=4000)
@@ -93,7 +93,8 @@ class Table:
             if c >= 0:
                 placed[c] += 1
         s.sc[S.S_BOX_INV] = t.inv_copies.sum() - placed[: t.n_inv].sum()
-        s.sc[S.S_BOX_GODS] = t.god_copies.sum() - placed[t.n_inv :].sum()
+        held = s.sc[S.S_GODS_HELD]  # Ninurta, Marduk/Nannar reminders before players
+        s.sc[S.S_BOX_GODS] = t.god_copies.sum() - placed[t.n_inv :].sum() - held
         s.pool[:] = t.resources_per_colour - s.supply[:n].sum(axis=0)
         s.sc[S.S_BOX_STONES] = (
             t.settlement_stones - s.epoch.sum() - s.stones[:n].sum() - s.sc[S.S_POOL_STONES]

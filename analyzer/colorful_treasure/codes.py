@@ -39,6 +39,10 @@ class Plan(IntEnum):
 
     RANDOM = 0  #: uniform among the legal choices
     EXPECT = 1  #: expected points from its memory and the columns' unseen cards
+    #: EXPECT valuing steals as under the default ruling steal_pairs (= markers)
+    #: whatever the ruling: the reference the ruling-aware EXPECT is measured
+    #: against (benchmarks/ct_rulings_players.py); no strategy uses it
+    EXPECT_PLAIN = 2
 
 
 #: strategy names, in code order; the parameter rows live in ``data/players.toml``

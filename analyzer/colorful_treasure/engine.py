@@ -72,6 +72,7 @@ from analyzer.colorful_treasure.turn import (
     steal,
     take_from_grid,
     turn_back,
+    unspent,
 )
 from analyzer.jit import njit
 from analyzer.rng import rng_seed
@@ -90,7 +91,7 @@ R_TREASURE = 11
 R_COLOURS = 12
 R_WONDERS = 13
 R_CARDS = 14
-R_MARKERS = 15  #: unpaired treasure markers left
+R_MARKERS = 15  #: unpaired treasure markers left (steal_pairs = cards: unspent cards)
 R_STEALS = 16
 R_ROBBED = 17
 R_STOLE_PLASTIC = 18
@@ -165,7 +166,7 @@ def play_turn(s, t, seat, n, game):
                     take_from_grid(s, t, seat, c)
     turn_back(s, n, seat)
     while pairs_ready(s, seat):
-        discard_pair(s, seat)
+        discard_pair(s, t, seat)
         victim, card = choose_steal(s, t, seat, n)
         if victim < 0:
             s.stats[seat, ST_NO_VICTIM] += 1
@@ -220,7 +221,9 @@ def play_game(s, t, n, key0, key1, game):
 def check_invariants(s, t, n):
     """Bit mask of broken invariants after a game (0 when all hold): every card is
     in the grid or held once (and the grid's masks agree), plastic diamonds and
-    treasure markers are conserved, every seat's counters match the cards it owns."""
+    treasure markers are conserved (with ``steal_pairs = "cards"``: each seat's
+    unpaired counters are its unspent key and chest cards), every seat's counters
+    match the cards it owns."""
     bad = 0
     in_grid = 0
     grid_cards = 0
@@ -290,6 +293,11 @@ def check_invariants(s, t, n):
             or wonders != s.held[q, H_WONDERS]
         ):
             bad |= BAD_HOLDINGS
+        if t.pair_cards == 1 and (
+            s.held[q, H_KEYS] != unspent(s, t, q, Kind.KEY)
+            or s.held[q, H_CHESTS] != unspent(s, t, q, Kind.CHEST)
+        ):
+            bad |= BAD_MARKERS  # steal_pairs = cards: the counters are the unspent cards
     if s.sc[S_ABORTED] == 1:
         bad |= BAD_ABORTED
     if t.n_tiles > 0 and not check_tiles(s, t, n):

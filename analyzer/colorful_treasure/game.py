@@ -35,7 +35,14 @@ from analyzer.seeding import resolve_seed, root_key
 PART_NAMES = ("gems", "diamond_cards", "plastic", "gem_reward", "explorer", "treasure")
 #: rulings newer than the checkpoint format, with their defaults (left out of a
 #: job's fingerprint while they hold them)
-NEWER_RULINGS = {"stolen_cards": "count", "last_cards": "reveal", "tiles": "none"}
+NEWER_RULINGS = {
+    "stolen_cards": "count",
+    "last_cards": "reveal",
+    "tiles": "none",
+    "tile_timing": "before_rewards",
+    "tile_offers": "per_colour",
+    "steal_pairs": "markers",
+}
 #: steals a game can hold at most (a pair needs two treasure cards: 5 pairs; and
 #: the action tiles' wild markers)
 MAX_STEALS_PER_GAME = 8
@@ -128,13 +135,17 @@ def _params(job: GameJob) -> dict:
     return {name: dict(values) for name, values in job.strategy_params}
 
 
-def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0, deal=None, forced=()):
+def play_raw(
+    job: GameJob, start: int, count: int, *, trace_rows: int = 0, deal=None, forced=(), plans=None
+):
     """Run the kernel; return ``(results int64, wins float32, steals int64 rows, state)``.
 
     ``deal`` (int64[n_cards], optional): a fixed layout for every game instead of
     the shuffle (tests plant cards with it). ``forced``: outcomes of the first
     game's next random choices (:func:`analyzer.rng.queue_outcomes`), so a test
-    says "seat 0 reveals these two places" instead of searching for a seed."""
+    says "seat 0 reveals these two places" instead of searching for a seed.
+    ``plans`` (int64[players], optional): each seat's Plan instead of its strategy's
+    (``benchmarks/ct_rulings_players.py`` seats ``Plan.EXPECT_PLAIN`` with it)."""
     t = job.rules.tables
     n = job.players
     plan, prm = strategy_arrays(job.rules, job.strategies, _params(job))
@@ -144,7 +155,7 @@ def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0, deal=
         s.deal[:] = np.asarray(deal, np.int64)
     if len(forced):
         queue_outcomes(s.rng, forced)
-    s.plan[:] = plan
+    s.plan[:] = plan if plans is None else np.asarray(plans, np.int64)
     s.prm[:] = prm
     results = np.zeros((count * n, engine.n_result_cols(t)), np.int64)
     wins = np.zeros(count * n, np.float32)

@@ -58,7 +58,11 @@ def games_columns(rules) -> tuple[Column, ...]:
         Column("diamond_cards", "diamond cards held at the end"),
         Column("plastic_diamonds", "plastic diamonds held at the end"),
         Column("treasure_cards", "key and chest cards held at the end"),
-        Column("markers_left", "unpaired treasure markers at the end"),
+        Column(
+            "markers_left",
+            "unpaired treasure markers at the end (ruling steal_pairs = cards: unspent key "
+            "and chest cards)",
+        ),
         Column(
             "steals",
             "steals the seat made",
@@ -96,6 +100,31 @@ def _questions() -> tuple:
     return QUESTIONS
 
 
+#: one line per value of each ruling (``Rulings._ALLOWED`` order), for ``analyzer games --rules``
+_RULING_TEXT = {
+    "variant": (
+        "the standard game",
+        "young players: no rewards, keys or chests, two reveals a turn, "
+        "ends when the grid is empty",
+    ),
+    "scoring": ("the basic values", "the advanced values"),
+    "take": (
+        "a kind is always taken when no key or chest is revealed",
+        "a player may take nothing",
+    ),
+    "tied_game": ("tied players share the win", "a tie has no winner"),
+    "stolen_cards": (
+        "a stolen card counts for its new owner's rewards",
+        "a card ever stolen counts for no one's rewards (it still scores its points)",
+    ),
+    "last_cards": (
+        "a turn with too few face-down cards reveals what is left",
+        "the game ends at once instead",
+    ),
+    "tiles": ("no action tiles", "the action tiles, side A", "the action tiles, side B"),
+}
+
+
 @dataclass
 class ColorfulTreasure(Game):
     name: str = "colorful_treasure"
@@ -124,6 +153,16 @@ class ColorfulTreasure(Game):
         from analyzer.colorful_treasure.rules import RULING_NAMES
 
         return RULING_NAMES
+
+    def ruling_specs(self) -> tuple:
+        from analyzer.colorful_treasure.rules import Rulings
+        from analyzer.games.rulings import Ruling
+
+        defaults = Rulings()
+        return tuple(
+            Ruling(name, values, getattr(defaults, name), tuple(_RULING_TEXT[name]))
+            for name, values in Rulings._ALLOWED.items()
+        )
 
     def load_rules(self, rulings: dict, overrides: dict, where: str):
         from analyzer.colorful_treasure.rules import load_rules

@@ -68,6 +68,15 @@ class Rulings:
       the treasure majority; it still scores its own points).
     - ``last_cards``: ``"reveal"`` (a turn with fewer face-down cards than it
       reveals reveals what is left) or ``"end"`` (the game ends at once instead).
+    - ``tiles``: ``"none"``, ``"a"`` or ``"b"``: the action tiles, by the side face up.
+    - ``tile_timing``: ``"before_rewards"`` (the tiles of a turn are taken before the
+      "first to" rewards are checked, so a sixth colour tile counts that turn) or
+      ``"after_rewards"`` (after the check: it counts from the next check on).
+    - ``tile_offers``: ``"per_colour"`` (one offer for each colour that reaches 3 gem
+      cards) or ``"per_turn"`` (at most one offer a turn, whatever the colours).
+    - ``steal_pairs``: ``"markers"`` (a key marker and a chest marker make a pair;
+      markers come only with cards taken from the grid) or ``"cards"`` (the key and
+      chest cards a seat holds make the pairs, stolen ones included).
     """
 
     variant: str = "standard"
@@ -77,6 +86,9 @@ class Rulings:
     stolen_cards: str = "count"
     last_cards: str = "reveal"
     tiles: str = "none"
+    tile_timing: str = "before_rewards"
+    tile_offers: str = "per_colour"
+    steal_pairs: str = "markers"
 
     _ALLOWED = {
         "variant": ("standard", "young"),
@@ -86,6 +98,9 @@ class Rulings:
         "stolen_cards": ("count", "ignore"),
         "last_cards": ("reveal", "end"),
         "tiles": ("none", "a", "b"),
+        "tile_timing": ("before_rewards", "after_rewards"),
+        "tile_offers": ("per_colour", "per_turn"),
+        "steal_pairs": ("markers", "cards"),
     }
 
     def check(self, where: str) -> Rulings:
@@ -138,6 +153,9 @@ class Tables(NamedTuple):
     tie_share: int
     stolen_ignore: int  #: 1: cards taken by a steal count for no reward (ruling stolen_cards)
     last_end: int  #: 1: the game ends when fewer face-down cards are left than a turn reveals
+    tiles_after: int  #: 1: tiles are taken after the reward check (ruling tile_timing)
+    tile_per_turn: int  #: 1: at most one tile offer a turn (ruling tile_offers)
+    pair_cards: int  #: 1: key and chest cards make the pairs (ruling steal_pairs)
     n_tiles: int  #: action tiles in play (0: ruling tiles = "none")
     tile_effect: np.ndarray  #: int64[max(n_tiles, 1)] Effect of the side face up
     tile_once: np.ndarray  #: int64[...] 1: x1, discarded after use
@@ -557,6 +575,9 @@ def _build_tables(data: dict, rulings: Rulings) -> Tables:
         tie_share=int(rulings.tied_game == "share"),
         stolen_ignore=int(rulings.stolen_cards == "ignore"),
         last_end=int(rulings.last_cards == "end"),
+        tiles_after=int(rulings.tile_timing == "after_rewards"),
+        tile_per_turn=int(rulings.tile_offers == "per_turn"),
+        pair_cards=int(rulings.steal_pairs == "cards"),
         **_tile_tables(data, rulings),
         max_turns=int(comp["max_turns"]),
         min_players=int(comp["min_players"]),

@@ -53,7 +53,8 @@ S_UP_COUNTED = 21  #: (64 * game turn + seat) * 8 + cards face up when up_n was 
 S_STOLEN = 22  #: mask of the cards ever taken by a steal (ruling stolen_cards)
 S_MEM_TURN = 23  #: 64 * game turn + seat whose remembered cards are in ``kn`` this turn (-1)
 S_COLS_TURN = 24  #: 64 * game turn + seat whose column masks are in ``cols``, ``cols_n`` (-1)
-N_SCALARS = 25
+S_PAIRED = 25  #: mask of the key and chest cards spent in a pair (ruling steal_pairs = cards)
+N_SCALARS = 26
 
 F_SV = 0  #: the deciding seat's best steal value this turn (see S_SV_TURN)
 N_FSC = 1
@@ -62,8 +63,8 @@ N_FSC = 1
 H_DIAMOND = 0  #: diamond cards
 H_PLASTIC = 1  #: plastic diamonds
 H_TREASURE = 2  #: key and chest cards
-H_KEYS = 3  #: unpaired key markers
-H_CHESTS = 4  #: unpaired chest markers
+H_KEYS = 3  #: unpaired key markers (ruling steal_pairs = cards: unspent key cards held)
+H_CHESTS = 4  #: unpaired chest markers (steal_pairs = cards: unspent chest cards held)
 H_COLOURS = 5  #: gem colours held (at least one card)
 H_WONDERS = 6  #: wonders held (at least one card)
 H_CARDS = 7  #: wonder cards held
@@ -87,7 +88,7 @@ N_STATS = 10
 EV_REVEAL = 1  #: a=position, b=card, c=reveal number in the turn (1..)
 EV_TAKE = 2  #: a=card
 EV_BACK = 3  #: a=position, b=card: turned face down again
-EV_PAIR = 4  #: a key and a chest marker discarded
+EV_PAIR = 4  #: a key and a chest marker discarded (steal_pairs = cards: two cards spent)
 EV_STEAL = 5  #: a=victim, b=card taken, or -1 for a plastic diamond
 EV_NO_VICTIM = 6  #: a pair but nobody holds anything
 EV_REWARD = 7  #: a=Reward, b=points

@@ -64,6 +64,7 @@ from analyzer.colorful_treasure.state import (
     S_GRID_CARDS,
     S_MEM_TURN,
     S_N_UP,
+    S_PAIRED,
     S_SV_TURN,
     S_TURN,
     S_UP_CARDS,
@@ -77,6 +78,7 @@ from analyzer.colorful_treasure.turn import (
     gem_open,
     gem_points,
     random_index,
+    unspent,
 )
 from analyzer.jit import njit
 
@@ -297,7 +299,7 @@ def steal_value(s, t, seat, n):
     turn: nothing a seat holds changes between its reveals."""
     key = s.sc[S_TURN] * 64 + seat
     if s.sc[S_SV_TURN] != key:
-        if s.prm[seat, P_DENY] == 0.0:
+        if s.prm[seat, P_DENY] == 0.0 and t.pair_cards == 0:
             s.fsc[F_SV] = _own_best_steal(s, t, seat, n)
         else:
             s.fsc[F_SV], _, _ = best_steal(s, t, seat, n)
@@ -1079,6 +1081,43 @@ def best_steal(s, t, seat, n):
             best = loot[nc + 2]
             bv = v
             bw = nc + 1
+    if t.pair_cards == 1 and bv >= 0:
+        return chain_steal(s, t, seat, n, best, bv, bw, (1 << n) - 1)
+    return best, bv, bw
+
+
+@njit
+def pair_kind(s, seat):
+    """The kind of card that would complete a pair of ``seat`` (``Kind.KEY`` if it
+    holds an unpaired chest, ``Kind.CHEST`` if an unpaired key), else -1."""
+    if s.held[seat, H_CHESTS] > 0:
+        return Kind.KEY
+    if s.held[seat, H_KEYS] > 0:
+        return Kind.CHEST
+    return -1
+
+
+@njit
+def chain_steal(s, t, seat, n, best, bv, bw, victims):
+    """Ruling ``steal_pairs = "cards"``: a key or chest card that completes a pair of
+    ``seat`` brings another steal, so it is worth its own weight (``treasure``, and
+    ``deny`` for the victim) plus the best steal ``best`` again. ``(best, bv, bw)``
+    of :func:`best_steal`, or the first victim (clockwise, in the seat mask
+    ``victims``) holding such an unspent card if that is worth as much or more
+    (``what`` = key or chest card; :func:`steal_card` then takes one that pairs).
+    Seats of plan ``EXPECT_PLAIN`` value steals as under ``markers``."""
+    want = pair_kind(s, seat)
+    if want < 0 or s.plan[seat] == Plan.EXPECT_PLAIN:
+        return best, bv, bw
+    val = s.prm[seat, P_TREASURE] * (1.0 + s.prm[seat, P_DENY]) + best
+    if val < best:
+        return best, bv, bw
+    for d in range(1, n):
+        v = seat + d
+        if v >= n:
+            v -= n
+        if (victims >> v) & 1 == 1 and unspent(s, t, v, want) > 0:
+            return val, v, t.n_colours + 1
     return best, bv, bw
 
 
@@ -1169,9 +1208,29 @@ def steal_card(s, t, seat, v, what):
     diamond, or a key or chest) that ``seat`` takes from ``v``: the one whose wonder
     the thief holds fewest of (explorer), the lowest id of equal ones; -1 if none.
     Looked for among the cards of that kind out of the grid (a gem colour or the
-    diamond is a card_key; a key or chest, the treasure mask)."""
+    diamond is a card_key; a key or chest, the treasure mask). With the ruling
+    ``steal_pairs = "cards"`` (not for plan ``EXPECT_PLAIN``) a key or chest card is
+    first looked for among the victim's unspent cards that complete a pair of the
+    thief, then among its unspent cards (:func:`chain_steal`)."""
     x = t.treasure_mask if what > t.n_colours else t.key_mask[what]
     x &= ~s.sc[S_GRID_CARDS]
+    if t.pair_cards == 1 and what > t.n_colours and s.plan[seat] != Plan.EXPECT_PLAIN:
+        free = x & ~s.sc[S_PAIRED]
+        want = pair_kind(s, seat)
+        if want >= 0:
+            c = _fewest_wonder(s, t, seat, v, free & t.key_mask[t.n_colours + want - 1])
+            if c >= 0:
+                return c
+        c = _fewest_wonder(s, t, seat, v, free)
+        if c >= 0:
+            return c
+    return _fewest_wonder(s, t, seat, v, x)
+
+
+@njit
+def _fewest_wonder(s, t, seat, v, x):
+    """The card of mask ``x`` held by ``v`` whose wonder ``seat`` holds fewest of, the
+    lowest id of equal ones; -1 if none."""
     best = -1
     fewest = 1 << 30
     while x != 0:

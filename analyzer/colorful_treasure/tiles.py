@@ -13,9 +13,11 @@ a simplification: a peek after the first reveals could be aimed better), the
 reveals (a fourth card after the third), the take (ignore treasure, two kinds),
 the cards turned back, the pairs and steals (truce, guarded), the tiles taken
 (one for each colour whose count has reached 3 since the seat was last offered
-one for it), the wild marker (then a steal, and a tile again if the steal
-brought a third gem card of a colour), the rewards (a sixth colour tile is one
-more colour).
+one for it; ruling ``tile_offers = "per_turn"``: one offer a turn at most), the
+wild marker (then a steal, and a tile again if the steal brought a third gem
+card of a colour), the rewards (a sixth colour tile is one more colour). With the
+ruling ``tile_timing = "after_rewards"`` the rewards are checked before the tiles
+taken and the wild marker.
 
 Decisions (``docs/rules/colorful-treasure.md``, "Players and memory"):
 ``RANDOM`` seats choose uniformly among the legal choices (use a tile or not: a
@@ -70,6 +72,7 @@ from analyzer.colorful_treasure.state import (
     trace,
 )
 from analyzer.colorful_treasure.strategies import (
+    chain_steal,
     choose_extra,
     choose_first,
     choose_kind,
@@ -93,6 +96,7 @@ from analyzer.colorful_treasure.turn import (
     pairs_ready,
     random_index,
     reveal,
+    spend_card,
     steal,
     take_from_grid,
     turn_back,
@@ -438,6 +442,7 @@ def best_steal_tiles(s, t, seat, n):
     best = 0.0
     bv = -1
     bw = -2
+    cards_ok = 0  # the victims whose cards may be taken
     for d in range(1, n):
         v = seat + d
         if v >= n:
@@ -451,6 +456,7 @@ def best_steal_tiles(s, t, seat, n):
                 bw = -1
         if acc & MAY_CARDS == 0:
             continue
+        cards_ok |= 1 << v
         for g in range(nc):
             hv = gems[v, g]
             if hv > 0:
@@ -477,6 +483,8 @@ def best_steal_tiles(s, t, seat, n):
                 best = val
                 bv = v
                 bw = nc + 1
+    if t.pair_cards == 1 and bv >= 0:
+        return chain_steal(s, t, seat, n, best, bv, bw, cards_ok)
     return best, bv, bw
 
 
@@ -593,10 +601,13 @@ def choose_tile(s, t, seat, n):
 
 
 @njit
-def take_tiles(s, t, seat, n):
+def take_tiles(s, t, seat, n, offered):
     """End of ``seat``'s turn: the offer of a tile for each colour of 3 or more gem
     cards that has not had one since it last reached 3 (a tile declined, or none
-    left, is an offer made)."""
+    left, is an offer made). With the ruling ``tile_offers = "per_turn"`` one offer
+    at most a turn: once ``offered`` (an offer made earlier this turn), the colours
+    that reach 3 count as offered and bring none. Returns whether an offer was made
+    this turn."""
     for g in range(t.n_colours):
         bit = np.int64(1) << g
         if s.gems[seat, g] < 3:
@@ -605,6 +616,9 @@ def take_tiles(s, t, seat, n):
         if s.tclaim[seat] & bit != 0:
             continue
         s.tclaim[seat] |= bit
+        if offered and t.tile_per_turn == 1:
+            continue
+        offered = True
         left = False
         for i in range(t.n_tiles):
             if s.tile_owner[i] == -1:
@@ -617,15 +631,16 @@ def take_tiles(s, t, seat, n):
             s.tiles_took[seat] |= np.int64(1) << i
             s.stats[seat, ST_TILES_TAKEN] += 1
             trace(s, EV_TILE_TAKE, seat, i, t.tile_effect[i], 0)
+    return offered
 
 
 # ------------------------------------------------------------------ the turn
 
 
 @njit
-def play_turn_tiles(s, t, seat, n, game):
-    """One turn of ``seat`` with the action tiles (module docstring for the order)."""
-    start_peeks(s, t, seat)
+def take_treasure_or_kind(s, t, seat, n):
+    """The reveals and the take of a turn with tiles (a fourth card, ignore treasure,
+    two kinds)."""
     k = min(t.first_reveals, face_down_count(s))
     choose_first(s, t, seat, n, k)
     for i in range(k):
@@ -675,11 +690,14 @@ def play_turn_tiles(s, t, seat, n, game):
             if idx2 >= 0:
                 use_tile(s, t, seat, i)
                 take_kind(s, t, seat, idx2)
-    turn_back(s, n, seat)
-    while pairs_ready(s, seat):
-        discard_pair(s, seat)
-        steal_tiles(s, t, seat, n, game)
-    take_tiles(s, t, seat, n)
+
+
+@njit
+def tiles_step(s, t, seat, n, game):
+    """The end of a turn's tiles: the offers (:func:`take_tiles`), then the wild
+    markers ``seat`` uses, each a steal and the offers it may bring. Returns whether
+    an offer was made this turn."""
+    offered = take_tiles(s, t, seat, n, False)
     while True:
         i = usable(s, t, seat, Effect.WILD_MARKER)
         if i < 0:
@@ -694,9 +712,31 @@ def play_turn_tiles(s, t, seat, n, game):
         else:
             s.held[seat, H_CHESTS] = hc - 1
         s.sc[S_DISCARDED] += 1
+        if t.pair_cards == 1:  # steal_pairs = cards: the wild's partner card is spent
+            spend_card(s, t, seat, Kind.KEY if hk > 0 else Kind.CHEST)
         steal_tiles(s, t, seat, n, game)
-        take_tiles(s, t, seat, n)
-    check_rewards(s, t, seat, n)
+        while pairs_ready(s, seat):  # (steal_pairs = cards: a stolen card may pair)
+            discard_pair(s, t, seat)
+            steal_tiles(s, t, seat, n, game)
+        offered = take_tiles(s, t, seat, n, offered)
+    return offered
+
+
+@njit
+def play_turn_tiles(s, t, seat, n, game):
+    """One turn of ``seat`` with the action tiles (module docstring for the order)."""
+    start_peeks(s, t, seat)
+    take_treasure_or_kind(s, t, seat, n)
+    turn_back(s, n, seat)
+    while pairs_ready(s, seat):
+        discard_pair(s, t, seat)
+        steal_tiles(s, t, seat, n, game)
+    if t.tiles_after == 1:  # ruling tile_timing = after_rewards
+        check_rewards(s, t, seat, n)
+        tiles_step(s, t, seat, n, game)
+    else:
+        tiles_step(s, t, seat, n, game)
+        check_rewards(s, t, seat, n)
     s.stats[seat, ST_TURNS] += 1
 
 

@@ -10,7 +10,7 @@ strategies (:mod:`.strategies`) and applies their answers with these kernels.
 
 import numpy as np
 
-from analyzer.colorful_treasure.bits import popcount
+from analyzer.colorful_treasure.bits import lowest, popcount
 from analyzer.colorful_treasure.codes import P_RECALL, SCALE, Effect, Kind, Reward
 from analyzer.colorful_treasure.state import (
     ALWAYS,
@@ -40,6 +40,7 @@ from analyzer.colorful_treasure.state import (
     S_GRID_PLACES,
     S_LEFT,
     S_N_UP,
+    S_PAIRED,
     S_STEAL_N,
     S_STOLEN,
     S_SV_TURN,
@@ -111,6 +112,7 @@ def setup(s, t, n):
     s.sc[S_EXPLORER_TURN] = -1
     s.sc[S_DISCARDED] = 0
     s.sc[S_STOLEN] = 0
+    s.sc[S_PAIRED] = 0
     s.sc[S_TURN] = 0
 
 
@@ -274,16 +276,51 @@ def turn_back(s, n, seat):
 
 @njit
 def pairs_ready(s, seat):
-    """``seat`` holds a key marker and a chest marker (two of one kind never pair)."""
+    """``seat`` holds a key marker and a chest marker (two of one kind never pair);
+    with the ruling ``steal_pairs = "cards"``, a key card and a chest card not yet
+    spent in a pair (the same counters, kept by :func:`steal` and :func:`spend_card`)."""
     return s.held[seat, H_KEYS] > 0 and s.held[seat, H_CHESTS] > 0
 
 
 @njit
-def discard_pair(s, seat):
+def discard_pair(s, t, seat):
+    """``seat`` discards a key and a chest marker (``steal_pairs = "cards"``: spends a
+    key card and a chest card, :func:`spend_card`)."""
     s.held[seat, H_KEYS] -= 1
     s.held[seat, H_CHESTS] -= 1
     s.sc[S_DISCARDED] += 2
+    if t.pair_cards == 1:
+        spend_card(s, t, seat, Kind.KEY)
+        spend_card(s, t, seat, Kind.CHEST)
     trace(s, EV_PAIR, seat, 0, 0, 0)
+
+
+@njit
+def spend_card(s, t, seat, kind):
+    """Ruling ``steal_pairs = "cards"``: the lowest card of ``kind`` (key or chest)
+    that ``seat`` holds and has not spent in a pair is spent now: it stays with its
+    holder (it counts for the treasure reward) but makes no other pair, whoever
+    holds it later."""
+    x = t.key_mask[t.n_colours + kind - Kind.DIAMOND] & ~s.sc[S_GRID_CARDS] & ~s.sc[S_PAIRED]
+    while x != 0:
+        c = lowest(x)
+        x &= x - 1
+        if s.owner[c] == seat:
+            s.sc[S_PAIRED] |= np.int64(1) << c
+            return
+
+
+@njit
+def unspent(s, t, seat, kind):
+    """Cards of ``kind`` (key or chest) ``seat`` holds that are not spent in a pair."""
+    x = t.key_mask[t.n_colours + kind - Kind.DIAMOND] & ~s.sc[S_GRID_CARDS] & ~s.sc[S_PAIRED]
+    k = 0
+    while x != 0:
+        c = lowest(x)
+        x &= x - 1
+        if s.owner[c] == seat:
+            k += 1
+    return k
 
 
 @njit
@@ -303,6 +340,11 @@ def steal(s, t, seat, victim, card, game):
         lose_card(s, t, victim, card)
         gain_card(s, t, seat, card)
         s.sc[S_STOLEN] |= np.int64(1) << card
+        if t.pair_cards == 1 and is_treasure(t, card) and (s.sc[S_PAIRED] >> card) & 1 == 0:
+            # steal_pairs = "cards": an unspent key or chest card may pair for its thief
+            col = H_KEYS if t.card_kind[card] == Kind.KEY else H_CHESTS
+            s.held[victim, col] -= 1
+            s.held[seat, col] += 1
     s.stats[seat, ST_STEALS] += 1
     s.stats[victim, ST_ROBBED] += 1
     trace(s, EV_STEAL, seat, victim, card, 0)

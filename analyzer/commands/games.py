@@ -10,9 +10,15 @@ strategies (the default marked *), rules version and strategies version. Use the
 `analyzer simulate --game NAME`, `analyzer replay --game NAME` or the `game`
 key of a scenario file.
 
+With `--rules GAME`, list that game's ruling switches instead: each ruling,
+its values (the default marked *), and one line on what each value means. Set
+one with `--rule NAME=VALUE` (simulate, replay) or the `[rules]` table of a
+scenario file.
+
 Examples:
 
   analyzer games
+  analyzer games --rules uruk
 """
 
 
@@ -20,10 +26,22 @@ def register(app: typer.Typer) -> None:
     """Add the ``games`` command to ``app``."""
 
     @app.command("games", help=EXAMPLES)
-    def games_cmd() -> None:
+    def games_cmd(
+        rules: str = typer.Option(
+            None, "--rules", metavar="GAME", help="list GAME's ruling switches instead"
+        ),
+    ) -> None:
         from analyzer.errors import AnalyzerError
         from analyzer.games import BROKEN, available_games, load_game
 
+        if rules is not None:
+            from analyzer.games.rulings import ruling_lines
+
+            g = load_game(rules, "--rules")
+            typer.echo(f"{g.name}: rulings ({g.title}, rules {g.rules_version}); * = default")
+            for line in ruling_lines(g.ruling_specs()):
+                typer.echo(line)
+            return
         for name in available_games():
             try:
                 g = load_game(name)

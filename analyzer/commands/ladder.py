@@ -63,8 +63,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         import sys
 
-        from analyzer.cli import command_line
         from analyzer.commands.simulate import parse_rules
+        from analyzer.invocation import command_line
         from analyzer.ratings import format_ladder, ladder, write_ladder
 
         rulings = parse_rules(rule)

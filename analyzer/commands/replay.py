@@ -25,6 +25,8 @@ Examples:
 
   analyzer replay --game unearth --index 12 --seed 7
 
+  analyzer replay --game uruk --players 2 --seed 7 --rule settlement_on_replace=to_pool
+
 `--game` names the game; an integer there is read as the game index, as in
 earlier versions (`--game 12` is `--index 12`).
 """
@@ -47,10 +49,15 @@ def register(app: typer.Typer) -> None:
         edition: str | None = typer.Option(
             None, "--edition", help="edition of the rules (Unearth: english or german)"
         ),
+        rule: list[str] = typer.Option(
+            [], "--rule", help="a ruling switch KEY=VALUE (analyzer games --rules GAME); repeatable"
+        ),
         out: Path | None = typer.Option(
             None, "--out", help="write the replay to FILE (atomically) instead of stdout"
         ),
     ) -> None:
+        from analyzer.commands.simulate import parse_rules
+
         name = game
         if game.strip().lstrip("-").isdigit():  # the old meaning of --game: an index
             if index is not None:
@@ -60,7 +67,16 @@ def register(app: typer.Typer) -> None:
             name, index, where = "unearth", int(game), "--game"
         else:
             where = "--index"
-        text = replay_text(players, strategy, seed, index or 0, edition, game=name, where=where)
+        text = replay_text(
+            players,
+            strategy,
+            seed,
+            index or 0,
+            edition,
+            game=name,
+            where=where,
+            rulings=parse_rules(rule),
+        )
         if out is None:
             typer.echo(text, nl=False)
             return
@@ -69,16 +85,29 @@ def register(app: typer.Typer) -> None:
 
 
 def replay_text(
-    players, strategy, seed, index, edition=None, *, game="unearth", where="--index"
+    players,
+    strategy,
+    seed,
+    index,
+    edition=None,
+    *,
+    game="unearth",
+    where="--index",
+    rulings: dict | None = None,
 ) -> str:
-    """The replay of game ``index`` of a run (validates every argument first)."""
+    """The replay of game ``index`` of a run (validates every argument first);
+    ``rulings`` are the game's ruling switches (``--rule``)."""
     from analyzer.errors import bad_value
     from analyzer.games import load_game
     from analyzer.summary import parse_strategies
 
     g = load_game(game, where="--game")
-    rulings = {} if edition is None else {"edition": edition}
-    rules = g.load_rules(rulings, {}, "--edition")
+    rule_where = "--rule" if rulings else "--edition"
+    rulings = dict(rulings or {})
+    if edition is not None:
+        rulings["edition"] = edition
+        rule_where = "--edition"
+    rules = g.load_rules(rulings, {}, rule_where)
     lo, hi = g.player_range(rules)
     if not lo <= players <= hi:
         raise bad_value("--players", players, f"{lo} to {hi}")

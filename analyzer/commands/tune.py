@@ -70,8 +70,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         import sys
 
-        from analyzer.cli import command_line
         from analyzer.commands.simulate import parse_rules
+        from analyzer.invocation import command_line
         from analyzer.tuning import format_result, tune, write_result
 
         rulings = parse_rules(rule)

@@ -19,6 +19,7 @@ generic tables (never recognised by a name prefix). See ``docs/CONTRACTS.md``.
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -167,6 +168,12 @@ class Game:
         """Keys allowed in a scenario's ``[rules]`` table."""
         return ()
 
+    def ruling_specs(self) -> tuple:
+        """Each ruling switch described (:class:`analyzer.games.rulings.Ruling`:
+        values, default, one line of meaning per value), for ``analyzer games
+        --rules``; empty: the game describes none."""
+        return ()
+
     def load_rules(self, rulings: dict, overrides: dict, where: str) -> Any:
         """The game's rules object from ruling switches and value overrides.
 
@@ -309,10 +316,10 @@ def _discover() -> None:
     if _DISCOVERED:
         return
     _DISCOVERED = True
-    import analyzer
-
+    # the package's folder, found without importing the package (which imports this)
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     # one broken game folder must not take the others (or the CLI) down with it
-    for info in pkgutil.iter_modules(analyzer.__path__):
+    for info in pkgutil.iter_modules([here]):
         if info.ispkg and info.name not in _NOT_GAMES:
             try:
                 importlib.import_module(f"analyzer.{info.name}")  # registers itself

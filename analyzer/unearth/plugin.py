@@ -144,6 +144,60 @@ def _questions() -> tuple:
 STRATEGIES_VERSION = version()
 
 
+#: (name, values, default, one line per value, note) of each ruling, for
+#: ``analyzer games --rules`` (``analyzer.unearth.rules.Rulings``, ``docs/rulings.md``)
+_RULINGS = (
+    (
+        "edition",
+        ("english", "german"),
+        "english",
+        ("the English rulebook's readings", "the German rulebook's readings"),
+        "sets the defaults of wonder_bonus, tomb and first_player",
+    ),
+    (
+        "wonder_bonus",
+        ("once", "per_threshold"),
+        "once",
+        ("+5 once for 3 or more wonders (English)", "+5 for every 3 wonders (German)"),
+        "default: as the edition says",
+    ),
+    (
+        "tomb",
+        ("stone_colours", "ruin_colours"),
+        "stone_colours",
+        (
+            "Tomb of the Last Age counts stone colours (English)",
+            "it counts ruin colours (German)",
+        ),
+        "default: as the edition says",
+    ),
+    (
+        "first_player",
+        ("die_roll", "highest_sum"),
+        "die_roll",
+        ("recorded only (English)", "recorded only (German); seat 0 always starts"),
+        "default: as the edition says",
+    ),
+    (
+        "token_fallback",
+        (True, False),
+        True,
+        ("an empty token pile takes from the other pile", "then no wonder is built"),
+        "",
+    ),
+    (
+        "card_mods_on_forced_rerolls",
+        (False, True),
+        False,
+        (
+            "card modifiers wait for the current player's own roll",
+            "they also apply to a die the current player's card makes another reroll",
+        ),
+        "",
+    ),
+)
+
+
 @dataclass
 class Unearth(Game):
     name: str = "unearth"
@@ -175,6 +229,11 @@ class Unearth(Game):
         from analyzer.unearth.rules import Rulings
 
         return tuple(k for k in Rulings.__dataclass_fields__ if not k.startswith("_"))
+
+    def ruling_specs(self) -> tuple:
+        from analyzer.games.rulings import Ruling
+
+        return tuple(Ruling(*row) for row in _RULINGS)
 
     def load_rules(self, rulings: dict, overrides: dict, where: str):
         from analyzer.unearth.rules import load_rules

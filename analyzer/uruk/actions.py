@@ -9,21 +9,25 @@ card may rebuild the deck (:func:`analyzer.uruk.cards.reshuffle`).
 
 from analyzer.jit import njit
 from analyzer.uruk.cards import discard_card, draw_invention, stones_changed, trace
-from analyzer.uruk.codes import ANY, OWN, CardAction, Effect, EpochCost
+from analyzer.uruk.codes import ANY, OWN, CardAction, Effect, EpochCost, GodEffect
 from analyzer.uruk.state import (
     EV_CARD_ACTION,
     EV_DRAW,
     EV_MAKE,
     EV_NO_RES,
     EV_PAY,
+    EV_REMINDER_USED,
     EV_ROB_REPLACE,
     EV_SETTLE,
+    EV_STONES_BACK,
     EV_TAKE_CARD,
     EV_TAKE_RES,
     EV_TRADE,
     S_DECK_N,
     S_DISCARD_N,
+    S_GODS_HELD,
     S_N,
+    S_POOL_STONES,
     ST_CARD_ACTIONS,
     ST_CARDS_TAKEN,
     ST_CITIES,
@@ -40,6 +44,8 @@ _SETTLEMENT_DISCOUNT = Effect.SETTLEMENT_DISCOUNT.value
 _CARD_ACTION = Effect.CARD_ACTION.value
 _DRAW = CardAction.DRAW.value
 _LEVEL = EpochCost.LEVEL.value
+_MARDUK = GodEffect.MARDUK.value
+_NANNAR = GodEffect.NANNAR.value
 
 
 # --------------------------------------------------------------------------- predicates
@@ -98,13 +104,16 @@ def applies(t, x, colour):
 
 
 @njit
-def make_discount(s, t, p, x):
+def make_discount(s, t, p, x, r):
     """``(saved, invention)``: the best unused make_discount of seat ``p`` for
-    making ``x`` (``(0, -1)`` if none)."""
+    making ``x`` into slot ``r`` (-1: a free slot); ``(0, -1)`` if none. The
+    invention in slot ``r`` counts unless ruling ``replaced_discount = "lost"``."""
     best = 0
     who = -1
     for i in range(t.max_inventions):
         d = s.inv[p, i]
+        if i == r and t.replaced_no_discount == 1:
+            continue
         if d >= 0 and t.inv_effect[d] == _MAKE_DISCOUNT and s.fn_used[d] == 0:
             if applies(t, d, t.inv_colour[x]) and t.inv_level[x] >= t.inv_level_param[d]:
                 if t.inv_amount[d] > best:
@@ -121,10 +130,11 @@ def level_ok(s, t, p, x):
 
 
 @njit
-def make_need(s, t, p, x):
-    """``(copies, pairs)``: cards of ``x`` shown and colour pairs needed to make it."""
+def make_need(s, t, p, x, r):
+    """``(copies, pairs)``: cards of ``x`` shown and colour pairs needed to make
+    it into slot ``r`` (-1: a free slot)."""
     need = t.inv_level[x]
-    saved, _ = make_discount(s, t, p, x)
+    saved, _ = make_discount(s, t, p, x, r)
     need = max(1, need - saved)
     copies = min(s.hand[p, x], need)
     return copies, need - copies
@@ -162,7 +172,7 @@ def can_make(s, t, p, x, r):
         if s.inv[p, r] < 0:
             return False
         extra = t.inv_colour[s.inv[p, r]]
-    copies, pairs = make_need(s, t, p, x)
+    copies, pairs = make_need(s, t, p, x, r)
     return pairs == 0 or spare_pairs(s, t, p, x, copies, extra) >= pairs
 
 
@@ -193,13 +203,29 @@ def pay_pair(s, t, p):
 
 
 @njit
+def replace_slot(s, t, p, r):
+    """The invention in slot ``r`` goes back to seat ``p``'s hand; its settlement
+    stays for the new invention (ruling ``settlement_on_replace = "moves"``) or
+    its stones go to the pool (``"to_pool"``). Returns the replaced invention."""
+    old = s.inv[p, r]
+    s.hand[p, old] += 1
+    k = s.stones[p, r]
+    if k > 0 and t.stones_to_pool == 1:
+        s.stones[p, r] = 0
+        s.sc[S_POOL_STONES] += k
+        trace(s, EV_STONES_BACK, p, old, k, 0)
+        stones_changed(s)
+    return old
+
+
+@njit
 def do_make(s, t, p, x, r):
     """Make invention ``x`` (``can_make`` holds): show its cards, one to the
-    display (a free slot, or slot ``r`` whose invention goes back to the hand;
-    the settlement there stays, ruling), the rest and the colour pairs to the
-    discard pile. Uses the best make_discount function."""
-    copies, pairs = make_need(s, t, p, x)
-    saved, who = make_discount(s, t, p, x)
+    display (a free slot, or slot ``r`` whose invention goes back to the hand:
+    :func:`replace_slot`), the rest and the colour pairs to the discard pile.
+    Uses the best make_discount function."""
+    copies, pairs = make_need(s, t, p, x, r)
+    saved, who = make_discount(s, t, p, x, r)
     if who >= 0 and max(1, t.inv_level[x] - saved) < t.inv_level[x]:
         s.fn_used[who] = 1
     old = -1
@@ -207,8 +233,7 @@ def do_make(s, t, p, x, r):
         r = free_slot(s, t, p)
         s.stones[p, r] = 0
     else:
-        old = s.inv[p, r]
-        s.hand[p, old] += 1
+        old = replace_slot(s, t, p, r)
     s.inv[p, r] = x
     s.hand[p, x] -= copies
     for _ in range(copies - 1):
@@ -229,8 +254,7 @@ def place_free(s, t, p, x, r):
         r = free_slot(s, t, p)
         s.stones[p, r] = 0
     else:
-        old = s.inv[p, r]
-        s.hand[p, old] += 1
+        old = replace_slot(s, t, p, r)
     s.inv[p, r] = x
     s.hand[p, x] -= 1
     s.made[p, x] += 1
@@ -304,6 +328,18 @@ def richest_pool_colour(s, t, avoid):
 
 
 @njit
+def obtainable(s, t, p, c):
+    """Would taking colour ``c`` give seat ``p`` a resource: the pool has one, or
+    another seat holds more than ``p`` (:func:`take_one`)?"""
+    if s.pool[c] > 0:
+        return True
+    for q in range(s.sc[S_N]):
+        if q != p and s.supply[q, c] > s.supply[p, c]:
+            return True
+    return False
+
+
+@njit
 def take_one(s, t, p, c, with_fn):
     """Take one resource of colour ``c``: from the pool, or, if it has none, from
     the player holding most of it (the first such seat clockwise), unless seat
@@ -374,20 +410,27 @@ def do_take_resources(s, t, p, slot, use_fn):
 @njit
 def tradeable(s, t, p, mask):
     """Hand cards seat ``p`` can trade among the inventions in bit ``mask``:
-    displayed anywhere, each limited by the pool's resources of its colour."""
+    displayed anywhere, each limited by the pool's resources of its colour
+    (ruling ``trade_empty_pool = "refused"``); with ``"from_players"`` a colour
+    the pool lacks counts if another seat holds more of it (at least one card)."""
     total = 0
     mask &= shown_mask(s, t)
     for x in range(t.n_inv):
         if (mask >> x) & 1 and s.hand[p, x] > 0:
-            total += min(s.hand[p, x], s.pool[t.inv_colour[x]])
+            c = t.inv_colour[x]
+            k = min(s.hand[p, x], s.pool[c])
+            if k == 0 and t.trade_from_players == 1 and obtainable(s, t, p, c):
+                k = 1
+            total += k
     return total
 
 
 @njit
 def do_trade(s, t, p, mask):
     """Discard the hand cards of the inventions in ``mask`` that someone displays,
-    one resource of the card's colour from the pool each (as far as the pool
-    has them, ruling). Returns cards traded."""
+    one resource of the card's colour each: from the pool as far as it has them;
+    then, with ruling ``trade_empty_pool = "from_players"``, as when taking
+    resources (:func:`take_one`) while that gives one. Returns cards traded."""
     total = 0
     mask &= shown_mask(s, t)
     for x in range(t.n_inv):
@@ -400,6 +443,13 @@ def do_trade(s, t, p, mask):
                 s.supply[p, c] += k
                 for _ in range(k):
                     discard_card(s, x)
+            if t.trade_from_players == 1:
+                while s.hand[p, x] > 0 and obtainable(s, t, p, c):
+                    take_one(s, t, p, c, 0)
+                    s.hand[p, x] -= 1
+                    discard_card(s, x)
+                    k += 1
+            if k > 0:
                 total += k
                 trace(s, EV_TRADE, p, x, k, 0)
     s.stat[p, ST_TRADED] += total
@@ -407,6 +457,25 @@ def do_trade(s, t, p, mask):
 
 
 # --------------------------------------------------------------------------- settlements
+
+
+@njit
+def use_half_price(s, t, p):
+    """Seat ``p`` placed a stone at half price: the right is used up (ruling
+    ``half_price_card = "discarded"``), or one Marduk/Nannar card lying before
+    it goes to the discard pile (``"kept"``: each card is one half-price stone)."""
+    if t.card_kept == 0:
+        s.half_price[p] = 0
+        return
+    s.half_price[p] -= 1
+    for g in range(t.n_gods):
+        e = t.god_effect[g]
+        if s.reminders[p, g] > 0 and (e == _MARDUK or e == _NANNAR):
+            s.reminders[p, g] -= 1
+            s.sc[S_GODS_HELD] -= 1
+            discard_card(s, t.n_inv + g)
+            trace(s, EV_REMINDER_USED, p, t.n_inv + g, 0, 0)
+            return
 
 
 @njit
@@ -437,9 +506,11 @@ def settle_plan(s, t, p, slot, pay):
     """Cost of a stone on ``slot`` and, with ``pay``, paying it. Returns the
     epoch card (0..3) the stone comes from, -1 if it cannot be placed, or -2 if
     it cannot be paid. Half price (Marduk, Nannar) halves every colour's amount,
-    rounded up, and excludes other discounts; else the best settlement_discount
-    saves resources of the colour needed least. For "different" costs the player
-    pays with the colours it holds most of (lowest index on ties)."""
+    rounded up (ruling ``half_price_rounding = "per_colour"``) or the whole cost,
+    rounded up, the larger shares on the colours held most (``"total"``), and
+    excludes other discounts; else the best settlement_discount saves resources
+    of the colour needed least. For "different" costs the player pays with the
+    colours it holds most of (lowest index on ties)."""
     x = s.inv[p, slot]
     if x < 0 or s.stones[p, slot] >= 2:
         return -1
@@ -447,7 +518,7 @@ def settle_plan(s, t, p, slot, pay):
     e = stone_epoch(s, t, city)
     if e < 0:
         return -1
-    half = s.half_price[p] == 1
+    half = s.half_price[p] >= 1
     saved = 0
     who = -1
     if not half:
@@ -465,9 +536,12 @@ def settle_plan(s, t, p, slot, pay):
                 trace(s, EV_PAY, p, c, need, 0)
     else:
         per = t.epoch_per_colour[e]
-        if half:
-            per = (per + 1) // 2
         k = t.epoch_colours[e]
+        total = -1  # half of the whole cost, ruling half_price_rounding = "total"
+        if half and t.half_of_total == 1:
+            total = (per * k + 1) // 2
+        elif half:
+            per = (per + 1) // 2
         # the k colours held most, in order; the discount lands on the last (least)
         used = 0
         for j in range(k):
@@ -480,6 +554,8 @@ def settle_plan(s, t, p, slot, pay):
             need = per
             if j == k - 1:
                 need = max(0, per - saved)
+            if total >= 0:
+                need = total // k + (1 if j < total % k else 0)
             if most < need:
                 return -2
             used |= 1 << best
@@ -493,6 +569,9 @@ def settle_plan(s, t, p, slot, pay):
                         most = s.supply[p, c]
                         best = c
                 need = per if left > 1 else max(0, per - saved)
+                if total >= 0:
+                    j = k - left
+                    need = total // k + (1 if j < total % k else 0)
                 left -= 1
                 used &= ~(1 << best)
                 s.supply[p, best] -= need
@@ -501,7 +580,7 @@ def settle_plan(s, t, p, slot, pay):
                     trace(s, EV_PAY, p, best, need, 0)
     if pay:
         if half:
-            s.half_price[p] = 0
+            use_half_price(s, t, p)
         elif who >= 0 and saved > 0:
             s.fn_used[who] = 1
     return e

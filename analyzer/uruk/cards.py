@@ -184,6 +184,7 @@ def reset(s):
     s.epoch[:] = 0
     s.fn_used[:] = 0
     s.half_price[:] = 0
+    s.reminders[:] = 0
     s.city_points[:] = 0
     s.actions_next[:] = 0
     s.bid[:] = 0

@@ -224,7 +224,8 @@ def fewest(s, t):
 @njit
 def resolve(s, t, g, first):
     """The effect of god or disaster card ``g`` (steps 1 and 2 done), from ``first``.
-    Returns 1 if the card stays before a player (Ninurta), else 0."""
+    Returns 1 if the card stays before a player (Ninurta; Marduk/Nannar with
+    ruling ``half_price_card = "kept"``), else 0."""
     n = s.sc[S_N]
     kind = t.god_kind[g]
     e = t.god_effect[g]
@@ -247,6 +248,7 @@ def resolve(s, t, g, first):
         return 0
     if kind == _FEWEST:
         w = fewest(s, t)
+        kept = 0
         for k in range(n):
             p = (first + k) % n
             if p == w:
@@ -255,6 +257,12 @@ def resolve(s, t, g, first):
                     c = choose_colour(s, t, p)
                     take_colour(s, t, p, c, t.god_amount[g])
                     trace(s, EV_BONUS, p, code, 1, c)
+                elif t.card_kept == 1:
+                    # the card lies before the winner: one more half-price stone
+                    s.half_price[p] += 1
+                    s.reminders[p, g] += 1
+                    kept = 1
+                    trace(s, EV_BONUS, p, code, 1, -1)
                 else:
                     s.half_price[p] = 1
                     trace(s, EV_BONUS, p, code, 1, -1)
@@ -266,7 +274,7 @@ def resolve(s, t, g, first):
                 c = choose_colour(s, t, p)
                 take_colour(s, t, p, c, 1)
                 trace(s, EV_BONUS, p, code, 0, c)
-        return 0
+        return kept
     if kind == _EVERYONE:
         for k in range(n):
             p = (first + k) % n

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from analyzer.errors import InputError
+from analyzer.errors import bad_value
 from analyzer.games import Column, Game, Strategy
 
 #: kept in step with analyzer.uruk.strategies (read here without importing numba)
@@ -114,21 +114,24 @@ class Uruk(Game):
     # ----------------------------------------------------------------- rules
 
     def ruling_names(self) -> tuple[str, ...]:
-        return ()
+        from analyzer.uruk.rules import RULING_NAMES
+
+        return RULING_NAMES
+
+    def ruling_specs(self) -> tuple:
+        from analyzer.uruk.rules import RULINGS
+
+        return RULINGS
 
     def load_rules(self, rulings: dict, overrides: dict, where: str):
         from analyzer.uruk.rules import load_rules
 
-        if rulings:
-            key = sorted(rulings)[0]
-            raise InputError(
-                f"{where}: unknown ruling {key!r} (Uruk has no ruling switches; "
-                "change values with [overrides])"
-            )
-        return load_rules(overrides, where=where)
+        if not isinstance(rulings, dict):
+            raise bad_value(f"{where}: rules", rulings, "a table of rulings")
+        return load_rules(overrides, rulings=rulings, where=where)
 
     def rules_settings(self, rules) -> tuple[dict, dict]:
-        return {}, dict(rules.overrides)
+        return dict(rules.rulings), dict(rules.overrides)
 
     def override_example(self, path: str):
         from analyzer.uruk.rules import example_value

@@ -49,6 +49,10 @@ def _lines(rules, rows) -> list[str]:
             text = f"gets no {colour(a)} (holds the most)"
         elif ev == S.EV_ROB_REPLACE:
             text = f"robbed, takes 1 {colour(a)} from the pool"
+        elif ev == S.EV_STONES_BACK:
+            text = f"{b} stone(s) of {card(a)} go back to the pool"
+        elif ev == S.EV_REMINDER_USED:
+            text = f"discards {card(a)} (its half-price stone placed)"
         elif ev == S.EV_TRADE:
             text = f"trades {b} x {card(a)}"
         elif ev == S.EV_SETTLE:

@@ -26,10 +26,11 @@ import numpy as np
 from analyzer.errors import InputError, bad_value
 from analyzer.games.data import check as _check
 from analyzer.games.data import coerce_override
+from analyzer.games.rulings import Ruling, check_rulings
 from analyzer.uruk.codes import ANY, OWN, CardAction, Counts, Effect, EpochCost, GodEffect, GodKind
 
 #: Names the engine's behaviour; changes only when simulated behaviour changes.
-RULES_VERSION = "uruk-rules-1"
+RULES_VERSION = "uruk-rules-2"
 
 DECKS = ("inventions", "gods", "epochs", "components", "scoring")
 #: the list key of each deck file that holds its cards (None: plain keys)
@@ -54,6 +55,74 @@ EFFECT_FIELDS = {
     "bid_bonus": ("none", "village", "city"),
 }
 N_EPOCHS = 4
+
+#: The readings the rulebook leaves open (``docs/rules/uruk.md``, "Rulings"): each
+#: a switch of a scenario's ``[rules]`` or ``--rule NAME=VALUE``. The defaults are
+#: what the engine played before the switches existed.
+RULINGS = (
+    Ruling(
+        "settlement_on_replace",
+        ("moves", "to_pool"),
+        "moves",
+        (
+            "the village or city moves onto the new invention",
+            "the replaced invention's stones go back to the pool",
+        ),
+        "replacing an invention that carries a settlement: the rulebook allows it "
+        "but does not say where the stones go",
+    ),
+    Ruling(
+        "half_price_card",
+        ("discarded", "kept"),
+        "discarded",
+        (
+            "Marduk/Nannar are discarded at once; the winner keeps one half-price "
+            "right (a second one before it is used adds nothing)",
+            "the card lies before the winner until its half-price stone is placed, "
+            "then is discarded; each card held is one half-price stone",
+        ),
+        "the rulebook has the winner lay the card before them as a reminder",
+    ),
+    Ruling(
+        "replaced_discount",
+        ("counts", "lost"),
+        "counts",
+        (
+            "a make discount of the invention being replaced applies to the new one",
+            "the invention being replaced gives no make discount",
+        ),
+    ),
+    Ruling(
+        "half_price_rounding",
+        ("per_colour", "total"),
+        "per_colour",
+        (
+            "each colour's amount is halved, rounded up (3 x 2 different: 2 + 2)",
+            "the whole cost is halved, rounded up, spread over the same colours "
+            "(3 x 2 different: 2 + 1)",
+        ),
+    ),
+    Ruling(
+        "trade_empty_pool",
+        ("refused", "from_players"),
+        "refused",
+        (
+            "a hand card is traded only while the pool holds its colour",
+            "a colour the pool lacks is taken as when taking resources: from the "
+            "player holding most of it",
+        ),
+    ),
+    Ruling(
+        "empty_bid",
+        ("refused", "allowed"),
+        "refused",
+        (
+            "every bid and raise in a god auction adds at least one hand card",
+            "a bid of no cards is allowed (a bid bonus alone can bid)",
+        ),
+    ),
+)
+RULING_NAMES = tuple(r.name for r in RULINGS)
 
 
 class Tables(NamedTuple):
@@ -100,6 +169,18 @@ class Tables(NamedTuple):
     resources_per_point: int
     min_players: int
     max_players: int
+    # ruling switches (RULINGS), 0 = the default reading
+    stones_to_pool: int  #: settlement_on_replace = "to_pool"
+    card_kept: int  #: half_price_card = "kept"
+    replaced_no_discount: int  #: replaced_discount = "lost"
+    half_of_total: int  #: half_price_rounding = "total"
+    trade_from_players: int  #: trade_empty_pool = "from_players"
+    empty_bid: int  #: empty_bid = "allowed"
+
+
+def default_rulings() -> dict:
+    """Every ruling at its default."""
+    return {r.name: r.default for r in RULINGS}
 
 
 @dataclass(frozen=True)
@@ -108,10 +189,11 @@ class Rules:
 
     data: dict
     overrides: dict = field(default_factory=dict)
+    rulings: dict = field(default_factory=default_rulings)
 
     @functools.cached_property
     def tables(self) -> Tables:
-        return _build_tables(self.data)
+        return _build_tables(self.data, self.rulings)
 
     @property
     def colours(self) -> list[str]:
@@ -139,8 +221,12 @@ class Rules:
         return self.invention_names + self.god_names
 
     def describe(self) -> dict:
-        """JSON-able description for manifests: version and overrides."""
-        return {"rules_version": RULES_VERSION, "overrides": dict(self.overrides)}
+        """JSON-able description for manifests: version, rulings and overrides."""
+        return {
+            "rules_version": RULES_VERSION,
+            "rulings": dict(self.rulings),
+            "overrides": dict(self.overrides),
+        }
 
 
 # --------------------------------------------------------------------------- loading
@@ -166,8 +252,14 @@ def default_rules() -> Rules:
     return load_rules()
 
 
-def load_rules(overrides: dict[str, Any] | None = None, *, where: str = "rules") -> Rules:
-    """Load the shipped data, apply ``overrides``, validate.
+def load_rules(
+    overrides: dict[str, Any] | None = None,
+    *,
+    rulings: dict[str, Any] | None = None,
+    where: str = "rules",
+) -> Rules:
+    """Load the shipped data, apply ``overrides``, validate; ``rulings`` sets the
+    :data:`RULINGS` switches (the others keep their defaults).
 
     ``overrides`` maps a dotted path to a new value: ``"<deck>.<card id>.<field>"``
     for decks with cards (``inventions``, ``gods``, ``epochs``; the id may be a
@@ -175,11 +267,12 @@ def load_rules(overrides: dict[str, Any] | None = None, *, where: str = "rules")
     ``scoring``. A new value has the type of the value it replaces. Raises
     :class:`InputError` naming ``where``, the path, the value and what is allowed.
     """
+    checked = check_rulings(RULINGS, rulings, where)
     data = base_data()
     for path, value in (overrides or {}).items():
         _apply_override(data, path, value, where)
     _validate(data, where)
-    return Rules(data=data, overrides=dict(overrides or {}))
+    return Rules(data=data, overrides=dict(overrides or {}), rulings=checked)
 
 
 def example_value(path: str) -> Any:
@@ -427,7 +520,7 @@ def _colour_param(value: str, own_colours: list[str]) -> int:
     return own_colours.index(value)
 
 
-def _build_tables(data: dict) -> Tables:
+def _build_tables(data: dict, rulings: dict) -> Tables:
     comp = data["components"]
     colours = comp["colours"]
     invs = data["inventions"]["invention"]
@@ -513,6 +606,12 @@ def _build_tables(data: dict) -> Tables:
         resources_per_point=sc["resources_per_point"],
         min_players=comp["min_players"],
         max_players=hi,
+        stones_to_pool=int(rulings["settlement_on_replace"] == "to_pool"),
+        card_kept=int(rulings["half_price_card"] == "kept"),
+        replaced_no_discount=int(rulings["replaced_discount"] == "lost"),
+        half_of_total=int(rulings["half_price_rounding"] == "total"),
+        trade_from_players=int(rulings["trade_empty_pool"] == "from_players"),
+        empty_bid=int(rulings["empty_bid"] == "allowed"),
     )
 
 

@@ -108,6 +108,8 @@ EV_SCORE = 25  #: a = score, b = cities, c = win share x 1000
 EV_DRAW = 26  #: a = card drawn to the hand (god effects, card actions)
 EV_GAIN = 27  #: a = colour, b = resources gained from a god
 EV_ROB_REPLACE = 28  #: a = colour taken from the pool by a robbed seat
+EV_STONES_BACK = 29  #: a = replaced invention, b = its stones, to the pool (ruling)
+EV_REMINDER_USED = 30  #: a = Marduk/Nannar card discarded after its half-price stone
 
 #: candidate actions a strategy may weigh in one decision
 MAX_CAND = 64
@@ -127,7 +129,8 @@ class State(NamedTuple):
     pool: np.ndarray  #: [n_colours] resources in the common pool
     epoch: np.ndarray  #: [4] stones on epoch cards I..IV
     fn_used: np.ndarray  #: [n_inv] 1 if the active player used that function this turn
-    half_price: np.ndarray  #: [P] 1: the next settlement costs half (Marduk, Nannar)
+    half_price: np.ndarray  #: [P] half-price stones due (Marduk, Nannar; 0 or 1 unless "kept")
+    reminders: np.ndarray  #: [P, n_gods] god cards lying before the seat as half-price reminders
     city_points: np.ndarray  #: [P] points per own city at the end (Ninurta)
     actions_next: np.ndarray  #: [P] actions of the seat's next turn
     bid: np.ndarray  #: [P, n_inv] hand cards in the running auction bid
@@ -169,6 +172,7 @@ def new_state(t: Tables, trace_rows: int = 0, queue: int = 0) -> State:
         epoch=np.zeros(N_EPOCHS, i),
         fn_used=np.zeros(t.n_inv, i),
         half_price=np.zeros(p, i),
+        reminders=np.zeros((p, max(t.n_gods, 1)), i),
         city_points=np.zeros(p, i),
         actions_next=np.zeros(p, i),
         bid=np.zeros((p, t.n_inv), i),

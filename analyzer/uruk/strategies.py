@@ -32,6 +32,7 @@ from analyzer.uruk.actions import (
     level_ok,
     make_need,
     max_level,
+    obtainable,
     settle_discount,
     shown_mask,
     slot_of,
@@ -40,7 +41,7 @@ from analyzer.uruk.actions import (
 )
 from analyzer.uruk.codes import Action, CardAction, Effect, EpochCost, GodEffect
 from analyzer.uruk.scoring import count_settlements, invention_points
-from analyzer.uruk.state import MAX_CAND, S_N
+from analyzer.uruk.state import MAX_CAND
 
 STRATEGY_NAMES = ("random", "builder", "hoarder", "balanced")
 PARAM_NAMES = ("uniform", "w_points", "w_level", "w_resource", "w_card", "auction", "secret")
@@ -151,12 +152,7 @@ def resource_value(s, t, p, c):
 @njit
 def can_get(s, t, p, c):
     """Would taking colour ``c`` give seat ``p`` a resource (pool, or a richer seat)?"""
-    if s.pool[c] > 0:
-        return True
-    for q in range(s.sc[S_N]):
-        if q != p and s.supply[q, c] > s.supply[p, c]:
-            return True
-    return False
+    return obtainable(s, t, p, c)
 
 
 @njit
@@ -185,13 +181,14 @@ def best_colour(s, t, p):
 
 @njit
 def settle_cost(s, t, p, slot):
-    """Resources the next stone on ``slot`` costs seat ``p`` (an estimate: discounts ignored)."""
+    """Resources the next stone on ``slot`` costs seat ``p`` (an estimate: half
+    price taken as half the whole cost, whichever ``half_price_rounding``)."""
     e = stone_epoch(s, t, s.stones[p, slot] == 1)
     if t.epoch_cost[e] == _LEVEL:
         k = t.inv_level[s.inv[p, slot]]
     else:
         k = t.epoch_per_colour[e] * t.epoch_colours[e]
-    if s.half_price[p] == 1:
+    if s.half_price[p] >= 1:
         k = (k + 1) // 2
     else:
         k -= settle_discount(s, t, p)[0]
@@ -209,6 +206,16 @@ def bid_bonus(s, t, p):
             if b > best:
                 best = b
     return best
+
+
+@njit
+def replace_gain(t, x, y, st):
+    """Points gained by ``x`` replacing ``y``, which carries ``st`` stones: the
+    settlement moves onto ``x`` (ruling ``settlement_on_replace = "moves"``) or
+    its stones go to the pool and ``x`` stands bare (``"to_pool"``)."""
+    if t.stones_to_pool == 1:
+        return invention_points(t, x, 0) - invention_points(t, y, st)
+    return invention_points(t, x, st) - invention_points(t, y, st)
 
 
 # --------------------------------------------------------------------------- actions
@@ -262,7 +269,7 @@ def candidates(s, t, p):
         lx = t.inv_level[x]
         cx = t.inv_colour[x]
         spent = 0.1 * wc * lx
-        copies, pairs = make_need(s, t, p, x)
+        copies, pairs = make_need(s, t, p, x, -1)
         left = s.tally[cx] - copies
         base = all_pairs - s.tally[cx] // 2 + left // 2
         if has_free and pairs <= base:
@@ -273,10 +280,15 @@ def candidates(s, t, p):
             if y >= 0 and t.inv_level[y] < lx:
                 # the replaced card returns to the hand: one more of its colour
                 cy = t.inv_colour[y]
-                k_cy = left if cy == cx else s.tally[cy]
-                if pairs <= base + (k_cy + 1) // 2 - k_cy // 2:
+                c_r, p_r, left_r, base_r = copies, pairs, left, base
+                if t.replaced_no_discount == 1:  # y's own discount is lost
+                    c_r, p_r = make_need(s, t, p, x, r)
+                    left_r = s.tally[cx] - c_r
+                    base_r = all_pairs - s.tally[cx] // 2 + left_r // 2
+                k_cy = left_r if cy == cx else s.tally[cy]
+                if p_r <= base_r + (k_cy + 1) // 2 - k_cy // 2:
                     st = s.stones[p, r]
-                    d = invention_points(t, x, st) - invention_points(t, y, st)
+                    d = replace_gain(t, x, y, st)
                     k = _add(s, k, _MAKE, x, r, wp * d + wl * (lx - t.inv_level[y]) - spent)
     seen = 0
     for i in range(t.max_inventions):
@@ -301,7 +313,7 @@ def candidates(s, t, p):
             if prm[P_UNIFORM] > 0 or u <= 0.35:
                 mask |= 1 << x
                 worth += s.hand[p, x] * (wr * resource_value(s, t, p, t.inv_colour[x]) - wc * u)
-    if mask != 0 and tradeable(s, t, p, mask) > 0:
+    if mask != 0 and tradeable(s, t, p, mask) > 0:  # the ruling trade_empty_pool
         k = _add(s, k, _TRADE, mask, 0, worth)
     for i in range(t.max_inventions):
         x = s.inv[p, i]
@@ -375,7 +387,8 @@ def raise_bid(s, t, p, g, standing, own):
     add = 0
     moved = np.empty(128, np.int64)
     k = 0
-    while (add < need or k == 0) and k < moved.shape[0]:  # a raise adds a card
+    cards = 1 - t.empty_bid  # a raise adds a card (ruling empty_bid = "refused")
+    while (add < need or k < cards) and k < moved.shape[0]:
         x = least_useful(s, t, p)
         if x < 0:
             break
@@ -384,7 +397,7 @@ def raise_bid(s, t, p, g, standing, own):
         moved[k] = x
         k += 1
         add += t.inv_level[x]
-    if add < need or own + add > limit or k == 0:
+    if add < need or own + add > limit or k < cards:
         for j in range(k):  # only planned: back to the hand, earlier rounds' cards stay
             s.bid[p, moved[j]] -= 1
             s.hand[p, moved[j]] += 1
@@ -527,6 +540,19 @@ def enlil_choice(s, t, p):
         if t.inv_level[y] < t.inv_level[best]:
             if low < 0 or t.inv_level[y] < t.inv_level[s.inv[p, low]]:
                 low = i
+    if low >= 0 and t.stones_to_pool == 1:
+        # the stones of the replaced invention are lost: the best gain instead
+        low = -1
+        top = 0
+        for i in range(t.max_inventions):
+            y = s.inv[p, i]
+            if t.inv_level[y] < t.inv_level[best]:
+                d = replace_gain(t, best, y, s.stones[p, i])
+                if low < 0 or d > top:
+                    low = i
+                    top = d
+        if top <= 0:
+            return -1, -1
     if low < 0:
         return -1, -1
     return best, low
