@@ -218,12 +218,11 @@ def key_codes(values) -> tuple[np.ndarray, np.ndarray] | None:
     if kind in "iub":
         uniq, codes = np.unique(arr, return_inverse=True)
         return codes.astype(np.int64).reshape(-1), _texts(uniq)
-    if kind == "f":
-        codes = np.full(len(arr), -1, np.int64)
+    if kind == "f":  # the few values by hashing, then each row's place among them
         ok = ~np.isnan(arr)
-        uniq, inv = np.unique(arr[ok], return_inverse=True)
-        codes[ok] = inv.reshape(-1)
-        return codes, _texts(uniq)
+        uniq = np.sort(pd.unique(arr[ok]))
+        codes = np.where(ok, np.searchsorted(uniq, np.where(ok, arr, 0.0)), -1)
+        return codes.astype(np.int64), _texts(uniq)
     return None
 
 
@@ -294,8 +293,12 @@ class Table:
             self.matrix()
             raw = self._raw.get(name, self.floats(name))
             if raw.dtype.kind in "iub":
-                big = max(abs(int(raw.min())), abs(int(raw.max()))) ** 2 if len(raw) else 0
-                out = (False, float(big))
+                square = float(1 << (16 * raw.dtype.itemsize))  # the type's bound, squared
+                if raw.dtype.itemsize > 2 or self.rows * square >= 2.0**53:  # the values' own
+                    square = float(
+                        max(abs(int(raw.min())), abs(int(raw.max()))) ** 2 if len(raw) else 0
+                    )
+                out = (False, square)
             else:
                 out = (bool(np.isnan(self.floats(name)).any()), np.inf)
             self._stat[name] = out
