@@ -290,7 +290,10 @@ class Game:
         return {}
 
     def register_commands(self, app) -> None:
-        """Add the game's own CLI commands to the typer ``app``."""
+        """Add the game's own CLI commands to the typer ``app``: by default the
+        modules it declared to :func:`register_game` (``commands``), if any."""
+        for module in command_modules(self.name) or ():
+            importlib.import_module(module).register(app)
 
 
 # --------------------------------------------------------------------------- registry

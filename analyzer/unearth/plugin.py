@@ -435,11 +435,3 @@ class Unearth(Game):
         if "claims_exact" not in tables:
             return ["", "Exact claim odds: not available (analyzer.unearth.odds missing)."]
         return []
-
-    def register_commands(self, app) -> None:
-        import importlib
-
-        from analyzer.unearth import COMMANDS
-
-        for name in COMMANDS:
-            importlib.import_module(name).register(app)
