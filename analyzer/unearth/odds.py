@@ -8,13 +8,16 @@ The answer is exact: the probability that each player claims, of an
 unbreakable tie and of no claim, and the expected stones and consolation
 delver cards of each player, as :class:`fractions.Fraction`.
 
-Engine: :func:`_odds_kernel` walks the roll tree depth first. Every node carries
-an integer weight over the common denominator ``prod(faces ** rolls)`` (the
-most rolls each die can take, rerolls included), so sums are exact in int64.
-Choices made after seeing a roll (modifier signs and order, rerolls) are
-maximised subtree by subtree for the player who makes them. The Python wrapper
-validates, precomputes which final values each choice can reach, and converts
-the integer result to fractions.
+Engines: :func:`analyzer.unearth.odds_kernel._odds_kernel` (numba) walks the
+roll tree depth first. Every node carries an integer weight over the common
+denominator ``prod(faces ** rolls)`` (the most rolls each die can take, rerolls
+included), so sums are exact in int64. Choices made after seeing a roll
+(modifier signs and order, rerolls) are maximised subtree by subtree for the
+player who makes them. :func:`analyzer.unearth.odds_tree.solve` walks the same
+tree in plain Python, each state once, with the same integers: small questions
+go there (:data:`TREE_MAX_WEIGHT`), so this module and a one-shot
+``analyzer odds`` import no numba. This module validates, precomputes which
+final values each choice can reach, and converts the integer result to fractions.
 
 Every modifier's parameters come from the rules data through
 :mod:`.modifiers` (shared with the engine and the strategies), which also
