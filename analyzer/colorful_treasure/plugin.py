@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where a table is made, not to list games
+    import pandas as pd
 
 from analyzer.errors import bad_value
 from analyzer.games import Column, Game, Strategy
