@@ -55,9 +55,14 @@ COMMAND_MODULES = ("games", "simulate", "replay", "run", "compare", "ladder", "t
 
 
 def _register_commands() -> None:
-    from analyzer.games import available_games, load_game
+    from analyzer.games import available_games, command_modules, load_game
 
     for name in available_games():  # a game's own commands (Unearth: odds, advise)
+        modules = command_modules(name)
+        if modules is not None:  # declared: added without building the game
+            for module in modules:
+                importlib.import_module(module).register(app)
+            continue
         try:
             load_game(name).register_commands(app)
         except AnalyzerError:  # a broken game: `analyzer games` says why

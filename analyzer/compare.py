@@ -18,8 +18,6 @@ a report's findings. Only saved tables are read; nothing is simulated.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +27,7 @@ import pandas as pd
 from analyzer import findings as F
 from analyzer.errors import InputError
 from analyzer.games import DEFAULT_GAME, load_game
+from analyzer.outputs import atomic_write
 
 
 @dataclass
@@ -342,12 +341,11 @@ def write_csv(c: Comparison, path: str | Path) -> Path:
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
         raise InputError(f"--csv: bad value {str(p)!r} (allowed: a file in an existing directory)")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            c.table().to_csv(fh, index=False, float_format="%.6g")
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    table = c.table()
+
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8", newline="") as fh:
+            table.to_csv(fh, index=False, float_format="%.6g")
+
+    atomic_write(p, write, "--csv: writing")  # the umask's mode, not a temp file's 0600
     return p

@@ -95,6 +95,14 @@ def _imports(path: Path, source: bytes | None = None) -> set[Path]:
     return found
 
 
+@functools.cache
+def _file_imports(path: Path) -> frozenset[Path]:
+    """:func:`_imports` of a package file, parsed once per process: the keys of
+    every kernel module walk mostly the same files, and parsing them again for
+    each module made loading one cached kernel cost a third of a second."""
+    return frozenset(_imports(path))
+
+
 def module_closure(path: Path) -> list[Path]:
     """``path`` and every package module it imports, transitively, sorted."""
     todo = [Path(path).resolve()]
@@ -104,7 +112,7 @@ def module_closure(path: Path) -> list[Path]:
         if p in seen:
             continue
         seen.add(p)
-        todo.extend(_imports(p) - seen)
+        todo.extend(_file_imports(p) - seen)
     return sorted(seen)
 
 

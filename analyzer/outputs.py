@@ -23,13 +23,14 @@ any file of the user's that only they hold, and removes them.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from analyzer.errors import EnvironmentFailure, InputError, environment_error
@@ -222,6 +223,99 @@ def clean_stale(target: Path) -> None:
         shutil.rmtree(p, ignore_errors=True)
 
 
+# --------------------------------------------------------------------------- one run per folder
+
+#: lock files this process holds: path -> open descriptor (a nested hold is free)
+_HELD: dict[str, int] = {}
+
+
+def _lock_path(target: Path) -> Path:
+    return Path(target).parent / f".{Path(target).name}.lock"
+
+
+def _holder(fd: int) -> str:
+    """`` (pid N)`` of the run that holds a lock file, from what it wrote there."""
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return ""
+    return f" (pid {text})" if text.isdigit() else ""
+
+
+@contextlib.contextmanager
+def folder_lock(target: Path, where: str = "--out") -> Iterator[None]:
+    """Hold the report folder ``target`` for this run, or refuse at once.
+
+    An exclusive ``flock`` on ``.<name>.lock`` beside the target, holding this
+    process's id: a second run to the same folder stops with one line saying
+    which run holds it (:class:`EnvironmentFailure`, exit 1: its input is fine,
+    it can run once the other has finished) instead of clearing the first
+    run's half-built folder (:func:`clean_stale`). The kernel drops the lock
+    when its process dies, however it dies, so a killed run never blocks the
+    next one. Nested holds in one process are free. Where ``flock`` does not
+    exist (Windows), or the parent folder does not exist yet, nothing is locked
+    here (:func:`replace_dir` holds it again when it writes).
+    """
+    path = _lock_path(target)
+    key = os.path.abspath(path)
+    try:
+        import fcntl
+    except ImportError:
+        fcntl = None
+    if key in _HELD or fcntl is None or not path.parent.is_dir():
+        yield
+        return
+    while True:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as err:
+            raise environment_error(err, f"{where}: locking {target}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as err:
+            who = _holder(fd)
+            os.close(fd)
+            if err.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise environment_error(err, f"{where}: locking {target}") from None
+            raise EnvironmentFailure(
+                f"{where}: {target} is being written by another analyzer run{who}; "
+                "wait for it or choose another folder"
+            ) from None
+        try:  # the holder before us may have removed the file: lock the one at the path
+            same = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except OSError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    _HELD[key] = fd
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        del _HELD[key]
+        _unlink(path)  # still held: a waiting run finds the path gone and tries again
+        os.close(fd)
+
+
+def _parent_dir(target: Path, where: str) -> Path:
+    """The folder ``target`` goes in, created if missing. A plain file at the target
+    or on the way to it is bad input (:class:`InputError`: choose another path)."""
+    parent = target.parent
+    if target.exists() and not target.is_dir():
+        raise InputError(f"{where}: {target} is a file (allowed: a folder, new or a report)")
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        pass  # a file on the way: said below
+    except OSError as err:
+        raise environment_error(err, f"{where}: creating {parent}") from None
+    if not parent.is_dir():
+        raise InputError(f"{where}: {parent} is not a folder (allowed: a path of folders)")
+    return parent
+
+
 def replace_dir(target: Path, fill: Callable[[Path], list[str]], where: str = "--out") -> list[str]:
     """Build a folder with ``fill(tmp)`` beside ``target`` and swap it into place.
 
@@ -230,16 +324,18 @@ def replace_dir(target: Path, fill: Callable[[Path], list[str]], where: str = "-
     an existing ``target`` are carried over (hard links) before the swap;
     analyzer's old files that the new report does not write again go away with
     the old folder. An ``OSError`` becomes an :class:`EnvironmentFailure`
-    naming the path; on any failure the old folder stays as it was.
+    naming the path; on any failure the old folder stays as it was. The folder
+    is held (:func:`folder_lock`) from the clean-up of a killed run's leftovers
+    to the swap.
     """
     target = Path(target)
-    parent = target.parent
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise environment_error(err, f"{where}: creating {parent}") from None
-    if not parent.is_dir():
-        raise InputError(f"{where}: {parent} is not a directory")
+    parent = _parent_dir(target, where)
+    with folder_lock(target, where):
+        return _swap_in(target, parent, fill, where)
+
+
+def _swap_in(target: Path, parent: Path, fill, where: str) -> list[str]:
+    """:func:`replace_dir` once the folder is held."""
     clean_stale(target)
     tmp_prefix, old_prefix = _prefixes(target.name)
     try:
@@ -286,6 +382,7 @@ __all__ = [
     "clean_stale",
     "dir_mode",
     "file_mode",
+    "folder_lock",
     "own_files",
     "replace_dir",
     "umask",

@@ -45,6 +45,8 @@ import pandas as pd
 
 from analyzer.errors import InputError, bad_value
 
+#: most bootstrap replicates (each refits the ratings; more is a typo)
+MAX_BOOTSTRAP = 1_000_000
 #: default number of bootstrap replicates
 BOOTSTRAP = 1000
 
@@ -193,12 +195,18 @@ def ladder(
 
     g = load_game(game, where="--game")
     strategies = check_strategies(g, strategies)
-    if isinstance(players, bool) or not isinstance(players, int | np.integer):
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int | np.integer)
+        or not g.min_players <= players <= g.max_players
+    ):
         raise bad_value("--players", players, f"an integer from {g.min_players} to {g.max_players}")
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 2:
         raise bad_value("--games", games, "an integer of at least 2 (games per line-up)")
     if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 0:
-        raise bad_value("--bootstrap", bootstrap, "a non-negative integer")
+        raise bad_value("--bootstrap", bootstrap, f"an integer from 0 to {MAX_BOOTSTRAP:,}")
+    if bootstrap > MAX_BOOTSTRAP:
+        raise bad_value("--bootstrap", bootstrap, f"an integer from 0 to {MAX_BOOTSTRAP:,}")
     if not (isinstance(prior, int | float) and math.isfinite(prior) and prior >= 0):
         raise bad_value("--prior", prior, "a non-negative number")
     if anchor is None:

@@ -87,14 +87,22 @@ def run_and_report(
     the file's values. An invalid scenario raises :class:`InputError` before
     anything is written.
     """
-    from analyzer.aggregate import empty_partial
-    from analyzer.driver import run_scenario, sections_only_info
+    from analyzer.outputs import folder_lock
     from analyzer.scenario_file import load_scenario, with_overrides
-    from analyzer.sections import run_sections
 
     sc = with_overrides(load_scenario(scenario_path), games=games, seed=seed)
     target = Path(out) if out is not None else Path("reports") / sc.name
     _check_target(target)
+    with folder_lock(target):  # a second run to the folder stops now, not after its games
+        return _run_and_write(sc, target, workers, progress)
+
+
+def _run_and_write(sc, target: Path, workers, progress) -> ReportResult:
+    """:func:`run_and_report` once the scenario is read and the folder is held."""
+    from analyzer.aggregate import empty_partial
+    from analyzer.driver import run_scenario, sections_only_info
+    from analyzer.sections import run_sections
+
     if sc.plays_games:
         run = run_scenario(sc, workers=workers, progress=progress)
         info, aggregate, tables, extra = run.info, run.aggregate, run.tables, run.extra
@@ -177,7 +185,7 @@ def rebuild_report(directory: str | Path) -> ReportResult:
         (tmp / "data").mkdir()
         for path in data.glob("*.parquet"):  # analyzer's data files; the user's are carried
             if path.stem in tables or path.stem in extra or path.name == "aggregate.parquet":
-                shutil.copy2(path, tmp / "data" / path.name)
+                shutil.copyfile(path, tmp / "data" / path.name)  # the umask's mode
         if "games" in tables:  # the recomputed aggregate replaces the saved one
             _write_parquet(agg, tmp / "data" / "aggregate.parquet", index=True)
         try:
@@ -1028,7 +1036,7 @@ def _check_target(target: Path) -> None:
             "folder of its own, e.g. --out reports/NAME)"
         )
     if target.exists() and not target.is_dir():
-        raise EnvironmentFailure(f"--out: {target} exists and is not a directory")
+        raise InputError(f"--out: {target} is a file (allowed: a folder, new or a report)")
     if target.is_dir() and any(target.iterdir()) and not (target / "manifest.json").is_file():
         raise InputError(
             f"--out: {target} is a non-empty directory that is not a report "
@@ -1038,7 +1046,7 @@ def _check_target(target: Path) -> None:
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent
     if not ancestor.is_dir():
-        raise EnvironmentFailure(f"--out: {ancestor} is not a directory")
+        raise InputError(f"--out: {ancestor} is a file (allowed: a path of folders)")
     if not os.access(ancestor, os.W_OK | os.X_OK):
         raise EnvironmentFailure(
             f"--out: cannot write in {ancestor} (permission denied; choose a writable place)"

@@ -28,7 +28,6 @@ import functools
 import hashlib
 import json
 import math
-import multiprocessing
 import os
 import re
 import time
@@ -57,6 +56,9 @@ MANIFEST_NAME = "run.json"
 #: is a typo, and the game index must stay a 64-bit integer)
 MAX_GAMES = 10**12
 GAMES_ALLOWED = f"an integer from 1 to {MAX_GAMES:,}"
+#: most local worker processes (one per core is the useful most; more is a typo
+#: that would start a process per batch)
+MAX_WORKERS = 1024
 
 
 @dataclass(frozen=True)
@@ -124,8 +126,11 @@ def _validate(options: RunOptions, headline) -> None:
         raise bad_value("games", options.games, GAMES_ALLOWED)
     if not _is_int(options.batch_size) or not 1 <= options.batch_size <= MAX_GAMES:
         raise bad_value("batch_size", options.batch_size, GAMES_ALLOWED)
-    if options.workers is not None and (not _is_int(options.workers) or options.workers < 1):
-        raise bad_value("workers", options.workers, "a positive integer, or None for all cores")
+    if options.workers is not None and (
+        not _is_int(options.workers) or not 1 <= options.workers <= MAX_WORKERS
+    ):
+        allowed = f"an integer from 1 to {MAX_WORKERS:,}, or None for all cores"
+        raise bad_value("workers", options.workers, allowed)
     if options.precision is not None:
         p = options.precision
         if (
@@ -345,6 +350,10 @@ class _Checkpoint:
 
     def __init__(self, directory: Path, manifest: dict, resume: bool) -> None:
         self.dir = Path(directory)
+        #: the folders this run creates (deepest first) and whether it wrote run.json:
+        #: what :meth:`discard` takes away if the run fails before finishing a batch
+        self.created = [p for p in (self.dir, *self.dir.parents) if not p.exists()]
+        self.wrote_manifest = False
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
         except OSError as err:
@@ -383,8 +392,26 @@ class _Checkpoint:
                     "(allowed: an empty directory or a checkpoint written by analyzer)"
                 )
             text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
-            _atomic_write(path, lambda tmp: Path(tmp).write_text(text, "utf-8"))
+            try:
+                _atomic_write(path, lambda tmp: Path(tmp).write_text(text, "utf-8"))
+            except BaseException:
+                self.discard()
+                raise
+            self.wrote_manifest = True
         self.keep_tables = bool(manifest["keep_tables"])
+
+    def discard(self) -> None:
+        """Leave nothing behind of a run that failed before finishing any batch
+        (an unreachable scheduler, an interrupt at start-up): the ``run.json`` it
+        wrote and the folders it created, as long as nothing else is in them."""
+        if self.wrote_manifest and not any(self.dir.glob("batch-*")):
+            (self.dir / MANIFEST_NAME).unlink(missing_ok=True)
+            self.wrote_manifest = False
+        for folder in self.created:
+            try:
+                folder.rmdir()
+            except OSError:  # not empty (or gone): it holds something else
+                break
 
     @staticmethod
     def saved_seed(directory: Path) -> int | None:
@@ -618,12 +645,17 @@ class _Backend:
             self.window = 1
             self.submit = functools.partial(self.executor.submit, _run_batch, batch_fn, reducer)
             return
-        # spawn: no fork of a process holding threads (progress display, numba)
+        # spawn-like: no fork of a process holding threads (progress display,
+        # numba), and workers that do not run the caller's main module again
+        # (a script from stdin, a script without a __main__ guard: analyzer.pool)
+        from analyzer.pool import context
+
+        initargs = (batch_fn, reducer, options.keep_tables, os.getpid())
         self.executor = cf.ProcessPoolExecutor(
             max_workers=workers,
-            mp_context=multiprocessing.get_context("spawn"),
+            mp_context=context(*initargs[:2]),
             initializer=_init_worker,
-            initargs=(batch_fn, reducer, options.keep_tables, os.getpid()),
+            initargs=initargs,
         )
         self.window = 2 * workers
         self.where = f"{workers} local processes"
@@ -850,6 +882,8 @@ def run(
         progress.close()
         if backend is not None:
             backend.close(failed=not finished_ok)
+        if ckpt is not None and not finished_ok and not computed:
+            ckpt.discard()
     seconds = time.perf_counter() - t0
     out_tables = {}
     if keep:

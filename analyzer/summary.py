@@ -25,6 +25,10 @@ from analyzer.errors import EnvironmentFailure, InputError, bad_value
 from analyzer.games import DEFAULT_GAME, load_game
 from analyzer.runner import GAMES_ALLOWED, MAX_GAMES, RunResult, write_parquet_atomic
 
+#: most games per batch (a scenario's ``[output] batch_size`` has the same bound)
+MAX_BATCH = 1_000_000
+BATCH_ALLOWED = f"an integer from 1 to {MAX_BATCH:,}"
+
 
 def summary_table(aggregate: pd.DataFrame, level: float = 0.95, cell: int = 0) -> pd.DataFrame:
     """Estimates of one cell of a summed aggregate: one row per seat, then per strategy.
@@ -187,6 +191,11 @@ def simulate_games(
         raise bad_value("--games", games, GAMES_ALLOWED)
     if isinstance(first_game, bool) or not isinstance(first_game, int) or first_game < 0:
         raise bad_value("first_game", first_game, "a non-negative integer")
+    batch_size = _plain_int(batch_size)
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int):
+        raise bad_value("--batch-size", batch_size, BATCH_ALLOWED)
+    if not 1 <= batch_size <= MAX_BATCH:
+        raise bad_value("--batch-size", batch_size, BATCH_ALLOWED)
     path = check_out_path(out)
     intervention = None
     if forbid is not None:

@@ -55,6 +55,8 @@ import pandas as pd
 
 from analyzer.errors import InputError, StalledGameError, bad_value
 
+#: most candidate rows one search may play (more is a typo: it would never end)
+MAX_TRIALS = 1_000_000
 #: the step CMA-ES starts with, in the unit cube of the bounds
 SIGMA0 = 0.3
 #: win share taken off per unit of shortfall below a strategy's share floor
@@ -241,6 +243,8 @@ def tune(
     for key, v, low in (("--trials", trials, 1), ("--games", games, 1)):
         if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < low:
             raise bad_value(key, v, "a positive integer")
+    if trials > MAX_TRIALS:
+        raise bad_value("--trials", trials, f"an integer from 1 to {MAX_TRIALS:,}")
     if isinstance(confirm_games, bool) or not isinstance(confirm_games, int | np.integer):
         raise bad_value("--confirm-games", confirm_games, "a non-negative integer")
     if confirm_games < 0:
@@ -248,7 +252,7 @@ def tune(
     if isinstance(players, bool) or not isinstance(players, int | np.integer):
         raise bad_value("--players", players, f"an integer from {g.min_players} to {g.max_players}")
     players = int(players)
-    if players < 2:
+    if not 2 <= players <= g.max_players:
         raise bad_value("--players", players, f"an integer from 2 to {g.max_players}")
     names, defaults, lows, highs = _search_space(strat, params, parse_bounds(bounds), players)
     fld = _field(g, strategy, field_, players)

@@ -162,3 +162,38 @@ def test_missing_file(tmp_path, capsys):
     assert run_cli(["advise", str(p)]) == 2
     err = capsys.readouterr().err
     assert "no such file" in err and str(p) in err and len(err.strip().splitlines()) == 1
+
+
+_BASE = 'me = "blue"\nfree_dice = ["d6"]\n'
+_BIG = 2**63 - 1
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        (f"{_BASE}bag = {_BIG}\n[[ruins]]\nclaim = 9\n", "bag: bad value"),
+        (f"{_BASE}bag = 3\n[[ruins]]\nclaim = 9\nstones = {_BIG}\n", "stones: bad value"),
+        (f"{_BASE}[[ruins]]\nclaim = {_BIG}\n", "claim: bad value"),
+        (f"{_BASE}[[ruins]]\nclaim = {10**23}\n", "claim: bad value"),
+        (f"{_BASE}[[ruins]]\nclaim = {'9' * 5000}\n", "a number too long"),
+        (f'{_BASE}[[ruins]]\nclaim = 9\ndice = ["red:d6={"9" * 5000}"]\n', "dice[0]"),
+        (f'me = "blue"\nfree_dice = ["d{"9" * 5000}"]\n[[ruins]]\nclaim = 9\n', "free_dice[0]"),
+    ],
+)
+def test_hostile_integers_in_the_state_file(tmp_path, capsys, text, fragment):
+    """Integers past 64 bits or absurdly large end in one line and exit 2 (they
+    ended as an internal error, exit 3, or ran)."""
+    p = _write(tmp_path, text)
+    assert run_cli(["advise", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"analyzer: error: {p}: ") and fragment in err and "allowed" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("seed", [str(2**64), "-5", "99999999999999999999999"])
+def test_deep_seed_out_of_range_names_the_option(tmp_path, capsys, seed):
+    p = _write(tmp_path, f"{_BASE}[[ruins]]\nclaim = 9\n")
+    assert run_cli(["advise", str(p), "--deep", "--seed", seed]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"analyzer: error: --seed: bad value {seed}")
+    assert len(err.strip().splitlines()) == 1

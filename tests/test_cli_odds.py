@@ -1,6 +1,8 @@
 """``analyzer odds`` through the CLI entry point: output, JSON, chart, bad input."""
 
 import json
+import os
+import stat
 from fractions import Fraction as F
 
 import pytest
@@ -102,3 +104,59 @@ def test_bad_input_one_line_exit_2(capsys, args, fragment):
     assert err.startswith("analyzer: error: ")
     assert fragment in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+_HUGE = "9" * 5000  # more digits than Python converts to an int
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["--claim", "99999999999999999999999", "--dice", "a:d6"], "--claim: bad value"),
+        (["--claim", str(2**63 - 1), "--dice", "a:d6"], "--claim: bad value"),
+        (["--claim", _HUGE, "--dice", "a:d6"], "--claim: bad value"),
+        (
+            ["--claim", "9", "--dice", "a:d6", "--ruin-stones", str(2**63 - 1), "--bag", "1"],
+            "--ruin",
+        ),
+        (
+            ["--claim", "9", "--dice", "a:d6", "--ruin-stones", "1", "--bag", str(2**63 - 1)],
+            "--bag",
+        ),
+        (["--claim", "9", "--dice", "a:d6", "--bag", str(2**70)], "--bag: bad value"),
+        (["--claim", "9", "--dice", "a:d6", "--ruin-stones", "-1"], "--ruin-stones: bad value"),
+        (["--claim", "9", "--dice", f"a:d{_HUGE}"], "--dice: bad value"),
+        (["--claim", "9", "--dice", f"a:d6={_HUGE}"], "--dice: bad value"),
+        (["--claim", "9", "--dice", f"a:d6=-{_HUGE},b:d6"], "--dice: bad value"),
+    ],
+)
+def test_hostile_integers_one_line_exit_2(capsys, args, fragment):
+    """Integers past 64 bits, negative or absurd end in one line and exit 2 (they
+    ended as an internal error, exit 3, or ran)."""
+    assert run_cli(["odds", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("analyzer: error: ") and fragment in err and "allowed" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_me_not_at_the_table_is_refused(capsys):
+    args = ["odds", "--claim", "9", "--dice", "a:d6,b:d6=3", "--wonder", "columns=c"]
+    assert run_cli([*args, "--me", "zed"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err == "analyzer: error: --me: bad value 'zed' (allowed: a player at the table: a, b, c)\n"
+    )
+    assert run_cli([*args, "--me", "c", "--json"]) == 0  # a wonder's owner is at the table
+    assert json.loads(capsys.readouterr().out)["me"] == "c"
+
+
+@pytest.mark.parametrize("mask, mode", [(0o022, 0o644), (0o027, 0o640)])
+def test_chart_obeys_the_umask(tmp_path, capsys, mask, mode):
+    path = tmp_path / "odds.png"
+    old = os.umask(mask)
+    try:
+        assert run_cli([*BASE, "--chart", str(path)]) == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(path.stat().st_mode) == mode
+    assert [p.name for p in tmp_path.iterdir()] == ["odds.png"]

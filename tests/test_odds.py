@@ -261,12 +261,13 @@ def questions(draw):
     return claim, dice, kw
 
 
+@pytest.mark.parametrize("engine", ["kernel", "tree"])
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(questions())
-def test_kernel_matches_brute_force_twin(case):
+def test_kernel_matches_brute_force_twin(engine, case):
     claim, dice, kw = case
     q = OddsQuestion(claim, tuple(Die(o, f, v) for o, f, v in dice), **kw)
-    r = exact_odds(q, RULES)
+    r = exact_odds(q, RULES, engine=engine)
     wonders = {}
     for eff, owner in kw["wonders"]:
         wonders.setdefault(owner, set()).add(eff)

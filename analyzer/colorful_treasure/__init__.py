@@ -22,4 +22,4 @@ def _game():
     return ColorfulTreasure()
 
 
-register_game("colorful_treasure", _game)
+register_game("colorful_treasure", _game, commands=())  # no commands of its own

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where a table is made, not to list games
+    import pandas as pd
 
 from analyzer.errors import bad_value
 from analyzer.games import Column, Game, Strategy
@@ -122,6 +124,18 @@ _RULING_TEXT = {
         "the game ends at once instead",
     ),
     "tiles": ("no action tiles", "the action tiles, side A", "the action tiles, side B"),
+    "tile_timing": (
+        "tiles are taken before the 'first to' rewards are checked at a turn's end",
+        "tiles are taken after the reward check (a sixth colour counts a turn later)",
+    ),
+    "tile_offers": (
+        "one tile offer for each colour reaching 3 gem cards (two in a turn possible)",
+        "at most one tile offer a turn",
+    ),
+    "steal_pairs": (
+        "a steal pair is formed by key and chest markers",
+        "a steal pair is formed by key and chest cards, stolen ones included",
+    ),
 }
 
 

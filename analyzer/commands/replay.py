@@ -9,6 +9,9 @@ import typer
 
 from analyzer.commands import STRATEGY_HELP
 
+#: the largest game index: game indices are unsigned 64-bit integers in the kernels
+MAX_INDEX = 2**64 - 1
+
 EXAMPLES = """
 Play one game and print its replay: set-up, every draw, card, roll, reroll
 decision, stone, wonder and claim, then the final scores. Game N of seed S is
@@ -113,8 +116,8 @@ def replay_text(
         raise bad_value("--players", players, f"{lo} to {hi}")
     if seed < 0:
         raise bad_value("--seed", seed, "a non-negative integer")
-    if index < 0:
-        raise bad_value(where, index, "a non-negative integer")
+    if not 0 <= index <= MAX_INDEX:
+        raise bad_value(where, index, f"a game index from 0 to {MAX_INDEX:,} (2**64 - 1)")
     per_seat = parse_strategies(strategy, players, g.strategy_names(), g.default_strategy)
     return g.replay(g.make_job(players, per_seat, seed, rules), index)
 

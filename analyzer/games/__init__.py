@@ -23,10 +23,10 @@ import os
 import pkgutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where a table is made, not to list games
+    import pandas as pd
 
 from analyzer.errors import AnalyzerError, InputError, bad_value
 
@@ -290,7 +290,10 @@ class Game:
         return {}
 
     def register_commands(self, app) -> None:
-        """Add the game's own CLI commands to the typer ``app``."""
+        """Add the game's own CLI commands to the typer ``app``: by default the
+        modules it declared to :func:`register_game` (``commands``), if any."""
+        for module in command_modules(self.name) or ():
+            importlib.import_module(module).register(app)
 
 
 # --------------------------------------------------------------------------- registry
@@ -304,11 +307,33 @@ _DISCOVERED = False
 _NOT_GAMES = {"commands", "games"}
 
 
-def register_game(name: str, factory: Callable[[], Game]) -> None:
-    """Make game ``name`` loadable; ``factory()`` builds its :class:`Game` on first use."""
+#: the modules of each game's own CLI commands, if the game declared them
+_COMMANDS: dict[str, tuple[str, ...]] = {}
+
+
+def register_game(
+    name: str, factory: Callable[[], Game], *, commands: Sequence[str] | None = None
+) -> None:
+    """Make game ``name`` loadable; ``factory()`` builds its :class:`Game` on first use.
+
+    ``commands``: the modules of the game's own CLI commands (each with a
+    ``register(app)``; ``()``: none), so that the CLI adds them without building
+    the game (which may import pandas, rules data, questions), and a one-shot
+    command starts fast. None (the default): the CLI builds the game and calls
+    its :meth:`Game.register_commands`.
+    """
     if name in _FACTORIES and _FACTORIES[name] is not factory:
         raise AnalyzerError(f"game {name!r} is registered twice")
     _FACTORIES[name] = factory
+    if commands is not None:
+        _COMMANDS[name] = tuple(commands)
+
+
+def command_modules(name: str) -> tuple[str, ...] | None:
+    """The modules of game ``name``'s own commands as it declared them
+    (:func:`register_game`), or None if it did not: build it and ask."""
+    _discover()
+    return _COMMANDS.get(name)
 
 
 def _discover() -> None:
@@ -387,6 +412,9 @@ def strategy_column(strategies: Sequence[str], games: int, categories: Sequence[
     (one name per seat, every name among ``categories``): a categorical built from
     its codes, the same as ``pd.Categorical`` of the names but without a string
     per row to look up."""
+    import numpy as np
+    import pandas as pd
+
     categories = list(categories)
     codes = np.array([categories.index(s) for s in strategies], np.int64)
     return pd.Categorical.from_codes(np.tile(codes, games), categories=categories)

@@ -27,4 +27,8 @@ def _game():
     return Unearth()
 
 
-register_game("unearth", _game)
+#: Unearth's own commands (``analyzer odds``, ``analyzer advise``): the CLI adds
+#: them without building the game, so that a one-shot ``odds`` starts fast
+COMMANDS = ("analyzer.unearth.commands.odds", "analyzer.unearth.commands.advise")
+
+register_game("unearth", _game, commands=COMMANDS)

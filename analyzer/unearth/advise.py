@@ -24,6 +24,7 @@ from pathlib import Path
 from analyzer.errors import InputError, bad_value
 from analyzer.unearth.odds import (
     GOALS,
+    MAX_COUNT,
     Die,
     OddsQuestion,
     _delver_amount,
@@ -31,6 +32,7 @@ from analyzer.unearth.odds import (
     allowed_faces,
     event_names,
     fmt_percent,
+    int_allowed,
     parse_die,
 )
 from analyzer.unearth.odds_cost import exact_odds  # priced first, stoppable
@@ -124,6 +126,10 @@ def load_state(path: str | Path, rules: Rules | None = None) -> TableState:
         raise InputError(
             f"{src}: bad TOML: {err} (allowed: TOML; see analyzer advise --example)"
         ) from None
+    except ValueError:  # a number of thousands of digits: Python refuses to read it
+        raise InputError(
+            f"{src}: bad TOML: a number too long to read (allowed: {int_allowed(0)})"
+        ) from None
     return parse_state(data, src, rules)
 
 
@@ -133,9 +139,11 @@ def _unknown_keys(obj: dict, allowed: tuple[str, ...], where: str) -> None:
             raise InputError(f"{where}: unknown key {k!r} (allowed: {', '.join(allowed)})")
 
 
-def _int(value, where: str, lo: int, allowed: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < lo:
-        raise bad_value(where, value, allowed)
+def _int(value, where: str, lo: int, allowed: str = "") -> int:
+    """``value`` if an integer from ``lo`` to :data:`analyzer.unearth.odds.MAX_COUNT`,
+    else :class:`InputError` naming ``where`` (``allowed``: words after the range)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= MAX_COUNT:
+        raise bad_value(where, value, int_allowed(lo) + allowed)
     return value
 
 
@@ -151,7 +159,7 @@ def parse_state(data: dict, src: str, rules: Rules) -> TableState:
         raise bad_value(f"{src}: event", event, ", ".join(["none", *events]))
     bag = data.get("bag")
     if bag is not None:
-        bag = _int(bag, f"{src}: bag", 0, "a non-negative integer (omit: unlimited)")
+        bag = _int(bag, f"{src}: bag", 0, "; omit it: unlimited")
     faces_ok = allowed_faces(rules)
     faces_txt = ", ".join(f"d{f}" for f in faces_ok)
     free = data.get("free_dice", [])
@@ -159,7 +167,7 @@ def parse_state(data: dict, src: str, rules: Rules) -> TableState:
         raise bad_value(f"{src}: free_dice", free, f'a list like ["d6", "d8"] of {faces_txt}')
     free_faces = []
     for k, tok in enumerate(free):
-        m = re.fullmatch(r"[dD](\d+)", tok) if isinstance(tok, str) else None
+        m = re.fullmatch(r"[dD](\d{1,9})", tok) if isinstance(tok, str) else None
         if not m or int(m.group(1)) not in faces_ok:
             raise bad_value(f"{src}: free_dice[{k}]", tok, faces_txt)
         free_faces.append(int(m.group(1)))
@@ -198,8 +206,8 @@ def parse_state(data: dict, src: str, rules: Rules) -> TableState:
             raise bad_value(f"{where}.name", name, "a non-empty string")
         if "claim" not in r:
             raise InputError(f"{where}: missing key 'claim' (allowed: a positive integer)")
-        claim = _int(r["claim"], f"{where}.claim", 1, "a positive integer")
-        stones = _int(r.get("stones", 0), f"{where}.stones", 0, "a non-negative integer")
+        claim = _int(r["claim"], f"{where}.claim", 1)
+        stones = _int(r.get("stones", 0), f"{where}.stones", 0)
         dice_in = r.get("dice", [])
         if not isinstance(dice_in, list):
             raise bad_value(f"{where}.dice", dice_in, 'a list like ["red:d6=5"]')

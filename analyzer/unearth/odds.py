@@ -8,13 +8,16 @@ The answer is exact: the probability that each player claims, of an
 unbreakable tie and of no claim, and the expected stones and consolation
 delver cards of each player, as :class:`fractions.Fraction`.
 
-Engine: :func:`_odds_kernel` walks the roll tree depth first. Every node carries
-an integer weight over the common denominator ``prod(faces ** rolls)`` (the
-most rolls each die can take, rerolls included), so sums are exact in int64.
-Choices made after seeing a roll (modifier signs and order, rerolls) are
-maximised subtree by subtree for the player who makes them. The Python wrapper
-validates, precomputes which final values each choice can reach, and converts
-the integer result to fractions.
+Engines: :func:`analyzer.unearth.odds_kernel._odds_kernel` (numba) walks the
+roll tree depth first. Every node carries an integer weight over the common
+denominator ``prod(faces ** rolls)`` (the most rolls each die can take, rerolls
+included), so sums are exact in int64. Choices made after seeing a roll
+(modifier signs and order, rerolls) are maximised subtree by subtree for the
+player who makes them. :func:`analyzer.unearth.odds_tree.solve` walks the same
+tree in plain Python, each state once, with the same integers: small questions
+go there (:data:`TREE_MAX_WEIGHT`), so this module and a one-shot
+``analyzer odds`` import no numba. This module validates, precomputes which
+final values each choice can reach, and converts the integer result to fractions.
 
 Every modifier's parameters come from the rules data through
 :mod:`.modifiers` (shared with the engine and the strategies), which also
@@ -38,7 +41,6 @@ import json
 import math
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -47,15 +49,20 @@ from typing import NamedTuple
 import numpy as np
 
 from analyzer.errors import InputError, bad_value
-from analyzer.jit import njit
-from analyzer.unearth.claims import NO_CLAIM, TIE, ruin_outcome
-from analyzer.unearth.codes import CardKind, EventEffect
-from analyzer.unearth.modifiers import ROLL_WONDERS, reachable, roll_parameters
+from analyzer.unearth.codes import CardKind, ClaimResult, EventEffect
+from analyzer.unearth.roll_rules import ROLL_WONDERS, reachable, roll_parameters
 from analyzer.unearth.rules import Rules, default_rules
+
+NO_CLAIM = int(ClaimResult.NO_CLAIM)
+TIE = int(ClaimResult.TIE)
 
 GOALS = ("claim", "stone")
 
-_TOKEN = re.compile(r"^([A-Za-z0-9_\-]+):[dD](\d+)(?:=(-?\d+))?$")
+#: a die token; faces and value of at most 9 digits (a longer number is no die)
+_TOKEN = re.compile(r"^([A-Za-z0-9_\-]+):[dD](\d{1,9})(?:=(-?\d{1,9}))?$")
+#: the largest claim value, stones on a ruin or in the bag a question takes (any
+#: game's are far smaller; the kernel counts in 64-bit integers)
+MAX_COUNT = 1_000_000
 #: int64 headroom for the integer weights (a vector entry is at most weight * dice)
 _WEIGHT_LIMIT = 2**62
 
@@ -220,18 +227,32 @@ def parse_die(token: str, rules: Rules, where: str, *, need_value: bool = False)
     return Die(owner, faces, v)
 
 
-def parse_int(where: str, text: str | None, *, minimum: int = 0, required: bool = False):
-    """Parse an integer option given as text; None stays None unless ``required``."""
-    allowed = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
+def int_allowed(minimum: int, maximum: int = MAX_COUNT) -> str:
+    """The words for an integer from ``minimum`` to ``maximum`` (error messages)."""
+    return f"an integer from {minimum} to {maximum:,}"
+
+
+def parse_int(
+    where: str,
+    text: str | None,
+    *,
+    minimum: int = 0,
+    required: bool = False,
+    maximum: int = MAX_COUNT,
+):
+    """Parse an integer option given as text; None stays None unless ``required``.
+    A value outside ``minimum .. maximum`` (or not an integer) raises
+    :class:`InputError` naming ``where``."""
+    allowed = int_allowed(minimum, maximum)
     if text is None:
         if required:
             raise InputError(f"{where}: missing (allowed: {allowed})")
         return None
     try:
         value = int(str(text).strip())
-    except ValueError:
+    except ValueError:  # not an integer, or more digits than Python converts
         raise bad_value(where, text, allowed) from None
-    if value < minimum:
+    if not minimum <= value <= maximum:
         raise bad_value(where, value, allowed)
     return value
 
@@ -342,366 +363,24 @@ class _Problem(NamedTuple):
     no_reroll_from: np.ndarray  #: bool[n_unknown + 1] no die i.. can be rerolled
 
 
-class _Work(NamedTuple):
-    """Scratch the kernel mutates; rows of the 2-D buffers are stack depths."""
-
-    value: np.ndarray  #: int64[n_dice] values on the ruin (0 = not rolled yet)
-    stones: np.ndarray  #: int64[n_players] stones gained along the current path
-    left: np.ndarray  #: int64[1] stones left to give, -1 = unlimited
-    cards: np.ndarray  #: int64[n_players]
-    dist: np.ndarray  #: int64[n_unknown + 2] stone-count distribution (fast path)
-    frame: np.ndarray  #: int64[depth, _NF] the explicit stack (fields _I .. _DEC)
-    acc: np.ndarray  #: int64[depth, L] result of the frame at that depth
-    tot: np.ndarray  #: int64[depth, L] running sum over naturals
-    best: np.ndarray  #: int64[depth, L] best option for the chooser
-    comb: np.ndarray  #: int64[depth, L] best value within one owner choice
-
-
-# stack frame fields: die, rolls so far, card modifiers apply, map / edifice
-# available, weight, natural, choice, value, phase, flags, keep bookkeeping
-_I, _U, _FIRST, _MAP, _EDIF, _W, _N, _C, _V, _PH, _HAVE, _HAVEC, _S, _GOT, _DEC, _HI = range(16)
-_NF = 16
-_PH_VAL, _PH_EDIF, _PH_MAP, _PH_NEXT, _PH_ENTER, _PH_BEGIN = 0, 1, 2, 3, 4, 5
-
-
-@njit
-def _better(a, ra, b, rb, seat, goal, n_players):
-    """Is row ``ra`` of ``a`` a strictly better outcome than row ``rb`` of ``b`` for ``seat``?
-
-    In order: the seat's goal measure (claim numerator for goal 0, stones for
-    goal 1); the other of the two; fewer claims by the other seats; more
-    consolation cards for the seat; then the whole vector lexicographically
-    (a fixed tie-break so that results are unique). Draws no random numbers.
-    """
-    k1 = seat if goal == 0 else n_players + 2 + seat
-    k2 = n_players + 2 + seat if goal == 0 else seat
-    if a[ra, k1] != b[rb, k1]:
-        return a[ra, k1] > b[rb, k1]
-    if a[ra, k2] != b[rb, k2]:
-        return a[ra, k2] > b[rb, k2]
-    oa = 0
-    ob = 0
-    for p in range(n_players):
-        if p != seat:
-            oa += a[ra, p]
-            ob += b[rb, p]
-    if oa != ob:
-        return oa < ob
-    kc = 2 * n_players + 2 + seat
-    if a[ra, kc] != b[rb, kc]:
-        return a[ra, kc] > b[rb, kc]
-    for k in range(a.shape[1]):
-        if a[ra, k] != b[rb, k]:
-            return a[ra, k] > b[rb, k]
-    return False
-
-
-@njit
-def _copy_row(src, rs, dst, rd):
-    for k in range(src.shape[1]):
-        dst[rd, k] = src[rs, k]
-
-
-@njit
-def _terminal(res, with_cards, w, stones, cards, dst, rd):
-    """Write row ``rd`` of ``dst``: the outcome vector of a resolved ruin, weight ``w``.
-
-    ``res``: a seat, ``TIE`` or ``NO_CLAIM``; ``stones`` / ``cards``: int64[n_players].
-    """
-    p_n = stones.shape[0]
-    for k in range(dst.shape[1]):
-        dst[rd, k] = 0
-    if res == NO_CLAIM:
-        dst[rd, p_n + 1] = w
-    elif res == TIE:
-        dst[rd, p_n] = w
-    else:
-        dst[rd, res] = w
-    for p in range(p_n):
-        dst[rd, p_n + 2 + p] = stones[p] * w
-        if with_cards:
-            dst[rd, 2 * p_n + 2 + p] = cards[p] * w
-
-
-@njit
-def _no_claim_rest(owner, faces, first_slot, stone_max, left, w, stones, dist, dst, rd):
-    """Row ``rd`` of ``dst``: dice ``first_slot..`` are rolled but nobody can claim.
-
-    Used only when none of those dice can be rerolled, so no choice changes
-    anything: each die gives its owner a stone on a natural 1..stone_max while
-    stones last (``left``, -1 = unlimited). Exact integer arithmetic: ``w`` is
-    divisible by the product of the remaining faces. Draws no random numbers.
-    """
-    _terminal(NO_CLAIM, False, w, stones, stones, dst, rd)
-    p_n = stones.shape[0]
-    for k in range(dist.shape[0]):
-        dist[k] = 0
-    dist[0] = w
-    for slot in range(first_slot, faces.shape[0]):
-        f = faces[slot]
-        sm = min(stone_max, f)
-        o = owner[slot]
-        if left < 0:
-            dst[rd, p_n + 2 + o] += w // f * sm
-            continue
-        # dist[k]: weight of paths on which k stones were given so far
-        for k in range(min(slot - first_slot, left), -1, -1):
-            if k < left:
-                give = dist[k] // f * sm
-                dst[rd, p_n + 2 + o] += give
-                dist[k + 1] += give
-                dist[k] -= give
-
-
-@njit
-def _odds_kernel(pb, ws, weight, out):
-    """Exact outcome vector of a question, as integers over ``weight``.
-
-    A depth-first walk over the roll tree with an explicit stack: frame ``d``
-    rolls one die once, its children are the next die or a reroll of the same
-    die; choices keep the best child for whoever makes them. ``out``
-    (int64[3 * n_players + 2], written): numerators of P(seat claims) for each
-    seat, P(tie), P(no claim), E[stones] per seat, E[cards] per seat.
-    ``weight`` is the common denominator (product of faces ** max rolls).
-    Draws no random numbers.
-    """
-    # unpack once: reading arrays out of the tuples inside the loop is costly
-    owner = pb.owner
-    faces = pb.faces
-    masks = pb.masks
-    n_choice = pb.n_choice
-    has_map = pb.has_map
-    has_edifice = pb.has_edifice
-    has_sanctuary = pb.has_sanctuary
-    force = pb.force
-    max_rest = pb.max_rest
-    no_reroll_from = pb.no_reroll_from
-    value = ws.value
-    stones = ws.stones
-    left = ws.left
-    cards = ws.cards
-    dist = ws.dist
-    fr = ws.frame
-    acc = ws.acc
-    tot = ws.tot
-    best = ws.best
-    comb = ws.comb
-    p_n = pb.n_players
-    n_known = pb.n_known
-    n_unknown = pb.n_unknown
-    claim_value = pb.claim_value
-    stone_max = pb.stone_max
-    me = pb.me
-    my_goal = pb.goal
-    width = acc.shape[1]
-
-    res = ruin_outcome(owner, faces, value, n_known, claim_value, p_n, cards)
-    if res != NO_CLAIM:
-        _terminal(res, True, weight, stones, cards, acc, 0)
-        for k in range(out.shape[0]):
-            out[k] = acc[0, k]
-        return
-    d = 0
-    fr[0, _I] = 0
-    fr[0, _U] = 0
-    fr[0, _FIRST] = 1
-    fr[0, _MAP] = 1
-    fr[0, _EDIF] = 1
-    fr[0, _W] = weight
-    fr[0, _PH] = _PH_ENTER
-    resume = False
-    while d >= 0:
-        i = fr[d, _I]
-        ph = fr[d, _PH]
-        if ph == _PH_ENTER:
-            # a new frame: prune if the claim is out of reach, else start at natural lo
-            finished = False
-            if i == n_unknown:
-                _terminal(NO_CLAIM, False, fr[d, _W], stones, cards, acc, d)
-                finished = True
-            elif fr[d, _U] == 0 and no_reroll_from[i] and force[i] == 0:
-                total = 0
-                for j in range(n_known + i):
-                    total += value[j]
-                if total + max_rest[i] < claim_value:
-                    _no_claim_rest(
-                        owner,
-                        faces,
-                        n_known + i,
-                        stone_max,
-                        left[0],
-                        fr[d, _W],
-                        stones,
-                        dist,
-                        acc,
-                        d,
-                    )
-                    finished = True
-            if finished:
-                d -= 1
-                resume = True
-                continue
-            lo = 1
-            hi = faces[n_known + i]
-            if fr[d, _U] == 0 and force[i] != 0:
-                lo = force[i]
-                hi = force[i]
-            for k in range(width):
-                tot[d, k] = 0
-            fr[d, _HI] = hi
-            fr[d, _N] = lo
-            ph = _PH_BEGIN
-        slot = n_known + i
-        n_faces = faces[slot]
-        own = owner[slot]
-        goal = my_goal if own == me else 0
-        wc = fr[d, _W] // n_faces
-        if ph == _PH_BEGIN:
-            n = fr[d, _N]
-            s = 0
-            if has_sanctuary[i]:
-                for j in range(slot):
-                    if value[j] == n:
-                        s = 1
-                        break
-            fr[d, _S] = s
-            fr[d, _C] = 0
-            fr[d, _V] = 1
-            fr[d, _HAVE] = 0
-            fr[d, _HAVEC] = 0
-            fr[d, _PH] = _PH_VAL
-            ph = _PH_VAL
-        n = fr[d, _N]
-        if resume:
-            resume = False
-            if ph == _PH_VAL:
-                # back from the next die after keeping value V: undo the keep
-                if fr[d, _GOT]:
-                    stones[own] -= 1
-                if fr[d, _DEC]:
-                    left[0] += 1
-                value[slot] = 0
-                # the asking player picks the value (the order of the modifiers)
-                if fr[d, _HAVEC] == 0 or _better(acc, d + 1, comb, d, me, my_goal, p_n):
-                    _copy_row(acc, d + 1, comb, d)
-                    fr[d, _HAVEC] = 1
-                fr[d, _V] += 1
-            else:
-                # back from a reroll (Edifice or Ancient Map): the owner decides
-                if _better(acc, d + 1, best, d, own, goal, p_n):
-                    _copy_row(acc, d + 1, best, d)
-                ph = _PH_MAP if ph == _PH_EDIF else _PH_NEXT
-                fr[d, _PH] = ph
-        if ph == _PH_VAL:
-            c = fr[d, _C]
-            v = fr[d, _V]
-            r = 1 - fr[d, _FIRST]
-            s = fr[d, _S]
-            found = False
-            while c < n_choice[i]:
-                mask = masks[i, r, s, n, c]
-                while v <= n_faces and not (mask >> v) & 1:
-                    v += 1
-                if v <= n_faces:
-                    found = True
-                    break
-                # this owner choice is done: the owner keeps the better one
-                if fr[d, _HAVEC] and (
-                    fr[d, _HAVE] == 0 or _better(comb, d, best, d, own, goal, p_n)
-                ):
-                    _copy_row(comb, d, best, d)
-                    fr[d, _HAVE] = 1
-                fr[d, _HAVEC] = 0
-                c += 1
-                v = 1
-            fr[d, _C] = c
-            fr[d, _V] = v
-            if found:
-                # keep: the die shows v (natural n); a stone from the natural face
-                value[slot] = v
-                fr[d, _GOT] = 0
-                fr[d, _DEC] = 0
-                if n <= stone_max and left[0] != 0:
-                    fr[d, _GOT] = 1
-                    stones[own] += 1
-                    if left[0] > 0:
-                        left[0] -= 1
-                        fr[d, _DEC] = 1
-                # the claim kernel decides; the running total only spares calling it
-                total = 0
-                for j in range(slot + 1):
-                    total += value[j]
-                res = NO_CLAIM
-                if total >= claim_value:
-                    res = ruin_outcome(owner, faces, value, slot + 1, claim_value, p_n, cards)
-                if res == NO_CLAIM:
-                    e = d + 1
-                    fr[e, _I] = i + 1
-                    fr[e, _U] = 0
-                    fr[e, _FIRST] = 1
-                    fr[e, _MAP] = 1
-                    fr[e, _EDIF] = 1
-                    fr[e, _W] = wc
-                    fr[e, _PH] = _PH_ENTER
-                    d = e
-                    continue
-                _terminal(res, True, wc, stones, cards, acc, d + 1)
-                resume = True
-                continue
-            ph = _PH_EDIF
-            fr[d, _PH] = ph
-        if ph == _PH_EDIF:
-            if fr[d, _EDIF] and has_edifice[i] and (pb.edifice_rolls >> n) & 1:
-                e = d + 1
-                fr[e, _I] = i
-                fr[e, _U] = fr[d, _U] + 1
-                fr[e, _FIRST] = 0
-                fr[e, _MAP] = fr[d, _MAP]
-                fr[e, _EDIF] = 0
-                fr[e, _W] = wc
-                fr[e, _PH] = _PH_ENTER
-                d = e
-                continue
-            ph = _PH_MAP
-            fr[d, _PH] = ph
-        if ph == _PH_MAP:
-            if fr[d, _MAP] and has_map[i]:
-                e = d + 1
-                fr[e, _I] = i
-                fr[e, _U] = fr[d, _U] + 1
-                fr[e, _FIRST] = 0
-                fr[e, _MAP] = 0
-                fr[e, _EDIF] = 1
-                fr[e, _W] = wc
-                fr[e, _PH] = _PH_ENTER
-                d = e
-                continue
-            fr[d, _PH] = _PH_NEXT
-        # every option for natural n seen: add the chosen one, go to the next natural
-        for k in range(width):
-            tot[d, k] += best[d, k]
-        if n < fr[d, _HI]:
-            fr[d, _N] = n + 1
-            fr[d, _PH] = _PH_BEGIN
-            continue
-        _copy_row(tot, d, acc, d)
-        d -= 1
-        resume = True
-    for k in range(out.shape[0]):
-        out[k] = acc[0, k]
-
-
 # --------------------------------------------------------------------------- wrapper
 
 
 @dataclass
 class _Prepared:
+    """A validated question as both engines take it: ``problem`` (the kernel's
+    view), ``values`` (the dice's values, 0 for the unknown ones), the stones
+    left to give (-1: unlimited), the common denominator ``weight``, the length
+    of the outcome vector and the depth of the kernel's stack."""
+
     players: tuple[str, ...]
     me: str
     problem: _Problem
-    work: _Work
+    values: tuple[int, ...]
+    stones_left: int
     weight: int
     length: int
+    depth: int
 
 
 def _resolve_players(q: OddsQuestion) -> tuple[tuple[str, ...], str]:
@@ -721,9 +400,23 @@ def _resolve_players(q: OddsQuestion) -> tuple[tuple[str, ...], str]:
     return tuple(players), me
 
 
+def table_players(q: OddsQuestion) -> tuple[str, ...]:
+    """The players at the table of ``q``: the owners of its dice and wonders, in
+    the order they are first named."""
+    return tuple(dict.fromkeys([*(d.owner for d in q.dice), *(o for _, o in q.wonders)]))
+
+
+def check_me(q: OddsQuestion, where: str = "--me") -> None:
+    """Refuse an asking player who is not at the table (no die, no wonder: a typo,
+    which would otherwise be answered with zeros)."""
+    players = table_players(q)
+    if q.me is not None and q.me not in players:
+        raise bad_value(where, q.me, "a player at the table: " + ", ".join(players))
+
+
 def _validate(q: OddsQuestion, rules: Rules) -> None:
-    if isinstance(q.claim_value, bool) or not isinstance(q.claim_value, int) or q.claim_value < 1:
-        raise bad_value("--claim", q.claim_value, "a positive integer")
+    if not _int_in(q.claim_value, 1):
+        raise bad_value("--claim", q.claim_value, int_allowed(1))
     faces_ok = allowed_faces(rules)
     for d in q.dice:
         if d.faces not in faces_ok:
@@ -733,8 +426,8 @@ def _validate(q: OddsQuestion, rules: Rules) -> None:
         if d.value is not None and not 1 <= d.value <= d.faces:
             raise bad_value(f"--dice: {d.token()!r}", d.value, f"1 to {d.faces} on a d{d.faces}")
     for name, val in (("--ruin-stones", q.ruin_stones), ("--bag", q.bag)):
-        if val is not None and (isinstance(val, bool) or not isinstance(val, int) or val < 0):
-            raise bad_value(name, val, "a non-negative integer")
+        if val is not None and not _int_in(val, 0):
+            raise bad_value(name, val, int_allowed(0))
     if q.goal not in GOALS:
         raise bad_value("--goal", q.goal, ", ".join(GOALS))
     if q.event is not None and q.event not in _roll_events(rules):
@@ -745,6 +438,11 @@ def _validate(q: OddsQuestion, rules: Rules) -> None:
             raise bad_value(
                 "--wonder", f"{eff}={owner}", ", ".join(f"{e}=PLAYER" for e in ROLL_WONDERS)
             )
+
+
+def _int_in(value, minimum: int, maximum: int = MAX_COUNT) -> bool:
+    """Is ``value`` an integer (not a bool) from ``minimum`` to ``maximum``?"""
+    return not isinstance(value, bool) and isinstance(value, int) and minimum <= value <= maximum
 
 
 def _prepare(q: OddsQuestion, rules: Rules) -> _Prepared:
@@ -876,7 +574,6 @@ def _prepare(q: OddsQuestion, rules: Rules) -> _Prepared:
     depth = sum(rolls) + 3
     owner = np.array([seat[d.owner] for d in dice], np.int64)
     faces = np.array([d.faces for d in dice], np.int64)
-    value = np.array([d.value or 0 for d in dice], np.int64)
     problem = _Problem(
         claim_value=int(q.claim_value),
         n_players=p_n,
@@ -897,35 +594,42 @@ def _prepare(q: OddsQuestion, rules: Rules) -> _Prepared:
         max_rest=max_rest,
         no_reroll_from=no_reroll,
     )
-    work = _Work(
-        value=value,
-        stones=np.zeros(p_n, np.int64),
-        left=np.array([stones_left], np.int64),
-        cards=np.zeros(p_n, np.int64),
-        dist=np.zeros(n_u + 2, np.int64),
-        frame=np.zeros((depth, _NF), np.int64),
-        acc=np.zeros((depth, length), np.int64),
-        tot=np.zeros((depth, length), np.int64),
-        best=np.zeros((depth, length), np.int64),
-        comb=np.zeros((depth, length), np.int64),
-    )
-    return _Prepared(players, me, problem, work, weight, length)
+    values = tuple(d.value or 0 for d in dice)
+    return _Prepared(players, me, problem, values, stones_left, weight, length, depth)
 
 
-def exact_odds(question: OddsQuestion, rules: Rules | None = None) -> OddsResult:
+#: the engines of :func:`exact_odds`: ``auto`` picks by the question's size
+ENGINES = ("auto", "tree", "kernel")
+#: ``auto`` answers a question whose enumeration (``prod(faces ** rolls)``) is at
+#: most this in plain Python (:mod:`.odds_tree`, no numba to import or load),
+#: a bigger one with the compiled kernel (:mod:`.odds_kernel`)
+TREE_MAX_WEIGHT = 1 << 21
+
+
+def exact_odds(
+    question: OddsQuestion, rules: Rules | None = None, *, engine: str = "auto"
+) -> OddsResult:
     """Exact probabilities and expectations for ``question`` (see module docstring).
 
+    ``engine``: ``tree`` (plain Python, :mod:`.odds_tree`), ``kernel`` (numba,
+    :mod:`.odds_kernel`) or ``auto`` (the tree up to :data:`TREE_MAX_WEIGHT`
+    roll sequences, else the kernel); every engine gives the same answer.
     Raises :class:`InputError` for bad input. Draws no random numbers.
     """
+    if engine not in ENGINES:
+        raise bad_value("engine", engine, ", ".join(ENGINES))
     rules = rules or default_rules()
     prep = _prepare(question, rules)
-    out = np.zeros(prep.length, np.int64)
-    _odds_kernel(prep.problem, prep.work, prep.weight, out)
+    if engine == "tree" or (engine == "auto" and prep.weight <= TREE_MAX_WEIGHT):
+        from analyzer.unearth.odds_tree import solve
+    else:
+        from analyzer.unearth.odds_kernel import run as solve
+    out = solve(prep)
     p_n = len(prep.players)
     w = prep.weight
 
     def fr(k: int) -> Fraction:
-        return Fraction(int(out[k]), w)
+        return Fraction(out[k], w)
 
     return OddsResult(
         question=question,
@@ -963,6 +667,7 @@ def estimate_odds(
     :class:`numpy.random.Generator` seeded with ``seed``.
     """
     from analyzer.seeding import resolve_seed
+    from analyzer.unearth.claims import ruin_outcome
 
     rules = rules or default_rules()
     if has_choices(question):
@@ -986,9 +691,9 @@ def estimate_odds(
             lut[n] = int(pb.masks[i, 0, 0, n, 0]).bit_length() - 1
         fin[:, i] = lut[nat[:, i]]
     samples = np.zeros((trials, prep.length), np.float64)
-    value = prep.work.value.copy()
+    value = np.array(prep.values, np.int64)
     cards = np.zeros(p_n, np.int64)
-    left0 = int(prep.work.left[0])
+    left0 = prep.stones_left
     for t in range(trials):
         stones = np.zeros(p_n, np.int64)
         left = left0
@@ -1100,8 +805,11 @@ def render_odds(result: OddsResult):
 
 
 def write_chart(result: OddsResult, path: str | os.PathLike) -> Path:
-    """Bar chart of the outcome distribution, written atomically to ``path`` (PNG)."""
+    """Bar chart of the outcome distribution, written atomically to ``path`` (PNG)
+    with the permissions the umask gives (:func:`analyzer.outputs.atomic_write`)."""
     import matplotlib
+
+    from analyzer.outputs import atomic_write
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -1122,13 +830,21 @@ def write_chart(result: OddsResult, path: str | os.PathLike) -> Path:
     ax.set_ylim(0, max(values + [0.01]) * 1.15)
     ax.set_title(f"Unearth ruin outcome, exact values\n{result.question.describe()}", fontsize=9)
     fig.tight_layout()
-    fd, tmp = tempfile.mkstemp(suffix=".png", dir=path.parent, prefix=f".{path.name}.")
-    os.close(fd)
-    try:
-        fig.savefig(tmp, format="png")
-        os.replace(tmp, path)
+    try:  # the umask's permissions, like every file analyzer writes
+        atomic_write(path, lambda tmp: fig.savefig(tmp, format="png"), "writing chart")
     finally:
         plt.close(fig)
-        if os.path.exists(tmp):
-            os.unlink(tmp)
     return path
+
+
+#: the kernel and its helpers moved to :mod:`.odds_kernel`; importable from here as before
+_MOVED = ("_better", "_copy_row", "_terminal", "_no_claim_rest", "_odds_kernel", "_Work")
+
+
+def __getattr__(name: str):
+    """The kernel's names, imported on first use (importing this module needs no numba)."""
+    if name in _MOVED:
+        from analyzer.unearth import odds_kernel
+
+        return getattr(odds_kernel, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,9 +10,10 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import numpy as np
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where a table is made, not to list games
+    import pandas as pd
 
 from analyzer.errors import bad_value
 from analyzer.games import Column, Game, Strategy
@@ -342,6 +343,8 @@ class Unearth(Game):
         if "wonders_total" in games or not all(k in games for k in kinds):
             return games
         if all(games[k].dtype.kind in "iu" for k in kinds):  # the row sum, without pandas'
+            import numpy as np
+
             return games.assign(wonders_total=sum(games[k].to_numpy(np.int64) for k in kinds))
         return games.assign(wonders_total=games[kinds].sum(axis=1))
 
@@ -374,6 +377,8 @@ class Unearth(Game):
             t = dice_to_claim_table(cell.rules).copy()
             t.insert(0, "cell", cell.index)
             frames.append(t)
+        import pandas as pd
+
         return {"claims_exact": pd.concat(frames, ignore_index=True)}
 
     def charts(self, tables, info, stamp) -> list:
@@ -434,9 +439,3 @@ class Unearth(Game):
         if "claims_exact" not in tables:
             return ["", "Exact claim odds: not available (analyzer.unearth.odds missing)."]
         return []
-
-    def register_commands(self, app) -> None:
-        from analyzer.unearth.commands import advise, odds
-
-        odds.register(app)
-        advise.register(app)

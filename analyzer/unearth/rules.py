@@ -134,8 +134,8 @@ class Rulings:
 
 def _neighbours() -> np.ndarray:
     """The tableau geometry (imported here, when tables are built: listing games
-    and reading rules need no kernel module)."""
-    from analyzer.unearth.tableau import NEIGHBOURS
+    and reading rules need no kernel module; :mod:`.hexgrid` is plain Python)."""
+    from analyzer.unearth.hexgrid import NEIGHBOURS
 
     return NEIGHBOURS
 

@@ -19,33 +19,11 @@ tableau never reaches the edge in practice (60 stones in all, placed touching);
 cells on the edge are never ring centres and stones are not placed outside.
 """
 
-import numpy as np
-
 from analyzer.jit import njit
 from analyzer.unearth.codes import Formula
+from analyzer.unearth.hexgrid import GRID, MIDDLE, N_CELLS, NEIGHBOURS, neighbour_table  # noqa: F401
 
-GRID = 23
-N_CELLS = GRID * GRID
-MIDDLE = (GRID // 2) * GRID + GRID // 2
 NO_WONDER = 9  #: a completed ring whose centre holds no wonder (both piles empty)
-
-_DQ = (1, -1, 0, 0, 1, -1)
-_DR = (0, 0, 1, -1, -1, 1)
-
-
-def neighbour_table(grid: int = GRID) -> np.ndarray:
-    """``int16[grid*grid, 6]``: the neighbour cells of each cell, -1 outside the grid."""
-    out = np.full((grid * grid, 6), -1, np.int16)
-    for r in range(grid):
-        for q in range(grid):
-            for k in range(6):
-                qq, rr = q + _DQ[k], r + _DR[k]
-                if 0 <= qq < grid and 0 <= rr < grid:
-                    out[r * grid + q, k] = rr * grid + qq
-    return out
-
-
-NEIGHBOURS = neighbour_table()
 
 
 @njit

@@ -23,4 +23,4 @@ def _game():
     return Uruk()
 
 
-register_game("uruk", _game)
+register_game("uruk", _game, commands=())  # no commands of its own

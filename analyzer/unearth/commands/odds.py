@@ -89,6 +89,7 @@ def register(app: typer.Typer) -> None:
             wonders=tuple(lib.parse_wonder(w, rules) for w in wonder or ()),
             goal=goal,
         )
+        lib.check_me(question)
         cost = odds_cost.estimate(question, rules)
         if cost.seconds > odds_cost.FORK_S and (force or cost.seconds <= odds_cost.LIMIT_S):
             sys.stderr.write(f"odds: enumerating {cost.describe()}; Ctrl-C stops it\n")
