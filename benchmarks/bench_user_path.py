@@ -18,8 +18,8 @@ other jobs on a shared machine disturb less). Everything is compiled (or loaded
 from the numba cache) before the first timing.
 
 With ``--old DIR`` (a checkout of an earlier commit, e.g. ``git worktree add
-/tmp/up-old main``) a child process importing ``analyzer`` from ``DIR`` times the
-same ``simulate`` call in each round too, between the other two, so the old and
+--detach /tmp/up-old main``) a child process importing ``analyzer`` from ``DIR``
+times the same ``simulate`` call in each round too, between the other two, so the old and
 new user paths are compared side by side (columns ``old simulate`` and
 ``old ratio``). The old checkout uses this interpreter and its installed
 packages. Prints figures, asserts nothing.
