@@ -7,10 +7,11 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: demo test lint bench clean
 
-# pip byte-compiles the files it installs one at a time, a third of the set-up's CPU
-# and half of that for the packages' own test suites: compileall does it on every
-# core instead, those test suites left out (nothing imports them; Python compiles a
-# module it lacks bytecode for when it imports it).
+# pip byte-compiles the files it installs one at a time: about half of the set-up's
+# CPU, two fifths of that for the packages' own test suites. compileall does it on
+# every core instead, those test suites left out (nothing imports them; Python
+# compiles a module that has no bytecode when it imports it). BENCHMARKS.md, "make
+# demo and the report phase".
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
