@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet --no-compile -e '.[test]'
-	$(BIN)/python -m compileall -q -j 0 -x '[/\\]tests?[/\\]' $(VENV)/lib
+	$(BIN)/python -m compileall -q -j 0 -x 'site-packages[/\\].*[/\\]tests?[/\\]' $(VENV)/lib
 	touch $(STAMP)
 
 demo: $(STAMP)
