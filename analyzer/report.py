@@ -35,7 +35,6 @@ Layout of a report directory::
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
@@ -309,14 +308,10 @@ def write_report(
         files.append(f"tables/{name}.csv")
     figures = section_charts(info, stamp) + make_charts(tables, info, stamp)
     pngs = {}
-    for name, fig in figures:
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=110)
-        pngs[name] = buf.getvalue()
+    for name, fig in figures:  # each drawn once; the PDF page keeps the layout made here
+        pngs[name] = charts.png_bytes(fig)
         (directory / "charts" / f"{name}.png").write_bytes(pngs[name])
         files.append(f"charts/{name}.png")
-        if fig.get_layout_engine() is not None:  # the PDF page keeps the layout just made
-            fig.set_layout_engine(None)  # (not "none": its placeholder draws twice)
     title = load_game(info.get("game", DEFAULT_GAME)).title
     pages = findings_pages(found, info, f"{title}: {info['scenario']['name']}", stamp)
     pages += [fig for _, fig in figures]
