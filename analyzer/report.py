@@ -152,10 +152,13 @@ def rebuild_report(directory: str | Path) -> ReportResult:
             load_game(game, where=f"{manifest}: game")
             columns = run_columns(info)
             _check_saved_games(tables["games"], columns, data / "games.parquet")
+            from analyzer.aggregate import paired_metrics
             from analyzer.driver import reducer_uptake
 
             uptake = reducer_uptake(info.get("intervention"))
-            agg = combine([Reducer(pairs, game=game, columns=columns, **uptake)(tables)])
+            paired = paired_metrics(info)
+            reducer = Reducer(pairs, game=game, columns=columns, paired_metrics=paired, **uptake)
+            agg = combine([reducer(tables)])
         elif (data / "aggregate.parquet").is_file():
             agg = pd.read_parquet(data / "aggregate.parquet")
         else:
@@ -676,7 +679,11 @@ TABLE_PAGES = (
     ("seats", "Balance by seat", "win rate and mean score"),
     ("strategies", "Balance by strategy", "seat-games pooled over seats"),
     ("seat_strategy", "Strategy by seat", "rotation: every strategy in every seat"),
-    ("comparison", "Paired differences (b − a)", "per game index; * = interval excludes 0"),
+    (
+        "comparison",
+        "Paired differences (each variant − the first)",
+        "per game index; * = interval excludes 0",
+    ),
     ("sweep", "Sweep", "every metric at every swept value"),
     ("games_summary", "Games", "per game: length, mean score, shared wins"),
     (
