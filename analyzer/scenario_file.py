@@ -65,6 +65,7 @@ TOP_KEYS = (
     "tune",
     "fields",
     "forbid",
+    "sensitivity",
 )
 #: keys that give a scenario games of its own (without them it holds only [ladder]/[tune])
 GAME_KEYS = ("games", "strategies", "lineup", "fields")
@@ -214,6 +215,9 @@ class Scenario:
     fields: tuple[FieldSpec, ...] = ()
     #: a top-level ``forbid``: an intervention every configuration plays
     forbid: Forbid | None = None
+    #: ``[sensitivity]`` (:class:`analyzer.sensitivity.SensitivitySpec`): the study of
+    #: the assumed values, played by ``analyzer run``
+    sensitivity: Any = None
 
     @property
     def intervention(self) -> tuple[Forbid, str | None] | None:
@@ -272,6 +276,7 @@ class Scenario:
             "tune": self.tune.as_dict() if self.tune is not None else None,
             **({"fields": [f.as_dict() for f in self.fields]} if self.fields else {}),
             **({"forbid": self.forbid.as_dict()} if self.forbid is not None else {}),
+            **({"sensitivity": self.sensitivity.as_dict()} if self.sensitivity is not None else {}),
             "output": {
                 "claims": self.claims,
                 "save_tables": self.save_tables,
@@ -518,6 +523,11 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
     if "ladder" in raw or "tune" in raw:
         rules = game.load_rules(rulings, overrides, f"{where}: rules")
         sc = replace(sc, **_sections(raw, where, game, players, rules))
+    if "sensitivity" in raw:
+        from analyzer.sensitivity_file import parse_sensitivity
+
+        sc = replace(sc, sensitivity=parse_sensitivity(raw["sensitivity"], where))
+        _check_sensitivity(sc, where)
     return sc
 
 
@@ -545,6 +555,56 @@ def _check_variant_metrics(sc: Scenario, cells: list[Cell], where: str) -> None:
         else:
             per_seat = [m for m, scope in scopes.items() if scope == "seat"]
             _check(metric in per_seat, where, key, metric, "with 'seat': " + ", ".join(per_seat))
+
+
+def _check_sensitivity(sc: Scenario, where: str) -> None:
+    """The study moves assumed values around one base configuration: refused with a
+    sweep, a comparison, fields of players or an intervention, and checked by
+    building every configuration it will play (so a bad range stops the run
+    before anything is played)."""
+    if sc.sensitivity is None:
+        return
+    for present, what in (
+        (bool(sc.sweep), "[sweep]"),
+        (bool(sc.compare), "[compare]"),
+        (bool(sc.fields), "[fields]"),
+        (sc.forbid is not None, "forbid"),
+    ):
+        if present:
+            raise InputError(
+                f"{where}: sensitivity: not with {what} (allowed: a scenario of one "
+                "configuration, strategies or a line-up; the study compares it with "
+                "itself under each assumed value)"
+            )
+    from analyzer.sensitivity_file import plan
+
+    plan(sc, where, MAX_CELLS)
+    expand(sensitivity_scenario(sc, where))
+
+
+def sensitivity_scenario(sc: Scenario, where: str = "") -> Scenario:
+    """The scenario the study plays: the base configuration (variant ``a``) and one
+    variant per move, ``[sensitivity] games`` games each, aggregate only, its
+    questions and seed the scenario's."""
+    from analyzer.sensitivity_file import move_label, plan
+
+    moves = plan(sc, where, MAX_CELLS)["moves"]
+    variants = [Variant(key="a", label="assumed values as played")]
+    variants += [
+        Variant(key=f"s{i + 1}", label=move_label(m), overrides={m["path"]: m["value"]})
+        for i, m in enumerate(moves)
+    ]
+    return replace(
+        sc,
+        name=f"{sc.name} (sensitivity)",
+        games=sc.sensitivity.games,
+        compare=tuple(variants) if moves else None,
+        save_tables=False,
+        claims=False,
+        ladder=None,
+        tune=None,
+        sensitivity=None,
+    )
 
 
 def _output(raw: dict, where: str) -> tuple[bool, bool, int]:
@@ -587,7 +647,7 @@ def _sections_only(raw: dict, where: str, game: Game, name: str, description: st
         players,
         "a positive integer",
     )
-    for key in ("sweep", "compare", "questions", "rotation", "forbid"):
+    for key in ("sweep", "compare", "questions", "rotation", "forbid", "sensitivity"):
         if key in raw:
             raise InputError(
                 f"{where}: {key}: needs games of the scenario's own (allowed with 'games' and "
