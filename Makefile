@@ -7,10 +7,16 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: demo test lint bench clean
 
+# pip byte-compiles the files it installs one at a time: about half of the set-up's
+# CPU, two fifths of that for the packages' own test suites. compileall does it on
+# every core instead, those test suites left out (nothing imports them; Python
+# compiles a module that has no bytecode when it imports it). BENCHMARKS.md, "make
+# demo and the report phase".
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet --no-compile -e '.[test]'
+	$(BIN)/python -m compileall -q -j 0 -x 'site-packages[/\\].*[/\\]tests?[/\\]' $(VENV)/lib
 	touch $(STAMP)
 
 demo: $(STAMP)

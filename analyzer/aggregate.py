@@ -591,14 +591,18 @@ class Reducer:
     columns: tuple[Column, ...] | None = None
     #: with an intervention (a ``treated`` column): the columns saying a treated seat
     #: used what is forbidden (:meth:`analyzer.games.Game.uptake_columns`), read in
-    #: the variant ``uptake_arm`` ("a" or "b") where it is allowed
+    #: the variant ``uptake_arm`` ("a" or the other variant's key) where it is allowed
     uptake: tuple[str, ...] = ()
     uptake_arm: str = "a"
+    #: more per-seat metrics whose paired differences are kept, over all seats and
+    #: seat by seat (those a scenario's ``variant_effect`` questions ask for;
+    #: :func:`paired_metrics`)
+    paired_metrics: tuple[str, ...] = ()
 
     def __repr__(self) -> str:  # the checkpoint fingerprint: as before unless used
         from analyzer.fingerprint import repr_without_defaults
 
-        return repr_without_defaults(self, ("uptake", "uptake_arm"))
+        return repr_without_defaults(self, ("uptake", "uptake_arm", "paired_metrics"))
 
     def __call__(self, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
         game, columns, tables = self._prepared(tables)
@@ -693,8 +697,9 @@ class Reducer:
         parts = []
         parts_cols = [c.name for c in columns if c.part and c.name in g]
         uptake = [c for c in self.uptake if c in g]
+        extra = [c for c in self.paired_metrics if c in g and c not in ("win", "score")]
         for a, b in self.pairs:
-            parts.extend(_paired(g, game_level, a, b, parts_cols))
+            parts.extend(_paired(g, game_level, a, b, parts_cols, extra))
             if "treated" in g:
                 arm = a if self.uptake_arm == "a" else b
                 parts.extend(_paired_treated(g, a, b, parts_cols, uptake, arm))
@@ -740,10 +745,18 @@ _TEXT = ("group", "key", "metric")
 
 
 def _paired(
-    g: pd.DataFrame, game_level: pd.DataFrame, a: int, b: int, parts: list[str]
+    g: pd.DataFrame,
+    game_level: pd.DataFrame,
+    a: int,
+    b: int,
+    parts: list[str],
+    extra: list[str] = (),
 ) -> list[pd.DataFrame]:
-    """Moments of the paired differences ``b - a`` (same game index, same seat)."""
-    seat_cols = ["win", "score", *parts]
+    """Moments of the paired differences ``b - a`` (same game index, same seat):
+    win and score seat by seat and over all seats, the score ``parts`` over all
+    seats, the ``extra`` metrics both ways, and the game-level columns per game."""
+    by_seat = ["win", "score", *extra]
+    seat_cols = [*dict.fromkeys(["win", "score", *parts, *extra])]
     ga = g[g["cell"] == a].set_index(["game", "seat"])[seat_cols]
     gb = g[g["cell"] == b].set_index(["game", "seat"])[seat_cols]
     da = ga.add_suffix("_a").join(gb.add_suffix("_b"), how="inner")
@@ -754,7 +767,7 @@ def _paired(
         )
         diff["cell"] = b
         diff["key"] = "seat=" + diff.index.get_level_values("seat").astype(str)
-        out.append(moments(diff.reset_index(drop=True), "paired", ["key"], ["win", "score"]))
+        out.append(moments(diff.reset_index(drop=True), "paired", ["key"], by_seat))
         diff["key"] = "all seats"
         out.append(moments(diff.reset_index(drop=True), "paired", ["key"], seat_cols))
     la = game_level[game_level["cell"] == a].set_index("game").drop(columns="cell")
@@ -767,6 +780,40 @@ def _paired(
         diff["key"] = "game"
         out.append(moments(diff.reset_index(drop=True), "paired", ["key"], cols))
     return out
+
+
+#: per-game metrics every game has (:func:`_game_level`), besides its ``game_mean`` columns
+GAME_METRICS = ("game_turns", "mean_score", "shared_win")
+
+
+def metric_scopes(columns) -> dict[str, str]:
+    """Every metric a comparison can report, with its scope: ``"seat"`` (one value
+    per seat of a game: ``win``, ``score`` and the game's declared metrics) or
+    ``"game"`` (one value per game: length, mean score, shared wins and the
+    game's ``game_mean`` columns). ``columns``: the run's declared columns
+    (:class:`~analyzer.games.Column` or their manifest dicts)."""
+    out = {"win": "seat", "score": "seat"}
+    out.update(dict.fromkeys(GAME_METRICS, "game"))
+    for c in columns or ():
+        d = c if isinstance(c, dict) else c.as_dict()
+        if d.get("kind", "metric") == "metric":
+            out.setdefault(d["name"], "seat")
+        if d.get("game_mean"):
+            out[d["game_mean"]] = "game"
+    return out
+
+
+def paired_metrics(info: dict) -> tuple[str, ...]:
+    """The per-seat metrics a run's ``variant_effect`` questions ask for besides win
+    and score (:attr:`Reducer.paired_metrics`): read from its manifest."""
+    scopes = metric_scopes(run_columns(info))
+    asked = []
+    for q in (info.get("scenario") or {}).get("questions") or []:
+        m = (q.get("params") or {}).get("metric")
+        if q.get("id") == "variant_effect" and m not in (None, "win", "score"):
+            if scopes.get(m) == "seat" and m not in asked:
+                asked.append(m)
+    return tuple(asked)
 
 
 def _paired_treated(

@@ -10,6 +10,7 @@ made (scenario, seed, version, rules version, games).
 from __future__ import annotations
 
 import functools
+import io
 import textwrap
 
 import numpy as np
@@ -32,6 +33,8 @@ REFERENCE = "#444444"
 PAGE_ROWS = 36
 #: fewest rows of a table's part at the foot of a page (fewer: the table starts a new page)
 MIN_PART = 5
+#: resolution of the PNG charts, dots per inch
+PNG_DPI = 110
 
 
 def figure(title: str, subtitle: str, stamp: str, size=PAGE) -> Figure:
@@ -44,6 +47,33 @@ def figure(title: str, subtitle: str, stamp: str, size=PAGE) -> Figure:
     fig.text(0.5, 0.955, subtitle, ha="center", va="top", fontsize=9, color="#333333")
     fig.text(0.01, 0.005, stamp, ha="left", va="bottom", fontsize=7, color="#555555")
     return fig
+
+
+def png_bytes(fig: Figure, dpi: float = PNG_DPI) -> bytes:
+    """The figure as PNG bytes, drawn once; its layout is made here and then fixed.
+
+    ``savefig`` of a figure with a layout engine draws it twice: a pass that renders
+    nothing but runs the layout, then the real one. Here the layout runs once, with
+    the renderer of the PNG (Agg at ``dpi``) as that first pass would run it, so the
+    PNG is byte for byte the same and the figure is drawn once. The layout engine is
+    then removed: a PDF page drawn from the figure afterwards keeps the PNG's layout
+    and is drawn once too (a ``"none"`` engine would make it draw twice again)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        canvas = FigureCanvasAgg(fig)
+        screen_dpi = fig.dpi
+        fig.dpi = dpi
+        try:
+            canvas.get_renderer()  # the renderer the layout measures text with
+            engine.execute(fig)
+        finally:
+            fig.dpi = screen_dpi
+        fig.set_layout_engine(None)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    return buf.getvalue()
 
 
 def axes_grid(fig: Figure, nrows: int = 1, ncols: int = 1):

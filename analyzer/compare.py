@@ -249,7 +249,7 @@ def _paired(a: SavedRun, b: SavedRun) -> list[F.Finding]:
 
 
 def _tables(run: SavedRun) -> dict[str, pd.DataFrame]:
-    from analyzer.aggregate import Reducer, build_tables, combine, run_columns
+    from analyzer.aggregate import Reducer, build_tables, combine, paired_metrics, run_columns
 
     agg = run.aggregate
     if run.games is not None:
@@ -258,7 +258,13 @@ def _tables(run: SavedRun) -> dict[str, pd.DataFrame]:
         from analyzer.driver import reducer_uptake
 
         uptake = reducer_uptake(run.info.get("intervention"))
-        reducer = Reducer(pairs, game=game, columns=run_columns(run.info), **uptake)
+        reducer = Reducer(
+            pairs,
+            game=game,
+            columns=run_columns(run.info),
+            paired_metrics=paired_metrics(run.info),
+            **uptake,
+        )
         agg = combine([reducer({"games": run.games})])
     return build_tables(agg, run.info)
 

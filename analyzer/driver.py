@@ -182,7 +182,12 @@ def run_scenario(
     import datetime
 
     from analyzer._version import __version__
-    from analyzer.aggregate import Reducer, first_player_headline, widest_seat_headline
+    from analyzer.aggregate import (
+        Reducer,
+        first_player_headline,
+        paired_metrics,
+        widest_seat_headline,
+    )
     from analyzer.games import describe_columns
     from analyzer.runner import DEFAULT_CAP_FACTOR, RunOptions, run
     from analyzer.seeding import resolve_seed
@@ -270,7 +275,13 @@ def run_scenario(
         keep_tables=sc.save_tables,
         progress=progress,
     )
-    reducer = Reducer(pairs, game=game.name, columns=columns, **reducer_uptake(intervention))
+    reducer = Reducer(
+        pairs,
+        game=game.name,
+        columns=columns,
+        paired_metrics=paired_metrics(info),
+        **reducer_uptake(intervention),
+    )
     result = run(job, options, reducer, headline=heads[headline])
     total = result.games * len(cells)
     info.update(
@@ -326,7 +337,10 @@ def intervention_info(sc: Scenario, game: Game) -> dict | None:
         "each": target.seats == "each",
         "variant": vkey,
         "variant_label": labels.get(vkey) if vkey else None,
-        "allowed_variant": ({"a": "b", "b": "a"}[vkey]) if vkey else None,
+        # a variant's intervention is in a comparison of two: the other one allows it
+        "allowed_variant": (
+            next(v.key for v in sc.compare if v.key != vkey) if vkey and sc.compare else None
+        ),
         "uptake": uptake,
         "words": list(game.intervention_words(target.things[0][0])),
     }

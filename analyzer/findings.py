@@ -521,21 +521,39 @@ def intervention_thing(info: dict) -> str:
     return " and ".join(names) or "what is forbidden"
 
 
+def variant_labels(info: dict) -> list[str]:
+    """The labels of a run's comparison variants, the reference (``a``) first."""
+    compare = (info.get("scenario") or {}).get("compare") or {}
+    if compare:
+        keys = ["a", *(k for k in compare if k != "a")] if "a" in compare else list(compare)
+        return [str(compare[k].get("label", k)) for k in keys]
+    return [str(c["label"]) for c in info.get("cells") or []] if info.get("pairs") else []
+
+
 def _variant_heading(info: dict, params: dict) -> str | None:
     """The question's heading: with an intervention, what the thing forbidden is
-    worth; with two variants and no fields, the variants by their labels."""
+    worth; else what each variant changes against the first, by their labels;
+    what it measures in brackets (a metric, a seat, a strategy's win rate)."""
     iv = info.get("intervention") or {}
-    if params.get("seat") is not None or params.get("strategy"):
+    metric, seat, strategy = params.get("metric"), params.get("seat"), params.get("strategy")
+    names = {"win": "win share", "score": "final score"}
+    bits = []
+    if strategy:
+        bits.append(f"win rate of {strategy}")
+    elif metric is not None:
+        bits.append(names.get(metric, info.get("labels", {}).get(metric, metric)))
+    if seat is not None:
+        bits.append(f"seat {seat}")
+    what = f" ({', '.join(bits)})" if bits else ""
+    if iv.get("variant") and seat is None and not strategy:
+        verb = (list(iv.get("words") or []) + ["use"])[0]
+        return f"What is {intervention_thing(info)} worth to a seat that may {verb} it?{what}"
+    labels = variant_labels(info)
+    if len(labels) < 2:
         return None
-    metric = params.get("metric")
-    what = {None: "", "win": " (win share)", "score": " (final score)"}.get(metric, f" ({metric})")
-    if not iv.get("variant"):
-        cells = info.get("cells") or []
-        if len(cells) != 2 or info.get("fields"):
-            return None
-        return f"What does {_cell_label(info, 1)} change, against {_cell_label(info, 0)}?{what}"
-    verb = (list(iv.get("words") or []) + ["use"])[0]
-    return f"What is {intervention_thing(info)} worth to a seat that may {verb} it?{what}"
+    if len(labels) == 2:
+        return f"What does {labels[1]} change, against {labels[0]}?{what}"
+    return f"What does each of the {len(labels) - 1} variants change, against {labels[0]}?{what}"
 
 
 def _field_label(info: dict, cell: int) -> str:
@@ -568,14 +586,16 @@ def _variant_effect(tables, info, params) -> list[Finding]:
             return _intervention_effect(comp, info, ((metric, unit),))
     rows = VARIANT_METRICS
     if params.get("metric") is not None or params.get("seat") is not None:
+        from analyzer.aggregate import metric_scopes
+
         metric = params.get("metric", "win")
         scope = f"seat={params['seat']}" if params.get("seat") is not None else None
         if scope is None:
-            scope = "game" if metric in ("game_turns", "mean_score", "shared_win") else "all seats"
+            per_game = metric_scopes(info.get("columns") or ()).get(metric) == "game"
+            scope = "game" if per_game else "all seats"
             if metric == "win":
                 scope = "seat=0"
-        unit = "share" if metric in ("win", "shared_win") else "points"
-        rows = ((scope, metric, _metric_name(metric, scope, info), unit),)
+        rows = ((scope, metric, _metric_name(metric, scope, info), _unit(metric)),)
     out = []
     for scope, metric, subject, unit in rows:
         sub = comp[(comp["scope"] == scope) & (comp["metric"] == metric)]
@@ -588,7 +608,8 @@ def _variant_effect(tables, info, params) -> list[Finding]:
                 )
             else:
                 change = (
-                    f"by {r['diff']:+.2f} {unit} [{r['diff_low']:+.2f}, {r['diff_high']:+.2f}] "
+                    f"by {r['diff']:+.2f}{' ' + unit if unit != 'value' else ''} "
+                    f"[{r['diff_low']:+.2f}, {r['diff_high']:+.2f}] "
                     f"({num(r['mean_a'], 2)} → {num(r['mean_b'], 2)})"
                 )
             text = (
@@ -611,6 +632,17 @@ def _variant_effect(tables, info, params) -> list[Finding]:
                 )
             )
     return out
+
+
+def _unit(metric: str) -> str:
+    """What a compared metric's numbers are: a share, points, turns or a plain value."""
+    if metric in ("win", "shared_win"):
+        return "share"
+    if metric in ("score", "mean_score") or metric.startswith("pts_"):
+        return "points"
+    if metric == "game_turns":
+        return "turns"
+    return "value"
 
 
 def _metric_name(metric: str, scope: str, info: dict) -> str:
@@ -755,7 +787,7 @@ STRATEGIES = Question(
 )
 VARIANT_EFFECT = Question(
     "variant_effect",
-    "What does variant b change?",
+    "What does each variant change, against the first?",
     _variant_effect,
     ("metric", "seat", "strategy"),
     needs="compare",

@@ -35,7 +35,6 @@ Layout of a report directory::
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
@@ -49,7 +48,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_pdf import PdfPages
 
-from analyzer import charts, findings, sections, webpage
+from analyzer import charts, findings, sections, sensitivity, webpage
 from analyzer.aggregate import Reducer, build_tables, combine, run_columns
 from analyzer.errors import AnalyzerError, EnvironmentFailure, InputError
 from analyzer.games import DEFAULT_GAME, load_game
@@ -113,6 +112,10 @@ def _run_and_write(sc, target: Path, workers, progress) -> ReportResult:
         info.update(run_sections(sc, info["seed"], workers=workers, progress=progress))
         if not sc.plays_games:
             info["seconds"] = round(time.perf_counter() - t0, 3)
+    if sc.sensitivity is not None:
+        from analyzer.sensitivity import run_sensitivity
+
+        info["sensitivity"] = run_sensitivity(sc, info["seed"], workers=workers, progress=progress)
     t0 = time.perf_counter()
 
     def fill(tmp: Path) -> list[str]:
@@ -160,10 +163,13 @@ def rebuild_report(directory: str | Path) -> ReportResult:
             load_game(game, where=f"{manifest}: game")
             columns = run_columns(info)
             _check_saved_games(tables["games"], columns, data / "games.parquet")
+            from analyzer.aggregate import paired_metrics
             from analyzer.driver import reducer_uptake
 
             uptake = reducer_uptake(info.get("intervention"))
-            agg = combine([Reducer(pairs, game=game, columns=columns, **uptake)(tables)])
+            paired = paired_metrics(info)
+            reducer = Reducer(pairs, game=game, columns=columns, paired_metrics=paired, **uptake)
+            agg = combine([reducer(tables)])
         elif (data / "aggregate.parquet").is_file():
             agg = pd.read_parquet(data / "aggregate.parquet")
         else:
@@ -300,6 +306,7 @@ def write_report(
         tables[name] = df
     found = findings.answer(tables, info)
     tables["findings"] = found.table()
+    tables.update(sensitivity.report_tables(info, found))
     stamp = make_stamp(info)
     (directory / "tables").mkdir(exist_ok=True)
     (directory / "charts").mkdir(exist_ok=True)
@@ -309,14 +316,10 @@ def write_report(
         files.append(f"tables/{name}.csv")
     figures = section_charts(info, stamp) + make_charts(tables, info, stamp)
     pngs = {}
-    for name, fig in figures:
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=110)
-        pngs[name] = buf.getvalue()
+    for name, fig in figures:  # each drawn once; the PDF page keeps the layout made here
+        pngs[name] = charts.png_bytes(fig)
         (directory / "charts" / f"{name}.png").write_bytes(pngs[name])
         files.append(f"charts/{name}.png")
-        if fig.get_layout_engine() is not None:  # the PDF page keeps the layout just made
-            fig.set_layout_engine(None)  # (not "none": its placeholder draws twice)
     title = load_game(info.get("game", DEFAULT_GAME)).title
     pages = findings_pages(found, info, f"{title}: {info['scenario']['name']}", stamp)
     pages += [fig for _, fig in figures]
@@ -348,7 +351,7 @@ def write_report(
         ],
         lead=[("Field of players", found.field_of_players)] if found.field_of_players else [],
         notes=[
-            *section_notes(info),
+            *section_notes(info, found),
             ("Whose play these numbers describe", found.whose_play),
             ("What was assumed", found.assumed),
         ],
@@ -396,9 +399,12 @@ def section_charts(info: dict, stamp: str) -> list[tuple[str, object]]:
     return out
 
 
-def section_notes(info: dict) -> list[tuple[str, list[str]]]:
-    """``[(heading, sentences)]``: what the ladder and the tuning found, in words."""
-    out = []
+def section_notes(
+    info: dict, found: findings.Findings | None = None
+) -> list[tuple[str, list[str]]]:
+    """``[(heading, sentences)]``: what the ladder and the tuning found, in words, and
+    (given the run's findings) what the sensitivity study says of them."""
+    out = sensitivity.notes(info, found) if found is not None else []
     if info.get("ladder"):
         out.append(("Strategy ratings (ladder)", sections.ladder_sentences(info["ladder"])))
     if info.get("tune"):
@@ -509,7 +515,7 @@ def findings_blocks(
                     "'All findings' and tables/findings.csv.",
                 )  # fmt: skip
             )
-    for heading, lines in section_notes(info):
+    for heading, lines in section_notes(info, found):
         blocks += [("gap", ""), ("h", heading)]
         blocks += [("p", line) for line in lines]
     blocks += [("gap", ""), ("h", "Whose play these numbers describe")]
@@ -684,7 +690,11 @@ TABLE_PAGES = (
     ("seats", "Balance by seat", "win rate and mean score"),
     ("strategies", "Balance by strategy", "seat-games pooled over seats"),
     ("seat_strategy", "Strategy by seat", "rotation: every strategy in every seat"),
-    ("comparison", "Paired differences (b − a)", "per game index; * = interval excludes 0"),
+    (
+        "comparison",
+        "Paired differences (each variant − the first)",
+        "per game index; * = interval excludes 0",
+    ),
     ("sweep", "Sweep", "every metric at every swept value"),
     ("games_summary", "Games", "per game: length, mean score, shared wins"),
     (
@@ -692,6 +702,19 @@ TABLE_PAGES = (
         "Strategy parameters",
         "the values each strategy played with (the row of this player count; a "
         "[strategy_params] change on top); per field: 'Fields of players' on page 1",
+    ),
+    (
+        "sensitivity",
+        "Sensitivity to assumed values",
+        "each finding of the run (base, 95% interval), at the study's games with the values "
+        "as played and moved; significance after Holm in each; every column in "
+        "tables/sensitivity.csv",
+    ),
+    (
+        "sensitivity_shifts",
+        "What each assumed value moves",
+        "paired shift (moved − as played, same games) of the first player's win rate, "
+        "the mean score and the game length, 95% intervals",
     ),
     (
         "assumed_values",
@@ -802,6 +825,8 @@ def table_items(
                 continue
             if name in first_cell_only and "cell" in df:
                 df = df[df["cell"] == df["cell"].min()]
+            if name == sensitivity.TABLE:
+                df = sensitivity.display(df)
             items.append((name, display_table(df), title, note))
     return items
 
@@ -958,7 +983,7 @@ def summary_markdown(
         "",
     ]
     lines += findings_markdown(found) if plays_games(info) else []
-    for heading, sentences in section_notes(info):
+    for heading, sentences in section_notes(info, found):
         lines += [f"**{heading}.** " + " ".join(sentences), ""]
     if not plays_games(info):
         lines += ["**Whose play these numbers describe.** " + " ".join(found.whose_play), ""]

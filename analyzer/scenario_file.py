@@ -3,7 +3,7 @@
 A scenario names the players, the strategy of every seat (or a line-up played
 in every seat order), the number of games and the seed, the edition and rulings,
 any card-value overrides, and optionally one or two *sweeps* (a parameter over a
-list of values) or one *comparison* (variant ``a`` against variant ``b``).
+list of values) or one *comparison* (variant ``a`` against each other variant).
 ``scenarios/README.md`` documents every key.
 
 :func:`load_scenario` reads and validates a file; anything wrong raises
@@ -31,6 +31,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -64,10 +65,13 @@ TOP_KEYS = (
     "tune",
     "fields",
     "forbid",
+    "sensitivity",
 )
 #: keys that give a scenario games of its own (without them it holds only [ladder]/[tune])
 GAME_KEYS = ("games", "strategies", "lineup", "fields")
 VARIANT_KEYS = ("label", "rules", "overrides", "strategies", "forbid")
+#: a comparison variant's name (``[compare.<name>]``)
+VARIANT_KEY = re.compile(r"[A-Za-z0-9_]{1,40}")
 FIELD_KEYS = ("label", "strategies", "lineup", "rotation", "strategy_params")
 #: values of ``forbid.seats`` besides seat numbers
 FORBID_SEATS = ("each", "all")
@@ -142,7 +146,7 @@ class Forbid:
 class Variant:
     """One side of a comparison: changes applied on top of the scenario's base."""
 
-    key: str  #: "a" or "b"
+    key: str  #: its name in ``[compare.<key>]``; ``"a"`` is the reference
     label: str
     rulings: dict = field(default_factory=dict)
     overrides: dict = field(default_factory=dict)
@@ -190,7 +194,9 @@ class Scenario:
     rulings: dict  #: edition and ruling switches (``Rulings`` fields)
     overrides: dict  #: override path -> value (``load_rules(overrides=...)``)
     sweep: tuple[SweepAxis, ...] = ()
-    compare: tuple[Variant, Variant] | None = None
+    #: ``[compare.<key>]``: variant ``a`` (the reference) first, then the others, each
+    #: paired with ``a``; None without a comparison
+    compare: tuple[Variant, ...] | None = None
     claims: bool = True  #: also record the per-claim table
     save_tables: bool = True  #: False: aggregate only (bounded memory, no Parquet tables)
     batch_size: int = 5000  #: DEFAULT_BATCH
@@ -209,6 +215,9 @@ class Scenario:
     fields: tuple[FieldSpec, ...] = ()
     #: a top-level ``forbid``: an intervention every configuration plays
     forbid: Forbid | None = None
+    #: ``[sensitivity]`` (:class:`analyzer.sensitivity.SensitivitySpec`): the study of
+    #: the assumed values, played by ``analyzer run``
+    sensitivity: Any = None
 
     @property
     def intervention(self) -> tuple[Forbid, str | None] | None:
@@ -267,6 +276,7 @@ class Scenario:
             "tune": self.tune.as_dict() if self.tune is not None else None,
             **({"fields": [f.as_dict() for f in self.fields]} if self.fields else {}),
             **({"forbid": self.forbid.as_dict()} if self.forbid is not None else {}),
+            **({"sensitivity": self.sensitivity.as_dict()} if self.sensitivity is not None else {}),
             "output": {
                 "claims": self.claims,
                 "save_tables": self.save_tables,
@@ -453,9 +463,10 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
     compare = _compare(game, raw["compare"], where, players) if "compare" in raw else None
     if sweep and compare:
         raise InputError(f"{where}: give 'sweep' or 'compare', not both")
-    if compare and (lineup is not None or fields) and any(v.strategies for v in compare):
+    own = [v for v in compare or () if v.strategies]
+    if own and (lineup is not None or fields):
         raise InputError(
-            f"{where}: compare.a/b.strategies: not allowed with "
+            f"{where}: compare.{own[0].key}.strategies: not allowed with "
             + (
                 "'lineup' (every variant plays the line-up in every seat order)"
                 if lineup is not None
@@ -507,11 +518,93 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
         fields=fields,
         forbid=forbid,
     )
-    expand(sc)  # builds every cell's rules: validates sweep values and variants
+    cells = expand(sc)  # builds every cell's rules: validates sweep values and variants
+    _check_variant_metrics(sc, cells, where)
     if "ladder" in raw or "tune" in raw:
         rules = game.load_rules(rulings, overrides, f"{where}: rules")
         sc = replace(sc, **_sections(raw, where, game, players, rules))
+    if "sensitivity" in raw:
+        from analyzer.sensitivity_file import parse_sensitivity
+
+        sc = replace(sc, sensitivity=parse_sensitivity(raw["sensitivity"], where))
+        _check_sensitivity(sc, where)
     return sc
+
+
+def _check_variant_metrics(sc: Scenario, cells: list[Cell], where: str) -> None:
+    """A ``variant_effect`` question's ``metric`` is one the comparison reports: win,
+    score, a per-game figure or a column the game declares (with ``seat``: a
+    per-seat one)."""
+    from analyzer.aggregate import metric_scopes
+    from analyzer.games import merge_columns
+
+    asked = [
+        (i, q["params"])
+        for i, q in enumerate(sc.questions)
+        if q["id"] == "variant_effect" and q["params"].get("metric") is not None
+    ]
+    if not asked:
+        return
+    game = sc.game_def
+    scopes = metric_scopes(merge_columns([game.columns(c.rules) for c in cells]))
+    for i, params in asked:
+        metric, seat = params["metric"], params.get("seat")
+        key = f"questions[{i}].metric"
+        if seat is None:
+            _check(metric in scopes, where, key, metric, ", ".join(scopes))
+        else:
+            per_seat = [m for m, scope in scopes.items() if scope == "seat"]
+            _check(metric in per_seat, where, key, metric, "with 'seat': " + ", ".join(per_seat))
+
+
+def _check_sensitivity(sc: Scenario, where: str) -> None:
+    """The study moves assumed values around one base configuration: refused with a
+    sweep, a comparison, fields of players or an intervention, and checked by
+    building every configuration it will play (so a bad range stops the run
+    before anything is played)."""
+    if sc.sensitivity is None:
+        return
+    for present, what in (
+        (bool(sc.sweep), "[sweep]"),
+        (bool(sc.compare), "[compare]"),
+        (bool(sc.fields), "[fields]"),
+        (sc.forbid is not None, "forbid"),
+    ):
+        if present:
+            raise InputError(
+                f"{where}: sensitivity: not with {what} (allowed: a scenario of one "
+                "configuration, strategies or a line-up; the study compares it with "
+                "itself under each assumed value)"
+            )
+    from analyzer.sensitivity_file import plan
+
+    plan(sc, where, MAX_CELLS)
+    expand(sensitivity_scenario(sc, where))
+
+
+def sensitivity_scenario(sc: Scenario, where: str = "") -> Scenario:
+    """The scenario the study plays: the base configuration (variant ``a``) and one
+    variant per move, ``[sensitivity] games`` games each, aggregate only, its
+    questions and seed the scenario's."""
+    from analyzer.sensitivity_file import move_label, plan
+
+    moves = plan(sc, where, MAX_CELLS)["moves"]
+    variants = [Variant(key="a", label="assumed values as played")]
+    variants += [
+        Variant(key=f"s{i + 1}", label=move_label(m), overrides={m["path"]: m["value"]})
+        for i, m in enumerate(moves)
+    ]
+    return replace(
+        sc,
+        name=f"{sc.name} (sensitivity)",
+        games=sc.sensitivity.games,
+        compare=tuple(variants) if moves else None,
+        save_tables=False,
+        claims=False,
+        ladder=None,
+        tune=None,
+        sensitivity=None,
+    )
 
 
 def _output(raw: dict, where: str) -> tuple[bool, bool, int]:
@@ -554,7 +647,7 @@ def _sections_only(raw: dict, where: str, game: Game, name: str, description: st
         players,
         "a positive integer",
     )
-    for key in ("sweep", "compare", "questions", "rotation", "forbid"):
+    for key in ("sweep", "compare", "questions", "rotation", "forbid", "sensitivity"):
         if key in raw:
             raise InputError(
                 f"{where}: {key}: needs games of the scenario's own (allowed with 'games' and "
@@ -672,7 +765,7 @@ def _merge_params(base: dict, more: dict) -> dict:
 
 def expand(sc: Scenario) -> list[Cell]:
     """All cells of a scenario: for each field of players (``[fields]``, else the one),
-    the sweep grid in row-major order, or variants a then b.
+    the sweep grid in row-major order, or the variants (``a`` first).
 
     Builds and validates the rules of every cell. A scenario with no games of its
     own (only ``[ladder]``/``[tune]``) has none. With an intervention
@@ -789,10 +882,12 @@ def expand(sc: Scenario) -> list[Cell]:
 
 
 def comparison_pairs(sc: Scenario, cells: list[Cell]) -> tuple[tuple[int, int], ...]:
-    """``(a, b)`` cell pairs of a comparison: one per field of players."""
+    """``(a, v)`` cell pairs of a comparison: in each field of players, the cell of
+    every variant after the first paired with the first's (variant ``a``)."""
     if not sc.compare:
         return ()
-    return tuple((i, i + 1) for i in range(0, len(cells), 2))
+    k = len(sc.compare)
+    return tuple((i, i + j) for i in range(0, len(cells), k) for j in range(1, k))
 
 
 # --------------------------------------------------------------------------- validation helpers
@@ -977,10 +1072,15 @@ def _check_interventions(forbid: Forbid | None, compare, where: str) -> None:
             f"{where}: compare.{given[0].key}.forbid: not with a top-level 'forbid' "
             "(allowed: one intervention, in every configuration or in one variant)"
         )
+    if given and len(compare) != 2:
+        raise InputError(
+            f"{where}: compare.{given[0].key}.forbid: only in a comparison of two variants "
+            f"(this one has {len(compare)}; allowed: [compare.a] and one other)"
+        )
     if len(given) > 1:
         raise InputError(
-            f"{where}: compare.b.forbid: both variants forbid something (allowed: 'forbid' "
-            "in one variant; the other is the same games without it)"
+            f"{where}: compare.{given[1].key}.forbid: both variants forbid something (allowed: "
+            "'forbid' in one variant; the other is the same games without it)"
         )
     if given and given[0].forbid.strategy is not None and any(v.strategies for v in compare):
         raise InputError(
@@ -1127,16 +1227,34 @@ def _sweep(game: Game, value, where: str) -> tuple[SweepAxis, ...]:
     return tuple(axes)
 
 
-def _compare(game: Game, value, where: str, players: int) -> tuple[Variant, Variant]:
-    _check(isinstance(value, dict), where, "compare", value, "a table with tables 'a' and 'b'")
-    _unknown(value, ("a", "b"), where, "compare.")
+def _compare(game: Game, value, where: str, players: int) -> tuple[Variant, ...]:
+    """``[compare.<key>]``: variant ``a`` (the reference) and 1 to
+    ``MAX_CELLS - 1`` others, each paired game by game with ``a``; ``a`` first,
+    then the others in the file's order."""
+    allowed = (
+        "a table with variant 'a' (the reference) and 1 to "
+        f"{MAX_CELLS - 1} other variants, e.g. [compare.a] and [compare.b]"
+    )
+    _check(isinstance(value, dict), where, "compare", value, allowed)
+    if "a" not in value:
+        raise InputError(f"{where}: missing key 'compare.a' (the reference variant)")
+    for key in value:
+        _check(
+            isinstance(key, str) and VARIANT_KEY.fullmatch(key) is not None,
+            where,
+            "compare",
+            key,
+            "variant names of letters, digits and '_' (at most 40 characters)",
+        )
+    if len(value) < 2:
+        raise InputError(f"{where}: missing key 'compare.b' (allowed: {allowed})")
+    if len(value) > MAX_CELLS:
+        raise bad_value(f"{where}: compare", f"{len(value)} variants", allowed)
     variants = []
-    for key in ("a", "b"):
-        if key not in value:
-            raise InputError(f"{where}: missing key 'compare.{key}'")
+    for key in ["a", *(k for k in value if k != "a")]:
         t = _table(value[key], where, f"compare.{key}")
         _unknown(t, VARIANT_KEYS, where, f"compare.{key}.")
-        label = t.get("label", key.upper())
+        label = t.get("label", key.upper() if len(key) == 1 else key)
         _check(
             isinstance(label, str) and label != "", where, f"compare.{key}.label", label, "a string"
         )
@@ -1161,11 +1279,16 @@ def _compare(game: Game, value, where: str, players: int) -> tuple[Variant, Vari
                 ),
             )
         )
-    if variants[0].label == variants[1].label:
-        raise bad_value(
-            f"{where}: compare.b.label", variants[1].label, "a label different from a's"
-        )
-    return variants[0], variants[1]
+    seen: dict[str, str] = {}
+    for v in variants:
+        if v.label in seen:
+            raise bad_value(
+                f"{where}: compare.{v.key}.label",
+                v.label,
+                f"a label no other variant has ({seen[v.label]} has it)",
+            )
+        seen[v.label] = v.key
+    return tuple(variants)
 
 
 def _same_type(old, v) -> bool:

@@ -235,3 +235,101 @@ def test_assumed_lines_name_the_rulings_of_every_configuration():
     many = [{"label": f"c{i}", "rules": {"rulings": {"tiles": str(i)}}} for i in range(6)]
     info["cells"] = many
     assert "6 configurations play other rulings" in F.assumed_lines(info)[0]
+
+
+def _three_variant_run(seed: int = 3, games: int = 300):
+    """A synthetic run of the coin game in three variants on the same game indices,
+    with a per-seat column ``steals`` and its per-game mean ``steals_per_seat``:
+    variant b adds one steal to seat 1, variant c none. Returns (tables, info, games)."""
+    from analyzer.aggregate import Reducer, build_tables, paired_metrics
+    from analyzer.games import Column, describe_columns
+
+    rng = np.random.default_rng(seed)
+    players = 3
+    base = rng.poisson(2.0, size=(games, players)).astype(np.int16)
+    noise = rng.integers(0, 2, size=(games, players)).astype(np.int16)
+    frames = []
+    for cell, extra in enumerate((np.zeros_like(base), noise * np.array([0, 2, 0]), 0 * base)):
+        steals = base + extra
+        score = rng.integers(0, 6, size=(games, players)).astype(np.int16)
+        win = (score == score.max(axis=1, keepdims=True)).astype(np.float32)
+        win /= win.sum(axis=1, keepdims=True)
+        frames.append(
+            pd.DataFrame(
+                {
+                    "cell": np.int16(cell),
+                    "order": np.int16(0),
+                    "game": np.repeat(np.arange(games, dtype=np.int64), players),
+                    "seat": np.tile(np.arange(players, dtype=np.int8), games),
+                    "n_players": np.int8(players),
+                    "strategy": pd.Categorical(["fair", "lucky", "fair"] * games),
+                    "score": score.reshape(-1),
+                    "win": win.reshape(-1),
+                    "game_turns": np.int16(5),
+                    "steals": steals.reshape(-1),
+                }
+            )
+        )
+    g = pd.concat(frames, ignore_index=True)
+    columns = (Column("steals", "steals made", game_mean="steals_per_seat"),)
+    info = {
+        "game": "coin",
+        "cells": [
+            {"index": i, "label": lab, "players": players, "params": {"variant": k}}
+            for i, (k, lab) in enumerate((("a", "plain"), ("b", "thief"), ("c", "honest")))
+        ],
+        "pairs": [[0, 1], [0, 2]],
+        "columns": describe_columns(columns),
+        "scenario": {
+            "compare": {k: {"label": lab} for k, lab in (("a", "plain"), ("b", "thief"),
+                                                         ("c", "honest"))},
+            "questions": [
+                {"id": "variant_effect", "params": {"metric": "steals"}},
+                {"id": "variant_effect", "params": {"metric": "steals", "seat": 1}},
+                {"id": "variant_effect", "params": {"metric": "steals_per_seat"}},
+                {"id": "variant_effect", "params": {"strategy": "lucky"}},
+            ],
+        },
+    }  # fmt: skip
+    assert paired_metrics(info) == ("steals",)
+    reducer = Reducer(((0, 1), (0, 2)), game="coin", columns=columns, paired_metrics=("steals",))
+    tables = build_tables(reducer({"games": g}), info)
+    return tables, info, g
+
+
+def test_each_variant_is_paired_with_the_first_on_a_declared_metric():
+    """A game's own per-seat metric and its per-game mean are compared variant by
+    variant against the first (the right scope each), Holm over all of them, and
+    the headings name the variants by their labels (also for a strategy)."""
+    tables, info, g = _three_variant_run()
+    out = F.answer(tables, info, load_game("coin"))
+    heads = [q["text"] for q in out.questions]
+    assert heads == [
+        "What does each of the 2 variants change, against plain? (steals)",
+        "What does each of the 2 variants change, against plain? (steals, seat 1)",
+        "What does each of the 2 variants change, against plain? (steals_per_seat)",
+        "What does each of the 2 variants change, against plain? (win rate of lucky)",
+    ]
+    assert len(out.findings) == 4 * 2  # every question, each variant against the first
+    by = {(f.question, f.label): f for f in out.findings}
+    a = g[g["cell"] == 0].set_index(["game", "seat"])["steals"]
+    b = g[g["cell"] == 1].set_index(["game", "seat"])["steals"]
+    d = (b - a).astype(float)
+    f = by[("variant_effect:metric=steals", "thief")]
+    assert f.estimate == pytest.approx(d.mean()) and f.n == len(d) and f.significant
+    half = 1.959964 * d.std(ddof=1) / np.sqrt(len(d))
+    assert (f.low, f.high) == pytest.approx((d.mean() - half, d.mean() + half), rel=1e-4)
+    seat1 = by[("variant_effect:metric=steals,seat=1", "thief")]
+    d1 = d.xs(1, level="seat")
+    assert seat1.estimate == pytest.approx(d1.mean()) and seat1.n == len(d1)
+    per_game = by[("variant_effect:metric=steals_per_seat", "thief")]
+    assert per_game.estimate == pytest.approx(d.groupby(level="game").mean().mean())
+    assert per_game.n == g["game"].nunique()
+    honest = by[("variant_effect:metric=steals", "honest")]
+    assert honest.estimate == 0 and not honest.significant
+    assert "honest instead of plain" in honest.text and "(n = 900 paired games)" in honest.text
+    p = sorted(x.p_value for x in out.findings if np.isfinite(x.p_value))
+    m = len(p)
+    assert min(x.p_adjusted for x in out.findings if np.isfinite(x.p_value)) == pytest.approx(
+        min(1.0, m * p[0])
+    )  # Holm over every variant's findings, not per variant

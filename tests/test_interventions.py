@@ -52,6 +52,8 @@ BAD = [
     ({"compare": {"a": {"forbid": FLAME}, "b": {"label": "x", "forbid": FLAME}}}, "compare.b.forbid: both variants forbid something"),
     ({"compare": {"a": {"strategies": "claimer"}, "b": {"forbid": {"wonders": ["eternal_flame"], "strategy": "balanced"}}}}, "compare.b.forbid.strategy: not with compare.a/b.strategies"),
     ({"compare": {"a": {}, "b": {"forbid": {"wonders": ["x"], "seats": 0}}}}, "compare.b.forbid.wonders: bad value 'x'"),
+    ({"compare": {"a": {}, "b": {"forbid": FLAME}, "c": {}}}, "compare.b.forbid: only in a comparison of two variants (this one has 3"),
+    ({"compare": {"a": {}, "flame": {"forbid": FLAME}}}, ""),
     ({"sweep": {"param": "players", "values": [2, 4]}, "forbid": {"wonders": ["eternal_flame"], "seats": [3]}}, "forbid.seats: bad value [3] (allowed: seats from 0 to 1"),
     # fields
     ({"strategies": None, "fields": 3}, "fields: bad value 3 (allowed: a table of named fields"),
@@ -74,7 +76,7 @@ BAD = [
     ({"strategies": None, "fields": {"x": {"strategies": "balanced", "strategy_params": {"balanced": {"w_ruin": "a"}}}}}, "fields.x.strategy_params.balanced.w_ruin: bad value 'a' (allowed: a number)"),
     ({"strategies": None, "fields": FIELDS, "rotation": "all"}, "rotation: only allowed with 'lineup' (with [fields], give each field's own 'rotation')"),
     ({"strategies": None, "fields": FIELDS, "sweep": {"param": "players", "values": [2, 3]}}, "sweeping 'players' needs one strategy for every seat (strategies = \"name\", in every field)"),
-    ({"strategies": None, "fields": FIELDS, "compare": {"a": {}, "b": {"strategies": "random"}}}, "compare.a/b.strategies: not allowed with [fields]"),
+    ({"strategies": None, "fields": FIELDS, "compare": {"a": {}, "b": {"strategies": "random"}}}, "compare.b.strategies: not allowed with [fields]"),
     ({"strategies": None, "fields": FIELDS, "sweep": {"param": "ruins.*.claim", "values": list(range(1, 23))}}, "fields: 66 configurations (allowed: at most 64)"),
     ({"strategies": None, "fields": {"x": "random"}, "forbid": {"wonders": ["eternal_flame"], "strategy": "claimer"}}, "forbid.strategy: bad value 'claimer' (allowed: a strategy that plays a seat in field 'x')"),
     # valid neighbours: must load

@@ -85,11 +85,11 @@ def test_a_game_may_import_itself_and_the_machinery():
 #
 # The generic layer is layered: the scenario file format (scenario_file,
 # sections_file) below the driver (driver), the driver below the studies
-# (sections, ratings, tuning), the library below the CLI. No module may import,
+# (sections, ratings, tuning, sensitivity), the library below the CLI. No module may import,
 # even inside a function, one that imports it back.
 
 #: the studies played on top of the driver
-STUDIES = ("analyzer.sections", "analyzer.ratings", "analyzer.tuning")
+STUDIES = ("analyzer.sections", "analyzer.ratings", "analyzer.tuning", "analyzer.sensitivity")
 
 
 def module_names(root: Path, package: str) -> dict[str, Path]:
@@ -202,6 +202,7 @@ def test_the_file_format_and_the_driver_play_no_study():
     for below, above in (
         ("analyzer.scenario_file", ("analyzer.driver", *STUDIES)),
         ("analyzer.sections_file", ("analyzer.driver", *STUDIES)),
+        ("analyzer.sensitivity_file", ("analyzer.driver", *STUDIES)),
         ("analyzer.driver", STUDIES),
     ):
         assert below in graph

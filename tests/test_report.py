@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import matplotlib.image as mpimg
 import pandas as pd
 import pytest
+from matplotlib.figure import Figure
 
+from analyzer import charts
 from analyzer.cli import run_cli
 from analyzer.games import load_game
 from analyzer.report import display_table
@@ -162,3 +165,42 @@ def test_engine_end_to_end(tmp_path):
     tb = pd.read_csv(out / "tables" / "claims_tiebreak.csv")
     assert tb["resolved"].sum() == len(pd.read_parquet(out / "data" / "claims.parquet"))
     assert (out / "report.pdf").stat().st_size > 10_000
+
+
+def _two_panel_chart() -> Figure:
+    """A chart as the report makes them: constrained layout, two panels, long labels."""
+    fig = charts.figure("Seat 1 wins most (27.4%), seat 3 least (22.9%)", "n = 16,000", "stamp")
+    ax1, ax2 = charts.axes_grid(fig, 1, 2)[0]
+    ax1.bar(["claimer", "collector", "balanced"], [0.21, 0.33, 0.46], label="win rate")
+    ax1.set_ylabel("win rate (share of seat-games won)")
+    ax1.legend()
+    ax2.plot([0, 1000, 20000], [0.1, 0.5, 0.2], "o-")
+    ax2.set_title("Mean score")
+    ax2.set_xlabel("turns in the whole game")
+    return fig
+
+
+def test_png_bytes_draws_once_the_png_savefig_draws(monkeypatch):
+    """The layout made once by hand gives the PNG bytes ``savefig`` gives (which draws
+    twice), and the layout stays fixed for the PDF page drawn after it."""
+    reference = _two_panel_chart()
+    buf = io.BytesIO()
+    reference.savefig(buf, format="png", dpi=charts.PNG_DPI)
+    draws = []
+    draw = Figure.draw
+    monkeypatch.setattr(
+        Figure, "draw", lambda fig, renderer: draws.append(1) or draw(fig, renderer)
+    )
+    fig = _two_panel_chart()
+    assert charts.png_bytes(fig) == buf.getvalue()
+    assert len(draws) == 1
+    assert fig.get_layout_engine() is None
+    assert [a.get_position().bounds for a in fig.axes] == [
+        a.get_position().bounds for a in reference.axes
+    ]
+    assert fig.dpi == reference.dpi  # the PNG's resolution is not left on the figure
+    page = Figure(figsize=charts.PAGE)  # placed by hand: no layout engine to run
+    page.text(0.1, 0.5, "a table page")
+    buf = io.BytesIO()
+    page.savefig(buf, format="png", dpi=charts.PNG_DPI)
+    assert charts.png_bytes(page) == buf.getvalue()

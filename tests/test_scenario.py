@@ -12,6 +12,7 @@ import pytest
 from analyzer.errors import InputError
 from analyzer.scenario import (
     ScenarioJob,
+    comparison_pairs,
     expand,
     games_per_order,
     load_scenario,
@@ -112,14 +113,25 @@ BAD = [
     ({"strategies": ["random", "claimer", "random", "random"], "sweep": {"param": "players", "values": [2, 3]}}, "sweeping 'players' needs one strategy"),
     ({"compare": 1}, "compare: bad value 1"),
     ({"compare": {"a": {}}}, "missing key 'compare.b'"),
-    ({"compare": {"a": {}, "b": {}, "c": {}}}, "unknown key 'compare.c'"),
+    ({"compare": {"b": {}, "c": {}}}, "missing key 'compare.a' (the reference variant)"),
+    ({"compare": {"a": {}, "b": {}, "c": {}}}, ""),
+    ({"compare": {"a": {}, "b c": {}}}, "compare: bad value 'b c' (allowed: variant names of letters"),
+    ({"compare": {"a": {}, "b": {}, "c": {"label": "B"}}}, "compare.c.label: bad value 'B' (allowed: a label no other variant has (b has it))"),
+    ({"compare": {"a": {}, "b": {}, "c": {"rules": {"tomb": "x"}}}}, "bad value 'x'"),
+    ({"compare": {"a": {}, **{f"v{i}": {"label": f"v{i}"} for i in range(64)}}}, "compare: bad value '65 variants'"),
+    ({"compare": {"a": {}, **{f"v{i}": {"label": f"v{i}"} for i in range(63)}}}, ""),
+    ({"strategies": None, "fields": {"x": "random", "y": "balanced"}, "compare": {"a": {}, **{f"v{i}": {"label": f"v{i}"} for i in range(32)}}}, "fields: 66 configurations (allowed: at most 64)"),
     ({"compare": {"a": {}, "b": {"players": 3}}}, "unknown key 'compare.b.players'"),
     ({"compare": {"a": {"label": "x"}, "b": {"label": "x"}}}, "compare.b.label: bad value 'x'"),
     ({"compare": {"a": {"label": 2}, "b": {}}}, "compare.a.label: bad value 2"),
     ({"compare": {"a": {}, "b": {"rules": {"edition": "klingon"}}}}, "bad value 'klingon'"),
     ({"compare": {"a": {}, "b": {"strategies": "x"}}}, "compare.b.strategies: bad value 'x'"),
     ({"compare": {"a": {}, "b": {}}, "sweep": {"param": "players", "values": [2]}}, "not both"),
-    ({"strategies": None, "lineup": ["random"] * 4, "compare": {"a": {}, "b": {"strategies": "random"}}}, "not allowed with 'lineup'"),
+    ({"strategies": None, "lineup": ["random"] * 4, "compare": {"a": {}, "b": {"strategies": "random"}}}, "compare.b.strategies: not allowed with 'lineup'"),
+    ({"strategies": None, "lineup": ["random"] * 4, "compare": {"a": {}, "b": {}, "c": {"strategies": "random"}}}, "compare.c.strategies: not allowed with 'lineup'"),
+    ({"compare": {"a": {}, "b": {}}, "questions": [{"ask": "variant_effect", "metric": "nope"}]}, "questions[0].metric: bad value 'nope' (allowed: win, score, game_turns, mean_score, shared_win, "),
+    ({"compare": {"a": {}, "b": {}}, "questions": [{"ask": "variant_effect", "metric": "wonders_per_seat", "seat": 1}]}, "questions[0].metric: bad value 'wonders_per_seat' (allowed: with 'seat': win, score, "),
+    ({"compare": {"a": {}, "b": {}}, "questions": [{"ask": "variant_effect", "metric": "wonders_per_seat"}, {"ask": "variant_effect", "metric": "claims_won", "seat": 2}]}, ""),
 ]  # fmt: skip
 
 
@@ -226,6 +238,27 @@ def test_compare_variants_merge_on_base():
     assert b.overrides == {"wonder_tokens.lesser": [1] * 10, "delvers.band_of_delvers.copies": 4}
     assert a.orders == (("balanced",) * 4,) and b.orders == (("random",) * 4,)
     assert b.rules.rulings.edition == "german" and a.rules.rulings.edition == "english"
+
+
+def test_several_variants_each_paired_with_the_first():
+    """``a`` is the reference wherever it stands in the file; every other variant,
+    in the file's order, is paired with it, in every field of players."""
+    compare = {
+        "german": {"rules": {"edition": "german"}},
+        "a": {"label": "printed"},
+        "b": {"rules": {"tomb": "ruin_colours"}},
+    }
+    sc = parse(compare=compare)
+    cells = expand(sc)
+    assert [c.label for c in cells] == ["printed", "german", "B"]
+    assert [c.params for c in cells] == [{"variant": "a"}, {"variant": "german"}, {"variant": "b"}]
+    assert comparison_pairs(sc, cells) == ((0, 1), (0, 2))
+    assert (
+        cells[2].rules.rulings.tomb == "ruin_colours"
+        and cells[0].rules.rulings.edition == "english"
+    )
+    two = parse(strategies=None, fields={"x": "random", "y": "balanced"}, compare=compare)
+    assert comparison_pairs(two, expand(two)) == ((0, 1), (0, 2), (3, 4), (3, 5))
 
 
 def test_with_overrides():

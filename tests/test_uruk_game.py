@@ -134,7 +134,14 @@ def test_assumed_values_listed_and_a_designer_can_clear_them():
     rows = assumed_values(load_rules())
     keys = {r["key"] for r in rows}
     assert {"epochs.III.cost", "epochs.IV.cost", "inventions.leuchtturm"} <= keys
-    assert all(set(r) == {"key", "value", "note"} for r in rows)
+    ranged = {"key", "value", "note", "path", "current", "low", "high", "range_note"}
+    assert all(set(r) in ({"key", "value", "note", "range_note"}, ranged) for r in rows)
+    # every assumed number has a declared range around the value played
+    ranges = [r for r in rows if "path" in r]
+    assert len(ranges) == 30 and all(r["low"] <= r["current"] <= r["high"] for r in ranges)
+    assert all(r["low"] < r["high"] and r["range_note"] for r in ranges)
+    rules = load_rules({r["path"]: r[end] for r in ranges[:1] for end in ("high",)})
+    assert next(a for a in assumed_values(rules) if "path" in a)["current"] == ranges[0]["high"]
     cleared = assumed_values(load_rules({"epochs.III.assumed": False}))
     assert "epochs.III.cost" not in {r["key"] for r in cleared}
 

@@ -612,7 +612,10 @@ def _value_at(data: dict, file: str, key: str) -> Any:
 
 def assumed_values(rules: Rules) -> list[dict]:
     """Every ``[[assumed]]`` row of the data files with the value ``rules`` runs with:
-    ``{"key": "<file>.<path>", "value", "note"}``. Rows of the young-player
+    ``{"key": "<file>.<path>", "value", "note"}``, with the plausible range a row
+    declares for the sensitivity study (``path``, ``current``, then ``low`` and
+    ``high`` or ``alternatives``; ``range_note`` says how it was chosen, or why
+    the value is not varied). Rows of the young-player
     variant's absent parts (keys and chests, rewards) are left out when it is played,
     and those of the action tiles when none are played."""
     out = []
@@ -627,11 +630,16 @@ def assumed_values(rules: Rules) -> list[dict]:
                 continue
             if file == "tiles" and rules.rulings.tiles == "none":
                 continue
-            out.append(
-                {
-                    "key": f"{file}.{key}",
-                    "value": _value_at(rules.data, file, key),
-                    "note": row.get("note", ""),
-                }
-            )
+            value = _value_at(rules.data, file, key)
+            item = {"key": f"{file}.{key}", "value": value, "note": row.get("note", "")}
+            # the plausible range the row declares for the sensitivity study: the
+            # override path (the key itself), the value played and the ends
+            if "low" in row or "alternatives" in row:
+                item.update({"path": f"{file}.{key}", "current": value})
+                if "low" in row:
+                    item.update({"low": row["low"], "high": row["high"]})
+                else:
+                    item["alternatives"] = list(row["alternatives"])
+            item["range_note"] = row.get("range_note", "no range declared")
+            out.append(item)
     return out

@@ -642,23 +642,54 @@ def _effect_text(r: dict) -> str:
     return f"{r['colour']} level {r['level']} x{r['copies']}, {r['effect']}({fields})"
 
 
+def _range(row: dict, path: str) -> dict:
+    """The plausible range a data row declares for its assumed number (``vary``,
+    ``low``, ``high``, ``range_note``): ``{"path", "current", "low", "high",
+    "range_note"}`` (``path`` the override path it moves), or the note alone."""
+    if "vary" not in row:
+        return {"range_note": row.get("range_note", "no range declared")}
+    return {
+        "path": f"{path}.{row['vary']}",
+        "current": row[row["vary"]],
+        "low": row["low"],
+        "high": row["high"],
+        "range_note": row.get("range_note", ""),
+    }
+
+
 def assumed_values(rules: Rules) -> list[dict]:
     """Every value ``rules`` run with that the rulebook does not give:
-    ``{"key", "value", "note"}`` rows (inventions, epoch costs, the card split)."""
+    ``{"key", "value", "note"}`` rows (inventions, epoch costs, the card split),
+    with the plausible range the data declares for the sensitivity study
+    (``path``, ``current``, ``low``, ``high``, ``range_note``; see :func:`_range`)."""
     out = [
         {
             "key": "inventions.split",
             "value": "per colour: 1 level-1 x1, 3 level-2 x3, 2 level-3 x4, 1 level-4 x5",
             "note": "one split consistent with the rulebook's counts; copies are data",
+            "range_note": "not varied: another split moves colours and levels together "
+            "(a structure, not a number)",
         }
     ]
     for r in rules.data["inventions"]["invention"]:
         if r.get("assumed"):
             out.append(
-                {"key": f"inventions.{r['id']}", "value": _effect_text(r), "note": r["note"]}
+                {
+                    "key": f"inventions.{r['id']}",
+                    "value": _effect_text(r),
+                    "note": r["note"],
+                    **_range(r, f"inventions.{r['id']}"),
+                }
             )
     for e in rules.data["epochs"]["epoch"]:
         if e.get("assumed"):
             value = f"{e['per_colour']} x {e['colours']} different"
-            out.append({"key": f"epochs.{e['id']}.cost", "value": value, "note": e["note"]})
+            out.append(
+                {
+                    "key": f"epochs.{e['id']}.cost",
+                    "value": value,
+                    "note": e["note"],
+                    **_range(e, f"epochs.{e['id']}"),
+                }
+            )
     return out
