@@ -6,7 +6,7 @@ keep every game give the same report:
 
 1. :class:`Reducer` turns one batch's tables (``games`` and the game's own,
    plus the ``cell`` and ``order`` columns added by
-   :class:`analyzer.scenario.ScenarioJob`) into a *partial*: a DataFrame indexed
+   :class:`analyzer.driver.ScenarioJob`) into a *partial*: a DataFrame indexed
    by ``(cell, group, key, metric)`` with float64 columns ``n``, ``sum``,
    ``sumsq``. Partials are additive, so batches are combined with
    :func:`combine` (or the runner's own summation).
@@ -57,11 +57,28 @@ def combine(partials) -> pd.DataFrame:
 def metric_columns(games: pd.DataFrame, columns: tuple[Column, ...]) -> list[str]:
     """Per-seat metrics of a games table: the core ones and the declared metrics present."""
     declared = [c.name for c in columns if c.kind == "metric"]
-    return [c for c in (*CORE_METRICS, *declared) if c in games.columns]
+    present = set(games.columns)  # a set: asking a text Index is slow
+    return [c for c in (*CORE_METRICS, *declared) if c in present]
 
 
 def moments(df: pd.DataFrame, group: str, keys: list[str], metrics: list[str]) -> pd.DataFrame:
-    """Partial rows of ``group``: moments of ``metrics`` by cell and ``keys``."""
+    """Partial rows of ``group``: moments of ``metrics`` by cell and ``keys``.
+
+    Rows are sorted by cell and keys (numbers in numeric order, categories as
+    text), then in the order of ``metrics``; ``key`` joins the keys' values as text
+    with ``|`` (empty without keys). The sums are those pandas' groupby gives, bit
+    for bit (:func:`grouped`; the pandas twin is :func:`moments_pandas`)."""
+    if df.empty or not metrics:
+        return empty_partial()
+    part = grouped(Table(df), group, keys, metrics)
+    return part.frame() if len(part) else empty_partial()
+
+
+def moments_pandas(
+    df: pd.DataFrame, group: str, keys: list[str], metrics: list[str]
+) -> pd.DataFrame:
+    """:func:`moments` with pandas' groupby: the slow, plain twin of :func:`grouped`
+    (the tests compare them), and its fallback for key columns it does not take."""
     if df.empty or not metrics:
         return empty_partial()
     vals = df[metrics].astype("float64")
@@ -96,8 +113,16 @@ def counts(df: pd.DataFrame, group: str, keys: list[str]) -> pd.DataFrame:
     """Histogram rows: ``n = sum = sumsq = count`` for each value of ``keys``."""
     if df.empty:
         return empty_partial()
+    part = grouped(Table(df), group, keys, None)
+    return part.frame() if len(part) else empty_partial()
+
+
+def counts_pandas(df: pd.DataFrame, group: str, keys: list[str]) -> pd.DataFrame:
+    """:func:`counts` with pandas' groupby (the twin the tests compare with)."""
+    if df.empty:
+        return empty_partial()
     one = df[["cell", *keys]].assign(count=1.0)
-    return moments(one, group, keys, ["count"])
+    return moments_pandas(one, group, keys, ["count"])
 
 
 def _game_level(games: pd.DataFrame, columns: tuple[Column, ...]) -> pd.DataFrame:
@@ -115,6 +140,427 @@ def _game_level(games: pd.DataFrame, columns: tuple[Column, ...]) -> pd.DataFram
         if c.game_mean and c.name in games:
             out[c.game_mean] = by[c.name].mean()
     return out.reset_index()
+
+
+# --------------------------------------------------------------------------- fast rows
+
+
+@dataclass(frozen=True, eq=False)
+class Part:
+    """Partial rows as arrays, not yet a DataFrame: ``cell`` (int64), ``group``,
+    ``key``, ``metric`` (str objects) and the moments ``n``, ``sum``, ``sumsq``
+    (float64). A batch's parts become one partial DataFrame at the end
+    (:func:`assemble`), instead of a DataFrame per group and a groupby over them."""
+
+    cell: np.ndarray
+    group: np.ndarray
+    key: np.ndarray
+    metric: np.ndarray
+    n: np.ndarray
+    sum: np.ndarray
+    sumsq: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.n)
+
+    def frame(self) -> pd.DataFrame:
+        """These rows as a partial DataFrame (in their order; see :func:`moments`)."""
+        idx = pd.MultiIndex.from_arrays([self.cell, self.group, self.key, self.metric], names=INDEX)
+        return pd.DataFrame({"n": self.n, "sum": self.sum, "sumsq": self.sumsq}, index=idx)
+
+    @classmethod
+    def from_frame(cls, df: pd.DataFrame) -> Part:
+        """The rows of a partial DataFrame (a game's reducer may still return those)."""
+        level = df.index.get_level_values
+        return cls(
+            level("cell").to_numpy(np.int64),
+            level("group").to_numpy(object),
+            level("key").to_numpy(object),
+            level("metric").to_numpy(object),
+            *(df[c].to_numpy(np.float64) for c in MOMENTS),
+        )
+
+
+def _texts(values: np.ndarray) -> np.ndarray:
+    """``values`` as the text pandas' ``astype(str)`` gives (object array): ``str``
+    of each integer or bool, pandas' own for anything else."""
+    if values.dtype.kind in "iub":
+        return np.array([str(v) for v in values.tolist()], dtype=object)
+    return np.asarray(pd.Series(values).astype(str).to_numpy(object), dtype=object)
+
+
+def key_codes(values) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(codes int64[N], texts)``: a key column as group codes (-1: a missing
+    number, which pandas leaves out of every group) and each code's text, codes
+    in the order pandas sorts the groups (numbers by value, categories by their
+    text). None for a column this does not take (text, objects, a categorical
+    with missing values): :func:`grouped` then asks pandas."""
+    if isinstance(values, pd.Series):
+        values = values.array if isinstance(values.dtype, pd.CategoricalDtype) else values
+    if isinstance(values, pd.Categorical):
+        codes = np.asarray(values.codes, np.int64)
+        if len(codes) and codes.min() < 0:
+            return None
+        texts = np.array([str(c) for c in values.categories], dtype=object)
+        order = np.argsort(texts, kind="stable")
+        rank = np.empty(len(texts), np.int64)
+        rank[order] = np.arange(len(texts))
+        return rank[codes], texts[order]
+    arr = values.to_numpy() if isinstance(values, pd.Series) else np.asarray(values)
+    kind = arr.dtype.kind
+    if kind in "iu" and len(arr):
+        lo, hi = int(arr.min()), int(arr.max())
+        if hi - lo < max(1 << 16, 4 * len(arr)):
+            shifted = arr.astype(np.int64) - lo
+            present = np.bincount(shifted, minlength=hi - lo + 1) > 0
+            codes = (np.cumsum(present) - 1)[shifted]
+            return codes, _texts((np.flatnonzero(present) + lo).astype(arr.dtype))
+    if kind in "iub":
+        uniq, codes = np.unique(arr, return_inverse=True)
+        return codes.astype(np.int64).reshape(-1), _texts(uniq)
+    if kind == "f":  # the few values by hashing, then each row's place among them
+        ok = ~np.isnan(arr)
+        uniq = np.sort(pd.unique(arr[ok]))
+        codes = np.where(ok, np.searchsorted(uniq, np.where(ok, arr, 0.0)), -1)
+        return codes.astype(np.int64), _texts(uniq)
+    return None
+
+
+class Table:
+    """A batch table read as numpy: every numeric column converted to float64 once,
+    into one matrix (``float64[columns, rows]``) the sums index by row, and each
+    key column coded once."""
+
+    def __init__(self, df: pd.DataFrame) -> None:
+        self.df = df
+        self.rows = len(df)
+        self.names = set(df.columns)  #: the column names (a set: quick to ask)
+        self._keys: dict[str, tuple | None] = {}
+        self._stat: dict[str, tuple[bool, float]] = {}
+        self._raw: dict[str, np.ndarray] = {}  #: numeric columns as numpy holds them
+        self._pos: dict[str, int] | None = None
+        self._matrix: np.ndarray | None = None
+
+    def _build(self) -> None:
+        """The matrix of every numeric column (missing values NaN)."""
+        cols = [(n, c) for n, c in self.df.items() if c.dtype.kind in "iufb"]
+        self._pos = {n: j for j, (n, _) in enumerate(cols)}
+        self._matrix = np.empty((len(cols), self.rows))
+        for j, (name, col) in enumerate(cols):
+            if isinstance(col.dtype, np.dtype):  # numpy's own cast (NaN stays NaN)
+                self._raw[name] = col.to_numpy()
+                self._matrix[j] = self._raw[name]
+            else:  # a nullable column: its missing values NaN
+                self._matrix[j] = col.to_numpy(np.float64, na_value=np.nan)
+
+    def matrix(self) -> np.ndarray:
+        """``float64[numeric columns, rows]``: every numeric column, one row each."""
+        if self._matrix is None:
+            self._build()
+        return self._matrix
+
+    def index(self, metrics) -> np.ndarray:
+        """The matrix rows (``int64``) of ``metrics``."""
+        if self._pos is None:
+            self._build()
+        return np.array([self._pos[m] for m in metrics], np.int64)
+
+    def floats(self, name: str) -> np.ndarray:
+        """Column ``name`` as float64 (missing values NaN)."""
+        return self.matrix()[self.index([name])[0]]
+
+    def key(self, name: str):
+        """:func:`key_codes` of column ``name``."""
+        if name not in self._keys:
+            self._keys[name] = key_codes(self.df[name])
+        return self._keys[name]
+
+    def has_nan(self, metrics) -> bool:
+        """Does any of the metrics' values miss (NaN)?"""
+        return any(self._stats(m)[0] for m in metrics)
+
+    def exact(self, metrics, rows: int | None = None) -> np.ndarray:
+        """bool per metric: integers whose sums, and sums of squares, over ``rows``
+        rows (default: the table's) are exact in float64 in any order."""
+        rows = self.rows if rows is None else rows
+        return np.array([self._stats(m)[1] * rows < 2.0**53 for m in metrics], np.bool_)
+
+    def _stats(self, name: str) -> tuple[bool, float]:
+        """``(has NaN, largest square)`` of a column (the square ``inf`` unless the
+        column holds integers)."""
+        out = self._stat.get(name)
+        if out is None:
+            self.matrix()
+            raw = self._raw.get(name, self.floats(name))
+            if raw.dtype.kind in "iub":
+                square = float(1 << (16 * raw.dtype.itemsize))  # the type's bound, squared
+                if raw.dtype.itemsize > 2 or self.rows * square >= 2.0**53:  # the values' own
+                    square = float(
+                        max(abs(int(raw.min())), abs(int(raw.max()))) ** 2 if len(raw) else 0
+                    )
+                out = (False, square)
+            else:
+                out = (bool(np.isnan(self.floats(name)).any()), np.inf)
+            self._stat[name] = out
+        return out
+
+
+def _labels(codes: list[np.ndarray], sizes: list[int]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Group labels (0.. in the order of the codes, -1: left out) of rows with the
+    given key codes, and each group's code of every key."""
+    total = int(np.prod(sizes, dtype=np.float64)) if sizes else 1
+    if total <= max(1 << 20, 4 * len(codes[0])):
+        from analyzer.groupsum import compress_labels
+
+        stacked_codes = np.stack([np.asarray(c, np.int64) for c in codes])
+        out, present = compress_labels(stacked_codes, np.asarray(sizes, np.int64), total)
+    else:
+        label = codes[0].copy()
+        bad = codes[0] < 0
+        for c, size in zip(codes[1:], sizes[1:], strict=True):
+            label = label * size + c
+            bad |= c < 0
+        present, inv = np.unique(label[~bad], return_inverse=True)
+        out = np.full(len(label), -1, np.int64)
+        out[~bad] = inv.reshape(-1)
+    each = []
+    rest = present.astype(np.int64)
+    for size in reversed(sizes[1:]):
+        each.append(rest % size)
+        rest = rest // size
+    each.append(rest)
+    return out, each[::-1]
+
+
+def grouped(t: Table, group: str, keys: list[str], metrics: list[str] | None, rows=None) -> Part:
+    """The rows :func:`moments` gives (``metrics``; None: those of :func:`counts`)
+    as a :class:`Part`, summed without pandas but to the same bits
+    (:func:`analyzer.groupsum.group_moments`). ``rows``: a mask of the rows to use
+    (as if the table held only those)."""
+    if metrics is not None and not metrics:
+        return Part.from_frame(empty_partial())
+    found = [t.key("cell"), *(t.key(k) for k in keys)]
+    if any(f is None or (len(f[0]) and f[0].min() < 0) for f in found):
+        return _grouped_pandas(t, group, keys, metrics, rows)
+    codes = [f[0] for f in found]
+    if rows is not None:
+        codes[0] = np.where(rows, codes[0], -1)
+    source = None
+    if metrics is not None:
+        cols = t.index(metrics)
+        if t.has_nan(metrics) and np.isnan(t.matrix()[cols][:, codes[0] >= 0]).any():
+            return _grouped_pandas(t, group, keys, metrics, rows)
+        source = (t.matrix(), cols, t.exact(metrics))
+    return _summed(group, found, codes, metrics, source)
+
+
+def stacked(t: Table, group: str, blocks: list, metrics: list[str]) -> Part:
+    """The rows :func:`moments` gives for a table stacking blocks of ``t``'s rows,
+    each with its own key: block ``(key, rows, sub)`` holds the rows ``rows``
+    (indices, in order) with the key text ``key``, or ``key|<sub>`` with ``sub``
+    (integers, one per row of the block; None in every block or in none). So a
+    game sums "the seats that built wonder w" for every w without building
+    that table (pandas' twin: :func:`stacked_pandas`)."""
+    if not blocks:
+        return Part.from_frame(empty_partial())
+    idx = np.concatenate([np.asarray(rows, np.int64) for _, rows, _ in blocks])
+    cell = t.key("cell")
+    texts, block = np.unique(np.array([key for key, _, _ in blocks], object), return_inverse=True)
+    sizes = [len(rows) for _, rows, _ in blocks]
+    found = [cell, (np.repeat(block.reshape(-1), sizes), texts)]
+    if blocks[0][2] is not None:
+        found.append(key_codes(np.concatenate([np.asarray(sub) for _, _, sub in blocks])))
+    if cell is None or found[-1] is None or (len(idx) and cell[0].min() < 0):
+        return Part.from_frame(stacked_pandas(t.df, group, blocks, metrics))
+    values = t.matrix()[t.index(metrics)][:, idx]
+    if np.isnan(values).any():
+        return Part.from_frame(stacked_pandas(t.df, group, blocks, metrics))
+    codes = [cell[0][idx], *(f[0] for f in found[1:])]
+    source = (values, np.arange(len(metrics)), t.exact(metrics, len(idx)))
+    return _summed(group, found, codes, metrics, source)
+
+
+def blockwise(t: Table, group: str, blocks: list, metrics: list[str]) -> list:
+    """``[stacked(t, group, [block], metrics) for block in blocks]`` (blocks without
+    ``sub``), with the work they share done once: each block's own moments, as
+    when every block is a table of its own (Uruk's inventions)."""
+    from analyzer.groupsum import group_moments
+
+    cell = t.key("cell")
+    if cell is None or (t.rows and cell[0].min() < 0) or t.has_nan(metrics):
+        return [stacked(t, group, [block], metrics) for block in blocks]
+    cols = t.index(metrics)
+    parts = []
+    for key, rows, _ in blocks:
+        rows = np.asarray(rows, np.int64)
+        codes = cell[0][rows]
+        present = np.flatnonzero(np.bincount(codes, minlength=len(cell[1])))
+        remap = np.full(len(cell[1]), -1, np.int64)
+        remap[present] = np.arange(len(present))
+        values = t.matrix()[cols][:, rows]
+        exact = t.exact(metrics, len(rows))
+        n, s, ss = group_moments(remap[codes], values, np.arange(len(cols)), exact, len(present))
+        found = [cell, (None, np.array([key], object))]
+        each = [present, np.zeros(len(present), np.int64)]
+        parts.append(_part(group, found, each, metrics, n, s, ss))
+    return parts
+
+
+def stacked_pandas(df: pd.DataFrame, group: str, blocks: list, metrics: list[str]):
+    """:func:`stacked` with pandas: the blocks concatenated, then :func:`moments_pandas`."""
+    frames = []
+    for key, rows, sub in blocks:
+        part = df.iloc[np.asarray(rows, np.int64)][["cell", *metrics]].assign(key=key)
+        frames.append(part if sub is None else part.assign(sub=np.asarray(sub, np.int64)))
+    keys = ["key"] if blocks[0][2] is None else ["key", "sub"]
+    return moments_pandas(pd.concat(frames, ignore_index=True), group, keys, metrics)
+
+
+def _summed(group: str, found: list, codes: list, metrics, source) -> Part:
+    """The :class:`Part` of rows with key codes ``codes`` (the cell's first; -1: a
+    row not used), ``found`` each key's ``(codes, texts)``: moments of the
+    ``metrics`` whose values are the rows ``cols`` of ``values`` in ``source =
+    (values, cols, exact)`` (no NaN among the rows used; ``exact``: see
+    :meth:`Table.exact`) or, ``source`` None, counts."""
+    from analyzer.groupsum import group_moments
+
+    label, each = _labels(codes, [len(f[1]) for f in found])
+    n_groups = len(each[0])
+    names = ["count"] if source is None else list(metrics)
+    if source is None:
+        n = np.bincount(label[label >= 0], minlength=n_groups).astype(np.float64).reshape(-1, 1)
+        s = ss = n
+    else:
+        n, s, ss = group_moments(label, *source, n_groups)
+    return _part(group, found, each, names, n, s, ss)
+
+
+def _part(group: str, found: list, each: list, names: list[str], n, s, ss) -> Part:
+    """The :class:`Part` of groups whose key codes are ``each`` (one array per key,
+    ``found`` each key's ``(codes, texts)``, the cell's first) and moments ``n``,
+    ``s``, ``ss`` (``[groups, len(names)]``)."""
+    n_groups, k = len(each[0]), len(names)
+    cells = found[0][1][each[0]].astype(np.int64)
+    if len(found) > 1:
+        texts = [f[1][e] for f, e in zip(found[1:], each[1:], strict=True)]
+        key = np.array(["|".join(parts) for parts in zip(*texts, strict=True)], object)
+    else:
+        key = np.full(n_groups, "", object)
+    return Part(
+        np.repeat(cells, k),
+        np.full(n_groups * k, group, object),
+        np.repeat(key, k),
+        np.tile(np.array(names, object), n_groups),
+        np.asarray(n).reshape(-1),
+        np.asarray(s).reshape(-1),
+        np.asarray(ss).reshape(-1),
+    )
+
+
+class Family:
+    """Several groupings of one table's rows by subsets of the same keys (``cell``
+    and ``keys``), summed together: the columns whose sums are exact in any order
+    (:meth:`Table.exact`) once, by the finest grouping, and each coarser group's
+    sum from those of its finer groups (exact too); the other columns grouping
+    by grouping, as pandas would (:func:`analyzer.groupsum.group_moments`). The
+    rows :meth:`part` gives are those of :func:`grouped`, to the bit."""
+
+    def __init__(self, t: Table, keys: list[str], metrics: list[str]) -> None:
+        self.t, self.keys, self.metrics = t, ["cell", *keys], list(metrics)
+        self.found = [t.key(k) for k in self.keys]
+        self.ok = not any(f is None or (len(f[0]) and f[0].min() < 0) for f in self.found)
+        self.ok = self.ok and not t.has_nan(self.metrics)
+        if not self.ok:
+            return
+        from analyzer.groupsum import plain_moments
+
+        self.label, self.each = _labels([f[0] for f in self.found], self._sizes(self.keys))
+        exact = t.exact(self.metrics)
+        self.tight = [m for m, e in zip(self.metrics, exact, strict=True) if e]
+        cols = t.index(self.tight)
+        self.s, self.ss = plain_moments(self.label, t.matrix(), cols, len(self.each[0]))
+        self.size = np.bincount(self.label, minlength=len(self.each[0])).astype(np.float64)
+
+    def _sizes(self, keys: list[str]) -> list[int]:
+        return [len(self.found[self.keys.index(k)][1]) for k in keys]
+
+    def part(self, group: str, keys: list[str], metrics: list[str], only=None) -> Part:
+        """The rows of ``grouped(t, group, keys, metrics)``; ``only = (key, text)``:
+        of the rows whose ``key`` reads ``text`` (a key of this family)."""
+        from analyzer.groupsum import group_moments
+
+        if not self.ok or not metrics:
+            rows = None if only is None else self.t.df[only[0]].astype(str).to_numpy() == only[1]
+            return grouped(self.t, group, keys, metrics, rows)
+        coarse = ["cell", *keys]
+        fine = [self.each[self.keys.index(k)] for k in coarse]
+        keep = np.ones(len(self.each[0]), bool)
+        if only is not None:
+            j = self.keys.index(only[0])
+            keep = self.found[j][1][self.each[j]] == only[1]
+        codes = [np.where(keep, c, -1) for c in fine]
+        to_coarse, each = _labels(codes, self._sizes(coarse))
+        n_groups = len(each[0])
+        rows = np.where(to_coarse[self.label] >= 0, to_coarse[self.label], -1)
+        n = np.zeros((n_groups, len(metrics)))
+        s, ss = np.zeros_like(n), np.zeros_like(n)
+        kept = to_coarse >= 0
+        sizes = np.bincount(to_coarse[kept], weights=self.size[kept], minlength=n_groups)
+        n[:] = sizes.reshape(-1, 1)
+        loose = [j for j, m in enumerate(metrics) if m not in self.tight]
+        for j, m in enumerate(metrics):
+            if m in self.tight:
+                k = self.tight.index(m)
+                s[:, j] = np.bincount(to_coarse[kept], self.s[kept, k], minlength=n_groups)
+                ss[:, j] = np.bincount(to_coarse[kept], self.ss[kept, k], minlength=n_groups)
+        if loose:
+            cols = self.t.index([metrics[j] for j in loose])
+            _, s[:, loose], ss[:, loose] = group_moments(
+                rows, self.t.matrix(), cols, np.zeros(len(loose), bool), n_groups
+            )
+        found = [self.found[self.keys.index(k)] for k in coarse]
+        return _part(group, found, each, metrics, n, s, ss)
+
+
+def _grouped_pandas(t: Table, group, keys, metrics, rows) -> Part:
+    """:func:`grouped` through :func:`moments_pandas` (keys it cannot code itself,
+    missing values)."""
+    df = t.df if rows is None else t.df[rows]
+    if metrics is None:
+        return Part.from_frame(counts_pandas(df, group, keys))
+    return Part.from_frame(moments_pandas(df, group, keys, list(metrics)))
+
+
+def _game_level_part(t: Table, columns: tuple[Column, ...]) -> Part | None:
+    """The ``game`` group's rows (moments over cells of :func:`_game_level`'s
+    columns) without building that table; None if a column misses values
+    (a column some cells do not have: :func:`_game_level` handles that)."""
+    from analyzer.groupsum import group_moments
+
+    found = [t.key("cell"), t.key("game")]
+    own = [c for c in columns if c.game_mean and c.name in t.names]
+    means = ["score", *(c.name for c in own)]
+    if any(f is None for f in found) or t.has_nan(["game_turns", "win", *means]):
+        return None
+    label, (cell_code, _) = _labels([f[0] for f in found], [len(f[1]) for f in found])
+    n_games = len(cell_code)
+    if n_games and np.all(label[1:] >= label[:-1]):  # rows in game order: each game's first
+        first = np.flatnonzero(np.r_[True, label[1:] != label[:-1]])
+    else:
+        first = np.full(n_games, t.rows, np.int64)
+        np.minimum.at(first, label, np.arange(t.rows))
+    win = t.floats("win")
+    shared = ((win > 0) & (win < 1)).astype(np.float64)
+    n, s, _ = group_moments(label, t.matrix(), t.index(means), np.zeros(len(means), bool), n_games)
+    level = {
+        "cell": found[0][1][cell_code].astype(np.int64),
+        "game_turns": t.floats("game_turns")[first],
+        "shared_win": (np.bincount(label, weights=shared, minlength=n_games) > 0).astype(float),
+    }
+    names = ["mean_score", *(c.game_mean for c in own)]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        level.update(zip(names, (s / n).T, strict=True))
+    return grouped(Table(pd.DataFrame(level)), "game", [], list(level)[1:])
 
 
 def _game_columns(game: str) -> tuple[Column, ...]:
@@ -159,6 +605,31 @@ class Reducer:
         return repr_without_defaults(self, ("uptake", "uptake_arm", "paired_metrics"))
 
     def __call__(self, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
+        game, columns, tables = self._prepared(tables)
+        parts = []
+        games = tables.get("games")
+        if games is not None and len(games):
+            parts.extend(self._games(games, columns))
+        parts.extend(game.reduce({k: v for k, v in tables.items() if len(v)}))
+        return assemble(parts)
+
+    def reduce_pandas(self, tables: dict[str, pd.DataFrame], game_reduce=None) -> pd.DataFrame:
+        """The same partial with pandas' groupby throughout (this reducer as it was
+        written first): the slow, plain twin the tests compare :meth:`__call__`
+        with. ``game_reduce``: the game's own reducer to use (default
+        :meth:`analyzer.games.Game.reduce`)."""
+        game, columns, tables = self._prepared(tables)
+        parts = []
+        games = tables.get("games")
+        if games is not None and len(games):
+            parts.extend(self._games_pandas(games, columns))
+        reduce = game_reduce or game.reduce
+        parts.extend(reduce({k: v for k, v in tables.items() if len(v)}))
+        return combine(p.frame() if isinstance(p, Part) else p for p in parts)
+
+    def _prepared(self, tables: dict[str, pd.DataFrame]):
+        """``(game, columns, tables)``: every table with a ``cell`` column, the games
+        table checked and with the game's derived columns."""
         game = load_game(self.game)
         columns = self.columns if self.columns is not None else _game_columns(self.game)
         tables = {
@@ -166,36 +637,64 @@ class Reducer:
             for name, df in tables.items()
             if df is not None
         }
-        parts = []
         games = tables.get("games")
         if games is not None and len(games):
             check_games_table(games, columns, f"game {self.game!r}")
-            games = game.derive(games)
-            tables["games"] = games
-            parts.extend(self._games(games, columns))
-        parts.extend(game.reduce({k: v for k, v in tables.items() if len(v)}))
-        return combine(parts)
+            tables["games"] = game.derive(games)
+        return game, columns, tables
 
-    def _games(self, g: pd.DataFrame, columns: tuple[Column, ...]) -> list[pd.DataFrame]:
+    def _games(self, g: pd.DataFrame, columns: tuple[Column, ...]) -> list:
+        """The generic rows of a games table as :class:`Part` objects, column by column."""
+        t = Table(g)
+        metrics = metric_columns(g, columns)
+        by_strategy = [c.name for c in columns if c.kind == "metric" and (c.part or c.by_strategy)]
+        core = [m for m in metrics if m in CORE or m in by_strategy]
+        treated = ["treated"] if "treated" in g else []
+        fam = Family(t, ["seat", "strategy", *treated], metrics)
+        parts = [
+            fam.part("all", [], metrics),
+            fam.part("seat", ["seat"], metrics),
+            fam.part("strategy", ["strategy"], core),
+            fam.part("seat_strategy", ["seat", "strategy"], list(CORE)),
+            grouped(t, "score_hist", ["score"], None),
+            grouped(t, "turns_hist", ["game_turns"], None, rows=t.floats("seat") == 0),
+        ]
+        if treated:
+            parts.append(fam.part("treated", [], metrics, only=("treated", "1")))
+            parts.append(fam.part("untreated", [], metrics, only=("treated", "0")))
+        level = _game_level_part(t, columns)
+        game_level = _game_level(g, columns) if level is None or self.pairs else None
+        if level is None:
+            level = moments(game_level, "game", [], _level_metrics(game_level))
+        parts.append(level)
+        parts.extend(self._pairs(g, game_level, columns))
+        return parts
+
+    def _games_pandas(self, g: pd.DataFrame, columns: tuple[Column, ...]) -> list[pd.DataFrame]:
+        """:meth:`_games` with pandas' groupby (the twin)."""
         metrics = metric_columns(g, columns)
         by_strategy = [c.name for c in columns if c.kind == "metric" and (c.part or c.by_strategy)]
         core = [m for m in metrics if m in CORE or m in by_strategy]
         first = g[g["seat"] == 0]
         parts = [
-            moments(g, "all", [], metrics),
-            moments(g, "seat", ["seat"], metrics),
-            moments(g, "strategy", ["strategy"], core),
-            moments(g, "seat_strategy", ["seat", "strategy"], list(CORE)),
-            counts(g, "score_hist", ["score"]),
-            counts(first, "turns_hist", ["game_turns"]),
+            moments_pandas(g, "all", [], metrics),
+            moments_pandas(g, "seat", ["seat"], metrics),
+            moments_pandas(g, "strategy", ["strategy"], core),
+            moments_pandas(g, "seat_strategy", ["seat", "strategy"], list(CORE)),
+            counts_pandas(g, "score_hist", ["score"]),
+            counts_pandas(first, "turns_hist", ["game_turns"]),
         ]
         if "treated" in g:
-            parts.append(moments(g[g["treated"] == 1], "treated", [], metrics))
-            parts.append(moments(g[g["treated"] == 0], "untreated", [], metrics))
+            parts.append(moments_pandas(g[g["treated"] == 1], "treated", [], metrics))
+            parts.append(moments_pandas(g[g["treated"] == 0], "untreated", [], metrics))
         game_level = _game_level(g, columns)
-        parts.append(
-            moments(game_level, "game", [], [c for c in game_level if c not in ("cell", "game")])
-        )
+        parts.append(moments_pandas(game_level, "game", [], _level_metrics(game_level)))
+        parts.extend(self._pairs(g, game_level, columns))
+        return parts
+
+    def _pairs(self, g: pd.DataFrame, game_level, columns: tuple[Column, ...]) -> list:
+        """The ``paired`` rows of every comparison (none without pairs)."""
+        parts = []
         parts_cols = [c.name for c in columns if c.part and c.name in g]
         uptake = [c for c in self.uptake if c in g]
         extra = [c for c in self.paired_metrics if c in g and c not in ("win", "score")]
@@ -205,6 +704,44 @@ class Reducer:
                 arm = a if self.uptake_arm == "a" else b
                 parts.extend(_paired_treated(g, a, b, parts_cols, uptake, arm))
         return parts
+
+
+def _level_metrics(game_level: pd.DataFrame) -> list[str]:
+    """The metrics of :func:`_game_level`'s table (every column but its keys)."""
+    return [c for c in game_level if c not in ("cell", "game")]
+
+
+def assemble(parts) -> pd.DataFrame:
+    """One batch's partial from its parts (:class:`Part` objects or partial
+    DataFrames): the partial :func:`combine` gives, sorted by index, but built once
+    from arrays. Parts whose rows repeat a key are summed by :func:`combine`."""
+    parts = [p if isinstance(p, Part) else Part.from_frame(p) for p in parts if p is not None]
+    parts = [p for p in parts if len(p)]
+    if not parts:
+        return empty_partial()
+    cols = {f: np.concatenate([getattr(p, f) for p in parts]) for f in ("cell", *_TEXT, *MOMENTS)}
+    levels, codes = [], []
+    for name in ("cell", *_TEXT):
+        uniq, inv = np.unique(cols[name], return_inverse=True)
+        levels.append(pd.Index(uniq))
+        codes.append(inv.reshape(-1))
+    order = np.lexsort(codes[::-1])
+    codes = [c[order] for c in codes]
+    same = np.ones(len(order) - 1, bool)
+    for c in codes:
+        same &= c[1:] == c[:-1]
+    if same.any():
+        return combine(p.frame() for p in parts)
+    idx = pd.MultiIndex(levels=levels, codes=codes, names=INDEX, verify_integrity=False)
+    # as groupby's sum: a NaN sum (inf - inf) is 0, and a sum is never -0.0
+    values = {
+        m: np.nan_to_num(cols[m][order], nan=0.0, posinf=np.inf, neginf=-np.inf) + 0.0
+        for m in MOMENTS
+    }
+    return pd.DataFrame(values, index=idx)
+
+
+_TEXT = ("group", "key", "metric")
 
 
 def _paired(

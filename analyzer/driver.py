@@ -73,7 +73,7 @@ class ScenarioJob:
                 stop = min(end, (k + 1) * per)
                 out = cell_jobs[k](g + self.first_game, stop - g)
                 for name, df in out.items():
-                    df = df.copy()
+                    df = df.copy(deep=False)  # the columns below are the copy's own
                     if self.treated and name == "games":
                         mark = np.isin(df["seat"].to_numpy(), self.treated[c][k])
                         df.insert(0, "treated", pd.Series(mark, index=df.index, dtype="int8"))
@@ -83,7 +83,9 @@ class ScenarioJob:
                 g = stop
         from analyzer.runner import concat_tables
 
-        return {name: concat_tables(dfs) for name, dfs in parts.items()}
+        return {
+            name: dfs[0] if len(dfs) == 1 else concat_tables(dfs) for name, dfs in parts.items()
+        }
 
     def warm_up(self) -> None:
         """Compile (or load) the engine's kernels once in this process."""

@@ -869,8 +869,8 @@ def run(
                     tables.setdefault(name, []).append(frame)
             games += _batch_span(consumed, size, total)[1]
             consumed += 1
-            if headline is not None:
-                head = headline(aggregate.value())
+            if headline is not None and (options.precision is not None or progress.enabled):
+                head = headline(aggregate.value())  # else only once, at the end
             elapsed = time.perf_counter() - t0
             progress.update(games, computed / elapsed if elapsed > 0 else 0.0, head)
             if options.precision is not None and head is not None:
@@ -889,9 +889,12 @@ def run(
     if keep:
         for name, frames in tables.items():
             out_tables[name] = concat_tables(frames) if frames else pd.DataFrame()
+    total_aggregate = aggregate.value()
+    if headline is not None and consumed and stopped_by != "precision":
+        head = headline(total_aggregate)  # the same as after the last batch
     return RunResult(
         tables=out_tables,
-        aggregate=aggregate.value(),
+        aggregate=total_aggregate,
         games=games,
         batches=consumed,
         seconds=seconds,

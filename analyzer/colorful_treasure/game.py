@@ -26,6 +26,7 @@ from analyzer.colorful_treasure.codes import (
 from analyzer.colorful_treasure.rules import Rules, default_rules
 from analyzer.colorful_treasure.state import N_STEAL_COLS, S_STEAL_N, State, new_state
 from analyzer.errors import InputError, bad_value
+from analyzer.games import strategy_column
 from analyzer.kernel_view import make_view, results_view
 from analyzer.rng import queue_outcomes
 from analyzer.seeding import resolve_seed, root_key
@@ -283,9 +284,7 @@ def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataF
         "game": np.repeat(np.arange(start, start + count, dtype=np.int64), n),
         "seat": np.tile(np.arange(n, dtype=np.int8), count),
         "n_players": np.full(count * n, n, np.int8),
-        "strategy": pd.Categorical(
-            np.tile(np.array(job.strategies), count), categories=STRATEGY_NAMES
-        ),
+        "strategy": strategy_column(job.strategies, count, STRATEGY_NAMES),
         "score": results[:, R.R_SCORE] / SCALE,
         "win": wins.astype(np.float32),
         "game_turns": results[:, R.R_GAME_TURNS].astype(np.int16),

@@ -9,6 +9,7 @@ declares in :func:`analyzer.colorful_treasure.plugin.games_columns` and the
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from analyzer import aggregate as A
@@ -16,10 +17,38 @@ from analyzer import aggregate as A
 REWARDS = ("gem_reward", "explorer_reward", "treasure_reward")
 
 
-def reduce(tables: dict[str, pd.DataFrame]) -> list[pd.DataFrame]:
-    """Partial rows of one batch: win and score of holders and non-holders of each
-    reward and (games with tiles) of each action tile's side; steals by thief and
-    victim seat and by item. Draws no random numbers."""
+def reduce(tables: dict[str, pd.DataFrame]) -> list:
+    """Partial rows of one batch (:class:`analyzer.aggregate.Part`): win and score
+    of holders and non-holders of each reward and (games with tiles) of each action
+    tile's side; steals by thief and victim seat and by item. The same rows as
+    :func:`reduce_pandas`, column by column. Draws no random numbers."""
+    parts = []
+    g = tables.get("games")
+    if g is not None and len(g):
+        t = A.Table(g)
+        every = np.arange(len(g))
+        blocks = [(r, every, t.floats(r).astype(np.int64)) for r in REWARDS if r in g]
+        parts.append(A.stacked(t, "reward", blocks, ["win", "score"]))
+        parts.append(A.grouped(t, "ct_games", [], None, t.floats("seat") == 0))
+        tiles = [c for c in g if c.startswith("tile_")]
+        if tiles:  # games with action tiles (cells without have NaN): holders of each side
+            blocks = []
+            for c in tiles:
+                held = t.floats(c)
+                rows = np.flatnonzero(~np.isnan(held))
+                blocks.append((c[5:], rows, held[rows].astype(np.int64)))
+            parts.append(A.stacked(t, "tile", blocks, ["win", "score"]))
+    s = tables.get("steals")
+    if s is not None and len(s):
+        t = A.Table(s)
+        parts.append(A.grouped(t, "steal_pair", ["thief", "victim"], None))
+        parts.append(A.grouped(t, "steal_item", ["item"], None))
+    return parts
+
+
+def reduce_pandas(tables: dict[str, pd.DataFrame]) -> list[pd.DataFrame]:
+    """:func:`reduce` with pandas (the code as first written): the twin the tests
+    compare it with."""
     parts = []
     g = tables.get("games")
     if g is not None and len(g):
@@ -31,10 +60,10 @@ def reduce(tables: dict[str, pd.DataFrame]) -> list[pd.DataFrame]:
             ],
             ignore_index=True,
         )
-        parts.append(A.moments(long, "reward", ["reward", "got"], ["win", "score"]))
-        parts.append(A.counts(g[g["seat"] == 0], "ct_games", []))
+        parts.append(A.moments_pandas(long, "reward", ["reward", "got"], ["win", "score"]))
+        parts.append(A.counts_pandas(g[g["seat"] == 0], "ct_games", []))
         tiles = [c for c in g if c.startswith("tile_")]
-        if tiles:  # games with action tiles (cells without have NaN): holders of each side
+        if tiles:
             long = pd.concat(
                 [
                     g.loc[g[c].notna(), ["cell", "win", "score"]].assign(
@@ -44,11 +73,11 @@ def reduce(tables: dict[str, pd.DataFrame]) -> list[pd.DataFrame]:
                 ],
                 ignore_index=True,
             )
-            parts.append(A.moments(long, "tile", ["reward", "got"], ["win", "score"]))
+            parts.append(A.moments_pandas(long, "tile", ["reward", "got"], ["win", "score"]))
     s = tables.get("steals")
     if s is not None and len(s):
-        parts.append(A.counts(s, "steal_pair", ["thief", "victim"]))
-        parts.append(A.counts(s, "steal_item", ["item"]))
+        parts.append(A.counts_pandas(s, "steal_pair", ["thief", "victim"]))
+        parts.append(A.counts_pandas(s, "steal_item", ["item"]))
     return parts
 
 

@@ -407,6 +407,19 @@ def check_games_table(games: pd.DataFrame, columns: Sequence[Column], where: str
         )
 
 
+def strategy_column(strategies: Sequence[str], games: int, categories: Sequence[str]):
+    """The core ``strategy`` column of ``games`` games whose seats play ``strategies``
+    (one name per seat, every name among ``categories``): a categorical built from
+    its codes, the same as ``pd.Categorical`` of the names but without a string
+    per row to look up."""
+    import numpy as np
+    import pandas as pd
+
+    categories = list(categories)
+    codes = np.array([categories.index(s) for s in strategies], np.int64)
+    return pd.Categorical.from_codes(np.tile(codes, games), categories=categories)
+
+
 def describe_columns(columns: Sequence[Column]) -> list[dict]:
     """Core and declared columns as ``{"name", "description", ...}`` rows."""
     core = [{"name": n, "description": d, "kind": "core"} for n, d in CORE_DESCRIPTIONS.items()]
@@ -442,4 +455,5 @@ __all__ = [
     "load_game",
     "merge_columns",
     "register_game",
+    "strategy_column",
 ]

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import InputError, StalledGameError, bad_value
+from analyzer.games import strategy_column
 from analyzer.kernel_view import results_view
 from analyzer.seeding import resolve_seed, root_key
 from analyzer.unearth import engine
@@ -269,9 +270,7 @@ def games_frame(job: GameJob, start, count, results, wins) -> pd.DataFrame:
         "game": np.repeat(np.arange(start, start + count, dtype=np.int64), n),
         "seat": np.tile(np.arange(n, dtype=np.int8), count),
         "n_players": np.full(count * n, n, np.int8),
-        "strategy": pd.Categorical(
-            np.tile(np.array(job.strategies), count), categories=_categories(job)
-        ),
+        "strategy": strategy_column(job.strategies, count, _categories(job)),
         "end_of_age": pd.Categorical.from_codes(
             results[:, engine.R_EOA] - t.n_ruins, categories=rules.card_ids[t.n_ruins :]
         ),

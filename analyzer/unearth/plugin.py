@@ -342,6 +342,10 @@ class Unearth(Game):
         kinds = [f"wonders_{k}" for k in ("lesser", "greater", "named")]
         if "wonders_total" in games or not all(k in games for k in kinds):
             return games
+        if all(games[k].dtype.kind in "iu" for k in kinds):  # the row sum, without pandas'
+            import numpy as np
+
+            return games.assign(wonders_total=sum(games[k].to_numpy(np.int64) for k in kinds))
         return games.assign(wonders_total=games[kinds].sum(axis=1))
 
     def reduce(self, tables):

@@ -15,38 +15,70 @@ import pandas as pd
 from analyzer import aggregate as A
 
 
-def reduce(tables: dict[str, pd.DataFrame]) -> list[pd.DataFrame]:
-    """Unearth's partial rows of one batch: end-of-age card, named wonders built,
-    delver cards played, and the claims table. Draws no random numbers."""
+def reduce(tables: dict[str, pd.DataFrame]) -> list:
+    """Unearth's partial rows of one batch (:class:`analyzer.aggregate.Part`):
+    end-of-age card, named wonders built, delver cards played, and the claims
+    table. The same rows as :func:`reduce_pandas`, column by column. Draws no
+    random numbers."""
+    parts = []
+    g = tables.get("games")
+    if g is not None and len(g):
+        t = A.Table(g)
+        parts += [
+            A.grouped(t, "end_of_age", ["end_of_age"], ["score"]),
+            A.grouped(
+                t, "end_of_age_seat0", ["end_of_age"], ["win", "game_turns"], t.floats("seat") == 0
+            ),
+        ]
+        # the seats that built each wonder (played each card), stacked as one table
+        for prefix, group, metrics in PER_CARD:
+            cols = [c for c in g.columns if c.startswith(prefix)]
+            if cols:
+                blocks = [(c[len(prefix) :], np.flatnonzero(t.floats(c) > 0), None) for c in cols]
+                parts.append(A.stacked(t, group, blocks, metrics))
+    c = tables.get("claims")
+    if c is not None and len(c):
+        t = A.Table(c)
+        parts += [A.grouped(t, group, keys, None) for group, keys in CLAIM_COUNTS]
+    return parts
+
+
+#: (column prefix, group, metrics) of the per-card rows
+PER_CARD = (
+    ("named_", "named_built", ["win", "score", "pts_named"]),
+    ("played_", "played_any", ["win", "score"]),
+)
+#: (group, keys) of the claims table's histograms
+CLAIM_COUNTS = (
+    ("claim_dice", ["claim_value", "n_dice"]),
+    ("claim_faces", ["claim_value", "winner_faces"]),
+    ("claim_decided", ["claim_value", "decided_by"]),
+)
+
+
+def reduce_pandas(tables: dict[str, pd.DataFrame]) -> list[pd.DataFrame]:
+    """:func:`reduce` with pandas (the code as first written): the twin the tests
+    compare it with."""
     parts = []
     g = tables.get("games")
     if g is not None and len(g):
         first = g[g["seat"] == 0]
         parts += [
-            A.moments(g, "end_of_age", ["end_of_age"], ["score"]),
-            A.moments(first, "end_of_age_seat0", ["end_of_age"], ["win", "game_turns"]),
+            A.moments_pandas(g, "end_of_age", ["end_of_age"], ["score"]),
+            A.moments_pandas(first, "end_of_age_seat0", ["end_of_age"], ["win", "game_turns"]),
         ]
-        # one moments call over every wonder (card): the seats that built it (played
-        # one), stacked; each key's rows keep their order, so the sums are the same
-        for prefix, group, metrics in (
-            ("named_", "named_built", ["cell", "win", "score", "pts_named"]),
-            ("played_", "played_any", ["cell", "win", "score"]),
-        ):
+        for prefix, group, metrics in PER_CARD:
             cols = [c for c in g.columns if c.startswith(prefix)]
             if cols:
-                sub = g[metrics]
+                sub = g[["cell", *metrics]]
                 stacked = pd.concat(
                     [sub[g[c].to_numpy() > 0].assign(key=c[len(prefix) :]) for c in cols],
                     ignore_index=True,
                 )
-                parts.append(A.moments(stacked, group, ["key"], metrics[1:]))
+                parts.append(A.moments_pandas(stacked, group, ["key"], metrics))
     c = tables.get("claims")
     if c is not None and len(c):
-        parts += [
-            A.counts(c, "claim_dice", ["claim_value", "n_dice"]),
-            A.counts(c, "claim_faces", ["claim_value", "winner_faces"]),
-            A.counts(c, "claim_decided", ["claim_value", "decided_by"]),
-        ]
+        parts += [A.counts_pandas(c, group, keys) for group, keys in CLAIM_COUNTS]
     return parts
 
 

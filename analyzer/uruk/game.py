@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import InputError, bad_value
+from analyzer.games import strategy_column
 from analyzer.kernel_view import make_view, results_view
 from analyzer.seeding import resolve_seed, root_key
 from analyzer.uruk import engine
@@ -134,9 +135,7 @@ def games_frame(job: GameJob, start, count, results, wins) -> pd.DataFrame:
         "game": np.repeat(np.arange(start, start + count, dtype=np.int64), n),
         "seat": np.tile(np.arange(n, dtype=np.int8), count),
         "n_players": np.full(count * n, n, np.int8),
-        "strategy": pd.Categorical(
-            np.tile(np.array(job.strategies), count), categories=STRATEGY_NAMES
-        ),
+        "strategy": strategy_column(job.strategies, count, STRATEGY_NAMES),
         "score": results[:, engine.R_SCORE].astype(np.int16),
         "win": wins.astype(np.float32),
         "game_turns": results[:, engine.R_GAME_TURNS].astype(np.int16),

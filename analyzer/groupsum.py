@@ -1,0 +1,173 @@
+"""Group sums bit for bit as pandas computes them, without building a groupby.
+
+The reducer (:mod:`analyzer.aggregate`) used to sum every batch with pandas
+``groupby(...).sum()``/``.count()``/``.mean()``. pandas sums a float group in row
+order with Kahan's compensated summation, so a sum's last bits depend on that
+algorithm; to keep every partial aggregate (and so every report number) the same
+bits, :func:`kahan_moments` runs the same loop (pandas' ``group_sum``: the
+compensation of each group and column, reset when it is NaN, NaN values skipped
+and not counted) over integer group labels, for the sums of the values and of
+their squares at once. The twin it replaces stays in :mod:`analyzer.aggregate`
+(``_moments_pandas``) and the tests compare them on random tables.
+
+This module holds only the kernel, so that importing :mod:`analyzer.aggregate`
+(reports rebuilt from saved tables) does not import numba.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analyzer.jit import njit
+
+
+@njit
+def kahan_moments(labels, values, cols, exact, n_groups):
+    """``(n, sum, sumsq)``, each ``float64[n_groups, K]``, of the rows ``cols``
+    (``int64[K]``) of ``values`` (``float64[M, N]``, one row per metric) by ``labels``
+    (``int64[N]``; a negative label skips the row).
+
+    Sums of the values and of their squares are Kahan-compensated in row order
+    exactly as pandas' ``groupby().sum()`` adds them; NaN values are skipped and
+    not counted (``n`` is pandas' ``count()``). A column marked ``exact`` (bool[K]:
+    integers whose sums of squares stay below 2**53, so every sum is exact in any
+    order, Kahan's too) is summed plainly. Rows are the outer loop, so the K
+    columns' additions (independent of each other) overlap."""
+    k_cols = len(cols)
+    n_rows = values.shape[1]
+    n = np.zeros((n_groups, k_cols))
+    s = np.zeros((n_groups, k_cols))
+    ss = np.zeros((n_groups, k_cols))
+    comp = np.zeros((n_groups, k_cols))
+    comp2 = np.zeros((n_groups, k_cols))
+    for i in range(n_rows):
+        lab = labels[i]
+        if lab < 0:
+            continue
+        for j in range(k_cols):
+            val = values[cols[j], i]
+            if val != val:
+                continue
+            n[lab, j] += 1.0
+            if exact[j]:
+                s[lab, j] += val
+                ss[lab, j] += val * val
+                continue
+            y = val - comp[lab, j]
+            t = s[lab, j] + y
+            comp[lab, j] = t - s[lab, j] - y
+            if comp[lab, j] != comp[lab, j]:  # an infinity: pandas resets it too
+                comp[lab, j] = 0.0
+            s[lab, j] = t
+            sq = val * val
+            y = sq - comp2[lab, j]
+            t = ss[lab, j] + y
+            comp2[lab, j] = t - ss[lab, j] - y
+            if comp2[lab, j] != comp2[lab, j]:
+                comp2[lab, j] = 0.0
+            ss[lab, j] = t
+    return n, s, ss
+
+
+@njit
+def plain_moments(labels, values, cols, n_groups):
+    """``(sum, sumsq)`` (``float64[n_groups, K]``) of the rows ``cols`` of ``values``
+    (``float64[M, N]``) by ``labels`` (-1: row not used), added plainly column by
+    column: for columns whose sums are exact in any order (integers, no NaN)."""
+    k_cols = len(cols)
+    n_rows = values.shape[1]
+    s = np.zeros((n_groups, k_cols))
+    ss = np.zeros((n_groups, k_cols))
+    for j in range(k_cols):
+        row = values[cols[j]]
+        for i in range(n_rows):
+            lab = labels[i]
+            if lab >= 0:
+                val = row[i]
+                s[lab, j] += val
+                ss[lab, j] += val * val
+    return s, ss
+
+
+def _pandas_reduceat() -> bool:
+    """Does this pandas sum the groups of rows already in group order with numpy's
+    ``add.reduceat`` (pandas 3.1: ``BaseGrouper._reduceat_aggregate``)?"""
+    from pandas.core.groupby import ops
+
+    return hasattr(ops.BaseGrouper, "_reduceat_aggregate")
+
+
+#: pandas sums rows that come in group order with ``np.add.reduceat`` (pairwise
+#: summation) when none of the values is NaN, and every other group with Kahan's
+PANDAS_REDUCEAT = _pandas_reduceat()
+
+
+def group_moments(labels: np.ndarray, values: np.ndarray, cols, exact, n_groups: int):
+    """``(n, sum, sumsq)`` (``float64[n_groups, K]``) of the rows ``cols`` of
+    ``values`` (``float64[M, N]``, no NaN among the rows used) by ``labels``
+    (``int64[N]``, -1: row not used; every group 0 .. n_groups-1 has a row), summed
+    as pandas' groupby sums them: rows in group order with ``np.add.reduceat``
+    where this pandas does, else with Kahan (:func:`kahan_moments`). Columns marked
+    ``exact`` (bool[K], see :func:`kahan_moments`) have the same sums in any
+    order: they are summed plainly."""
+    cols = np.asarray(cols, np.int64)
+    exact = np.asarray(exact, np.bool_)
+    used = labels >= 0
+    lab = labels if used.all() else labels[used]
+    tight, loose = np.flatnonzero(exact), np.flatnonzero(~exact)
+    n = np.repeat(
+        np.bincount(lab, minlength=n_groups).astype(np.float64).reshape(-1, 1), len(cols), 1
+    )
+    s = np.empty((n_groups, len(cols)))
+    ss = np.empty((n_groups, len(cols)))
+    if len(tight):
+        s[:, tight], ss[:, tight] = plain_moments(labels, values, cols[tight], n_groups)
+    if not len(loose):
+        return n, s, ss
+    if PANDAS_REDUCEAT and len(lab) and bool(np.all(lab[1:] >= lab[:-1])):
+        vals = values[cols[loose]]
+        if len(lab) != len(labels):
+            vals = vals[:, used]
+        starts = np.flatnonzero(np.r_[True, lab[1:] != lab[:-1]])
+        s[:, loose] = np.add.reduceat(vals, starts, axis=1).T
+        ss[:, loose] = np.add.reduceat(vals * vals, starts, axis=1).T
+    else:
+        none = np.zeros(len(loose), np.bool_)
+        _, s[:, loose], ss[:, loose] = kahan_moments(labels, values, cols[loose], none, n_groups)
+    return n, s, ss
+
+
+@njit
+def compress_labels(codes, sizes, total):
+    """``(label int64[N], present int64[G])`` of rows with key codes ``codes``
+    (``int64[k, N]``, -1: row left out; key ``c`` takes values below ``sizes[c]``):
+    each row's group ``0 .. G-1`` (-1 if left out), groups numbered in the order
+    of their codes (the first key most significant), and each group's mixed-radix
+    value (``total`` is the product of ``sizes``, small enough to index)."""
+    k_keys, n_rows = codes.shape
+    label = np.empty(n_rows, np.int64)
+    remap = np.full(total, -1, np.int64)
+    for i in range(n_rows):
+        r = 0
+        for c in range(k_keys):
+            v = codes[c, i]
+            if v < 0:
+                r = -1
+                break
+            r = r * sizes[c] + v
+        label[i] = r
+        if r >= 0:
+            remap[r] = 0
+    n_groups = 0
+    for v in range(total):
+        if remap[v] == 0:
+            remap[v] = n_groups
+            n_groups += 1
+    present = np.empty(n_groups, np.int64)
+    for v in range(total):
+        if remap[v] >= 0:
+            present[remap[v]] = v
+    for i in range(n_rows):
+        if label[i] >= 0:
+            label[i] = remap[label[i]]
+    return label, present

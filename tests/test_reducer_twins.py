@@ -1,0 +1,224 @@
+"""The reducer's numpy paths against their pandas twins, to the bit.
+
+:mod:`analyzer.aggregate` sums a batch without pandas' groupby (one float64
+matrix per table, labels from a numba kernel, exact integer columns summed
+once, pandas' own summation rule for the others: ``np.add.reduceat`` for rows
+in group order, Kahan otherwise, :mod:`analyzer.groupsum`). Its pandas twins are
+the code as first written (``moments_pandas``, ``counts_pandas``,
+``stacked_pandas``, ``Reducer.reduce_pandas``, each game's
+``tables.reduce_pandas``). Every partial must be the same DataFrame: the same
+index (with the same level dtypes), the same bits in every moment.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analyzer import aggregate as A
+from analyzer.colorful_treasure import tables as ct_tables
+from analyzer.driver import ScenarioJob, intervention_info, reducer_uptake, scenario_job
+from analyzer.games import load_game, strategy_column
+from analyzer.groupsum import compress_labels, kahan_moments
+from analyzer.scenario_file import comparison_pairs, expand, load_scenario, with_overrides
+from analyzer.unearth import tables as unearth_tables
+from analyzer.uruk import tables as uruk_tables
+
+
+def assert_same(new: pd.DataFrame, old: pd.DataFrame) -> None:
+    """The same partial: index values and level dtypes, and every moment's bits."""
+    pd.testing.assert_frame_equal(new, old, check_exact=True)
+    assert [lv.dtype for lv in new.index.levels] == [lv.dtype for lv in old.index.levels]
+    a, b = new.to_numpy(), old.to_numpy()
+    assert a.tobytes() == b.tobytes()  # also -0.0 against 0.0, and NaN payloads
+
+
+def random_table(rng: np.random.Generator, rows: int, *, sort: bool, nan: bool) -> pd.DataFrame:
+    """Cells, keys of every kind the reducer codes, metrics whose float sums
+    depend on the order and algorithm of summation."""
+    cells = rng.integers(0, 3, rows)
+    df = pd.DataFrame(
+        {
+            "cell": cells.astype(np.int16),
+            "seat": rng.integers(0, 4, rows).astype(np.int8),
+            "big": rng.integers(-(10**9), 10**9, rows),  # a key with a wide range
+            "flag": rng.random(rows) < 0.3,
+            "fkey": rng.choice([0.5, 1 / 3, 2.0, 7.25], rows),
+            "cat": pd.Categorical(
+                rng.choice(["zeta", "alpha", "Mid"], rows),
+                categories=["zeta", "Mid", "alpha", "none"],
+            ),
+            "small": rng.integers(-50, 50, rows).astype(np.int16),
+            "win": rng.choice(np.float32([1, 0, 0.5, 1 / 3, 0.25]), rows),
+            "wide": rng.normal(size=rows) * 10.0 ** rng.integers(-6, 6, rows),
+            "sixty": rng.integers(0, 400, rows) / 60,
+            "huge": rng.integers(-(2**40), 2**40, rows),  # integers whose squares are not exact
+        }
+    )
+    if nan:
+        df.loc[rng.random(rows) < 0.1, "wide"] = np.nan
+    if sort:
+        df = df.sort_values(["cell", "seat"], kind="stable").reset_index(drop=True)
+    return df
+
+
+METRICS = ["small", "win", "wide", "sixty", "huge"]
+KEYS = [[], ["seat"], ["cat"], ["seat", "cat"], ["big"], ["flag"], ["fkey"], ["cat", "fkey"]]
+
+
+@pytest.mark.parametrize("sort", [True, False], ids=["group-order", "shuffled"])
+@pytest.mark.parametrize("nan", [False, True], ids=["no-nan", "nan"])
+def test_moments_and_counts_equal_pandas_groupby(sort, nan):
+    rng = np.random.default_rng(20 + 2 * sort + nan)
+    df = random_table(rng, 4000, sort=sort, nan=nan)
+    for keys in KEYS:
+        assert_same(A.moments(df, "g", keys, METRICS), A.moments_pandas(df, "g", keys, METRICS))
+        assert_same(A.counts(df, "h", keys), A.counts_pandas(df, "h", keys))
+    part = A.moments(df[df["seat"] == 2], "g", ["cat"], METRICS)
+    assert_same(part, A.moments_pandas(df[df["seat"] == 2], "g", ["cat"], METRICS))
+
+
+def test_the_random_tables_tell_summation_orders_apart():
+    """The twins' test is only as good as its data: plain row-order sums of these
+    columns differ from pandas' in the last bits (else any summation would pass)."""
+    df = random_table(np.random.default_rng(3), 4000, sort=False, nan=False)
+    by = df.groupby("seat")
+    for col in ("wide", "sixty"):
+        plain = [math.fsum([]) + sum(v.tolist()) for _, v in by[col]]
+        assert plain != by[col].sum().tolist()
+
+
+def test_masked_rows_are_the_rows_of_a_filtered_table():
+    df = random_table(np.random.default_rng(5), 3000, sort=True, nan=False)
+    t = A.Table(df)
+    mask = df["flag"].to_numpy()
+    part = A.grouped(t, "g", ["seat"], METRICS, mask)
+    assert_same(A.assemble([part]), A.moments_pandas(df[mask], "g", ["seat"], METRICS).sort_index())
+    fam = A.Family(t, ["seat", "cat", "flag"], METRICS)
+    for keys in ([], ["seat"], ["cat"], ["seat", "cat"]):
+        want = A.moments_pandas(df, "g", keys, METRICS)
+        assert_same(fam.part("g", keys, METRICS).frame(), want)
+    only = fam.part("g", ["seat"], METRICS, only=("flag", "True")).frame()
+    assert_same(only, A.moments_pandas(df[mask], "g", ["seat"], METRICS))
+
+
+@pytest.mark.parametrize("sub", [False, True])
+def test_stacked_equals_concatenated_blocks(sub):
+    rng = np.random.default_rng(7 + sub)
+    df = random_table(rng, 3000, sort=True, nan=False)
+    t = A.Table(df)
+    blocks = []
+    for key in ("wonder_b", "wonder_a", "card_c"):  # not in key order: Kahan, as pandas
+        rows = np.flatnonzero(rng.random(len(df)) < 0.4)
+        blocks.append((key, rows, rng.integers(0, 2, len(rows)) if sub else None))
+    metrics = ["win", "small", "sixty"]
+    new = A.stacked(t, "s", blocks, metrics).frame()
+    assert_same(new, A.stacked_pandas(df, "s", blocks, metrics))
+    ordered = sorted(blocks, key=lambda b: b[0])  # key order: reduceat, as pandas
+    assert_same(
+        A.stacked(t, "s", ordered, metrics).frame(), A.stacked_pandas(df, "s", ordered, metrics)
+    )
+
+
+def test_kahan_kernel_is_pandas_group_sum_with_infinities_and_nan():
+    rng = np.random.default_rng(11)
+    values = rng.normal(size=(3, 500)) * 1e8
+    values[0, 17] = np.inf
+    values[1, 40:60] = np.nan
+    labels = rng.integers(-1, 4, 500)
+    n, s, ss = kahan_moments(labels, values, np.arange(3), np.zeros(3, np.bool_), 4)
+    frame = pd.DataFrame(values.T)
+    keep = labels >= 0
+    by = frame[keep].groupby(labels[keep])
+    shuffled = by.sum()  # labels are not in order: pandas' Kahan
+    assert np.array_equal(s, shuffled.to_numpy())
+    assert np.array_equal(ss, (frame * frame)[keep].groupby(labels[keep]).sum().to_numpy())
+    assert np.array_equal(n, by.count().to_numpy())
+
+
+def test_compress_labels_numbers_groups_in_key_order():
+    codes = np.array([[1, 0, 1, -1, 0], [2, 0, 0, 1, 2]], np.int64)
+    label, present = compress_labels(codes, np.array([2, 3], np.int64), 6)
+    assert present.tolist() == [0, 2, 3, 5]
+    assert label.tolist() == [3, 0, 2, -1, 1]
+
+
+def test_strategy_column_equals_the_categorical_of_names():
+    names = ("claimer", "random", "claimer")
+    cats = ("random", "claimer", "collector", "balanced")
+    new = strategy_column(names, 7, cats)
+    old = pd.Categorical(np.tile(np.array(names), 7), categories=cats)
+    assert new.dtype == old.dtype and new.codes.dtype == old.codes.dtype
+    assert np.array_equal(new.codes, old.codes)
+
+
+def _batch(game: str, strategies: list[str], tables: bool) -> dict[str, pd.DataFrame]:
+    g = load_game(game)
+    job = g.make_job(len(strategies), strategies, 5, g.load_rules({}, {}, "rules"), claims=tables)
+    return ScenarioJob(jobs=((job,),), per_order=10**9)(0, 400)
+
+
+@pytest.mark.parametrize(
+    ("game", "strategies", "own"),
+    [
+        ("unearth", ["random", "claimer", "random", "balanced"], unearth_tables),
+        ("unearth", ["random"] * 3, unearth_tables),
+        ("colorful_treasure", ["greedy", "random", "greedy"], ct_tables),
+        ("uruk", ["balanced", "random", "balanced", "balanced"], uruk_tables),
+    ],
+)
+def test_reducer_equals_its_pandas_twin_on_game_batches(game, strategies, own):
+    tables = _batch(game, strategies, tables=True)
+    reducer = A.Reducer(game=game)
+    assert_same(reducer(tables), reducer.reduce_pandas(tables, own.reduce_pandas))
+
+
+@pytest.mark.parametrize(
+    ("scenario", "own"),
+    [
+        ("colorful_treasure_tiles.toml", ct_tables),  # tile columns missing in one cell
+        ("eternal_flame.toml", unearth_tables),  # an intervention: treated seats, pairs
+    ],
+)
+def test_reducer_equals_its_pandas_twin_on_scenario_batches(scenario, own):
+    from pathlib import Path
+
+    from analyzer.aggregate import Reducer
+    from analyzer.games import merge_columns
+
+    sc = with_overrides(load_scenario(Path("scenarios") / scenario), games=240, seed=3)
+    cells = expand(sc)
+    job = scenario_job(sc, cells, 3)
+    game = sc.game_def
+    columns = merge_columns([game.columns(c.rules) for c in cells])
+    reducer = Reducer(
+        comparison_pairs(sc, cells),
+        game=game.name,
+        columns=columns,
+        **reducer_uptake(intervention_info(sc, game)),
+    )
+    tables = job(0, 240)
+    assert_same(reducer(tables), reducer.reduce_pandas(tables, own.reduce_pandas))
+
+
+def test_unearth_wonders_total_is_pandas_row_sum():
+    games = _batch("unearth", ["random", "balanced"], tables=False)["games"]
+    kinds = [f"wonders_{k}" for k in ("lesser", "greater", "named")]
+    derived = load_game("unearth").derive(games)["wonders_total"]
+    pd.testing.assert_series_equal(derived, games[kinds].sum(axis=1), check_names=False)
+    assert derived.sum() > 0
+
+
+def test_blockwise_is_one_stacked_block_at_a_time():
+    df = random_table(np.random.default_rng(13), 3000, sort=True, nan=False)
+    t = A.Table(df)
+    rng = np.random.default_rng(14)
+    blocks = [(k, np.flatnonzero(rng.random(len(df)) < 0.5), None) for k in ("b", "a", "c")]
+    blocks.append(("none", np.zeros(0, np.int64), None))
+    for got, block in zip(A.blockwise(t, "u", blocks, METRICS), blocks, strict=True):
+        assert_same(A.assemble([got]), A.assemble([A.stacked(t, "u", [block], METRICS)]))
+        if len(block[1]):
+            assert_same(got.frame(), A.stacked_pandas(df, "u", [block], METRICS))
