@@ -205,6 +205,10 @@ def parse_tune(game, value, where: str, players, rules) -> TuneSpec:
         )
         _check(ok, where, f"tune.bounds.{p}", b, "[low, high]: two finite numbers, low < high")
         bounds[p] = (float(b[0]), float(b[1]))
+    for p in params:  # a parameter without a declared range (recall) needs one named
+        _check(not ranged or p in ranged or p in bounds, where, "tune.params", p,
+               f"{', '.join(sorted(ranged))} ({p} has no declared range: give one in "
+               f"tune.bounds)")  # fmt: skip
     trials = _count(value, "trials", 40, 1, MAX_TRIALS, where, "tune")
     games = _count(value, "games", 400, 1, MAX_TUNE_GAMES, where, "tune")
     confirm = _count(value, "confirm_games", 2000, 0, MAX_TUNE_GAMES, where, "tune")

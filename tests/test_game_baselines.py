@@ -204,3 +204,17 @@ def test_ladder_zero_is_the_yardstick():
 
     lad = ladder("colorful_treasure", 2, ["greedy", "baseline"], games=4, seed=1, bootstrap=0)
     assert lad.info["anchor"] == "baseline"
+
+
+def test_scenario_tune_defaults_and_untuned_parameters():
+    raw = {"game": "colorful_treasure", "players": 2, "tune": {}}
+    sc = parse_scenario(raw, "x.toml")
+    assert sc.tune.strategy == "greedy" and sc.tune.field == ("baseline",)
+    assert set(sc.tune.params) == {"treasure", "reward", "deny", "third"}
+    raw["tune"] = {"params": ["recall", "deny"]}
+    with pytest.raises(InputError, match=r"tune.params: bad value 'recall'.*tune.bounds"):
+        parse_scenario(raw, "x.toml")
+    raw["tune"] = {"params": ["recall"], "bounds": {"recall": [0.5, 1.0]}}
+    assert parse_scenario(raw, "x.toml").tune.params == ("recall",)
+    raw = {"game": "uruk", "players": 3, "ladder": {"strategies": ["balanced", "baseline"]}}
+    assert parse_scenario(raw, "x.toml").ladder.anchor == "baseline"
