@@ -21,7 +21,8 @@ driver (:func:`analyzer.driver.run_scenario`), for any registered game:
   virtual drawn games between every pair of strategies) keeps a strategy that
   never wins (``random``) finite.
 - **Elo scale.** ``elo_i = 400 log10 π_i``, shifted so that the anchor
-  strategy (``baseline`` when it plays, else the first) is 0. At 2 players a
+  strategy (the game's yardstick, such as ``baseline``, when it plays, else the
+  first) is 0. At 2 players a
   difference *d* means ``P(win) = 1 / (1 + 10^(-d/400))``; with more players
   it is the same odds ratio against one seat of the field. Ratings of
   different player counts are different scales.
@@ -210,7 +211,7 @@ def ladder(
     if not (isinstance(prior, int | float) and math.isfinite(prior) and prior >= 0):
         raise bad_value("--prior", prior, "a non-negative number")
     if anchor is None:
-        anchor = "baseline" if "baseline" in strategies else strategies[0]
+        anchor = g.yardstick_name() if g.yardstick_name() in strategies else strategies[0]
     if anchor not in strategies:
         raise bad_value("--anchor", anchor, ", ".join(strategies))
     seed = resolve_seed(seed)

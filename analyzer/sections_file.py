@@ -133,7 +133,8 @@ def parse_ladder(game, value, where: str, players, rules) -> LadderSpec:
            "a list naming each strategy once")  # fmt: skip
     _check(len(strategies) >= 2, where, "ladder.strategies", strategies, allowed)
     games = _count(value, "games", 500, 2, MAX_LADDER_GAMES, where, "ladder")
-    default_anchor = "baseline" if "baseline" in strategies else strategies[0]
+    yardstick = game.yardstick_name()
+    default_anchor = yardstick if yardstick in strategies else strategies[0]
     anchor = value.get("anchor", default_anchor)
     _check(anchor in strategies, where, "ladder.anchor", anchor,
            "one of the ladder's strategies: " + ", ".join(strategies))  # fmt: skip
@@ -169,7 +170,7 @@ def parse_tune(game, value, where: str, players, rules) -> TuneSpec:
                    + (f" (not the tuned {strategy}: it would change too)" if s == strategy
                       else ""))  # fmt: skip
     else:
-        default = "baseline" if "baseline" in names else game.default_strategy
+        default = game.yardstick_name()
         if default == strategy:
             raise InputError(
                 f"{where}: tune.field: the default opponent {default!r} is the tuned strategy "
@@ -179,7 +180,8 @@ def parse_tune(game, value, where: str, players, rules) -> TuneSpec:
     if len(fld) == 1:
         fld = fld * (players - 1)
     declared = [p for p, _ in by_name[strategy].params]
-    params = value.get("params", declared)
+    ranged = {p for p, _, _ in by_name[strategy].bounds}
+    params = value.get("params", [p for p in declared if p in ranged] or declared)
     if isinstance(params, str):
         params = [params]
     _check(isinstance(params, list) and len(params) >= 1, where, "tune.params", params,
@@ -203,6 +205,10 @@ def parse_tune(game, value, where: str, players, rules) -> TuneSpec:
         )
         _check(ok, where, f"tune.bounds.{p}", b, "[low, high]: two finite numbers, low < high")
         bounds[p] = (float(b[0]), float(b[1]))
+    for p in params:  # a parameter without a declared range (recall) needs one named
+        _check(not ranged or p in ranged or p in bounds, where, "tune.params", p,
+               f"{', '.join(sorted(ranged))} ({p} has no declared range: give one in "
+               f"tune.bounds)")  # fmt: skip
     trials = _count(value, "trials", 40, 1, MAX_TRIALS, where, "tune")
     games = _count(value, "games", 400, 1, MAX_TUNE_GAMES, where, "tune")
     confirm = _count(value, "confirm_games", 2000, 0, MAX_TUNE_GAMES, where, "tune")

@@ -6,9 +6,10 @@ registered game, at one player count:
 
 - **Objective.** The mean win share of the tuned strategy's seat (1 for a win,
   1/k for a k-way shared win) against a field of opponents in every other seat
-  (default: ``baseline`` where the game has it, else the game's default
-  strategy), with the line-up rotated so that the tuned seat plays every seat
-  equally often (cyclic rotations, :mod:`analyzer.scenario_file`).
+  (default: the game's yardstick, :attr:`analyzer.games.Game.yardstick`, such as
+  its frozen ``baseline``, else its default strategy), with the line-up rotated
+  so that the tuned seat plays every seat equally often (cyclic rotations,
+  :mod:`analyzer.scenario_file`).
 - **Common random numbers.** Every candidate plays the same game indices of
   the same seed, so two candidates differ by their parameters, not by their
   luck; games are played by the one driver
@@ -172,16 +173,20 @@ def _search_space(strat, params, bounds, players):
         raise InputError(f"--strategy: {strat.name!r} has no parameters to tune")
     if isinstance(params, str):
         params = [p.strip() for p in params.split(",") if p.strip()]
-    names = tuple(params) if params else tuple(declared)
+    shipped = {p: (lo, hi) for p, lo, hi in strat.bounds}
+    tuned = tuple(p for p in declared if p in shipped) or tuple(declared)
+    names = tuple(params) if params else tuned
     for p in names:
         if p not in declared:
             raise bad_value("--params", p, ", ".join(declared))
+        if shipped and p not in shipped and p not in bounds:
+            why = f"{p} has no declared range: name one with --bound {p}=LOW:HIGH"
+            raise bad_value("--params", p, f"{', '.join(tuned)} ({why})")
     if len(set(names)) != len(names):
         raise bad_value("--params", ",".join(names), "each parameter once")
     for p in bounds:
         if p not in names:
             raise bad_value("--bound", p, f"a searched parameter: {', '.join(names)}")
-    shipped = {p: (lo, hi) for p, lo, hi in strat.bounds}
     lows, highs = [], []
     for p in names:
         d = declared[p]
@@ -425,7 +430,7 @@ def tune(
 def _field(g, strategy: str, field_, players: int) -> tuple[str, ...]:
     names = g.strategy_names()
     if field_ is None or field_ == "" or field_ == ():
-        default = "baseline" if "baseline" in names else g.default_strategy
+        default = g.yardstick_name()
         if default == strategy:
             raise InputError(
                 f"--field: the default opponent {default!r} is the tuned strategy "

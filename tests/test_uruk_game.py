@@ -27,6 +27,7 @@ def test_registered_with_strategies_and_player_range():
         "builder",
         "hoarder",
         "balanced",
+        "baseline",
     )
     rules = g.load_rules({}, {}, "x")
     assert g.player_range(rules) == (2, 4)

@@ -43,15 +43,36 @@ class Plan(IntEnum):
     #: whatever the ruling: the reference the ruling-aware EXPECT is measured
     #: against (benchmarks/ct_rulings_players.py); no strategy uses it
     EXPECT_PLAIN = 2
+    #: ``baseline``'s plan: today exactly EXPECT (the kernels ask only ``== RANDOM``
+    #: and ``== EXPECT_PLAIN``, and its tile worth is its own, ``t.tile_worth_base``).
+    #: A change to greedy's (EXPECT's) choice rules must be made under a test that
+    #: leaves this plan out (``plan == Plan.EXPECT``, or a new plan), never in the
+    #: shared code unconditionally: the frozen pinned runs of tests/test_pinned.py
+    #: fail if it reaches baseline
+    BASELINE = 3
 
 
-#: strategy names, in code order; the parameter rows live in ``data/players.toml``
-STRATEGY_NAMES = ("random", "greedy", "perfect", "hunter")
+#: strategy names, in code order; the parameter rows of the first four live in
+#: ``data/players.toml``, baseline's is :data:`BASELINE_PARAMS`
+STRATEGY_NAMES = ("random", "greedy", "perfect", "hunter", "baseline")
+#: the strategies before ``baseline``: the ``strategy`` column's categories unless a
+#: seat plays it (tables of earlier runs unchanged), the rows of ``data/players.toml``
+PLAYED_NAMES = STRATEGY_NAMES[:4]
+#: strategies that take no ``strategy_params`` and no ``players.<name>`` override
+FROZEN_STRATEGIES = ("baseline",)
 #: plan of each strategy code
-STRATEGY_PLANS = (Plan.RANDOM, Plan.EXPECT, Plan.EXPECT, Plan.EXPECT)
+STRATEGY_PLANS = (Plan.RANDOM, Plan.EXPECT, Plan.EXPECT, Plan.EXPECT, Plan.BASELINE)
 #: parameter names, in the order of a strategy's parameter row
 PARAM_NAMES = ("recall", "treasure", "reward", "deny", "third")
 P_RECALL, P_TREASURE, P_REWARD, P_DENY, P_THIRD = range(5)
+
+#: ``baseline``'s parameter row (PARAM_NAMES order): greedy's row as shipped in
+#: strategies version 1, frozen. Never tune or edit it: ratings of every version
+#: are measured against it (a new yardstick needs a new strategy name).
+BASELINE_PARAMS = (0.8, 0.0, 0.0, 0.0, 0.0)
+#: ``baseline``'s worth of each action tile's effect (EFFECT_NAMES order): the
+#: ``players.tile_worth`` of strategies version 1, frozen with its row
+BASELINE_TILE_WORTH = (1.0, 1.5, 2.0, 4.0, 1.0, 1.0, 1.5, 1.5, 2.0)
 
 #: cards revealed in one turn at most (the kernels' arrays are this long)
 MAX_REVEALS = 4

@@ -18,7 +18,10 @@ import pandas as pd
 
 from analyzer.colorful_treasure import engine
 from analyzer.colorful_treasure.codes import (
+    BASELINE_PARAMS,
+    FROZEN_STRATEGIES,
     PARAM_NAMES,
+    PLAYED_NAMES,
     SCALE,
     STRATEGY_NAMES,
     STRATEGY_PLANS,
@@ -79,11 +82,17 @@ def strategy_arrays(rules: Rules, strategies: Sequence[str], params: dict | None
     """``(plan int64[P], prm float64[P, len(PARAM_NAMES)])`` for the kernel.
 
     Rows come from the rules' ``players`` data; ``params`` overrides them by
-    strategy name: ``{"greedy": {"recall": 0.5}}``."""
+    strategy name: ``{"greedy": {"recall": 0.5}}``. ``baseline``'s row is its own
+    frozen :data:`~analyzer.colorful_treasure.codes.BASELINE_PARAMS` (never the
+    data's, never ``params``)."""
     rows = rules.player_params()
+    rows["baseline"] = dict(zip(PARAM_NAMES, BASELINE_PARAMS, strict=True))
+    tunable = ", ".join(s for s in STRATEGY_NAMES if s not in FROZEN_STRATEGIES)
     for name, values in (params or {}).items():
+        if name in FROZEN_STRATEGIES:
+            raise bad_value("strategy_params", name, f"{tunable} ({name} is frozen: no parameters)")
         if name not in STRATEGY_NAMES:
-            raise bad_value("strategy_params", name, ", ".join(STRATEGY_NAMES))
+            raise bad_value("strategy_params", name, tunable)
         for key, val in dict(values).items():
             if key not in PARAM_NAMES:
                 raise bad_value(f"strategy_params.{name}", key, ", ".join(PARAM_NAMES))
@@ -95,6 +104,12 @@ def strategy_arrays(rules: Rules, strategies: Sequence[str], params: dict | None
     plan = np.array([STRATEGY_PLANS[STRATEGY_NAMES.index(s)] for s in strategies], np.int64)
     prm = np.array([[rows[s][p] for p in PARAM_NAMES] for s in strategies], np.float64)
     return plan, prm.reshape(len(strategies), len(PARAM_NAMES))
+
+
+def strategy_categories(strategies: Sequence[str]) -> tuple[str, ...]:
+    """Categories of the ``strategy`` column: every strategy when a seat plays
+    ``baseline``, else the four it had before (tables of earlier runs unchanged)."""
+    return STRATEGY_NAMES if set(strategies) - set(PLAYED_NAMES) else PLAYED_NAMES
 
 
 @dataclass(frozen=True)
@@ -284,7 +299,7 @@ def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataF
         "game": np.repeat(np.arange(start, start + count, dtype=np.int64), n),
         "seat": np.tile(np.arange(n, dtype=np.int8), count),
         "n_players": np.full(count * n, n, np.int8),
-        "strategy": strategy_column(job.strategies, count, STRATEGY_NAMES),
+        "strategy": strategy_column(job.strategies, count, strategy_categories(job.strategies)),
         "score": results[:, R.R_SCORE] / SCALE,
         "win": wins.astype(np.float32),
         "game_turns": results[:, R.R_GAME_TURNS].astype(np.int16),

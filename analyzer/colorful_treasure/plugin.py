@@ -22,6 +22,8 @@ _STRATEGY_TEXT = {
     "greedy": "best expected points now, from what it remembers (recall 0.8 a turn)",
     "perfect": "greedy with perfect memory: exact chances over each column's unseen cards",
     "hunter": "plays for the rewards and steals: values keys and chests, new colours and wonders",
+    "baseline": "greedy as shipped in strategies version 1 (its row and choices), frozen: "
+    "the yardstick of ratings and tuning",
 }
 
 #: score parts (``pts_<name>`` columns), with what each counts
@@ -38,12 +40,27 @@ TILE_PART = {"tiles": "points of the action tiles held (truce, sixth colour)"}
 
 
 def _strategies() -> tuple[Strategy, ...]:
-    from analyzer.colorful_treasure.codes import PARAM_NAMES, STRATEGY_NAMES
+    from analyzer.colorful_treasure.codes import (
+        BASELINE_PARAMS,
+        FROZEN_STRATEGIES,
+        PARAM_NAMES,
+        STRATEGY_NAMES,
+    )
     from analyzer.colorful_treasure.rules import default_rules
+    from analyzer.games.data import read_bounds
 
     rows = default_rules().player_params()
+    rows["baseline"] = dict(zip(PARAM_NAMES, BASELINE_PARAMS, strict=True))
+    # the ranges analyzer tune searches (data/tuning.toml, which says why; not recall)
+    bounds = read_bounds("analyzer.colorful_treasure", PARAM_NAMES)
     return tuple(
-        Strategy(name, _STRATEGY_TEXT[name], tuple((p, rows[name][p]) for p in PARAM_NAMES))
+        Strategy(
+            name,
+            _STRATEGY_TEXT[name],
+            tuple((p, rows[name][p]) for p in PARAM_NAMES),
+            bounds=() if name == "random" or name in FROZEN_STRATEGIES else bounds,
+            frozen=name in FROZEN_STRATEGIES,
+        )
         for name in STRATEGY_NAMES
     )
 
@@ -149,6 +166,7 @@ class ColorfulTreasure(Game):
     max_players: int = 4
     strategies: tuple[Strategy, ...] = field(default_factory=_strategies)
     default_strategy: str = "greedy"
+    yardstick: str | None = "baseline"
     tables: dict = field(
         default_factory=lambda: {
             "steals": "one row per steal: game, turn, thief, victim, item taken"

@@ -27,12 +27,13 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from analyzer.colorful_treasure.codes import (
+    BASELINE_TILE_WORTH,
     EFFECT_NAMES,
     MAX_REVEALS,
     MAX_TILES,
     PARAM_NAMES,
     PASSIVE_EFFECTS,
-    STRATEGY_NAMES,
+    PLAYED_NAMES,
     Kind,
     Slot,
 )
@@ -162,6 +163,8 @@ class Tables(NamedTuple):
     tile_points: np.ndarray  #: int64[...] points while held at the end
     tile_amount: np.ndarray  #: int64[...] cards or wonders a peek looks at
     tile_worth: np.ndarray  #: float64[...] the EXPECT players' worth (players.tile_worth)
+    #: float64[...] ``baseline``'s worth: its frozen codes.BASELINE_TILE_WORTH, not the data
+    tile_worth_base: np.ndarray
     max_turns: int
     min_players: int
     max_players: int
@@ -218,9 +221,10 @@ class Rules:
         return tile_sides(self.data, self.rulings)
 
     def player_params(self) -> dict[str, dict[str, float]]:
-        """Parameter row of every strategy (after overrides)."""
+        """Parameter row of every strategy of ``data/players.toml`` (after
+        overrides); not ``baseline``'s, which is frozen (codes.BASELINE_PARAMS)."""
         return {
-            s: {p: float(self.data["players"][s][p]) for p in PARAM_NAMES} for s in STRATEGY_NAMES
+            s: {p: float(self.data["players"][s][p]) for p in PARAM_NAMES} for s in PLAYED_NAMES
         }
 
     def describe(self) -> dict:
@@ -412,7 +416,7 @@ def _validate(data: dict, where: str) -> None:
     _check(tr["points"] >= 0, f"{where}: rewards.treasure.points", tr["points"], ">= 0")
     _check(tr["min_cards"] >= 1, f"{where}: rewards.treasure.min_cards", tr["min_cards"], ">= 1")
     _validate_tiles(data, where)
-    for s in STRATEGY_NAMES:
+    for s in PLAYED_NAMES:
         row = data["players"][s]
         _check(
             0.0 <= row["recall"] <= 1.0,
@@ -493,6 +497,7 @@ def _tile_tables(data: dict, rulings: Rulings) -> dict:
     pts = np.zeros(m, np.int64)
     amount = np.zeros(m, np.int64)
     worth = np.zeros(m, np.float64)
+    base = np.zeros(m, np.float64)
     for i, (_, sid) in enumerate(sides):
         side = data["tiles"]["side"][sid]
         eff[i] = EFFECT_NAMES.index(side["effect"])
@@ -500,6 +505,7 @@ def _tile_tables(data: dict, rulings: Rulings) -> dict:
         pts[i] = int(side["points"])
         amount[i] = int(side["amount"])
         worth[i] = float(data["players"]["tile_worth"][side["effect"]])
+        base[i] = BASELINE_TILE_WORTH[eff[i]]
     return {
         "n_tiles": len(sides),
         "tile_effect": eff,
@@ -507,6 +513,7 @@ def _tile_tables(data: dict, rulings: Rulings) -> dict:
         "tile_points": pts,
         "tile_amount": amount,
         "tile_worth": worth,
+        "tile_worth_base": base,
     }
 
 

@@ -587,7 +587,8 @@ def choose_tile(s, t, seat, n):
     for i in range(t.n_tiles):
         if s.tile_owner[i] != -1:
             continue
-        v = t.tile_worth[i]
+        # baseline's worth is its own, frozen (codes.Plan.BASELINE)
+        v = t.tile_worth_base[i] if s.plan[seat] == Plan.BASELINE else t.tile_worth[i]
         if t.tile_effect[i] == Effect.SIXTH_COLOUR and gem_open(s, t):
             colours = counted_holdings(s, t, seat)[0] + holds_effect(
                 s, t, seat, Effect.SIXTH_COLOUR

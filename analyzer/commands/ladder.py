@@ -46,7 +46,10 @@ def register(app: typer.Typer) -> None:
             [], "--param", help="a strategy parameter STRATEGY.NAME=VALUE; repeatable"
         ),
         anchor: str | None = typer.Option(
-            None, "--anchor", help="strategy rated 0 (default: baseline if rated, else the first)"
+            None,
+            "--anchor",
+            help="strategy rated 0 (default: the game's yardstick, baseline, if rated, "
+            "else the first)",
         ),
         bootstrap: int = typer.Option(1000, "--bootstrap", help="bootstrap resamples (0: none)"),
         workers: int | None = typer.Option(

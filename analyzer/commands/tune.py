@@ -40,10 +40,12 @@ def register(app: typer.Typer) -> None:
             "",
             "--field",
             help="opponents: one strategy for every other seat, or one per other seat "
-            "(default: baseline, else the game's default strategy)",
+            "(default: the game's yardstick, its baseline)",
         ),
         params: str = typer.Option(
-            "", "--params", help="comma-separated parameters to search (default: all)"
+            "",
+            "--params",
+            help="comma-separated parameters to search (default: those with a declared range)",
         ),
         bound: list[str] = typer.Option(
             [], "--bound", help="search range NAME=LOW:HIGH (default: the game's); repeatable"

@@ -100,9 +100,12 @@ class Strategy:
     """A strategy: its name, what it does, and its parameters with default values.
 
     ``bounds`` gives the range ``analyzer tune`` searches for a parameter
-    (``(name, low, high)``; a parameter without one is searched from 0 to twice
-    its default, at least 1). A ``frozen`` strategy takes no parameter changes
-    (a yardstick such as Unearth's ``baseline``). A ``slow`` strategy plays many
+    (``(name, low, high)``). A strategy that declares bounds is tuned in those
+    parameters only (the others, such as a player's memory, are properties of the
+    player, not skills: searched only when named with a bound); one that declares
+    none has each parameter searched from 0 to twice its default, at least 1. A
+    ``frozen`` strategy takes no parameter changes (a yardstick such as each game's
+    ``baseline``: :attr:`Game.yardstick`). A ``slow`` strategy plays many
     games for each decision (a search player): ``analyzer tune`` does not tune it
     and a ladder rates it only when it is named.
 
@@ -149,6 +152,10 @@ class Game:
     max_players: int
     strategies: tuple[Strategy, ...]
     default_strategy: str
+    #: the strategy that ratings and tuning measure against (a frozen one, such as
+    #: ``baseline``): the default field of ``analyzer tune`` and the zero of
+    #: ``analyzer ladder`` when it is rated; None: the default strategy
+    yardstick: str | None = None
     #: version of the strategies' behaviour, written beside ``rules_version`` in every
     #: manifest and report; a game bumps it whenever a strategy plays differently
     strategies_version: str = "1"
@@ -212,6 +219,10 @@ class Game:
 
     def strategy_names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.strategies)
+
+    def yardstick_name(self) -> str:
+        """:attr:`yardstick`, or the default strategy when the game names none."""
+        return self.yardstick or self.default_strategy
 
     def check_strategy_params(self, params: dict) -> None:
         """Check the values of ``strategy_params`` (``{strategy: {param: value}}``,

@@ -72,3 +72,24 @@ def check(cond: bool, where: str, value: Any, allowed: str) -> None:
     """Raise ``bad_value(where, value, allowed)`` unless ``cond``."""
     if not cond:
         raise bad_value(where, value, allowed)
+
+
+def read_bounds(package: str, params, where: str = "data/tuning.toml") -> tuple:
+    """The ``[bounds]`` table of a game's ``data/tuning.toml`` as ``Strategy.bounds``
+    (``(name, low, high)`` in ``params`` order): the ranges ``analyzer tune``
+    searches. Every key must name a parameter; low < high, both finite."""
+    import tomllib
+    from importlib import resources
+
+    text = resources.files(package).joinpath("data", "tuning.toml").read_text("utf-8")
+    table = tomllib.loads(text).get("bounds", {})
+    for name, pair in table.items():
+        check(name in params, f"{where}: bounds", name, ", ".join(params))
+        ok = (
+            isinstance(pair, list)
+            and len(pair) == 2
+            and all(isinstance(x, int | float) and math.isfinite(x) for x in pair)
+            and pair[0] < pair[1]
+        )
+        check(ok, f"{where}: bounds.{name}", pair, "[low, high], finite, low < high")
+    return tuple((p, float(table[p][0]), float(table[p][1])) for p in params if p in table)

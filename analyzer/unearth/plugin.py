@@ -209,6 +209,7 @@ class Unearth(Game):
     max_players: int = 5
     strategies: tuple[Strategy, ...] = field(default_factory=_strategies)
     default_strategy: str = "balanced"
+    yardstick: str | None = "baseline"
     tables: dict = field(
         default_factory=lambda: {"claims": "one row per claim resolved (docs/CONTRACTS.md)"}
     )

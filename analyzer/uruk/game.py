@@ -23,7 +23,14 @@ from analyzer.uruk import engine
 from analyzer.uruk.rules import Rules, default_rules
 from analyzer.uruk.scoring import N_PARTS, PART_NAMES
 from analyzer.uruk.state import STAT_NAMES, new_state
-from analyzer.uruk.strategies import DEFAULT_PARAMS, PARAM_NAMES, STRATEGY_NAMES
+from analyzer.uruk.strategies import (
+    DEFAULT_PARAMS,
+    FROZEN_STRATEGIES,
+    P_STRATEGY,
+    PARAM_NAMES,
+    PLAYED_NAMES,
+    STRATEGY_NAMES,
+)
 
 
 def resolve_strategies(players: int, strategies, where: str = "strategy") -> tuple[str, ...]:
@@ -46,11 +53,15 @@ def resolve_strategies(players: int, strategies, where: str = "strategy") -> tup
 
 def param_rows(strategies: Sequence[str], params: dict | None = None) -> np.ndarray:
     """float64[seats, N_PARAMS]: each seat's parameter row; ``params`` overrides
-    by strategy and name, e.g. ``{"balanced": {"w_level": 0.6}}``."""
+    by strategy and name, e.g. ``{"balanced": {"w_level": 0.6}}``; a frozen
+    strategy (``baseline``: strategies.BASELINE_PARAMS) takes none."""
     prm = np.array([DEFAULT_PARAMS[STRATEGY_NAMES.index(s)] for s in strategies], np.float64)
+    tunable = ", ".join(s for s in STRATEGY_NAMES if s not in FROZEN_STRATEGIES)
     for name, values in (params or {}).items():
+        if name in FROZEN_STRATEGIES:
+            raise bad_value("strategy_params", name, f"{tunable} ({name} is frozen: no parameters)")
         if name not in STRATEGY_NAMES:
-            raise bad_value("strategy_params", name, ", ".join(STRATEGY_NAMES))
+            raise bad_value("strategy_params", name, tunable)
         for key, val in values.items():
             if key not in PARAM_NAMES:
                 raise bad_value(f"strategy_params.{name}", key, ", ".join(PARAM_NAMES))
@@ -58,6 +69,12 @@ def param_rows(strategies: Sequence[str], params: dict | None = None) -> np.ndar
                 if s == name:
                     prm[seat, PARAM_NAMES.index(key)] = float(val)
     return prm
+
+
+def strategy_categories(strategies: Sequence[str]) -> tuple[str, ...]:
+    """Categories of the ``strategy`` column: every strategy when a seat plays
+    ``baseline``, else the four it had before (tables of earlier runs unchanged)."""
+    return STRATEGY_NAMES if set(strategies) - set(PLAYED_NAMES) else PLAYED_NAMES
 
 
 @dataclass(frozen=True)
@@ -97,6 +114,8 @@ def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0, state
     prm = job.params()
     s.prm[:] = 0.0
     s.prm[: prm.shape[0], : prm.shape[1]] = prm
+    # each seat's strategy code, for choice rules that must tell baseline apart
+    s.prm[:n, P_STRATEGY] = [STRATEGY_NAMES.index(x) for x in job.strategies]
     results = np.zeros((count * n, engine.n_result_cols(t.n_inv)), np.int32)
     wins = np.zeros(count * n, np.float32)
     key0, key1 = root_key(job.seed)
@@ -135,7 +154,7 @@ def games_frame(job: GameJob, start, count, results, wins) -> pd.DataFrame:
         "game": np.repeat(np.arange(start, start + count, dtype=np.int64), n),
         "seat": np.tile(np.arange(n, dtype=np.int8), count),
         "n_players": np.full(count * n, n, np.int8),
-        "strategy": strategy_column(job.strategies, count, STRATEGY_NAMES),
+        "strategy": strategy_column(job.strategies, count, strategy_categories(job.strategies)),
         "score": results[:, engine.R_SCORE].astype(np.int16),
         "win": wins.astype(np.float32),
         "game_turns": results[:, engine.R_GAME_TURNS].astype(np.int16),

@@ -19,6 +19,7 @@ _ROWS = {
     "builder": (0.0, 1.0, 0.6, 0.15, 0.5, 0.5, 0.3),
     "hoarder": (0.0, 0.6, 0.2, 0.5, 0.3, 1.5, 0.8),
     "balanced": (0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5),
+    "baseline": (0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5),  # frozen (strategies.BASELINE_PARAMS)
 }
 _TEXT = {
     "random": "uniform among the legal actions and choices at every decision",
@@ -26,6 +27,8 @@ _TEXT = {
     "hoarder": "resources and auctions: values resources highly, bids far for gods and "
     "against disasters",
     "balanced": "weighs points, levels, resources and cards together",
+    "baseline": "balanced as shipped in strategies version 1 (its row and choices), frozen: "
+    "the yardstick of ratings and tuning",
 }
 _PARTS = {
     "inventions": "points of displayed inventions (1 bare, level with a village, 2x with a city)",
@@ -52,8 +55,18 @@ _STATS = {
 
 
 def _strategies() -> tuple[Strategy, ...]:
+    from analyzer.games.data import read_bounds
+
+    # the ranges analyzer tune searches (data/tuning.toml, which says why; not uniform)
+    bounds = read_bounds("analyzer.uruk", _PARAM_NAMES)
     return tuple(
-        Strategy(name, _TEXT[name], tuple(zip(_PARAM_NAMES, row, strict=True)))
+        Strategy(
+            name,
+            _TEXT[name],
+            tuple(zip(_PARAM_NAMES, row, strict=True)),
+            bounds=() if name in ("random", "baseline") else bounds,
+            frozen=name == "baseline",
+        )
         for name, row in _ROWS.items()
     )
 
@@ -104,6 +117,7 @@ class Uruk(Game):
     max_players: int = 4
     strategies: tuple[Strategy, ...] = field(default_factory=_strategies)
     default_strategy: str = "balanced"
+    yardstick: str | None = "baseline"
     questions: tuple = field(default_factory=_questions)
 
     def __post_init__(self) -> None:

@@ -14,6 +14,17 @@ Implements "Players" of ``docs/rules/uruk.md``. A strategy is a row of
 - ``secret``: how much of its supply the seat bids against a disaster, in
   resources per point the disaster would cost it (at most its whole supply).
 
+``baseline`` is ``balanced`` as shipped in strategies version 1, frozen: its row
+is :data:`BASELINE_PARAMS` (never the data's, never ``strategy_params``), and
+the seat's strategy code sits in its row's last column (:data:`P_STRATEGY`,
+written by the game, not a parameter). Today no decision reads the code, so
+``baseline`` plays exactly as ``balanced`` with the same row. A change to
+``balanced``'s choice rules must leave ``baseline`` out deliberately: a new
+parameter column (``baseline``'s is 0 for ever: make 0 today's rule) or a test
+of ``prm[P_STRATEGY] == BALANCED``, never an unconditional edit of the shared
+code (the frozen pinned runs of ``tests/test_pinned.py`` fail if it reaches
+``baseline``).
+
 A decision sees only what the seat may see: its hand, the open table, the
 standing bid of an open auction. A secret bid against a disaster is chosen by
 :func:`secret_bid` from the seat's own state and the open table before any bid
@@ -41,11 +52,25 @@ from analyzer.uruk.actions import (
 )
 from analyzer.uruk.codes import Action, CardAction, Effect, EpochCost, GodEffect
 from analyzer.uruk.scoring import count_settlements, invention_points
-from analyzer.uruk.state import MAX_CAND
+from analyzer.uruk.state import MAX_CAND, MAX_PARAMS
 
-STRATEGY_NAMES = ("random", "builder", "hoarder", "balanced")
+STRATEGY_NAMES = ("random", "builder", "hoarder", "balanced", "baseline")
+#: the strategies before ``baseline``: the ``strategy`` column's categories unless
+#: a seat plays it (tables of earlier runs unchanged)
+PLAYED_NAMES = STRATEGY_NAMES[:4]
+#: strategies that take no ``strategy_params``
+FROZEN_STRATEGIES = ("baseline",)
+#: strategy codes (STRATEGY_NAMES index), as a seat's row holds them in P_STRATEGY
+RANDOM, BUILDER, HOARDER, BALANCED, BASELINE = range(5)
 PARAM_NAMES = ("uniform", "w_points", "w_level", "w_resource", "w_card", "auction", "secret")
 N_PARAMS = len(PARAM_NAMES)
+#: column of a seat's row (``s.prm``) holding its strategy code: the last of the
+#: state's room, never a parameter
+P_STRATEGY = MAX_PARAMS - 1
+#: ``baseline``'s row: ``balanced``'s as shipped in strategies version 1, frozen.
+#: Never tune or edit it: ratings of every version are measured against it (a new
+#: yardstick needs a new strategy name).
+BASELINE_PARAMS = (0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5)
 #: one row per strategy of STRATEGY_NAMES, columns PARAM_NAMES
 DEFAULT_PARAMS = np.array(
     [
@@ -53,6 +78,7 @@ DEFAULT_PARAMS = np.array(
         [0.0, 1.0, 0.6, 0.15, 0.5, 0.5, 0.3],  # builder
         [0.0, 0.6, 0.2, 0.5, 0.3, 1.5, 0.8],  # hoarder
         [0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5],  # balanced
+        BASELINE_PARAMS,  # baseline: frozen
     ]
 )
 STRATEGY_TEXT = {
@@ -61,6 +87,8 @@ STRATEGY_TEXT = {
     "hoarder": "resources and auctions: values resources highly, bids far for gods and "
     "against disasters",
     "balanced": "weighs points, levels, resources and cards together",
+    "baseline": "balanced as shipped in strategies version 1 (its row and choices), frozen: "
+    "the yardstick of ratings and tuning",
 }
 
 P_UNIFORM = 0
