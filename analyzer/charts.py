@@ -87,6 +87,12 @@ def count_text(x) -> str:
     return f"{int(round(float(x))):,}"
 
 
+def count_range_text(values) -> str:
+    """``"5,000"`` when every count is the same, else ``"4,900–5,100"``."""
+    lo, hi = count_text(min(values)), count_text(max(values))
+    return lo if lo == hi else f"{lo}–{hi}"
+
+
 def cell_labels(df: pd.DataFrame) -> list[str]:
     return list(dict.fromkeys(df["label"]))
 
@@ -178,8 +184,7 @@ def strategies(df: pd.DataFrame, stamp: str) -> Figure:
     where = f" ({lab})" if df["label"].nunique() > 1 else ""
     fig = figure(
         f"{best['strategy']} wins most: {100 * best['win_rate']:.1f}% of its seat-games{where}",
-        f"n = {count_text(df['n'].min())}–{count_text(df['n'].max())} seat-games per bar · "
-        "95% intervals",
+        f"n = {count_range_text(df['n'])} seat-games per bar · 95% intervals",
         stamp,
     )
     ax1, ax2 = axes_grid(fig, 1, 2)[0]

@@ -16,6 +16,7 @@ from analyzer.charts import (
     COLOURS,
     axes_grid,
     cell_labels,
+    count_range_text,
     count_text,
     dot_plot,
     error_bars,
@@ -119,9 +120,7 @@ def end_of_age(df: pd.DataFrame, stamp: str) -> Figure:
     fig = figure(
         f"Mean scores run from {lo['score']:.1f} ({lo['name']}) to {hi['score']:.1f} points "
         f"({hi['name']}) by end-of-age card",
-        f"{lab} · "
-        f"n = {count_text(d['games'].min())}–{count_text(d['games'].max())} games per card · "
-        "95% intervals",
+        f"{lab} · n = {count_range_text(d['games'])} games per card · 95% intervals",
         stamp,
     )
     axes = axes_grid(fig, 1, 3)[0]
