@@ -30,6 +30,8 @@ Examples:
 
   analyzer replay --game uruk --players 2 --seed 7 --rule settlement_on_replace=to_pool
 
+  analyzer replay --game colorful_treasure --players 3 --seed 7 --json > trace.json
+
 `--game` names the game; an integer there is read as the game index, as in
 earlier versions (`--game 12` is `--index 12`).
 """
@@ -58,6 +60,11 @@ def register(app: typer.Typer) -> None:
         out: Path | None = typer.Option(
             None, "--out", help="write the replay to FILE (atomically) instead of stdout"
         ),
+        as_json: bool = typer.Option(
+            False,
+            "--json",
+            help="the checkable trace as JSON: every chance outcome and choice, marked as such",
+        ),
     ) -> None:
         from analyzer.commands.simulate import parse_rules
 
@@ -79,6 +86,7 @@ def register(app: typer.Typer) -> None:
             game=name,
             where=where,
             rulings=parse_rules(rule),
+            as_json=as_json,
         )
         if out is None:
             typer.echo(text, nl=False)
@@ -97,9 +105,11 @@ def replay_text(
     game="unearth",
     where="--index",
     rulings: dict | None = None,
+    as_json: bool = False,
 ) -> str:
     """The replay of game ``index`` of a run (validates every argument first);
-    ``rulings`` are the game's ruling switches (``--rule``)."""
+    ``rulings`` are the game's ruling switches (``--rule``); ``as_json``: the
+    checkable trace (:meth:`analyzer.games.Game.replay_events`) as JSON text."""
     from analyzer.errors import bad_value
     from analyzer.games import load_game
     from analyzer.summary import parse_strategies
@@ -119,7 +129,25 @@ def replay_text(
     if not 0 <= index <= MAX_INDEX:
         raise bad_value(where, index, f"a game index from 0 to {MAX_INDEX:,} (2**64 - 1)")
     per_seat = parse_strategies(strategy, players, g.strategy_names(), g.default_strategy)
-    return g.replay(g.make_job(players, per_seat, seed, rules), index)
+    job = g.make_job(players, per_seat, seed, rules)
+    if not as_json:
+        return g.replay(job, index)
+    import json
+
+    trace = g.replay_events(job, index)
+    rulings_used, overrides = g.rules_settings(rules)
+    head = {
+        "game": g.name,
+        "rules_version": g.rules_version,
+        "strategies_version": g.strategies_version,
+        "players": players,
+        "strategies": list(per_seat),
+        "seed": seed,
+        "index": index,
+        "rulings": rulings_used,
+        "overrides": overrides,
+    }
+    return json.dumps({**head, **trace}, indent=1, default=int) + "\n"
 
 
 def write_text_atomic(path: Path, text: str) -> None:

@@ -266,6 +266,15 @@ class Game:
         """Game ``game`` of ``job`` as readable text, move by move."""
         raise AnalyzerError(f"game {self.name!r} has no replay")
 
+    def replay_events(self, job, game: int) -> dict:
+        """Game ``game`` of ``job`` as a checkable trace (``analyzer replay --json``):
+        ``{"setup": {...}, "events": [...], "final": {...}}``, every chance outcome and
+        every choice in play order, each event a dict with ``"kind"`` (``"chance"``,
+        ``"choice"`` or ``"effect"``, a consequence the rules fix), ``"type"`` (the
+        game's event name), ``"turn"`` and ``"seat"`` (None for the table); the
+        contract is in docs/CONTRACTS.md ("The checkable trace")."""
+        raise AnalyzerError(f"game {self.name!r} has no checkable trace (replay --json)")
+
     # ----------------------------------------------------------------- reports
 
     def derive(self, games: pd.DataFrame) -> pd.DataFrame:
