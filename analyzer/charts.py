@@ -103,8 +103,11 @@ def error_bars(y, lo, hi) -> np.ndarray:
     return np.clip(np.vstack([y - np.asarray(lo, float), np.asarray(hi, float) - y]), 0, None)
 
 
-def grouped_bars(ax, df: pd.DataFrame, cat: str, est: str, ylabel: str, ref=None, fmt="{:.3f}"):
-    """Bars of ``est`` by ``cat``, one colour per cell label, with 95% error bars."""
+def grouped_bars(
+    ax, df: pd.DataFrame, cat: str, est: str, ylabel: str, ref=None, fmt="{:.3f}", legend=True
+):
+    """Bars of ``est`` by ``cat``, one colour per cell label, with 95% error bars;
+    ``legend=False`` for a panel beside one that already names the same colours."""
     labels = cell_labels(df)
     cats = list(dict.fromkeys(df[cat]))
     width = 0.8 / max(len(labels), 1)
@@ -137,7 +140,7 @@ def grouped_bars(ax, df: pd.DataFrame, cat: str, est: str, ylabel: str, ref=None
     ax.set_xticks(x, [str(c) for c in cats])
     ax.set_ylabel(ylabel)
     ax.grid(axis="y", alpha=0.3)
-    if len(labels) > 1 or ref is not None:
+    if legend and (len(labels) > 1 or ref is not None):
         ax.legend(fontsize=8, loc="best")
 
 
@@ -157,7 +160,7 @@ def seats(df: pd.DataFrame, stamp: str) -> Figure:
     ax1.set_xlabel("seat (0 = first player)")
     ax1.set_title("Win rate")
     ax1.set_ylim(bottom=0)
-    grouped_bars(ax2, df, "seat", "score", "mean final score (points)", fmt="{:.1f}")
+    grouped_bars(ax2, df, "seat", "score", "mean final score (points)", fmt="{:.1f}", legend=False)
     ax2.set_xlabel("seat (0 = first player)")
     ax2.set_title("Mean score")
     return fig
@@ -192,7 +195,9 @@ def strategies(df: pd.DataFrame, stamp: str) -> Figure:
     ax1.set_xlabel("strategy")
     ax1.set_title("Win rate")
     ax1.set_ylim(bottom=0)
-    grouped_bars(ax2, df, "strategy", "score", "mean final score (points)", fmt="{:.1f}")
+    grouped_bars(
+        ax2, df, "strategy", "score", "mean final score (points)", fmt="{:.1f}", legend=False
+    )
     ax2.set_xlabel("strategy")
     ax2.set_title("Mean score")
     return fig
@@ -541,10 +546,19 @@ def comparison(df: pd.DataFrame, label_a: str, label_b: str, stamp: str) -> Figu
         ax.set_yticks(y, names, fontsize=8)
         ax.set_title(title, fontsize=10)
         ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
-        diff = f"{label_b} − {label_a}" if len(label_a) + len(label_b) <= 40 else "b − a"
-        ax.set_xlabel(f"{diff} (per game; win rate as a share)", fontsize=8)
+        ax.set_xlabel(_DIFF_UNITS.get(title, "difference"), fontsize=8)
         ax.grid(axis="x", alpha=0.3)
+    # one line under every panel: a per-panel label this long overlapped its neighbours
+    fig.supxlabel(f"{label_b} − {label_a}, per game", fontsize=9)
     return fig
+
+
+#: the unit of a comparison panel's x axis, by panel title
+_DIFF_UNITS = {
+    "Win rate (share of games)": "difference (win rate as a share)",
+    "Points": "difference (points)",
+    "Game": "difference (turns; wonders per seat)",
+}
 
 
 def intervention(df: pd.DataFrame, thing: str, verb: str, stamp: str, past: str = "") -> Figure:

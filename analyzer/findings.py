@@ -616,6 +616,11 @@ def _variant_effect(tables, info, params) -> list[Finding]:
                 f"{r['label']} instead of {a} changes {subject} {change} "
                 f"(n = {count(r['pairs'])} paired games)."
             )
+            if r["diff_low"] == r["diff_high"] == 0:  # no pair differs: nothing to test
+                text = (
+                    f"{r['label']} instead of {a} leaves {subject} unchanged in every one "
+                    f"of the {count(r['pairs'])} paired games."
+                )
             out.append(
                 difference_finding(
                     "variant_effect",

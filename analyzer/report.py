@@ -36,6 +36,7 @@ Layout of a report directory::
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shutil
@@ -572,11 +573,19 @@ def findings_display(found: findings.Findings) -> pd.DataFrame:
                 f"[{scale * f.low:.1f}, {scale * f.high:.1f}]",
                 "no effect": f"{scale * f.reference:.1f}{unit}",
                 "n": f"{f.n:,} {f.n_unit}",
-                "Holm p": "<0.001" if f.p_adjusted < 0.001 else f"{f.p_adjusted:.3f}",
+                "Holm p": _holm_text(f.p_adjusted),
                 "significant": "*" if f.significant else "",
             }
         )
     return pd.DataFrame(rows)
+
+
+def _holm_text(p: float) -> str:
+    """A Holm-adjusted p-value for the findings table; none (``nan``: no game of the
+    pair differed, so nothing was tested) reads "none differ"."""
+    if not math.isfinite(p):
+        return "none differ"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def versions_text(info: dict, sep: str = ", ") -> str:
