@@ -18,7 +18,7 @@ function h(tag, attrs, ...kids) {
 
 // A row of chips; tapping one calls onTap(value). `on(value)` says which are lit.
 function chips(options, on, onTap, label) {
-  return h("div", {class: "row"},
+  return h("div", {class: "row", "data-name": label || null},
     label ? h("span", {class: "label"}, label) : null,
     options.map(([value, text]) => h("button", {
       class: "chip" + (on(value) ? " on" : ""), type: "button",
