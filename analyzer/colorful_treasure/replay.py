@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.colorful_treasure.codes import SCALE, Reward
+from analyzer.colorful_treasure.codes import SCALE, Kind, Reward
 from analyzer.colorful_treasure.rules import RULES_VERSION, Rules
 from analyzer.colorful_treasure.state import (
     EV_BACK,
     EV_END,
+    EV_KIND,
     EV_NO_VICTIM,
     EV_NOTHING,
     EV_PAIR,
@@ -26,10 +27,15 @@ from analyzer.colorful_treasure.state import (
     EV_REVEAL,
     EV_REWARD,
     EV_STEAL,
+    EV_STOP,
     EV_TAKE,
+    EV_TILE_DECLINE,
+    EV_TILE_PASS,
     EV_TILE_TAKE,
     EV_TILE_USE,
+    EV_TREASURE,
     EV_TRUCE,
+    EV_WILD,
     S_TRACE_N,
 )
 from analyzer.errors import AnalyzerError
@@ -53,9 +59,22 @@ def tile_text(rules: Rules, i: int) -> str:
     return f"{tid} ({effect.replace('_', ' ')})"
 
 
+def kind_name(rules: Rules, key: int) -> str:
+    """A ``card_key`` as a word: a gem colour, ``diamond``, ``key`` or ``chest``."""
+    nc = rules.tables.n_colours
+    if 0 <= key < nc:
+        return rules.colours[key]
+    return ("diamond", "key", "chest")[key - nc] if nc <= key < nc + 3 else f"kind {key}"
+
+
+def bits(mask: int) -> list[int]:
+    """The bits set in ``mask``, lowest first."""
+    return [i for i in range(64) if (int(mask) >> i) & 1]
+
+
 def event_text(rules: Rules, row) -> str:
     """One trace row as text (without the turn/seat prefix)."""
-    ev, _turn, _seat, a, b, c, _d, _e = (int(x) for x in row)
+    ev, _turn, _seat, a, b, c, d, _e = (int(x) for x in row)
     if ev == EV_REVEAL:
         return f"reveals {position_text(rules, a)}: {rules.card_name(b)} (card {c} of the turn)"
     if ev == EV_TAKE:
@@ -65,6 +84,9 @@ def event_text(rules: Rules, row) -> str:
     if ev == EV_BACK:
         return f"turns {rules.card_name(b)} face down again at {position_text(rules, a)}"
     if ev == EV_PAIR:
+        if a >= 0 or b >= 0:  # steal_pairs = cards
+            spent = " and ".join(rules.card_name(x) for x in (a, b) if x >= 0)
+            return f"discards a key marker and a chest marker (spends {spent})"
         return "discards a key marker and a chest marker"
     if ev == EV_STEAL:
         item = "a plastic diamond" if b < 0 else rules.card_name(b)
@@ -73,6 +95,23 @@ def event_text(rules: Rules, row) -> str:
         return "has nobody to steal from"
     if ev == EV_NOTHING:
         return "takes nothing"
+    if ev == EV_KIND:
+        how = {2: "a second kind ", 3: "instead of the keys and chests "}.get(c, "")
+        of = ", ".join(kind_name(rules, k) for k in bits(b))
+        return f"chooses {how}{kind_name(rules, a)} (of {of})"
+    if ev == EV_STOP:
+        return f"reveals no more cards ({c} face up)"
+    if ev == EV_TILE_PASS:
+        return f"does not use the action tile {tile_text(rules, a)}"
+    if ev == EV_TILE_DECLINE:
+        left = ", ".join(tile_text(rules, i) for i in bits(d))
+        return f"takes no action tile for {rules.colours[c]} (left: {left})"
+    if ev == EV_WILD:
+        marker = "key" if a == Kind.KEY else "chest"
+        spent = f", spends {rules.card_name(b)}" if b >= 0 else ""
+        return f"pairs its {marker} marker with the wild marker{spent}"
+    if ev == EV_TREASURE:
+        return f"holds {a} key and chest cards that count: treasure reward {b / SCALE:g}"
     if ev == EV_REWARD:
         return f"takes the {Reward(a).name.lower()} reward ({b} points)"
     if ev == EV_TILE_TAKE:
@@ -88,11 +127,19 @@ def event_text(rules: Rules, row) -> str:
     return f"event {ev}: {a} {b} {c}"
 
 
-def render_trace(rules: Rules, trace: np.ndarray, n_events: int) -> list[str]:
-    """The first ``n_events`` rows of ``trace`` as ``t<turn> seat <s>: <event>`` lines."""
+#: rows that record only a choice whose outcome other rows show (the kind taken, the
+#: reveals stopped, a tile not used or not taken): tests of the rules' effects may
+#: leave them out (``render_trace(..., skip=CHOICE_ROWS)``)
+CHOICE_ROWS = (EV_KIND, EV_STOP, EV_TILE_PASS, EV_TILE_DECLINE)
+
+
+def render_trace(rules: Rules, trace: np.ndarray, n_events: int, skip=()) -> list[str]:
+    """The first ``n_events`` rows of ``trace`` as ``t<turn> seat <s>: <event>`` lines,
+    less the rows whose event code is in ``skip``."""
     return [
         f"t{int(trace[i, 1])} seat {int(trace[i, 2])}: {event_text(rules, trace[i])}"
         for i in range(n_events)
+        if int(trace[i, 0]) not in skip
     ]
 
 
