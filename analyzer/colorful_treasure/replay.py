@@ -200,3 +200,189 @@ def replay_game(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> str:
             f"win {float(wins[p]):.4g}"
         )
     return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ the checkable trace
+
+
+def _place(rules: Rules, p: int) -> str:
+    """A place as ``"<wonder id>/<row>"`` (row 0 at the top of the column)."""
+    rows = rules.tables.rows
+    return f"{rules.wonder_ids[p // rows]}/{p % rows}"
+
+
+def _card(rules: Rules, c: int) -> str:
+    """A card as ``"<wonder id>/<what>"``: a gem colour, ``diamond``, ``key``, ``chest``."""
+    t = rules.tables
+    return f"{rules.wonder_ids[int(t.card_wonder[c])]}/{kind_name(rules, int(t.card_key[c]))}"
+
+
+def _tile(rules: Rules, i: int) -> str:
+    return rules.tile_sides()[i][0]
+
+
+def setup_dict(rules: Rules, players: int) -> dict:
+    """What the rules fix before play (``setup`` of the checkable trace)."""
+    t = rules.tables
+    data = rules.data
+    young = rules.young
+    out = {
+        "first_player": 0,
+        "colours": rules.colours,
+        "wonders": [
+            {
+                "id": w["id"],
+                "name": w["name"],
+                "colours": list(w["colours"]),
+                "treasure": None if young else w["treasure"],
+            }
+            for w in data["wonders"]["wonder"]
+        ],
+        "rows": t.rows,
+        "cards": [_card(rules, c) for c in range(t.n_cards)],
+        "layout": (
+            "hidden: each column's cards are shuffled face down (every order equally "
+            "likely, columns independent); a place's card is a chance event when it is "
+            "first revealed or peeked, and a checker needs no more"
+        ),
+        "first_reveals": t.first_reveals,
+        "extra_reveals": t.extra_reveals,
+        "end_cards": t.end_cards,
+        "scoring": {
+            "gems": [int(x) for x in t.gem_points],
+            "diamond_card": t.diamond_card,
+            "plastic_diamond": t.plastic_diamond,
+        },
+        "rewards": None
+        if young
+        else {
+            "gem": {"colours": int(t.gem_goal[players]), "points": int(t.gem_reward[players])},
+            "explorer": {"wonders": t.explorer_goal, "points": t.explorer_points},
+            "treasure": {"points": t.treasure_points, "min_cards": t.treasure_min},
+        },
+        "tiles": [
+            {
+                "tile": tid,
+                "side": side,
+                "effect": data["tiles"]["side"][side]["effect"],
+                "use": data["tiles"]["side"][side]["use"],
+                "points": int(data["tiles"]["side"][side]["points"]),
+                "amount": int(data["tiles"]["side"][side]["amount"]),
+            }
+            for tid, side in rules.tile_sides()
+        ],
+    }
+    return out
+
+
+#: the ``as`` of a take_kind event, by the row's ``c``
+_KIND_AS = {1: "take", 2: "second_kind", 3: "instead_of_treasure"}
+
+
+def row_events(rules: Rules, row) -> list[dict]:
+    """The checkable trace's events of one trace row (none for EV_END: see ``final``)."""
+    ev, turn, seat, a, b, c, d, e = (int(x) for x in row)
+    head = {"turn": turn, "seat": seat}
+
+    def choice(type_, **kw):
+        return {"kind": "choice", "type": type_, **head, **kw}
+
+    def chance(type_, **kw):
+        return {"kind": "chance", "type": type_, **head, **kw}
+
+    def effect(type_, **kw):
+        return {"kind": "effect", "type": type_, **head, **kw}
+
+    places = lambda m: [_place(rules, p) for p in bits(m)]  # noqa: E731
+    if ev == EV_REVEAL:
+        return [
+            choice("reveal", place=_place(rules, a), number=c, options=places(d)),
+            chance("card", place=_place(rules, a), card=_card(rules, b), seen_by="all"),
+        ]
+    if ev == EV_PEEK:
+        return [
+            choice("peek", place=_place(rules, a), options=places(d)),
+            chance("card", place=_place(rules, a), card=_card(rules, b), seen_by=seat),
+        ]
+    if ev == EV_STOP:
+        return [choice("stop", face_up=c, options=places(d))]
+    if ev in (EV_KIND, EV_NOTHING):
+        what = kind_name(rules, a) if ev == EV_KIND else None
+        opts = [kind_name(rules, k) for k in bits(b)]
+        return [choice("take_kind", what=what, options=opts, **{"as": _KIND_AS.get(c, "take")})]
+    if ev == EV_TAKE:
+        return [effect("take", card=_card(rules, a))]
+    if ev == EV_PLASTIC:
+        return [effect("plastic", wonder=rules.wonder_ids[a])]
+    if ev == EV_BACK:
+        return [effect("turn_back", place=_place(rules, a), card=_card(rules, b))]
+    if ev == EV_PAIR:
+        return [effect("pair", spent=[_card(rules, x) for x in (a, b) if x >= 0])]
+    if ev == EV_WILD:
+        marker = "key" if a == Kind.KEY else "chest"
+        return [effect("wild_pair", marker=marker, spent=_card(rules, b) if b >= 0 else None)]
+    if ev == EV_STEAL:
+        item = "plastic" if b < 0 else _card(rules, b)
+        opts = {"cards": [_card(rules, x) for x in bits(d)], "plastic": bits(e)}
+        return [choice("steal", victim=a, item=item, options=opts)]
+    if ev == EV_NO_VICTIM:
+        return [effect("no_steal", why="nothing to take")]
+    if ev == EV_TRUCE:
+        return [effect("no_steal", why="truce")]
+    if ev == EV_REWARD:
+        return [effect("reward", reward=Reward(a).name.lower(), points=b)]
+    if ev in (EV_TILE_TAKE, EV_TILE_DECLINE):
+        tile = _tile(rules, a) if ev == EV_TILE_TAKE else None
+        opts = [_tile(rules, i) for i in bits(d)]
+        return [choice("take_tile", tile=tile, colour=rules.colours[c], options=opts)]
+    if ev in (EV_TILE_USE, EV_TILE_PASS):
+        effect_name = rules.data["tiles"]["side"][rules.tile_sides()[a][1]]["effect"]
+        used = ev == EV_TILE_USE
+        return [choice("use_tile", tile=_tile(rules, a), effect=effect_name, used=used)]
+    if ev == EV_TREASURE:
+        return [effect("treasure", cards=a, points=b / SCALE, points_60ths=b)]
+    if ev == EV_END:
+        return []
+    raise AnalyzerError(f"replay: unknown trace event {ev}")
+
+
+def replay_events(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> dict:
+    """Game ``game`` of ``job`` as the checkable trace (``analyzer replay --json``,
+    docs/CONTRACTS.md "The checkable trace"; what it holds: docs/rules/colorful-treasure.md,
+    "The checkable trace"): ``setup``, ``events`` in play order, ``final``."""
+    from analyzer.colorful_treasure import engine
+    from analyzer.colorful_treasure.game import PART_NAMES, play_raw
+
+    results, wins, _steals, s = play_raw(job, game, 1, trace_rows=trace_rows)
+    n_events = int(s.sc[S_TRACE_N])
+    if n_events >= trace_rows:
+        raise AnalyzerError(
+            f"replay: trace_rows: bad value {trace_rows} (allowed: more than the "
+            f"{n_events} events of game {game})"
+        )
+    rules = job.rules
+    events: list[dict] = []
+    for i in range(n_events):
+        events += row_events(rules, s.trace[i])
+    seats = []
+    for p in range(job.players):
+        row = results[p]
+        parts = {name: int(row[engine.R_PARTS + i]) / SCALE for i, name in enumerate(PART_NAMES)}
+        parts["tiles"] = int(row[engine.R_PTS_TILES]) / SCALE
+        seats.append(
+            {
+                "seat": p,
+                "score": int(row[engine.R_SCORE]) / SCALE,
+                "score_60ths": int(row[engine.R_SCORE]),
+                "parts": parts,
+                "win": float(wins[p]),
+            }
+        )
+    best = max(x["score_60ths"] for x in seats)
+    final = {
+        "turns": int(results[0, engine.R_GAME_TURNS]),
+        "cards_left": int(results[0, engine.R_LEFT]),
+        "seats": seats,
+        "winners": [x["seat"] for x in seats if x["score_60ths"] == best and x["win"] > 0],
+    }
+    return {"setup": setup_dict(rules, job.players), "events": events, "final": final}
