@@ -872,3 +872,24 @@ def test_a_missing_choice_is_caught(traces, data):
     i = _find(tr, lambda e: e["type"] == "stop")
     del tr["events"][i]  # the seat's decision to stop is not recorded
     _fails(tr, data, "expected")
+
+
+def test_the_replay_command_prints_a_trace_that_checks(capsys, data):
+    from analyzer.cli import run_cli
+
+    args = ["replay", "--game", "colorful_treasure", "--players", "3", "--seed", "5"]
+    args += ["--index", "2", "--rule", "tiles=b", "--rule", "steal_pairs=cards", "--json"]
+    assert run_cli(args) == 0
+    trace = json.loads(capsys.readouterr().out)
+    assert trace["rulings"]["tiles"] == "b" and trace["rulings"]["steal_pairs"] == "cards"
+    assert {e["kind"] for e in trace["events"]} == {"chance", "choice", "effect"}
+    mine = check_trace(trace, data)
+    assert [s["score_60ths"] for s in trace["final"]["seats"]] == mine["scores"]
+
+
+def test_the_checker_imports_nothing_of_analyzer():
+    """The checker (this file above the tests) is a twin, not a call into the engine."""
+    text = Path(__file__).read_text("utf-8")
+    checker = text.split("# " + "=" * 70 + " the tests")[0]
+    assert "class Checker" in checker
+    assert "import analyzer" not in checker and "from analyzer" not in checker
