@@ -893,3 +893,40 @@ def test_the_checker_imports_nothing_of_analyzer():
     checker = text.split("# " + "=" * 70 + " the tests")[0]
     assert "class Checker" in checker
     assert "import analyzer" not in checker and "from analyzer" not in checker
+
+
+#: (rulings played, the reading checked instead, line-up, games to search): a trace
+#: played under one reading of a ruling fails under the other, so the checker
+#: really follows each ruling (last_cards matters only where the grid can run
+#: short of a turn's reveals: the young-player variant)
+FLIPS = (
+    ({"stolen_cards": "ignore"}, {"stolen_cards": "count"}, 0, 10),
+    ({"steal_pairs": "cards"}, {"steal_pairs": "markers"}, 0, 10),
+    ({"take": "optional"}, {"take": "always"}, 0, 10),
+    ({"tied_game": "share"}, {"tied_game": "no_winner"}, 3, 40),
+    ({"tied_game": "no_winner"}, {"tied_game": "share"}, 3, 40),
+    ({"scoring": "advanced"}, {"scoring": "basic"}, 0, 10),
+    ({"variant": "young", "last_cards": "end"}, {"last_cards": "reveal"}, 0, 10),
+    ({"tiles": "b"}, {"tile_timing": "after_rewards"}, 1, 20),
+    ({"tiles": "b", "tile_timing": "after_rewards"}, {"tile_timing": "before_rewards"}, 1, 20),
+    ({"tiles": "b"}, {"tile_offers": "per_turn"}, 1, 20),
+    ({"tiles": "b", "tile_offers": "per_turn"}, {"tile_offers": "per_colour"}, 1, 20),
+)
+
+
+@pytest.mark.parametrize(
+    "played,checked_as,line_up,games",
+    FLIPS,
+    ids=[",".join(f"{k}={v}" for k, v in f[1].items()) + "-" + str(i) for i, f in enumerate(FLIPS)],
+)
+def test_a_trace_checked_under_the_other_reading_fails(played, checked_as, line_up, games, data):
+    players, strategies = LINE_UPS[line_up]
+    for g in range(games):
+        trace = make_trace(players, strategies, 1, g, played)
+        check_trace(trace, data)  # under the reading it was played with: it checks
+        other = {**trace, "rulings": {**trace["rulings"], **checked_as}}
+        try:
+            check_trace(other, data)
+        except TraceError:
+            return
+    pytest.fail(f"no game of {games} differs under {checked_as}")
