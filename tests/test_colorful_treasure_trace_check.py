@@ -562,6 +562,24 @@ class Checker:
         self.same_setup(st["first_player"], 0, "first player")
         self.same_setup(st["scoring"]["gems"], tw.gem_points, "gem points")
         self.same_setup(
+            (st["scoring"]["diamond_card"], st["scoring"]["plastic_diamond"]),
+            (tw.diamond_card, tw.plastic_diamond),
+            "diamond points",
+        )
+        self.same_setup(
+            (st["first_reveals"], st["extra_reveals"], st["end_cards"]),
+            (tw.first_reveals, tw.extra_reveals, tw.end_cards),
+            "reveals and end",
+        )
+        rewards = None
+        if tw.rewards:
+            rewards = {
+                "gem": {"colours": tw.gem_goal, "points": tw.gem_reward},
+                "explorer": {"wonders": tw.explorer_goal, "points": tw.explorer_points},
+                "treasure": {"points": tw.treasure_points, "min_cards": tw.treasure_min},
+            }
+        self.same_setup(st["rewards"], rewards, "rewards")
+        self.same_setup(
             [
                 {k: t[k] for k in ("tile", "side", "effect", "use", "points", "amount")}
                 for t in st["tiles"]
@@ -930,3 +948,29 @@ def test_a_trace_checked_under_the_other_reading_fails(played, checked_as, line_
         except TraceError:
             return
     pytest.fail(f"no game of {games} differs under {checked_as}")
+
+
+def test_a_reward_given_to_a_seat_that_has_not_earned_it_is_caught(traces, data):
+    tr = copy.deepcopy(traces["plain"])
+    i = _find(tr, lambda e: e["type"] == "turn_back")  # the end of the first take
+    ev = tr["events"][i]
+    bogus = {"kind": "effect", "type": "reward", "turn": ev["turn"], "seat": ev["seat"]}
+    tr["events"].insert(i + 1, {**bogus, "reward": "gem", "points": 6})
+    _fails(tr, data, "reward")
+
+
+def test_a_peek_the_tile_does_not_allow_is_caught(data):
+    # a game with peeks (tiles a: peek two, peek three)
+    for g in range(20):
+        tr = make_trace(4, "random", 3, g, {"tiles": "a"})
+        peeks = [i for i, e in enumerate(tr["events"]) if e["type"] == "peek"]
+        if peeks:
+            break
+    else:
+        pytest.fail("no peek in 20 games")
+    check_trace(tr, data)
+    e = tr["events"][peeks[0]]
+    st = tr["setup"]
+    places = [f"{w['id']}/{r}" for w in st["wonders"] for r in range(st["rows"])]
+    e["place"] = next(p for p in places if p not in e["options"])  # emptied, or not allowed
+    _fails(tr, data, "peeks at a place")
