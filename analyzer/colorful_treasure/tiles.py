@@ -270,7 +270,7 @@ def peek_two(s, t, seat, amount):
             if w < 0:
                 return
             p = pick_unknown(s, t, w, kf, 0)
-        options = face_down_places(s) & ~_wonders_places(t, done)
+        options = face_down_places(s) & ~_wonders_places(t, done) if tracing(s) else 0
         done |= 1 << w
         _peek(s, seat, p, options)
 
@@ -665,7 +665,7 @@ def take_tiles(s, t, seat, n, offered):
             continue
         i = choose_tile(s, t, seat, n)
         left_mask = np.int64(0)  # the options, for the trace
-        for j in range(t.n_tiles):
+        for j in range(t.n_tiles if tracing(s) else 0):
             if s.tile_owner[j] == -1:
                 left_mask |= np.int64(1) << j
         if i >= 0:
