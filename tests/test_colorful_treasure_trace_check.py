@@ -35,9 +35,13 @@ theirs, not the rules'), and data overrides (``analyzer replay`` has none).
 
 from __future__ import annotations
 
+import copy
+import json
 import tomllib
 from fractions import Fraction
 from pathlib import Path
+
+import pytest
 
 DATA = Path(__file__).resolve().parents[1] / "analyzer" / "colorful_treasure" / "data"
 SCALE = 60  #: scores compared in 60ths of a point (a shared reward splits evenly)
@@ -677,6 +681,9 @@ class Checker:
                     )
             if abs(row["win"] - float(wins[q])) > 1e-6:
                 raise TraceError(f"final: seat {q} win {row['win']}, the rules give {wins[q]}")
+        winners = [q for q in range(n) if wins[q] > 0]
+        if final["winners"] != winners:
+            raise TraceError(f"final: winners {final['winners']}, the rules give {winners}")
         return {"scores": scores, "parts": parts, "wins": wins}
 
 
@@ -688,11 +695,6 @@ def check_trace(trace: dict, data: dict | None = None) -> dict:
 # ====================================================================== the tests
 # Below: the traces come from ``analyzer replay --json`` (the command's library
 # function); the checker above never imports analyzer.
-
-import copy  # noqa: E402
-import json  # noqa: E402
-
-import pytest  # noqa: E402
 
 #: each ruling switched from its default, one at a time (the tile rulings with
 #: tiles "b", the side that has the sixth colour and the wild marker they touch)
