@@ -86,7 +86,7 @@ def event_text(rules: Rules, row) -> str:
     if ev == EV_PAIR:
         if a >= 0 or b >= 0:  # steal_pairs = cards
             spent = " and ".join(rules.card_name(x) for x in (a, b) if x >= 0)
-            return f"discards a key marker and a chest marker (spends {spent})"
+            return f"spends {spent} in a pair (ruling steal_pairs = cards)"
         return "discards a key marker and a chest marker"
     if ev == EV_STEAL:
         item = "a plastic diamond" if b < 0 else rules.card_name(b)
