@@ -225,8 +225,8 @@ class Checker:
     # ------------------------------------------------------------------ run
 
     def run(self) -> None:
-        for self.i, self.ev in enumerate(self.t["events"]):
-            e = self.ev
+        for i, e in enumerate(self.t["events"]):
+            self.i, self.ev = i, e
             typ = e["type"]
             if self.bid_pending is not None and typ != "bid_cards":
                 self.finish_bid()
@@ -582,6 +582,7 @@ class Checker:
         if v is None:
             self.need(self.gain(p, c), f"the pool has no {c}")
             return
+        self.need(v in range(self.n), f"no seat {v}")
         self.need(self.pool[c] == 0, f"robs seat {v} while the pool holds {c}")
         most = max(self.supply[q][c] for q in range(self.n) if q != p)
         self.need(
@@ -802,6 +803,8 @@ class Checker:
             "leader": None,
             "won": False,
             "kept": False,
+            "pos": 0,
+            "moved": False,
         }
 
     def effect_phase(self):
@@ -852,12 +855,28 @@ class Checker:
     def on_bid(self, e, p):
         a = self.effect_phase()
         self.need(a["kind"] == "auction" and not a["won"], "a bid outside an auction")
-        self.need(p not in a["passed"] and p != a["leader"], f"seat {p} may not bid now")
+        want = self.next_bidder(a)
+        self.need(p == want, f"seat {want} bids or passes now")
         if e["value"] is None:
             a["passed"].add(p)
             return
         self.need(e["value"] > a["standing"], "a bid that does not beat the standing one")
         self.bid_pending = (p, e["value"], Counter())
+        a["moved"] = True
+
+    def next_bidder(self, a):
+        """The seat whose turn it is in the open auction: rounds from the trigger
+        clockwise, skipping seats that passed and the standing leader; None once a
+        whole round went by without a raise."""
+        while True:
+            if a["pos"] == self.n:
+                if not a["moved"]:
+                    return None
+                a["pos"], a["moved"] = 0, False
+            p = (a["first"] + a["pos"]) % self.n
+            a["pos"] += 1
+            if p not in a["passed"] and p != a["leader"]:
+                return p
 
     def on_bid_cards(self, e, p):
         self.need(self.bid_pending is not None and self.bid_pending[0] == p, "bid_cards")
@@ -888,6 +907,7 @@ class Checker:
         self.need(e["value"] == (a["standing"] if p is not None else None), "the winning value")
         others = {q for q in range(self.n) if q != p}
         self.need(others <= a["passed"], "the auction ended while a seat could still bid")
+        self.need(self.next_bidder(a) is None, "the auction ended before a round without a raise")
         for q, cards in a["bids"].items():
             if q == p:
                 for x in sorted(cards, key=self.d.inv_order.get):
@@ -1226,6 +1246,113 @@ def test_a_planted_bug_is_caught(sample, name):
     typ, change = PLANTS[name]
     with pytest.raises(TraceError):
         check_trace(_plant(sample, typ, change))
+
+
+@pytest.fixture(scope="module")
+def pool():
+    """Sixty games to find rarer events in (default rulings, 2 to 4 players)."""
+    return list(games({}, 60, 99))
+
+
+def _find_and_plant(traces, typ, when, change):
+    """A copy of the first trace with an event of ``typ`` meeting ``when(event,
+    events, index)``, ``change`` applied to that event."""
+    for tr in traces:
+        for i, e in enumerate(tr["events"]):
+            if e["type"] == typ and when(e, tr["events"], i):
+                bad = copy.deepcopy(tr)
+                change(bad["events"][i], bad["events"], i)
+                return bad
+    raise AssertionError(f"no {typ} event to plant a bug in")
+
+
+def _swap_next(e, events, i):
+    """Swap this event with the next one (both keep their places' turn and seat)."""
+    events[i], events[i + 1] = events[i + 1], events[i]
+
+
+def _another_seat(events, *not_these):
+    n = sum(e["type"] == "first_invention" for e in events)
+    return next(q for q in range(n) if q not in not_these)
+
+
+RARE_PLANTS = {
+    "robbing a seat while the pool holds the colour": (
+        "take_resource",
+        lambda e, ev, i: e["from_seat"] is None and not e["function"],
+        lambda e, ev, i: e.update(from_seat=_another_seat(ev, e["seat"])),
+    ),
+    "a robbed seat takes the same colour": (
+        "robbed_takes",
+        lambda e, ev, i: True,
+        lambda e, ev, i: e.update(colour=ev[i - 1]["colour"]),
+    ),
+    "a drought takes an invention without a stone": (
+        "suffer",
+        lambda e, ev, i: e["card"] == "Dürre",
+        lambda e, ev, i: e.update(lost="Lehmhaus"),
+    ),
+    "an earthquake takes a settled invention": (
+        "suffer",
+        lambda e, ev, i: e["card"] == "Erdbeben" and e.get("lost"),
+        lambda e, ev, i: e.update(lost=None, amount=3),
+    ),
+    "a settlement discount that is not displayed": (
+        "settle_cost",
+        lambda e, ev, i: e["discount"] is not None,
+        lambda e, ev, i: e.update(discount="Lehmhaus"),
+    ),
+    "a half-price stone paid in full": (
+        "settle_cost",
+        lambda e, ev, i: e["half_price"],
+        lambda e, ev, i: e.update(half_price=False),
+    ),
+    "an auction bid out of turn": (
+        "bid",
+        lambda e, ev, i: ev[i + 1]["type"] == "bid" and ev[i + 1]["seat"] != e["seat"],
+        _swap_next,
+    ),
+    "two deck draws in the wrong layer order": (
+        "dealt",
+        lambda e, ev, i: ev[i - 1]["type"] == "first_invention",
+        lambda e, ev, i: e.update(card="Zahnrad"),
+    ),
+    "a free invention above the level rule": (
+        "make_free",
+        lambda e, ev, i: True,
+        lambda e, ev, i: e.update(invention="Astronomie"),
+    ),
+    "a secret bid beyond the supply": (
+        "secret_bid",
+        lambda e, ev, i: True,
+        lambda e, ev, i: e.update(resources=99, value=e["value"] + 99 - e["resources"]),
+    ),
+    "a spared seat pays less": (
+        "spared",
+        lambda e, ev, i: e["paid"] > 0,
+        lambda e, ev, i: e.update(paid=e["paid"] - 1),
+    ),
+    "a bonus to the wrong seat": (
+        "bonus",
+        lambda e, ev, i: e["full"],
+        lambda e, ev, i: e.update(full=False),
+    ),
+    "a final hand that differs": (
+        "score",
+        lambda e, ev, i: e["seat"] == 0,
+        lambda e, ev, i: None,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(RARE_PLANTS))
+def test_a_rarer_planted_bug_is_caught(pool, name):
+    typ, when, change = RARE_PLANTS[name]
+    bad = _find_and_plant(pool, typ, when, change)
+    if name == "a final hand that differs":
+        bad["final"]["seats"][0]["hand"]["Lehmhaus"] = 1
+    with pytest.raises(TraceError):
+        check_trace(bad)
 
 
 def test_a_missing_event_is_caught(sample):
