@@ -1183,8 +1183,24 @@ SETTINGS = [{}] + [{k: v[1]} for k, v in RULING_VALUES.items()]
 )
 def test_traces_check(rulings):
     """Forty games per setting (default and each ruling switched alone): 280 games."""
+    seen = Counter()
     for tr in games(rulings, 40, 20260127):
         check_trace(tr)
+        seen.update(e["type"] for e in tr["events"])
+    # the switched reading is played, so its own checks ran
+    for rule, typ in RULING_EVENTS.items():
+        if rule in rulings:
+            assert seen[typ] > 0, f"{rule}: no {typ} event in 40 games"
+    for typ in ("pair", "make_free", "bid_cards", "secret_bid", "suffer", "reshuffle"):
+        assert seen[typ] > 0, typ
+
+
+#: an event only the other reading of a ruling writes
+RULING_EVENTS = {
+    "settlement_on_replace": "stones_back",
+    "half_price_card": "reminder_used",
+    "trade_empty_pool": "trade_pool",
+}
 
 
 @pytest.fixture(scope="module")
