@@ -93,6 +93,25 @@ def data() -> Data:
     return DATA_CACHE[0]
 
 
+CHANCE = {"first_invention", "dealt", "display", "setup_discard", "draw", "god_drawn"}
+CHOICE = {"action", "pair", "make_free", "robbed_takes", "pay", "discard", "bid", "bid_cards"}
+CHOICE |= {"gain", "secret_bid"}
+
+
+def kind_of(e: dict) -> str:
+    """What an event is: a chance outcome, a seat's choice or an effect the rules fix."""
+    typ = e["type"]
+    if typ in CHANCE or (typ == "take_card" and e["slot"] is None):
+        return "chance"
+    if typ in CHOICE:
+        return "choice"
+    if (typ == "take_resource" and e["from_seat"] is not None) or (
+        typ == "suffer" and e.get("lost") is not None
+    ):
+        return "choice"
+    return "effect"
+
+
 class Checker:
     """Replays one JSON trace against the rules; :meth:`run` raises TraceError."""
 
@@ -232,7 +251,7 @@ class Checker:
                 self.finish_bid()
             if self.expect and typ not in ("end_triggered", "refill_epoch_iv"):
                 self.fail(f"missing {self.expect[0][0]} (the rules fix it here)")
-            self.need(e["kind"] in ("chance", "choice", "effect"), "unknown kind")
+            self.need(e["kind"] == kind_of(e), f"a {typ} event is a {kind_of(e)}")
             handler = getattr(self, "on_" + typ, None)
             self.need(handler is not None, f"unknown event type {typ!r}")
             if typ not in ("turn", "score"):
@@ -1234,8 +1253,10 @@ def _other_card(card):
 
 
 PLANTS = {
-    "a drawn card swapped": ("take_card", lambda e: e.update(card="Lehmhaus", slot=None)),
     "a dealt card changed": ("dealt", lambda e: e.update(card="Lehmhaus")),
+    # the undealt level-2 cards lie on top: the first display card cannot be level 4
+    "a display card from below the level-2 cards": ("display", lambda e: e.update(card="Zahnrad")),
+    "a reshuffle keeping the removed cards": ("reshuffle", lambda e: e.update(removed=0)),
     "a colour pair of two colours": ("pair", lambda e: e.update(cards=[e["cards"][0], "Axt"])),
     "a payment lowered": ("pay", lambda e: e.update(amount=e["amount"] - 1)),
     "a stone from the wrong epoch": ("settle", lambda e: e.update(epoch="IV")),
@@ -1293,6 +1314,17 @@ def _another_seat(events, *not_these):
 
 
 RARE_PLANTS = {
+    # every level-1 card is dealt or out of the game: never in the deck or the display
+    "a deck card that is not in the deck": (
+        "take_card",
+        lambda e, ev, i: e["slot"] is None,
+        lambda e, ev, i: e.update(card="Lehmhaus"),
+    ),
+    "a display card that is not on the display": (
+        "take_card",
+        lambda e, ev, i: e["slot"] is not None,
+        lambda e, ev, i: e.update(card="Lehmhaus"),
+    ),
     "robbing a seat while the pool holds the colour": (
         "take_resource",
         lambda e, ev, i: e["from_seat"] is None and not e["function"],
@@ -1399,6 +1431,37 @@ def test_a_wrong_ruling_is_caught():
                 caught += 1
                 break
     assert caught >= 5, caught
+
+
+def test_replay_json_on_the_command_line(capsys, tmp_path):
+    """``analyzer replay --game uruk --json --rule ...`` prints the contract's object,
+    the checker accepts it, and its scores are those ``simulate`` has for that game."""
+    import pandas as pd
+
+    from analyzer.cli import run_cli
+
+    args = ["--players", "3", "--strategy", "random,builder,hoarder", "--seed", "5"]
+    args += ["--rule", "settlement_on_replace=to_pool", "--rule", "empty_bid=allowed"]
+    table = tmp_path / "run.parquet"
+    sim = ["simulate", "--game", "uruk", *args, "--games", "3", "--workers", "1", "--quiet"]
+    assert run_cli([*sim, "--out", str(table)]) == 0
+    capsys.readouterr()
+    assert run_cli(["replay", "--game", "uruk", *args, "--index", "2", "--json"]) == 0
+    tr = json.loads(capsys.readouterr().out)
+    for key in ("game", "rulings", "setup", "events", "final"):
+        assert key in tr
+    assert tr["rulings"]["settlement_on_replace"] == "to_pool"
+    assert all({"kind", "type", "turn", "seat"} <= set(e) for e in tr["events"])
+    check_trace(tr)
+    rows = pd.read_parquet(table)
+    rows = rows[rows["game"] == 2].sort_values("seat")
+    assert rows["score"].astype(int).tolist() == [s["score"] for s in tr["final"]["seats"]]
+
+
+def test_a_mislabelled_event_is_caught(sample):
+    bad = _plant(sample, "pair", lambda e: e.update(kind="effect"))
+    with pytest.raises(TraceError, match="is a choice"):
+        check_trace(bad)
 
 
 def test_combinations_are_listed():
