@@ -316,6 +316,14 @@ class Checker:
 
     def close_turn(self):
         self.close_action()
+        if self.seat is not None and self.actions_left > 0:
+            # a card can be taken while any is left: a turn is short only without cards
+            gone = self.deck_size() + len(self.discard) == 0 and all(
+                x is None for x in self.display
+            )
+            self.need(
+                gone, f"seat {self.seat}'s turn ended with {self.actions_left} action(s) left"
+            )
         self.close_activation()
         if self.seat is not None:
             self.after_turn()
@@ -826,6 +834,13 @@ class Checker:
             "moved": False,
         }
 
+    def in_order(self, a, p, strict=True):
+        """Seats act from the trigger clockwise: seat ``p`` comes after the last one."""
+        k = (p - a["first"]) % self.n
+        last = a.get("order", -1)
+        self.need(k > last or (not strict and k == last), "out of the clockwise order")
+        a["order"] = k
+
     def effect_phase(self):
         """The activation's effect begins: stone removed, every hand within the limit."""
         a = self.activation
@@ -838,6 +853,7 @@ class Checker:
                 self.need(k <= lim, f"seat {q} holds more than the hand limit")
                 self.need(q not in a["limits"] or k == lim, f"seat {q} discarded too many")
             a["phase"] = "effect"
+            a["order"] = -1
         return a
 
     def on_stone_out(self, e, p):
@@ -856,6 +872,7 @@ class Checker:
         have = sum(self.hand[p].values())
         lim = self.d.comp["hand_limit"]
         self.need(have > lim and e["cards"] == have - lim, f"discards {have - lim} to the limit")
+        self.in_order(a, p)
         a["limits"].add(p)
 
     def on_discard(self, e, p):
@@ -978,6 +995,7 @@ class Checker:
         a["fewest"] = w
         self.need(e["full"] == (p == w), f"the full bonus is seat {w}'s")
         a["bonus"][p] += 1
+        self.in_order(a, p, strict=False)
         eff = a["effect"]
         if eff == "nannar" and not e["full"]:
             if e.get("drawn") is not None:
@@ -1010,6 +1028,7 @@ class Checker:
     def on_spared(self, e, p):
         a = self.effect_phase()
         self.need(p in self.disaster_best(a) and e["card"] == a["card"], "not spared")
+        self.in_order(a, p)
         r = a["secret"][p]["resources"]
         self.need(e["paid"] == r == a["paid"][p], f"the spared seat pays its bid of {r}")
         a["spared"].add(p)
@@ -1019,6 +1038,7 @@ class Checker:
         self.need(p not in self.disaster_best(a) and p not in a["suffered"], "does not suffer")
         self.need(e["card"] == a["card"], "suffers another card")
         a["suffered"].add(p)
+        self.in_order(a, p)
         eff = a["effect"]
         amount = self.d.gods[a["card"]]["amount"]
         if eff == "drought":
@@ -1384,6 +1404,11 @@ RARE_PLANTS = {
         "bonus",
         lambda e, ev, i: e["full"],
         lambda e, ev, i: e.update(full=False),
+    ),
+    "sufferers out of the clockwise order": (
+        "suffer",
+        lambda e, ev, i: ev[i + 1]["type"] == "suffer" and "lost" not in e,
+        _swap_next,
     ),
     "a final hand that differs": (
         "score",
