@@ -616,13 +616,16 @@ def can_settle(s, t, p, slot):
 def do_settle(s, t, p, slot):
     """Place a stone on ``slot`` (``can_settle`` holds): pay, take it from the
     lowest epoch card that has one; a village, or a city on a village."""
-    half = s.half_price[p]
-    saved, who = settle_discount(s, t, p)
-    e = settle_plan(s, t, p, slot, True)
-    if half >= 1:
-        trace(s, EV_SETTLE_COST, p, -1, 0, 1)
-    elif who >= 0 and s.fn_used[who] == 1:
-        trace(s, EV_SETTLE_COST, p, who, saved, 0)
+    if s.trace.shape[0] == 0:
+        e = settle_plan(s, t, p, slot, True)
+    else:
+        half = s.half_price[p]
+        saved, who = settle_discount(s, t, p)
+        e = settle_plan(s, t, p, slot, True)
+        if half >= 1:
+            trace(s, EV_SETTLE_COST, p, -1, 0, 1)
+        elif who >= 0 and s.fn_used[who] == 1:
+            trace(s, EV_SETTLE_COST, p, who, saved, 0)
     s.epoch[e] -= 1
     s.stones[p, slot] += 1
     if s.stones[p, slot] == 1:

@@ -79,6 +79,8 @@ def take_colour(s, t, p, c, amount):
 def trace_discards(s, p, k, why):
     """Trace the ``k`` hand cards seat ``p`` just discarded (the top of the
     discard pile), ``why`` 0 for the hand limit, 1 for an earthquake."""
+    if s.trace.shape[0] == 0:
+        return
     n = s.sc[S_DISCARD_N]
     for j in range(n - k, n):
         trace(s, EV_DISCARD, p, s.discard[j], why, 0)
@@ -138,9 +140,10 @@ def auction(s, t, g, first):
                 leader = p
                 moved = True
                 trace(s, EV_BID, p, v, 0, 0)
-                for x in range(t.n_inv):
-                    if s.bid[p, x] > 0:
-                        trace(s, EV_BID_CARDS, p, x, s.bid[p, x], 0)
+                if s.trace.shape[0] > 0:
+                    for x in range(t.n_inv):
+                        if s.bid[p, x] > 0:
+                            trace(s, EV_BID_CARDS, p, x, s.bid[p, x], 0)
         if not moved:
             break
     for p in range(n):
@@ -310,11 +313,14 @@ def resolve(s, t, g, first):
         p = (first + k) % n
         v = s.work[p] + bid_bonus(s, t, p)
         if v == best and not everyone:
-            held = s.supply[p].copy()
-            pay_resources(s, t, p, s.work[p])
-            for c in range(t.n_colours):
-                if held[c] > s.supply[p, c]:
-                    trace(s, EV_PAY, p, c, held[c] - s.supply[p, c], 0)
+            if s.trace.shape[0] > 0:
+                held = s.supply[p].copy()
+                pay_resources(s, t, p, s.work[p])
+                for c in range(t.n_colours):
+                    if held[c] > s.supply[p, c]:
+                        trace(s, EV_PAY, p, c, held[c] - s.supply[p, c], 0)
+            else:
+                pay_resources(s, t, p, s.work[p])
             s.stat[p, ST_SPARED] += 1
             trace(s, EV_SPARED, p, code, s.work[p], 0)
         else:
