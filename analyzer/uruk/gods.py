@@ -87,16 +87,6 @@ def trace_discards(s, p, k, why):
 
 
 @njit
-def trace_paid(s, t, p, held):
-    """Trace the resources seat ``p`` paid, by colour, since it held ``held``."""
-    if s.trace.shape[0] == 0:
-        return
-    for c in range(t.n_colours):
-        if held[c] > s.supply[p, c]:
-            trace(s, EV_PAY, p, c, held[c] - s.supply[p, c], 0)
-
-
-@njit
 def remove_epoch_stone(s, t):
     """Activation step 1: a stone from the lowest epoch card that has one, into the pool."""
     for e in range(4):
@@ -325,7 +315,9 @@ def resolve(s, t, g, first):
         if v == best and not everyone:
             held = s.supply[p].copy()  # to trace what it paid
             pay_resources(s, t, p, s.work[p])
-            trace_paid(s, t, p, held)
+            for c in range(t.n_colours):
+                if held[c] > s.supply[p, c]:
+                    trace(s, EV_PAY, p, c, held[c] - s.supply[p, c], 0)
             s.stat[p, ST_SPARED] += 1
             trace(s, EV_SPARED, p, code, s.work[p], 0)
         else:
