@@ -30,6 +30,9 @@ from tests.test_uruk_trace_check import RULING_VALUES, TraceError, check_trace, 
 
 
 def combinations(only: list[str]) -> list[dict]:
+    bad = [x for x in only if "=" not in x]
+    if bad:
+        sys.exit(f"--only: {bad[0]!r} is not NAME=VALUE (e.g. settlement_on_replace=to_pool)")
     fixed = dict(x.split("=", 1) for x in only)
     for k, v in fixed.items():
         if k not in RULING_VALUES or v not in RULING_VALUES[k]:
