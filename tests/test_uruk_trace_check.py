@@ -1242,6 +1242,16 @@ RULING_EVENTS = {
 }
 
 
+def test_a_drought_that_refills_epoch_iv():
+    """Game 521 of seed 3: after the end, a drought's stone goes back onto card IV
+    (the trace names the loss before the refill it causes)."""
+    tr = trace_of(4, ["random", "builder", "hoarder", "balanced"], 3, 521)
+    types = [e["type"] for e in tr["events"]]
+    i = types.index("refill_epoch_iv", types.index("end_triggered") + 2)
+    assert tr["events"][i - 1]["type"] == "suffer"
+    check_trace(tr)
+
+
 @pytest.fixture(scope="module")
 def sample():
     """A 4-player game with an activation, a make with colour pairs and a stone."""

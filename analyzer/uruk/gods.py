@@ -203,8 +203,9 @@ def suffer(s, t, p, g):
         if i >= 0:
             s.stones[p, i] -= 1
             s.sc[S_POOL_STONES] += 1
-            stones_changed(s)
+            # the loss before what it causes (the stone back on card IV), as elsewhere
             trace(s, EV_SUFFER, p, code, s.inv[p, i], 0)
+            stones_changed(s)
     elif e == _EARTHQUAKE:
         i = earthquake_choice(s, t, p)
         if i >= 0:
