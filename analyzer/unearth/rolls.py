@@ -51,7 +51,8 @@ def roll_die(s, m, t, q, d, slot, is_excavation):
     cards = mine or t.card_mods_on_forced_rerolls
     s.die_slot[q, d] = -1  # the die is in the air
     natural = rng_die(s.rng, faces)
-    trace(s, EV_DIE, q, d, slot, natural, ROLL_FIRST, 0)
+    if tracing(s):
+        trace(s, EV_DIE, q, d, slot, natural, ROLL_FIRST, 0)
     n_anc = s.sc[S_ANCESTRAL] if cards else 0
     n_read = s.sc[S_READING] if cards else 0
     if is_excavation and mine and s.sc[S_MAP] > 0:
@@ -61,7 +62,8 @@ def roll_die(s, m, t, q, d, slot, is_excavation):
         if again:
             s.sc[S_MAP] -= 1
             natural = rng_die(s.rng, faces)
-            trace(s, EV_DIE, q, d, slot, natural, ROLL_MAP, 0)
+            if tracing(s):
+                trace(s, EV_DIE, q, d, slot, natural, ROLL_MAP, 0)
             # the FAQ: modifiers played before only apply to the first roll
             n_anc = 0
             n_read = 0
@@ -78,7 +80,8 @@ def roll_die(s, m, t, q, d, slot, is_excavation):
         trace(s, EV_ROLL, q, d, slot, natural, 1 if again else 0, 3)
         if again:
             natural = rng_die(s.rng, faces)
-            trace(s, EV_DIE, q, d, slot, natural, ROLL_EDIFICE, 0)
+            if tracing(s):
+                trace(s, EV_DIE, q, d, slot, natural, ROLL_EDIFICE, 0)
             if cards:
                 _consume_card_mods(s, t, faces)
             n_anc = 0
@@ -91,7 +94,7 @@ def roll_die(s, m, t, q, d, slot, is_excavation):
         chooser = cur
     else:
         value = choose_value(s, m, t, q, slot, d, mask)
-    if mask & (mask - 1):  # more than one value reachable: a choice
+    if tracing(s) and mask & (mask - 1):  # more than one value reachable: a choice
         trace(s, EV_VALUE, chooser, d, slot, value, mask, q)
     if cards and (n_anc > 0 or n_read > 0):
         _consume_card_mods(s, t, faces)

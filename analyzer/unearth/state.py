@@ -315,7 +315,8 @@ def place_ruin_stones(s, slot, count):
         if c < 0:
             return
         s.slot_stones[slot, c] += 1
-        trace(s, EV_RUIN_STONE, -1, slot, c, 0, 0, 0)
+        if tracing(s):
+            trace(s, EV_RUIN_STONE, -1, slot, c, 0, 0, 0)
 
 
 @njit

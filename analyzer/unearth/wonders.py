@@ -68,7 +68,8 @@ def gain_stone(s, m, t, p, slot):
             if c >= 0:
                 avail[c] += 1
                 got += 1
-                trace(s, EV_BAG_STONE, p, c, 0, 0, 0, 0)
+                if tracing(s):
+                    trace(s, EV_BAG_STONE, p, c, 0, 0, 0, 0)
         if got == 0:
             return
         offered = _offer_mask(avail, n_col)
