@@ -27,12 +27,14 @@ from analyzer.unearth.codes import Delver, WonderKind
 from analyzer.unearth.game import make_job, play_raw
 from analyzer.unearth.rules import default_rules
 from analyzer.unearth.state import (
+    EV_BAG_STONE,
     EV_CLAIM,
     EV_DRAW,
     EV_END,
     EV_PLAY,
     EV_REVEAL,
     EV_ROLL,
+    EV_SHUFFLE,
     EV_STONE,
     EV_TAKE_BACK,
     EV_WONDER,
@@ -99,7 +101,7 @@ def check_game(players: int, events: list[tuple]) -> None:
 
     pending_draws = None  # after a claim: seat -> cards it must draw
     for i, (ev, _turn, seat, a, b, c, d, e) in enumerate(events):
-        if pending_draws is not None and ev != EV_DRAW:
+        if pending_draws is not None and ev not in (EV_DRAW, EV_SHUFFLE):
             want, got, flame_extra = pending_draws
             for q in range(players):
                 extra = got.get(q, 0) - want[q]
@@ -147,7 +149,10 @@ def check_game(players: int, events: list[tuple]) -> None:
                     r.pos[key] = -1
             r.slot_card[a] = -1
         elif ev == EV_STONE:
-            prev = events[i - 1]
+            j = i - 1
+            while events[j][0] == EV_BAG_STONE:  # the stones drawn to choose from
+                j -= 1
+            prev = events[j]
             assert prev[0] == EV_ROLL and prev[7] in (0, 1) and prev[2] == seat, (i, prev)
             assert prev[5] <= T.stone_faces_max
         elif ev == EV_WONDER and b == WonderKind.NAMED and c == FLAME:

@@ -16,17 +16,20 @@ from analyzer.unearth.state import (
     ST_PLAYED_KIND,
     clamp,
     trace,
+    tracing,
 )
+from analyzer.unearth.strategies import _legal
 
 
 @njit
 def play_card(s, m, t, p, kind, a, b):
     """Seat ``p`` plays a delver card of ``kind`` with targets ``a``, ``b``."""
+    options = playable_kinds(s, t, p) if tracing(s) else 0
     s.hand[p, kind] -= 1
     s.ddisc[kind] += 1
     s.seat_stats[p, ST_PLAYED] += 1
     s.seat_stats[p, ST_PLAYED_KIND + kind] += 1
-    trace(s, EV_PLAY, p, kind, a, b, 0, 0)
+    trace(s, EV_PLAY, p, kind, a, b, options, 0)
     eff = t.delver_effect[kind]
     n_players = s.sc[S_N_PLAYERS]
     n_dice = s.die_slot.shape[1]
@@ -69,3 +72,19 @@ def play_card(s, m, t, p, kind, a, b):
         if s.die_slot[a, b] >= 0:
             s.die_value[a, b] = clamp(s.die_value[a, b] + t.delver_amount[kind], t.dice_faces[b])
     check_claims(s, t)
+
+
+@njit
+def playable_kinds(s, t, p):
+    """Bitmask of the delver kinds seat ``p`` holds and could play now (for the
+    trace: the options of a play; ``docs/rulings.md``, a card must be able to act)."""
+    dice_on = 0
+    for q in range(s.sc[S_N_PLAYERS]):
+        for d in range(s.die_slot.shape[1]):
+            if s.die_slot[q, d] >= 0:
+                dice_on += 1
+    mask = 0
+    for k in range(s.hand.shape[1]):
+        if s.hand[p, k] > 0 and _legal(s, t, k, p, dice_on, s.sc[S_BAND] > 0):
+            mask |= 1 << k
+    return mask

@@ -337,6 +337,11 @@ class Unearth(Game):
 
         return replay_game(job, game)
 
+    def replay_events(self, job, game: int) -> dict:
+        from analyzer.unearth.replay import replay_events
+
+        return replay_events(job, game)
+
     # ----------------------------------------------------------------- the web page
 
     def web_page(self) -> str | None:

@@ -20,18 +20,32 @@ from analyzer.unearth.codes import Delver, WonderEffect, WonderKind
 from analyzer.unearth.rules import RULES_VERSION, Rules
 from analyzer.unearth.scoring import N_PARTS, PART_NAMES
 from analyzer.unearth.state import (
+    EV_BAG_STONE,
     EV_CLAIM,
+    EV_DECLARE,
+    EV_DIE,
     EV_DRAW,
     EV_END,
+    EV_EOA_CARD,
     EV_EVENT,
+    EV_EXPEDITION,
+    EV_HIDDEN,
+    EV_IN_PLAY,
+    EV_NAMED_OPTIONS,
     EV_PLAY,
     EV_REVEAL,
     EV_ROLL,
+    EV_RUIN_STONE,
+    EV_SET_ASIDE,
     EV_SETUP_RUIN,
+    EV_SHUFFLE,
     EV_STONE,
     EV_TAKE_BACK,
     EV_TAKE_RUIN,
+    EV_VALUE,
     EV_WONDER,
+    ROLL_EDIFICE,
+    ROLL_MAP,
     S_EOA,
     S_TRACE_N,
 )
@@ -98,10 +112,47 @@ def _cell(cell: int) -> str:
     return f"({q}, {r})"
 
 
+def bits(mask: int) -> list[int]:
+    """The indices of the bits set in ``mask``, in increasing order."""
+    return [i for i in range(int(mask).bit_length()) if (mask >> i) & 1]
+
+
 def event_text(names: _Names, row) -> str:
     """One trace row as text (without the turn/seat prefix)."""
     ev, _turn, seat, a, b, c, d, e = (int(x) for x in row)
     t = names.t
+    if ev == EV_HIDDEN:
+        return f"is dealt {names.card(a)} face down"
+    if ev == EV_SET_ASIDE:
+        return f"sets aside {names.card(a)} unseen"
+    if ev == EV_EOA_CARD:
+        return f"end-of-age card under the ruins deck: {names.card(a)}"
+    if ev == EV_IN_PLAY:
+        return f"named wonder in play: {names.wonders[a]}"
+    if ev == EV_RUIN_STONE:
+        return f"draws a {names.colour(b)} stone from the bag onto slot {a}"
+    if ev == EV_BAG_STONE:
+        return f"draws a {names.colour(a)} stone from the bag"
+    if ev == EV_SHUFFLE:
+        return f"shuffles the delver discards into a new draw pile of {a}"
+    if ev == EV_DIE:
+        why = ""
+        if d == ROLL_MAP:
+            why = f" ({names.delver_with(Delver.ANCIENT_MAP)} reroll)"
+        elif d == ROLL_EDIFICE:
+            why = f" ({names.wonder_with(WonderEffect.EDIFICE)} reroll)"
+        return f"{names.die(a)} rolled a {c}{why}"
+    if ev == EV_DECLARE:
+        return f"declares {names.die(a)} onto slot {b}"
+    if ev == EV_EXPEDITION:
+        return f"{names.delver_with(Delver.EXPEDITION)}: puts {names.die(a)} on slot {b}"
+    if ev == EV_VALUE:
+        opts = ", ".join(str(v) for v in bits(d))
+        whose = "" if e == seat else f" of seat {e}"
+        return f"picks {c} for {names.die(a)}{whose} on slot {b} (of {opts})"
+    if ev == EV_NAMED_OPTIONS:
+        opts = ", ".join(names.wonders[w] for w in bits(b))
+        return f"may build at {_cell(a)}: {opts}"
     if ev in (EV_REVEAL, EV_SETUP_RUIN):
         return f"reveals {names.card(b)} in slot {a}"
     if ev == EV_EVENT:
@@ -205,3 +256,290 @@ def replay_game(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> str:
             f"# seat {p}: score {int(row[engine.R_SCORE])} ({parts}), win {float(wins[p]):.4g}"
         )
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- checkable trace
+
+_WHY = {0: "roll", ROLL_MAP: "ancient_map", ROLL_EDIFICE: "edifice"}
+#: end-of-trace rows of the set-up: every row up to the last named wonder drawn into play
+_SETUP_TYPES = {
+    EV_DRAW: "deal",
+    EV_HIDDEN: "hidden_ruin",
+    EV_SET_ASIDE: "set_aside",
+    EV_EOA_CARD: "end_of_age_card",
+    EV_REVEAL: "reveal",
+    EV_RUIN_STONE: "ruin_stone",
+    EV_IN_PLAY: "named_in_play",
+}
+
+
+def _free_cells(stones: set[int], centres: set[int]) -> list[int]:
+    """The cells where a seat's next stone may go: the middle cell for the first
+    stone, else every cell holding no stone and no wonder centre that touches a
+    stone ("Stones, rings and wonders")."""
+    from analyzer.unearth.hexgrid import NEIGHBOURS
+
+    if not stones:
+        return [MIDDLE]
+    out = set()
+    for cell in stones:
+        for nb in NEIGHBOURS[cell]:
+            nb = int(nb)
+            if nb >= 0 and nb not in stones and nb not in centres:
+                out.add(nb)
+    return sorted(out)
+
+
+def trace_events(rules: Rules, rows: np.ndarray) -> list[dict]:
+    """The trace rows (int[n, 8]) as the checkable trace's events (docs/CONTRACTS.md,
+    "The checkable trace"): each a dict with ``kind`` (chance, choice or effect),
+    ``type``, ``turn``, ``seat`` and named fields; cards, delver cards, named
+    wonders and colours by their data ids, cells as ``[q, r]``."""
+    data = rules.data
+    t = rules.tables
+    card_ids = rules.card_ids
+    delvers = rules.delver_ids
+    wonders = rules.wonder_ids
+    colours = rules.stone_colours
+    faces = [int(f) for f in t.dice_faces]
+    n_setup = 0
+    for i, row in enumerate(rows):
+        if int(row[0]) == EV_IN_PLAY:
+            n_setup = i + 1
+    stones: dict[int, set[int]] = {}
+    centres: dict[int, set[int]] = {}
+    set_aside: list[str] = []
+    named_offer: dict | None = None
+    memorial = data["named_wonders"]["wonder"]
+    effect_of = {w["id"]: w["effect"] for w in memorial}
+    out: list[dict] = []
+
+    def cell(c: int) -> list[int]:
+        return list(cell_coords(int(c)))
+
+    for i, row in enumerate(rows):
+        ev, turn, seat, a, b, c, d, e = (int(x) for x in row)
+        base = {"turn": turn, "seat": seat if seat >= 0 else None}
+        if i < n_setup:
+            typ = _SETUP_TYPES.get(ev, f"event_{ev}")
+            kind = "chance"
+            if ev == EV_DRAW:
+                f = {"card": delvers[a]}
+            elif ev == EV_HIDDEN:
+                f = {"card": card_ids[a]}
+            elif ev == EV_SET_ASIDE:
+                f = {"card": card_ids[a]}
+                set_aside.append(card_ids[a])
+            elif ev == EV_EOA_CARD:
+                f = {"card": card_ids[a]}
+            elif ev == EV_REVEAL:
+                f = {"slot": a, "card": card_ids[b]}
+            elif ev == EV_RUIN_STONE:
+                f = {"slot": a, "colour": colours[b]}
+            elif ev == EV_IN_PLAY:
+                f = {"wonder": wonders[a]}
+            else:
+                f = {"row": [a, b, c, d, e]}
+            out.append({"kind": kind, "type": typ, **base, **f})
+            continue
+        if ev == EV_DRAW:
+            ev_out = {"kind": "chance", "type": "draw", "card": delvers[a]}
+        elif ev == EV_SHUFFLE:
+            ev_out = {"kind": "chance", "type": "shuffle", "cards": a}
+        elif ev == EV_REVEAL:
+            ev_out = {"kind": "chance", "type": "reveal", "slot": a, "card": card_ids[b]}
+        elif ev == EV_RUIN_STONE:
+            ev_out = {"kind": "chance", "type": "ruin_stone", "slot": a, "colour": colours[b]}
+        elif ev == EV_EVENT:
+            ev_out = {"kind": "effect", "type": "end_of_age_event", "card": card_ids[a]}
+        elif ev == EV_PLAY:
+            eff = data["delvers"]["delver"][a]["effect"]
+            ev_out = {"kind": "choice", "type": "play", "card": delvers[a]}
+            if eff == "forgotten_song":
+                ev_out["number"] = b
+            elif eff in ("forlorn", "lost_in_the_ruins", "a_new_discovery"):
+                ev_out["target"] = {"seat": b, "die": c}
+            ev_out["options"] = [delvers[k] for k in bits(d)]
+        elif ev == EV_DECLARE:
+            ev_out = {
+                "kind": "choice",
+                "type": "declare",
+                "die": a,
+                "slot": b,
+                "die_options": bits(c),
+                "slot_options": bits(d),
+            }
+        elif ev == EV_TAKE_BACK:
+            ev_out = {"kind": "effect", "type": "take_back", "die": a, "slot": b}
+        elif ev == EV_DIE:
+            ev_out = {
+                "kind": "chance",
+                "type": "roll",
+                "die": a,
+                "faces": faces[a],
+                "slot": b,
+                "face": c,
+                "why": _WHY.get(d, str(d)),
+            }
+        elif ev == EV_ROLL and e in (2, 3):
+            ev_out = {
+                "kind": "choice",
+                "type": "reroll",
+                "by": "ancient_map" if e == 2 else "edifice",
+                "die": a,
+                "slot": b,
+                "natural": c,
+                "reroll": bool(d),
+                "options": [True, False],
+            }
+        elif ev == EV_EXPEDITION:
+            ev_out = {
+                "kind": "choice",
+                "type": "expedition",
+                "die": a,
+                "slot": b,
+                "options": bits(c),
+            }
+        elif ev == EV_VALUE:
+            ev_out = {
+                "kind": "choice",
+                "type": "value",
+                "owner": e,
+                "die": a,
+                "slot": b,
+                "value": c,
+                "options": bits(d),
+            }
+        elif ev == EV_ROLL:
+            ev_out = {
+                "kind": "effect",
+                "type": "die_placed",
+                "die": a,
+                "slot": b,
+                "natural": c,
+                "value": d,
+                "excavation": e == 0,
+            }
+        elif ev == EV_BAG_STONE:
+            ev_out = {"kind": "chance", "type": "bag_stone", "colour": colours[a]}
+        elif ev == EV_STONE:
+            mine = stones.setdefault(seat, set())
+            opts = _free_cells(mine, centres.setdefault(seat, set()))
+            mine.add(b)
+            ev_out = {
+                "kind": "choice",
+                "type": "stone",
+                "colour": colours[a],
+                "source": "ruin" if c == 0 else "bag",
+                "colour_options": [colours[k] for k in bits(d)],
+                "cell": cell(b),
+                "cell_options": [cell(x) for x in opts],
+            }
+        elif ev == EV_NAMED_OPTIONS:
+            named_offer = {"cell": cell(a), "options": [wonders[w] for w in bits(b)]}
+            continue
+        elif ev == EV_WONDER:
+            centres.setdefault(seat, set()).add(a)
+            if named_offer is not None:
+                chosen = wonders[c] if b == WonderKind.NAMED else None
+                out.append(
+                    {
+                        "kind": "choice",
+                        "type": "named_wonder",
+                        **base,
+                        "cell": named_offer["cell"],
+                        "wonder": chosen,
+                        "options": named_offer["options"] + [None],
+                    }
+                )
+                named_offer = None
+            if b == WonderKind.NAMED:
+                ev_out = {
+                    "kind": "effect",
+                    "type": "build_named",
+                    "cell": cell(a),
+                    "wonder": wonders[c],
+                }
+            elif b in (WonderKind.GREATER, WonderKind.LESSER):
+                pile = "greater" if b == WonderKind.GREATER else "lesser"
+                ev_out = {
+                    "kind": "chance",
+                    "type": "token",
+                    "cell": cell(a),
+                    "pile": pile,
+                    "value": c,
+                }
+            else:
+                ev_out = {"kind": "effect", "type": "no_wonder", "cell": cell(a)}
+        elif ev == EV_TAKE_RUIN:
+            card = card_ids[a]
+            how = effect_of[wonders[b]]
+            ev_out = {
+                "kind": "choice" if how == "memorial" else "chance",
+                "type": "take_set_aside",
+                "card": card,
+                "wonder": wonders[b],
+                "options": list(set_aside),
+            }
+            set_aside.remove(card)
+        elif ev == EV_CLAIM:
+            ev_out = {
+                "kind": "effect",
+                "type": "claim",
+                "slot": a,
+                "card": card_ids[b],
+                "winner": c if c >= 0 else None,
+                "total": d,
+            }
+        elif ev == EV_END:
+            continue  # in "final"
+        else:
+            ev_out = {"kind": "effect", "type": f"event_{ev}", "row": [a, b, c, d, e]}
+        kind = ev_out.pop("kind")
+        typ = ev_out.pop("type")
+        out.append({"kind": kind, "type": typ, **base, **ev_out})
+    return out
+
+
+def replay_events(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> dict:
+    """Game ``game`` of ``job`` as the checkable trace (``analyzer replay --json``):
+    ``{"setup", "events", "final"}`` (docs/CONTRACTS.md, "The checkable trace";
+    what the events hold: docs/rules/unearth.md, "The trace").
+
+    The set-up's chance outcomes (the deal, hidden ruins, ruins set aside, the
+    end-of-age card, the first ruins and their stones, the named wonders in play)
+    are the first events; ``setup`` holds what the rules fix before play.
+    """
+    from analyzer.unearth import engine
+    from analyzer.unearth.game import play_raw
+
+    results, wins, _claims, s = play_raw(job, game, 1, trace_rows=trace_rows)
+    n_events = int(s.sc[S_TRACE_N])
+    if n_events >= trace_rows:
+        raise AnalyzerError(
+            f"replay: trace_rows: bad value {trace_rows} (allowed: more than the "
+            f"{n_events} events of game {game})"
+        )
+    rules = job.rules
+    t = rules.tables
+    n = job.players
+    setup = {
+        "players": n,
+        "first_player": 0,
+        "slots": int(t.revealed_by_players[n]),
+        "dice": [int(f) for f in t.dice_faces],
+        "stone_colours": rules.stone_colours,
+        "grid": {"size": GRID, "middle": list(cell_coords(MIDDLE))},
+    }
+    final = {
+        "scores": [int(results[p][engine.R_SCORE]) for p in range(n)],
+        "parts": [
+            {PART_NAMES[i]: int(results[p][engine.R_PARTS + i]) for i in range(N_PARTS)}
+            for p in range(n)
+        ],
+        "win": [float(wins[p]) for p in range(n)],
+        "winners": [p for p in range(n) if float(wins[p]) > 0],
+        "turns": int(s.sc[engine.S_TURN]),
+        "aborted": bool(s.sc[engine.S_ABORTED]),
+    }
+    return {"setup": setup, "events": trace_events(rules, s.trace[:n_events]), "final": final}

@@ -75,6 +75,8 @@ from analyzer.unearth.state import (
     STALL_TURNS,
     take_ruin,
     trace,
+    trace_declare,
+    tracing,
 )
 from analyzer.unearth.strategies import (
     Strategy,
@@ -295,6 +297,8 @@ def determinize(r, t, w, p):
 def _apply(s, m, t, p, d, slot):
     """Seat ``p`` rolls die ``d`` onto ``slot`` for its excavation (taking it back
     from a ruin first if it is on one)."""
+    if tracing(s):
+        trace_declare(s, p, d, slot)
     if s.die_slot[p, d] >= 0:
         trace(s, EV_TAKE_BACK, p, d, s.die_slot[p, d], 0, 0, 0)
         s.die_slot[p, d] = -1

@@ -9,6 +9,10 @@ from analyzer.rng import rng_below, rng_seed, rng_shuffle
 from analyzer.unearth.end_of_age import reveal
 from analyzer.unearth.memo import forget_memo
 from analyzer.unearth.state import (
+    EV_EOA_CARD,
+    EV_HIDDEN,
+    EV_IN_PLAY,
+    EV_SET_ASIDE,
     S_CUR,
     S_DDECK_N,
     S_DECK_LEN,
@@ -20,6 +24,7 @@ from analyzer.unearth.state import (
     S_REMOVED_N,
     draw_delver,
     take_ruin,
+    trace,
 )
 from analyzer.unearth.tableau import empty_box
 
@@ -83,10 +88,12 @@ def setup(s, m, t, n_players, key0, key1, game):
             pos += 1
             take_ruin(s, t, p, card)
             s.hidden[p] = card
+            trace(s, EV_HIDDEN, p, card, 0, 0, 0, 0)
     n_removed = t.removed_by_players[n_players]
     for i in range(n_removed):
         s.removed[i] = s.ruin_deck[pos]
         pos += 1
+        trace(s, EV_SET_ASIDE, -1, s.removed[i], 0, 0, 0, 0)
     s.sc[S_REMOVED_N] = n_removed
     m = 0
     for i in range(pos, n_ruins):
@@ -96,6 +103,7 @@ def setup(s, m, t, n_players, key0, key1, game):
     eoa = n_ruins + rng_below(s.rng, n_eoa)
     s.ruin_deck[m] = eoa
     s.sc[S_EOA] = eoa
+    trace(s, EV_EOA_CARD, -1, eoa, 0, 0, 0, 0)
     s.sc[S_DECK_LEN] = m + 1
     s.sc[S_DECK_POS] = 0
     # 5. reveal
@@ -109,6 +117,7 @@ def setup(s, m, t, n_players, key0, key1, game):
     rng_shuffle(s.rng, order, n_named)
     for i in range(min(n_players + 2, n_named)):
         s.named_state[order[i]] = -1
+        trace(s, EV_IN_PLAY, -1, order[i], 0, 0, 0, 0)
     for i in range(t.lesser_values.shape[0]):
         s.lesser[i] = t.lesser_values[i]
     rng_shuffle(s.rng, s.lesser, t.lesser_values.shape[0])

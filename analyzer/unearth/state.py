@@ -60,16 +60,41 @@ EV_SETUP_RUIN = 1  #: reserved (set-up reveals are logged as EV_REVEAL)
 #: seat rolled; a=die, b=slot, c=natural, d=final, e=kind (0 excavation, 1 reroll);
 #: kind 2 (Ancient Map) and 3 (The Shattered Edifice): a reroll offered, d=1 taken, 0 kept
 EV_ROLL = 2
-EV_STONE = 3  #: a=colour, b=cell, c=source (0 ruin, 1 bag)
+EV_STONE = 3  #: a=colour, b=cell, c=source (0 ruin, 1 bag), d=colours offered (bitmask)
 EV_WONDER = 4  #: a=centre cell, b=kind (WonderKind), c=named index or token value
 EV_CLAIM = 5  #: a=slot, b=card, c=winner (-2 tie), d=total
 EV_REVEAL = 6  #: a=slot, b=card
-EV_PLAY = 7  #: a=delver kind, b=target a, c=target b
+EV_PLAY = 7  #: a=delver kind, b=target a, c=target b, d=kinds it could play (bitmask)
 EV_DRAW = 8  #: a=delver kind
 EV_EVENT = 9  #: a=card
 EV_END = 10  #: one per seat: a=score, b=win share * 1000
 EV_TAKE_BACK = 11  #: a=die, b=slot
 EV_TAKE_RUIN = 12  #: a set-aside ruin taken by a named wonder: a=card, b=wonder
+# the rows below make the trace checkable on its own (docs/CONTRACTS.md, "The
+# checkable trace"): every chance outcome and every choice, with its options
+EV_HIDDEN = 13  #: set-up: seat dealt its face-down ruin a=card
+EV_SET_ASIDE = 14  #: set-up: ruin a=card set aside unseen
+EV_EOA_CARD = 15  #: set-up: a=card, the end-of-age card under the ruins deck
+EV_IN_PLAY = 16  #: set-up: named wonder a=index drawn into play
+EV_RUIN_STONE = 17  #: a stone drawn from the bag onto a revealed ruin: a=slot, b=colour
+EV_BAG_STONE = 18  #: seat draws a stone from the bag for a roll's stone: a=colour
+#: a die as rolled (chance): a=die, b=slot, c=natural face, d=why (ROLL_FIRST, ...)
+EV_DIE = 19
+#: seat declares its excavation: a=die, b=slot, c=dice it could declare (bitmask),
+#: d=slots it could declare (bitmask)
+EV_DECLARE = 20
+#: a roll's final value chosen (only when more than one is reachable): seat=chooser,
+#: a=die, b=slot, c=value, d=reachable values (bitmask), e=the die's owner
+EV_VALUE = 21
+EV_EXPEDITION = 22  #: Expedition: a=die, b=slot chosen after the roll, c=slots open (bitmask)
+#: a ring the seat closed where named wonders fit: a=centre cell, b=the fitting
+#: named wonders in play (bitmask; taking one is optional)
+EV_NAMED_OPTIONS = 23
+EV_SHUFFLE = 24  #: the delver discards shuffled into a new draw pile of a=cards
+# why a die was rolled (EV_DIE d)
+ROLL_FIRST = 0  #: the roll itself (an excavation, or a reroll a card or a die's owner made)
+ROLL_MAP = 1  #: an Ancient Map reroll of the excavation die
+ROLL_EDIFICE = 2  #: The Shattered Edifice reroll of a natural 4 or 5
 
 # ------------------------------------------------------------------ claims log
 #: columns of a claims-log row (``State.claims``; written by claiming.check_claims)
@@ -233,6 +258,12 @@ def new_state(t, n_players: int, trace_rows: int = 0, claim_rows: int = 0) -> St
     )
 
 
+@njit(inline="always")
+def tracing(s):
+    """True when this game keeps a trace (work done only for the trace checks it)."""
+    return s.trace.shape[0] > 1
+
+
 @njit
 def trace(s, event, seat, a, b, c, d, e):
     """Append one event to the replay log if there is room (no-op when not tracing)."""
@@ -284,6 +315,8 @@ def place_ruin_stones(s, slot, count):
         if c < 0:
             return
         s.slot_stones[slot, c] += 1
+        if tracing(s):
+            trace(s, EV_RUIN_STONE, -1, slot, c, 0, 0, 0)
 
 
 @njit
@@ -314,6 +347,7 @@ def draw_delver(s, seat, count_stat):
         rng_shuffle(s.rng, s.ddeck, n)
         if n == 0:
             return -1
+        trace(s, EV_SHUFFLE, -1, n, 0, 0, 0, 0)
     n -= 1
     kind = s.ddeck[n]
     s.sc[S_DDECK_N] = n
@@ -352,6 +386,32 @@ def slot_totals(s):
         for d in range(s.die_slot.shape[1]):
             if s.die_slot[p, d] >= 0:
                 totals[s.die_slot[p, d]] += s.die_value[p, d]
+
+
+@njit
+def trace_declare(s, p, d, slot):
+    """Trace seat ``p``'s excavation declaration (die ``d``, ``slot``) with the dice
+    and slots it could have declared: its dice in the pool, or every die if all
+    are on ruins; every slot holding a ruin. Called before a die is taken back."""
+    if not tracing(s):
+        return
+    dice = 0
+    for k in range(s.die_slot.shape[1]):
+        if s.die_slot[p, k] < 0:
+            dice |= 1 << k
+    if dice == 0:
+        dice = (1 << s.die_slot.shape[1]) - 1
+    trace(s, EV_DECLARE, p, d, slot, dice, open_slots(s), 0)
+
+
+@njit
+def open_slots(s):
+    """Bitmask of the slots holding a ruin."""
+    mask = 0
+    for slot in range(s.sc[S_N_SLOTS]):
+        if s.slot_card[slot] >= 0:
+            mask |= 1 << slot
+    return mask
 
 
 @njit(inline="always")

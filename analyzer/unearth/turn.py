@@ -14,6 +14,8 @@ from analyzer.unearth.state import (
     S_READING,
     ST_TURNS,
     trace,
+    trace_declare,
+    tracing,
 )
 from analyzer.unearth.strategies import choose_excavation, choose_play
 
@@ -24,6 +26,8 @@ def excavate(s, m, t, p):
     d, slot = choose_excavation(s, m, t, p)
     if d < 0 or slot < 0:
         return
+    if tracing(s):
+        trace_declare(s, p, d, slot)
     if s.die_slot[p, d] >= 0:
         trace(s, EV_TAKE_BACK, p, d, s.die_slot[p, d], 0, 0, 0)
         s.die_slot[p, d] = -1

@@ -11,6 +11,8 @@ from analyzer.rng import rng_below
 from analyzer.unearth.codes import WonderEffect, WonderKind
 from analyzer.unearth.modifiers import owns_effect
 from analyzer.unearth.state import (
+    EV_BAG_STONE,
+    EV_NAMED_OPTIONS,
     EV_STONE,
     EV_TAKE_RUIN,
     EV_WONDER,
@@ -20,6 +22,7 @@ from analyzer.unearth.state import (
     draw_from_bag,
     take_ruin,
     trace,
+    tracing,
 )
 from analyzer.unearth.strategies import (
     choose_cell,
@@ -30,6 +33,7 @@ from analyzer.unearth.strategies import (
 from analyzer.unearth.tableau import (
     NO_WONDER,
     all_alike,
+    formula_ok,
     grow_box,
     ring_colour_counts,
     rings_closed_by,
@@ -49,6 +53,7 @@ def gain_stone(s, m, t, p, slot):
             any_on = True
     source = 0
     if any_on:
+        offered = _offer_mask(avail, n_col)
         colour = choose_colour(s, m, t, p)
         s.slot_stones[slot, colour] -= 1
     else:
@@ -63,23 +68,37 @@ def gain_stone(s, m, t, p, slot):
             if c >= 0:
                 avail[c] += 1
                 got += 1
+                if tracing(s):
+                    trace(s, EV_BAG_STONE, p, c, 0, 0, 0, 0)
         if got == 0:
             return
+        offered = _offer_mask(avail, n_col)
         colour = choose_colour(s, m, t, p)
         avail[colour] -= 1
         for c in range(n_col):
             s.bag[c] += avail[c]
-    place_stone(s, m, t, p, colour, source)
+    place_stone(s, m, t, p, colour, source, offered)
 
 
 @njit(inline="always")
-def place_stone(s, m, t, p, colour, source):
-    """Put a ``colour`` stone in ``p``'s tableau and build any wonders it completes."""
+def _offer_mask(avail, n_col):
+    """Bitmask of the colours on offer (``avail[c] > 0``), for the trace."""
+    mask = 0
+    for c in range(n_col):
+        if avail[c] > 0:
+            mask |= 1 << c
+    return mask
+
+
+@njit(inline="always")
+def place_stone(s, m, t, p, colour, source, offered=0):
+    """Put a ``colour`` stone in ``p``'s tableau and build any wonders it completes
+    (``offered``: the colours it was chosen from, a bitmask, for the trace)."""
     cell = choose_cell(s, m, t, p, colour)
     s.stone[p, cell] = colour
     grow_box(s.box[p], cell)
     s.n_stones[p, colour] += 1
-    trace(s, EV_STONE, p, colour, cell, source, 0, 0)
+    trace(s, EV_STONE, p, colour, cell, source, offered, 0)
     centres = s.closed
     k = rings_closed_by(s.stone[p], s.centre[p], t.neigh, cell, centres)
     for i in range(k):
@@ -95,6 +114,15 @@ def build_wonder(s, m, t, p, centre):
     counts = s.ring_counts
     ring_colour_counts(s.stone[p], t.neigh, centre, n_col, counts)
     alike = all_alike(counts, n_col)
+    if tracing(s):
+        fits = 0
+        for k in range(s.named_state.shape[0]):
+            if s.named_state[k] == -1 and formula_ok(
+                t.wonder_formula[k], t.wonder_colour[k], t.wonder_count[k], counts, n_col
+            ):
+                fits |= 1 << k
+        if fits:
+            trace(s, EV_NAMED_OPTIONS, p, centre, fits, 0, 0, 0)
     w = choose_named(s, m, t, p, alike)
     if w >= 0:
         s.named_state[w] = p
