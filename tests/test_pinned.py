@@ -90,6 +90,32 @@ FROZEN_GAMES = {
     ("uruk", 4, "baseline,builder,hoarder,baseline", 80, 24, ()): (
         "c7561aab4537cbc9ff69872f25788dca88049505e57bc40c1fdb0dcb00f8368b"
     ),
+    # every seat baseline, taken before the players' choices of issue 26 item 4
+    # (colours a robbed or spared seat takes or pays, colour pairs of a make,
+    # colours of a mixed settlement cost) became decisions of each strategy:
+    # baseline keeps the fixed rules, so these never move
+    ("uruk", 2, "baseline", 200, 25, ()): (
+        "d8887aa928a0ea8e8d5dcd1bba74797aea91bf06d86fa2e75ad62816b25a72c6"
+    ),
+    ("uruk", 4, "baseline", 80, 26, ()): (
+        "dd9436c75078a6a3fe1be0c12580672bca58212c327da482dec23b1f0a9a9b30"
+    ),
+    (
+        "uruk",
+        2,
+        "baseline",
+        150,
+        27,
+        (("settlement_on_replace", "to_pool"), ("trade_empty_pool", "from_players")),
+    ): "fc955b718ee38fc57bfbe9a001adc954d4e378292bce5c14437b94ef02080717",
+    (
+        "uruk",
+        4,
+        "baseline",
+        60,
+        28,
+        (("half_price_rounding", "total"), ("trade_empty_pool", "from_players")),
+    ): "063a5ac6ebc1492f40e9ff4acbf9bc2167b8c46bd850610a3c2ebd1105b65fbf",
 }
 
 
