@@ -87,8 +87,11 @@ FROZEN_GAMES = {
     ("uruk", 3, "baseline", 150, 23, ()): (
         "1052a5e289b79a5c24fa853c222a78b49bf74d10d14bb1d4eebf21290898f35c"
     ),
+    # taken again when builder and hoarder began to make their own choices inside
+    # actions (issue 26 item 4, strategies version 2): the baseline seats play by
+    # the same rules (the all-baseline runs below did not move), their opponents not
     ("uruk", 4, "baseline,builder,hoarder,baseline", 80, 24, ()): (
-        "c7561aab4537cbc9ff69872f25788dca88049505e57bc40c1fdb0dcb00f8368b"
+        "69a1f89fac44b709184260e31b9532c17a0bf99a2f4ba22b991c4ee0a456190b"
     ),
     # every seat baseline, taken before the players' choices of issue 26 item 4
     # (colours a robbed or spared seat takes or pays, colour pairs of a make,

@@ -178,27 +178,14 @@ def can_make(s, t, p, x, r):
 
 @njit
 def pay_pair(s, t, p):
-    """Discard one colour pair from seat ``p``'s hand: the colour with the most
-    cards (lowest colour index on ties), within it the lowest-level cards (lowest
-    invention index on ties). Returns the colour."""
-    best = -1
-    most = 1
-    for c in range(t.n_colours):
-        k = 0
-        for y in range(t.n_inv):
-            if t.inv_colour[y] == c:
-                k += s.hand[p, y]
-        if k > most:
-            most = k
-            best = c
-    left = 2
-    for lvl in range(1, 5):
-        for y in range(t.n_inv):
-            if t.inv_colour[y] == best and t.inv_level[y] == lvl:
-                while left > 0 and s.hand[p, y] > 0:
-                    s.hand[p, y] -= 1
-                    discard_card(s, y)
-                    left -= 1
+    """Discard one colour pair from seat ``p``'s hand, the seat's choice of
+    colour and cards (:func:`analyzer.uruk.strategies.pair_colour`,
+    :func:`~analyzer.uruk.strategies.pair_card`). Returns the colour."""
+    best = players.pair_colour(s, t, p)
+    for _ in range(2):
+        y = players.pair_card(s, t, p, best)
+        s.hand[p, y] -= 1
+        discard_card(s, y)
     return best
 
 
@@ -344,7 +331,7 @@ def take_one(s, t, p, c, with_fn):
     """Take one resource of colour ``c``: from the pool, or, if it has none, from
     the player holding most of it (the first such seat clockwise), unless seat
     ``p`` holds most itself; the robbed seat takes one resource of another colour
-    from the pool (the colour the pool holds most of)."""
+    from the pool, its choice (:func:`analyzer.uruk.strategies.rob_colour`)."""
     if gain(s, t, p, c):
         trace(s, EV_TAKE_RES, p, c, -1, with_fn)
         return True
@@ -363,7 +350,7 @@ def take_one(s, t, p, c, with_fn):
     s.supply[p, c] += 1
     s.stat[victim, ST_ROBBED] += 1
     trace(s, EV_TAKE_RES, p, c, victim, with_fn)
-    other = richest_pool_colour(s, t, c)
+    other = players.rob_colour(s, t, victim, c)  # the robbed seat's choice
     if other >= 0:
         gain(s, t, victim, other)
         trace(s, EV_ROB_REPLACE, victim, other, 0, 0)
@@ -509,8 +496,10 @@ def settle_plan(s, t, p, slot, pay):
     rounded up (ruling ``half_price_rounding = "per_colour"``) or the whole cost,
     rounded up, the larger shares on the colours held most (``"total"``), and
     excludes other discounts; else the best settlement_discount saves resources
-    of the colour needed least. For "different" costs the player pays with the
-    colours it holds most of (lowest index on ties)."""
+    of the colour needed least. For "different" costs the seat chooses the
+    colours (:func:`analyzer.uruk.strategies.settle_colours`; it can pay if it
+    can with the colours it holds most of); of those, the colours held most
+    pay first and the discount lands on the last."""
     x = s.inv[p, slot]
     if x < 0 or s.stones[p, slot] >= 2:
         return -1
@@ -560,6 +549,7 @@ def settle_plan(s, t, p, slot, pay):
                 return -2
             used |= 1 << best
         if pay:
+            used = players.settle_colours(s, t, p, used, per, k, saved, total)  # its choice
             left = k
             for _ in range(k):
                 best = -1
@@ -634,3 +624,8 @@ def do_card_action(s, t, p, slot, colour):
             c = colour if colour >= 0 and s.pool[colour] > 0 else richest_pool_colour(s, t, -1)
             if c >= 0 and gain(s, t, p, c):
                 trace(s, EV_TAKE_RES, p, c, -1, 1)
+
+
+# the seats' choices inside actions (colours, pairs) are the strategies'; imported
+# last, as strategies imports the predicates above (kernels resolve it when compiled)
+from analyzer.uruk import strategies as players  # noqa: E402

@@ -42,6 +42,7 @@ from analyzer.uruk.strategies import (
     drought_choice,
     earthquake_choice,
     enlil_choice,
+    pay_colour,
     raise_bid,
     secret_bid,
     take_card_or_resource,
@@ -141,12 +142,10 @@ def auction(s, t, g, first):
 
 @njit
 def pay_resources(s, t, p, k):
-    """Seat ``p`` pays ``k`` resources into the pool, from the colours it holds most of."""
+    """Seat ``p`` pays ``k`` resources into the pool, the colours its choice
+    (:func:`analyzer.uruk.strategies.pay_colour`)."""
     for _ in range(k):
-        best = 0
-        for c in range(1, t.n_colours):
-            if s.supply[p, c] > s.supply[p, best]:
-                best = c
+        best = pay_colour(s, t, p)
         s.supply[p, best] -= 1
         s.pool[best] += 1
 

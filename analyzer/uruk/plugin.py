@@ -112,7 +112,7 @@ class Uruk(Game):
     name: str = "uruk"
     title: str = "Uruk: Wiege der Zivilisation"
     rules_version: str = ""
-    strategies_version: str = "1"
+    strategies_version: str = "2"
     min_players: int = 2
     max_players: int = 4
     strategies: tuple[Strategy, ...] = field(default_factory=_strategies)

@@ -584,3 +584,254 @@ def enlil_choice(s, t, p):
     if low < 0:
         return -1, -1
     return best, low
+
+
+# --------------------------------------------------------------------------- choices inside actions
+# Choices the rules give a seat while an action or a god is carried out (issue
+# 26 item 4): the kernels of analyzer.uruk.actions and analyzer.uruk.gods ask
+# these. ``baseline`` keeps strategies version 1's fixed rules (it plays the
+# games it always played); ``random`` is uniform among the legal options; the
+# others weigh the colours and cards by their own evaluation.
+
+
+@njit
+def _is_baseline(s, p):
+    return s.prm[p, P_STRATEGY] == BASELINE
+
+
+@njit
+def keep_value(s, t, p, c):
+    """What seat ``p`` loses by giving up one resource of colour ``c`` (the
+    value of its last one, per ``w_resource``; see :func:`resource_value`)."""
+    return (0.3 + colour_need(s, t, p, c)) / (1.0 + 0.15 * max(s.supply[p, c] - 1, 0))
+
+
+@njit
+def rob_colour(s, t, p, c):
+    """The colour seat ``p``, just robbed of colour ``c``, takes from the pool
+    instead (never ``c``), or -1 if the pool holds no other colour.
+    ``baseline``: the colour the pool holds most of (lowest index on ties)."""
+    k = 0
+    for d in range(t.n_colours):
+        if d != c and s.pool[d] > 0:
+            k += 1
+    if k == 0:
+        return -1
+    if _is_baseline(s, p):
+        best = -1
+        most = 0
+        for d in range(t.n_colours):
+            if d != c and s.pool[d] > most:
+                most = s.pool[d]
+                best = d
+        return best
+    if s.prm[p, P_UNIFORM] > 0:
+        j = rng_below(s.rng, k)
+        for d in range(t.n_colours):
+            if d != c and s.pool[d] > 0:
+                if j == 0:
+                    return d
+                j -= 1
+    best = -1
+    top = -1.0
+    for d in range(t.n_colours):
+        if d != c and s.pool[d] > 0:
+            v = resource_value(s, t, p, d) + 0.001 * s.pool[d]
+            if v > top:
+                top = v
+                best = d
+    return best
+
+
+@njit
+def pay_colour(s, t, p):
+    """The colour of the next resource seat ``p`` pays (a disaster it is spared
+    by its bid), among those it holds (-1 if none). ``baseline``: the colour it
+    holds most of (lowest index on ties)."""
+    k = 0
+    for c in range(t.n_colours):
+        if s.supply[p, c] > 0:
+            k += 1
+    if k == 0:
+        return -1
+    if _is_baseline(s, p):
+        best = 0
+        for c in range(1, t.n_colours):
+            if s.supply[p, c] > s.supply[p, best]:
+                best = c
+        return best
+    if s.prm[p, P_UNIFORM] > 0:
+        j = rng_below(s.rng, k)
+        for c in range(t.n_colours):
+            if s.supply[p, c] > 0:
+                if j == 0:
+                    return c
+                j -= 1
+    best = -1
+    low = 1e9
+    for c in range(t.n_colours):
+        if s.supply[p, c] > 0:
+            v = keep_value(s, t, p, c)
+            if v < low:
+                low = v
+                best = c
+    return best
+
+
+@njit
+def _colour_cards(s, t, p, c):
+    k = 0
+    for y in range(t.n_inv):
+        if t.inv_colour[y] == c:
+            k += s.hand[p, y]
+    return k
+
+
+@njit
+def pair_colour(s, t, p):
+    """The colour of the next pair of hand cards seat ``p`` discards to make up
+    a missing card (any colour with two cards keeps the make possible).
+    ``baseline``: the colour with the most cards (lowest index on ties). Else
+    the pair whose two cards are least useful (:func:`card_use`)."""
+    uniform = s.prm[p, P_UNIFORM] > 0
+    base = _is_baseline(s, p)
+    best = -1
+    most = 1
+    low = 1e9
+    k = 0
+    for c in range(t.n_colours):
+        n = _colour_cards(s, t, p, c)
+        if n < 2:
+            continue
+        k += 1
+        if base:
+            if n > most:
+                most = n
+                best = c
+        elif not uniform:
+            # the two least useful cards of the colour
+            a = 1e9
+            b = 1e9
+            for y in range(t.n_inv):
+                if t.inv_colour[y] == c and s.hand[p, y] > 0:
+                    u = card_use(s, t, p, y)
+                    if s.hand[p, y] >= 2 and u < a:
+                        a, b = u, u
+                    elif u < a:
+                        a, b = u, a
+                    elif u < b:
+                        b = u
+            if a + b < low:
+                low = a + b
+                best = c
+    if uniform and k > 0:
+        j = rng_below(s.rng, k)
+        for c in range(t.n_colours):
+            if _colour_cards(s, t, p, c) >= 2:
+                if j == 0:
+                    return c
+                j -= 1
+    return best
+
+
+@njit
+def pair_card(s, t, p, c):
+    """One hand card of colour ``c`` seat ``p`` discards in a colour pair.
+    ``baseline``: the lowest level (lowest invention index on ties); ``random``:
+    uniform among the colour's cards; else the least useful."""
+    if _is_baseline(s, p):
+        for lvl in range(1, 5):
+            for y in range(t.n_inv):
+                if t.inv_colour[y] == c and t.inv_level[y] == lvl and s.hand[p, y] > 0:
+                    return y
+        return -1
+    if s.prm[p, P_UNIFORM] > 0:
+        j = rng_below(s.rng, _colour_cards(s, t, p, c))
+        for y in range(t.n_inv):
+            if t.inv_colour[y] == c:
+                if j < s.hand[p, y]:
+                    return y
+                j -= s.hand[p, y]
+        return -1
+    best = -1
+    low = 1e9
+    for y in range(t.n_inv):
+        if t.inv_colour[y] == c and s.hand[p, y] > 0:
+            u = card_use(s, t, p, y) - 0.01 * t.inv_level[y]
+            if u < low:
+                low = u
+                best = y
+    return best
+
+
+@njit
+def cost_shares(s, t, p, used, per, k, saved, total):
+    """Fill ``s.tally[c]`` (scratch) with what each colour of bit set ``used`` pays of a
+    "different colours" cost (the colours held most pay first: ``per`` each,
+    the last ``per - saved``; with ``total >= 0`` the whole halved cost, larger
+    shares first). Returns False if seat ``p`` cannot pay it so."""
+    need = s.tally
+    need[:] = 0
+    left = k
+    mask = used
+    for j in range(k):
+        best = -1
+        most = -1
+        for c in range(t.n_colours):
+            if (mask >> c) & 1 == 1 and s.supply[p, c] > most:
+                most = s.supply[p, c]
+                best = c
+        if best < 0:
+            return False
+        n = per if left > 1 else max(0, per - saved)
+        if total >= 0:
+            n = total // k + (1 if j < total % k else 0)
+        left -= 1
+        mask &= ~(1 << best)
+        need[best] = n
+        if s.supply[p, best] < n:
+            return False
+    return True
+
+
+@njit
+def settle_colours(s, t, p, used, per, k, saved, total):
+    """The ``k`` colours seat ``p`` pays a "different colours" settlement cost
+    with (a bit set; ``used`` is the colours it holds most of, always payable).
+    ``baseline``: ``used``. ``random``: uniform among the payable sets; else the
+    set that costs it least (:func:`keep_value` of each resource paid)."""
+    if _is_baseline(s, p):
+        return used
+    need = s.tally  # what each colour pays, written by cost_shares
+    uniform = s.prm[p, P_UNIFORM] > 0
+    n_ok = 0
+    best = used
+    low = 1e18
+    for m in range(1 << t.n_colours):
+        bits = 0
+        for c in range(t.n_colours):
+            bits += (m >> c) & 1
+        if bits != k or not cost_shares(s, t, p, m, per, k, saved, total):
+            continue
+        n_ok += 1
+        if uniform:
+            continue
+        cost = 0.0
+        for c in range(t.n_colours):
+            base = 0.3 + colour_need(s, t, p, c)
+            for j in range(need[c]):
+                cost += base / (1.0 + 0.15 * max(s.supply[p, c] - 1 - j, 0))
+        if cost < low - 1e-12:
+            low = cost
+            best = m
+    if uniform and n_ok > 0:
+        j = rng_below(s.rng, n_ok)
+        for m in range(1 << t.n_colours):
+            bits = 0
+            for c in range(t.n_colours):
+                bits += (m >> c) & 1
+            if bits == k and cost_shares(s, t, p, m, per, k, saved, total):
+                if j == 0:
+                    return m
+                j -= 1
+    return best
