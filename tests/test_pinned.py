@@ -91,7 +91,7 @@ FROZEN_GAMES = {
     # actions (issue 26 item 4, strategies version 2): the baseline seats play by
     # the same rules (the all-baseline runs below did not move), their opponents not
     ("uruk", 4, "baseline,builder,hoarder,baseline", 80, 24, ()): (
-        "69a1f89fac44b709184260e31b9532c17a0bf99a2f4ba22b991c4ee0a456190b"
+        "a57fdb13b05acac44965cb4f08feeb2822ef34772212c5ad97f77695b822b4b9"
     ),
     # every seat baseline, taken before the players' choices of issue 26 item 4
     # (colours a robbed or spared seat takes or pays, colour pairs of a make,

@@ -52,7 +52,7 @@ from analyzer.uruk.actions import (
 )
 from analyzer.uruk.codes import Action, CardAction, Effect, EpochCost, GodEffect
 from analyzer.uruk.scoring import count_settlements, invention_points
-from analyzer.uruk.state import MAX_CAND, MAX_PARAMS
+from analyzer.uruk.state import MAX_CAND, MAX_PARAMS, S_FINAL
 
 STRATEGY_NAMES = ("random", "builder", "hoarder", "balanced", "baseline")
 #: the strategies before ``baseline``: the ``strategy`` column's categories unless
@@ -171,10 +171,76 @@ def colour_need(s, t, p, c):
 
 
 @njit
+def _is_baseline(s, p):
+    """Does seat ``p`` play ``baseline`` (strategies version 1's rules, frozen)?"""
+    return s.prm[p, P_STRATEGY] == BASELINE
+
+
+@njit
+def last_turn(s, p):
+    """Is this seat ``p``'s last turn (the last round), as a version-2 player
+    knows it? (``baseline`` plays as if the game went on.)"""
+    return s.sc[S_FINAL] == 1 and not _is_baseline(s, p)
+
+
+@njit
+def buy_rate(s, t, p, c):
+    """Points per resource of the best settlement seat ``p`` could next place
+    that still lacks colour ``c`` (a village at epoch I's cost in its
+    invention's colour; a village or city at a "different colours" cost when
+    ``c`` is one of the colours it is short of); 0 if ``c`` buys none."""
+    best = 0.0
+    for city in (False, True):
+        e = stone_epoch(s, t, city)
+        if e < 0:
+            continue
+        level_cost = t.epoch_cost[e] == _LEVEL
+        if not level_cost:
+            if s.supply[p, c] >= t.epoch_per_colour[e]:
+                continue
+            enough = 0
+            for d in range(t.n_colours):
+                if s.supply[p, d] >= t.epoch_per_colour[e]:
+                    enough += 1
+            if enough >= t.epoch_colours[e]:
+                continue
+        for i in range(t.max_inventions):
+            x = s.inv[p, i]
+            if x < 0 or s.stones[p, i] != (1 if city else 0):
+                continue
+            k = settle_cost(s, t, p, i)
+            if level_cost and (t.inv_colour[x] != c or s.supply[p, c] >= k):
+                continue
+            st = s.stones[p, i]
+            d = invention_points(t, x, st + 1) - invention_points(t, x, st)
+            r = d / max(k, 1)
+            if r > best:
+                best = r
+    return best
+
+
+@njit
 def resource_value(s, t, p, c):
-    """Value of one more resource of colour ``c`` to seat ``p``, per ``w_resource``:
-    what it lacks counts most, a colour it already holds much of least."""
-    return (0.3 + colour_need(s, t, p, c)) / (1.0 + 0.15 * s.supply[p, c])
+    """Value of one more resource of colour ``c`` to seat ``p``, per ``w_resource``.
+    Version 2 (every strategy but ``baseline``): by what it will buy, four times
+    the points per resource of the best settlement it still lacks it for (at
+    least 1, its worth kept to the end), less for a colour held beyond what a
+    settlement costs. ``baseline`` (version 1): what it lacks counts most, a
+    colour it already holds much of least."""
+    if _is_baseline(s, p):
+        return (0.3 + colour_need(s, t, p, c)) / (1.0 + 0.15 * s.supply[p, c])
+    r = buy_rate(s, t, p, c)
+    if r > 0:
+        return max(1.0, 4.0 * r)
+    return 1.0 / (1.0 + 0.15 * max(s.supply[p, c] - 3, 0))
+
+
+@njit
+def end_resource_points(s, t, p, delta):
+    """Points seat ``p``'s resources gain at the end from ``delta`` more (negative: fewer)."""
+    have = s.supply[p].sum()
+    k = t.resources_per_point
+    return (have + delta) // k - have // k
 
 
 @njit
@@ -248,6 +314,14 @@ def replace_gain(t, x, y, st):
 
 # --------------------------------------------------------------------------- actions
 
+#: a version-2 seat's value of taking or drawing a card in its last turn (the
+#: card scores nothing): below every action that can score, so it is the choice
+#: only when nothing else is legal
+LAST_CARD = -10.0
+#: in the last turn, what a resource is worth beside the points it scores at once
+#: (it may still pay for a settlement later in the turn): a small fraction
+LAST_STEP = 0.1
+
 
 @njit
 def _add(s, k, kind, a, b, v):
@@ -269,13 +343,16 @@ def candidates(s, t, p):
     wl = prm[P_LEVEL]
     wr = prm[P_RESOURCE]
     wc = prm[P_CARD]
+    v2 = not _is_baseline(s, p)  # version 2's evaluation (baseline: version 1's)
+    last = last_turn(s, p)  # cards left in hand score nothing: actions go to points
     k = 0
     for a in range(t.display_size):
         x = s.display[a]
         if x >= 0:
-            k = _add(s, k, _TAKE_CARD, a, 0, wc * card_use(s, t, p, x))
+            v = LAST_CARD if last else wc * card_use(s, t, p, x)
+            k = _add(s, k, _TAKE_CARD, a, 0, v)
     if can_take_card(s, t, 3):
-        k = _add(s, k, _TAKE_CARD, 3, 0, wc * 0.45)
+        k = _add(s, k, _TAKE_CARD, 3, 0, LAST_CARD if last else wc * 0.45)
     has_free = free_slot(s, t, p) >= 0
     top = max_level(s, t, p) + 1
     own = 0
@@ -302,7 +379,10 @@ def candidates(s, t, p):
         base = all_pairs - s.tally[cx] // 2 + left // 2
         if has_free and pairs <= base:
             new = 0.0 if own_colour(s, t, p, cx) else wr
-            k = _add(s, k, _MAKE, x, -1, wp * t.bare_points + wl * lx + new - spent)
+            v = wp * t.bare_points + wl * lx + new - spent
+            if last:
+                v = wp * t.bare_points
+            k = _add(s, k, _MAKE, x, -1, v)
         for r in range(t.max_inventions):
             y = s.inv[p, r]
             if y >= 0 and t.inv_level[y] < lx:
@@ -317,7 +397,10 @@ def candidates(s, t, p):
                 if p_r <= base_r + (k_cy + 1) // 2 - k_cy // 2:
                     st = s.stones[p, r]
                     d = replace_gain(t, x, y, st)
-                    k = _add(s, k, _MAKE, x, r, wp * d + wl * (lx - t.inv_level[y]) - spent)
+                    v = wp * d + wl * (lx - t.inv_level[y]) - spent
+                    if last:
+                        v = wp * d
+                    k = _add(s, k, _MAKE, x, r, v)
     seen = 0
     for i in range(t.max_inventions):
         x = s.inv[p, i]
@@ -331,30 +414,53 @@ def candidates(s, t, p):
             continue
         seen |= 1 << c
         if can_get(s, t, p, c):
-            k = _add(s, k, _TAKE_RESOURCES, i, 1, wr * n * resource_value(s, t, p, c))
+            v = wr * n * resource_value(s, t, p, c)
+            if last:
+                v = wp * end_resource_points(s, t, p, n) + LAST_STEP * v
+            k = _add(s, k, _TAKE_RESOURCES, i, 1, v)
     mask = 0
     worth = 0.0
     shown = shown_mask(s, t)
     for x in range(t.n_inv):
         if s.hand[p, x] > 0 and (shown >> x) & 1 == 1:
             u = card_use(s, t, p, x)
-            if prm[P_UNIFORM] > 0 or u <= 0.35:
+            gain = wr * resource_value(s, t, p, t.inv_colour[x]) - wc * u
+            if v2 and prm[P_UNIFORM] == 0:
+                # version 2: trade every card whose resource is worth more than
+                # the card (in the last turn, every card)
+                if last or gain > 0:
+                    mask |= 1 << x
+                    worth += s.hand[p, x] * gain
+            elif prm[P_UNIFORM] > 0 or u <= 0.35:
                 mask |= 1 << x
-                worth += s.hand[p, x] * (wr * resource_value(s, t, p, t.inv_colour[x]) - wc * u)
-    if mask != 0 and tradeable(s, t, p, mask) > 0:  # the ruling trade_empty_pool
-        k = _add(s, k, _TRADE, mask, 0, worth)
+                worth += s.hand[p, x] * gain
+    if mask != 0:
+        got = tradeable(s, t, p, mask)
+        if got > 0:  # the ruling trade_empty_pool
+            if last:
+                worth = wp * end_resource_points(s, t, p, got) + LAST_STEP * worth
+            k = _add(s, k, _TRADE, mask, 0, worth)
     for i in range(t.max_inventions):
         x = s.inv[p, i]
         if x >= 0 and can_settle(s, t, p, i):
             st = s.stones[p, i]
             d = invention_points(t, x, st + 1) - invention_points(t, x, st)
-            k = _add(s, k, _SETTLE, i, 0, wp * d - 0.5 * wr * settle_cost(s, t, p, i) + 0.2)
+            cost = settle_cost(s, t, p, i)
+            v = wp * d - 0.5 * wr * cost + 0.2
+            if last:
+                v = wp * (d + end_resource_points(s, t, p, -cost))
+            k = _add(s, k, _SETTLE, i, 0, v)
         if x >= 0 and t.inv_effect[x] == _E_ACTION and s.fn_used[x] == 0:
+            c = best_colour(s, t, p)
             if t.inv_kind_param[x] == _DRAW:
-                v = wc * 0.45 * t.inv_amount[x]
+                v = LAST_CARD if last else wc * 0.45 * t.inv_amount[x]
+            elif last:
+                v = wp * end_resource_points(s, t, p, t.inv_amount[x])
+            elif v2 and c >= 0:
+                v = wr * t.inv_amount[x] * resource_value(s, t, p, c)
             else:
                 v = wr * 1.5 * t.inv_amount[x]
-            k = _add(s, k, _CARD_ACTION, i, best_colour(s, t, p), v)
+            k = _add(s, k, _CARD_ACTION, i, c, v)
     return k
 
 
@@ -592,11 +698,6 @@ def enlil_choice(s, t, p):
 # these. ``baseline`` keeps strategies version 1's fixed rules (it plays the
 # games it always played); ``random`` is uniform among the legal options; the
 # others weigh the colours and cards by their own evaluation.
-
-
-@njit
-def _is_baseline(s, p):
-    return s.prm[p, P_STRATEGY] == BASELINE
 
 
 @njit
