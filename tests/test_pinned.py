@@ -88,10 +88,11 @@ FROZEN_GAMES = {
         "1052a5e289b79a5c24fa853c222a78b49bf74d10d14bb1d4eebf21290898f35c"
     ),
     # taken again when builder and hoarder began to make their own choices inside
-    # actions (issue 26 item 4, strategies version 2): the baseline seats play by
-    # the same rules (the all-baseline runs below did not move), their opponents not
+    # actions (issue 26 item 4), then with version 2's evaluation and tuned rows
+    # (issue 27, strategies version 2): the baseline seats play by the same rules
+    # (the all-baseline runs below did not move), their opponents not
     ("uruk", 4, "baseline,builder,hoarder,baseline", 80, 24, ()): (
-        "a57fdb13b05acac44965cb4f08feeb2822ef34772212c5ad97f77695b822b4b9"
+        "9ca310edbcbf9cb5358be601ac94be1312d0ba48180d830246251e08003912e6"
     ),
     # every seat baseline, taken before the players' choices of issue 26 item 4
     # (colours a robbed or spared seat takes or pays, colour pairs of a make,

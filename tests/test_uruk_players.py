@@ -82,3 +82,25 @@ def test_a_resource_is_worth_the_settlement_it_buys():
     assert strategies.resource_value(s, t, 0, blue) == 1.0
     # baseline: version 1's need-based value (1.3 for a colour it lacks)
     assert strategies.resource_value(s, t, 1, red) == 1.3
+
+
+def test_rows_by_player_count_from_the_data_file():
+    """Each seat plays its strategy's row for the game's player count, each row
+    was found by the tune command recorded beside it, and the version is the data's."""
+    from analyzer.games import load_game
+    from analyzer.uruk import defaults
+    from analyzer.uruk.game import param_rows
+
+    doc = defaults.data()
+    for name in defaults.TUNED_NAMES:
+        for n in (2, 3, 4):
+            table = doc["strategies"][name][str(n)]
+            assert table["command"].startswith(f"analyzer tune --game uruk --players {n} ")
+            assert f"--strategy {name} " in table["command"] and table["confirm"]
+            row = param_rows([name] + ["baseline"] * (n - 1))[0]
+            assert tuple(row) == defaults.default_row(name, n)
+            assert row[0] == 0.0  # never the random player's switch
+    assert param_rows(["balanced"] * 2)[0].tolist() != param_rows(["balanced"] * 4)[0].tolist()
+    assert load_game("uruk").strategies_version == defaults.version() == "2"
+    floors = {s.name: s.share_floor for s in load_game("uruk").strategies}
+    assert floors["builder"][0] == ("pts_inventions",) and floors["balanced"] is None

@@ -1,7 +1,8 @@
 """Players (kernels): every decision of a seat, driven by its parameter row.
 
 Implements "Players" of ``docs/rules/uruk.md``. A strategy is a row of
-:data:`PARAM_NAMES` (float64); the shipped rows are :data:`DEFAULT_PARAMS`:
+:data:`PARAM_NAMES` (float64); the shipped rows, by player count, are in
+``data/strategies.toml`` (:mod:`analyzer.uruk.defaults`):
 
 - ``uniform``: 1 = choose uniformly among the legal candidates at every decision
   (the ``random`` player; the other parameters are then ignored);
@@ -71,7 +72,9 @@ P_STRATEGY = MAX_PARAMS - 1
 #: Never tune or edit it: ratings of every version are measured against it (a new
 #: yardstick needs a new strategy name).
 BASELINE_PARAMS = (0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5)
-#: one row per strategy of STRATEGY_NAMES, columns PARAM_NAMES
+#: one row per strategy of STRATEGY_NAMES, columns PARAM_NAMES: the hand-set rows
+#: of strategies version 1. The rows the game plays are by player count, in
+#: ``data/strategies.toml`` (:func:`analyzer.uruk.defaults.default_row`)
 DEFAULT_PARAMS = np.array(
     [
         [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],  # random
