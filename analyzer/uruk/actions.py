@@ -628,4 +628,4 @@ def do_card_action(s, t, p, slot, colour):
 
 # the seats' choices inside actions (colours, pairs) are the strategies'; imported
 # last, as strategies imports the predicates above (kernels resolve it when compiled)
-from analyzer.uruk import strategies as players  # noqa: E402
+import analyzer.uruk.strategies as players  # noqa: E402
