@@ -9,6 +9,7 @@ numbers; nothing else here does, except drawing cards, which may reshuffle).
 from analyzer.jit import njit
 from analyzer.uruk.actions import draw_to_hand, gain, place_free
 from analyzer.uruk.cards import discard_card, stones_changed, trace
+from analyzer.uruk.choices import pay_colour
 from analyzer.uruk.codes import GodEffect, GodKind
 from analyzer.uruk.scoring import stones_of
 from analyzer.uruk.state import (
@@ -42,7 +43,6 @@ from analyzer.uruk.strategies import (
     drought_choice,
     earthquake_choice,
     enlil_choice,
-    pay_colour,
     raise_bid,
     secret_bid,
     take_card_or_resource,
@@ -143,7 +143,7 @@ def auction(s, t, g, first):
 @njit
 def pay_resources(s, t, p, k):
     """Seat ``p`` pays ``k`` resources into the pool, the colours its choice
-    (:func:`analyzer.uruk.strategies.pay_colour`)."""
+    (:func:`analyzer.uruk.choices.pay_colour`)."""
     for _ in range(k):
         best = pay_colour(s, t, p)
         s.supply[p, best] -= 1
