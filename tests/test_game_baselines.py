@@ -20,6 +20,7 @@ from analyzer.colorful_treasure.rules import default_rules as ct_rules
 from analyzer.errors import InputError
 from analyzer.games import load_game
 from analyzer.scenario import parse_scenario
+from analyzer.uruk import defaults as uruk_defaults
 from analyzer.uruk import game as uruk_game
 from analyzer.uruk import strategies as uruk_strategies
 
@@ -52,12 +53,14 @@ def test_rows_are_the_frozen_literals():
     assert uruk_strategies.BASELINE_PARAMS == URUK_ROW
     row = uruk_strategies.DEFAULT_PARAMS[uruk_strategies.STRATEGY_NAMES.index("balanced")]
     assert tuple(row) == URUK_ROW
+    assert uruk_defaults.BASELINE_ROW == URUK_ROW
     for game, row in (("colorful_treasure", CT_ROW), ("uruk", URUK_ROW)):
         g = load_game(game)
         by_name = {s.name: s for s in g.strategies}
         assert by_name["baseline"].frozen and g.yardstick == "baseline"
         assert tuple(v for _, v in by_name["baseline"].params) == row
-        assert tuple(v for _, v in by_name[COPIES[game]].params) == row  # today
+        if game == "colorful_treasure":  # Uruk's balanced moved on (strategies version 2)
+            assert tuple(v for _, v in by_name[COPIES[game]].params) == row  # today
 
 
 @pytest.mark.parametrize(
@@ -65,14 +68,14 @@ def test_rows_are_the_frozen_literals():
     [
         ("colorful_treasure", "baseline,baseline,baseline", {}),
         ("colorful_treasure", "baseline,random,hunter,baseline", {"rulings": {"tiles": "b"}}),
-        ("uruk", "baseline,baseline,baseline", {}),
-        ("uruk", "baseline,hoarder,random,baseline", {}),
     ],
-    ids=["ct-3p", "ct-4p-tiles", "uruk-3p", "uruk-4p"],
+    ids=["ct-3p", "ct-4p-tiles"],
 )
 def test_baseline_plays_todays_games(game, lineup, kw):
     """Every baseline seat plays the games the copied strategy plays there today:
-    the same table, column by column, but the strategy label."""
+    the same table, column by column, but the strategy label. (Uruk's balanced
+    plays differently since strategies version 2: the games of Uruk's baseline,
+    taken when they were still balanced's, are pinned in ``test_pinned.py``.)"""
     a = _play(game, lineup, **kw)
     b = _play(game, lineup.replace("baseline", COPIES[game]), **kw)
     seats = lineup.split(",")
@@ -98,11 +101,10 @@ def test_ct_baseline_never_moves_with_greedy_defaults():
 
 def test_uruk_baseline_never_moves_with_balanced_defaults(monkeypatch):
     before = _play("uruk", "baseline,baseline", games=40)
-    changed = uruk_strategies.DEFAULT_PARAMS.copy()
-    changed[uruk_strategies.BALANCED] = (0.0, 0.3, 1.2, 0.9, 0.1, 0.2, 1.4)
-    monkeypatch.setattr(uruk_game, "DEFAULT_PARAMS", changed)
+    changed = (0.0, 0.3, 1.2, 0.9, 0.1, 0.2, 1.4)
+    monkeypatch.setattr(uruk_game, "default_row", lambda name, players: changed)
     prm = uruk_game.param_rows(["baseline", "balanced"])
-    assert tuple(prm[0]) == URUK_ROW and tuple(prm[1]) == tuple(changed[3])
+    assert tuple(prm[0]) == URUK_ROW and tuple(prm[1]) == changed
     _same_games(_play("uruk", "baseline,baseline", games=40), before)
     moved = _play("uruk", "balanced,balanced", games=40)
     assert not moved.drop(columns="strategy").equals(before.drop(columns="strategy"))
@@ -110,7 +112,7 @@ def test_uruk_baseline_never_moves_with_balanced_defaults(monkeypatch):
 
 def test_uruk_seats_carry_their_strategy_code():
     """The kernels can tell baseline from balanced (the code in the row's last
-    column) though no choice rule reads it today."""
+    column: baseline keeps version 1's choice rules and evaluation)."""
     job = uruk_game.make_job(2, ("baseline", "balanced"), 1)
     _, _, s = uruk_game.play_raw(job, 0, 1)
     code = s.prm[:2, uruk_strategies.P_STRATEGY]

@@ -87,9 +87,39 @@ FROZEN_GAMES = {
     ("uruk", 3, "baseline", 150, 23, ()): (
         "1052a5e289b79a5c24fa853c222a78b49bf74d10d14bb1d4eebf21290898f35c"
     ),
+    # taken again when builder and hoarder began to make their own choices inside
+    # actions (issue 26 item 4), then with version 2's evaluation and tuned rows
+    # (issue 27, strategies version 2): the baseline seats play by the same rules
+    # (the all-baseline runs below did not move), their opponents not
     ("uruk", 4, "baseline,builder,hoarder,baseline", 80, 24, ()): (
-        "c7561aab4537cbc9ff69872f25788dca88049505e57bc40c1fdb0dcb00f8368b"
+        "9ca310edbcbf9cb5358be601ac94be1312d0ba48180d830246251e08003912e6"
     ),
+    # every seat baseline, taken before the players' choices of issue 26 item 4
+    # (colours a robbed or spared seat takes or pays, colour pairs of a make,
+    # colours of a mixed settlement cost) became decisions of each strategy:
+    # baseline keeps the fixed rules, so these never move
+    ("uruk", 2, "baseline", 200, 25, ()): (
+        "d8887aa928a0ea8e8d5dcd1bba74797aea91bf06d86fa2e75ad62816b25a72c6"
+    ),
+    ("uruk", 4, "baseline", 80, 26, ()): (
+        "dd9436c75078a6a3fe1be0c12580672bca58212c327da482dec23b1f0a9a9b30"
+    ),
+    (
+        "uruk",
+        2,
+        "baseline",
+        150,
+        27,
+        (("settlement_on_replace", "to_pool"), ("trade_empty_pool", "from_players")),
+    ): "fc955b718ee38fc57bfbe9a001adc954d4e378292bce5c14437b94ef02080717",
+    (
+        "uruk",
+        4,
+        "baseline",
+        60,
+        28,
+        (("half_price_rounding", "total"), ("trade_empty_pool", "from_players")),
+    ): "063a5ac6ebc1492f40e9ff4acbf9bc2167b8c46bd850610a3c2ebd1105b65fbf",
 }
 
 

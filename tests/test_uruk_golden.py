@@ -28,6 +28,8 @@ GOLDEN = (
     ("uruk_2p_random", 2, "random", 20260101, 3),
     ("uruk_3p_balanced", 3, "balanced", 20260102, 1),
     ("uruk_4p_mixed", 4, "random,builder,hoarder,balanced", 20260103, 7),
+    # frozen: baseline keeps strategies version 1's choice rules, so this never moves
+    ("uruk_4p_baseline", 4, "baseline", 20260104, 2),
 )
 
 

@@ -9,7 +9,8 @@ Section map (``docs/rules/uruk.md``):
 - A turn's actions (make, resources, trade, settlements, card actions): :mod:`.actions`
 - Gods and disasters (activation, auctions, secret bids): :mod:`.gods`
 - Game end and scoring: :mod:`.scoring`
-- Players: :mod:`.strategies`
+- Players: :mod:`.strategies`; their choices inside actions: :mod:`.choices`
+- Predicates of a seat's position shared by actions and players: :mod:`.position`
 - The whole game loop and invariants: :mod:`.engine`
 - Python entry point for whole games: :mod:`.game`; the Game seam: :mod:`.plugin`
 """

@@ -9,7 +9,9 @@ card may rebuild the deck (:func:`analyzer.uruk.cards.reshuffle`).
 
 from analyzer.jit import njit
 from analyzer.uruk.cards import discard_card, draw_invention, stones_changed, trace
+from analyzer.uruk.choices import pair_card, pair_colour, rob_colour, settle_colours
 from analyzer.uruk.codes import ANY, OWN, CardAction, Effect, EpochCost, GodEffect
+from analyzer.uruk.position import max_level, settle_discount, slot_of, stone_epoch
 from analyzer.uruk.state import (
     EV_CARD_ACTION,
     EV_DRAW,
@@ -44,7 +46,6 @@ from analyzer.uruk.state import (
 
 _TAKE_RESOURCES = Effect.TAKE_RESOURCES.value
 _MAKE_DISCOUNT = Effect.MAKE_DISCOUNT.value
-_SETTLEMENT_DISCOUNT = Effect.SETTLEMENT_DISCOUNT.value
 _CARD_ACTION = Effect.CARD_ACTION.value
 _DRAW = CardAction.DRAW.value
 _LEVEL = EpochCost.LEVEL.value
@@ -53,26 +54,6 @@ _NANNAR = GodEffect.NANNAR.value
 
 
 # --------------------------------------------------------------------------- predicates
-
-
-@njit
-def max_level(s, t, p):
-    """Highest level among seat ``p``'s displayed inventions (0 if none)."""
-    best = 0
-    for i in range(t.max_inventions):
-        x = s.inv[p, i]
-        if x >= 0 and t.inv_level[x] > best:
-            best = t.inv_level[x]
-    return best
-
-
-@njit
-def slot_of(s, t, p, x):
-    """The slot where seat ``p`` displays invention ``x``, or -1."""
-    for i in range(t.max_inventions):
-        if s.inv[p, i] == x:
-            return i
-    return -1
 
 
 @njit
@@ -182,27 +163,14 @@ def can_make(s, t, p, x, r):
 
 @njit
 def pay_pair(s, t, p):
-    """Discard one colour pair from seat ``p``'s hand: the colour with the most
-    cards (lowest colour index on ties), within it the lowest-level cards (lowest
-    invention index on ties). Returns the colour."""
-    best = -1
-    most = 1
-    for c in range(t.n_colours):
-        k = 0
-        for y in range(t.n_inv):
-            if t.inv_colour[y] == c:
-                k += s.hand[p, y]
-        if k > most:
-            most = k
-            best = c
-    left = 2
-    for lvl in range(1, 5):
-        for y in range(t.n_inv):
-            if t.inv_colour[y] == best and t.inv_level[y] == lvl:
-                while left > 0 and s.hand[p, y] > 0:
-                    s.hand[p, y] -= 1
-                    discard_card(s, y)
-                    left -= 1
+    """Discard one colour pair from seat ``p``'s hand, the seat's choice of
+    colour and cards (:func:`analyzer.uruk.choices.pair_colour`,
+    :func:`~analyzer.uruk.choices.pair_card`). Returns the colour."""
+    best = pair_colour(s, t, p)
+    for _ in range(2):
+        y = pair_card(s, t, p, best)
+        s.hand[p, y] -= 1
+        discard_card(s, y)
     return best
 
 
@@ -364,7 +332,7 @@ def take_one(s, t, p, c, with_fn):
     """Take one resource of colour ``c``: from the pool, or, if it has none, from
     the player holding most of it (the first such seat clockwise), unless seat
     ``p`` holds most itself; the robbed seat takes one resource of another colour
-    from the pool (the colour the pool holds most of)."""
+    from the pool, its choice (:func:`analyzer.uruk.choices.rob_colour`)."""
     if gain(s, t, p, c):
         trace(s, EV_TAKE_RES, p, c, -1, with_fn)
         return True
@@ -383,7 +351,7 @@ def take_one(s, t, p, c, with_fn):
     s.supply[p, c] += 1
     s.stat[victim, ST_ROBBED] += 1
     trace(s, EV_TAKE_RES, p, c, victim, with_fn)
-    other = richest_pool_colour(s, t, c)
+    other = rob_colour(s, t, victim, c)  # the robbed seat's choice
     if other >= 0:
         gain(s, t, victim, other)
         trace(s, EV_ROB_REPLACE, victim, other, 0, 0)
@@ -500,29 +468,6 @@ def use_half_price(s, t, p):
 
 
 @njit
-def stone_epoch(s, t, city):
-    """The lowest epoch card with a stone (for a city: one that allows cities), or -1."""
-    for e in range(4):
-        if s.epoch[e] > 0 and (not city or t.epoch_villages_only[e] == 0):
-            return e
-    return -1
-
-
-@njit
-def settle_discount(s, t, p):
-    """``(saved, invention)``: seat ``p``'s best unused settlement_discount."""
-    best = 0
-    who = -1
-    for i in range(t.max_inventions):
-        d = s.inv[p, i]
-        if d >= 0 and t.inv_effect[d] == _SETTLEMENT_DISCOUNT and s.fn_used[d] == 0:
-            if t.inv_amount[d] > best:
-                best = t.inv_amount[d]
-                who = d
-    return best, who
-
-
-@njit
 def settle_plan(s, t, p, slot, pay):
     """Cost of a stone on ``slot`` and, with ``pay``, paying it. Returns the
     epoch card (0..3) the stone comes from, -1 if it cannot be placed, or -2 if
@@ -530,8 +475,10 @@ def settle_plan(s, t, p, slot, pay):
     rounded up (ruling ``half_price_rounding = "per_colour"``) or the whole cost,
     rounded up, the larger shares on the colours held most (``"total"``), and
     excludes other discounts; else the best settlement_discount saves resources
-    of the colour needed least. For "different" costs the player pays with the
-    colours it holds most of (lowest index on ties)."""
+    of the colour needed least. For "different" costs the seat chooses the
+    colours (:func:`analyzer.uruk.choices.settle_colours`; it can pay if it
+    can with the colours it holds most of); of those, the colours held most
+    pay first and the discount lands on the last."""
     x = s.inv[p, slot]
     if x < 0 or s.stones[p, slot] >= 2:
         return -1
@@ -581,6 +528,7 @@ def settle_plan(s, t, p, slot, pay):
                 return -2
             used |= 1 << best
         if pay:
+            used = settle_colours(s, t, p, used, per, k, saved, total)  # its choice
             left = k
             for _ in range(k):
                 best = -1

@@ -20,11 +20,12 @@ from analyzer.games import strategy_column
 from analyzer.kernel_view import make_view, results_view
 from analyzer.seeding import resolve_seed, root_key
 from analyzer.uruk import engine
+from analyzer.uruk.defaults import default_row
 from analyzer.uruk.rules import Rules, default_rules
 from analyzer.uruk.scoring import N_PARTS, PART_NAMES
 from analyzer.uruk.state import STAT_NAMES, new_state
 from analyzer.uruk.strategies import (
-    DEFAULT_PARAMS,
+    BASELINE_PARAMS,
     FROZEN_STRATEGIES,
     P_STRATEGY,
     PARAM_NAMES,
@@ -52,10 +53,15 @@ def resolve_strategies(players: int, strategies, where: str = "strategy") -> tup
 
 
 def param_rows(strategies: Sequence[str], params: dict | None = None) -> np.ndarray:
-    """float64[seats, N_PARAMS]: each seat's parameter row; ``params`` overrides
-    by strategy and name, e.g. ``{"balanced": {"w_level": 0.6}}``; a frozen
-    strategy (``baseline``: strategies.BASELINE_PARAMS) takes none."""
-    prm = np.array([DEFAULT_PARAMS[STRATEGY_NAMES.index(s)] for s in strategies], np.float64)
+    """float64[seats, N_PARAMS]: each seat's parameter row, the default row of
+    its strategy at this many seats (``data/strategies.toml``, by player count);
+    ``params`` overrides by strategy and name, e.g. ``{"balanced": {"w_level":
+    0.6}}``; a frozen strategy (``baseline``: strategies.BASELINE_PARAMS) takes none."""
+    n = len(strategies)
+    prm = np.array(
+        [BASELINE_PARAMS if s in FROZEN_STRATEGIES else default_row(s, n) for s in strategies],
+        np.float64,
+    )
     tunable = ", ".join(s for s in STRATEGY_NAMES if s not in FROZEN_STRATEGIES)
     for name, values in (params or {}).items():
         if name in FROZEN_STRATEGIES:

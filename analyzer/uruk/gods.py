@@ -9,6 +9,7 @@ numbers; nothing else here does, except drawing cards, which may reshuffle).
 from analyzer.jit import njit
 from analyzer.uruk.actions import draw_to_hand, gain, place_free
 from analyzer.uruk.cards import discard_card, stones_changed, trace
+from analyzer.uruk.choices import pay_colour
 from analyzer.uruk.codes import GodEffect, GodKind
 from analyzer.uruk.scoring import stones_of
 from analyzer.uruk.state import (
@@ -161,12 +162,10 @@ def auction(s, t, g, first):
 
 @njit
 def pay_resources(s, t, p, k):
-    """Seat ``p`` pays ``k`` resources into the pool, from the colours it holds most of."""
+    """Seat ``p`` pays ``k`` resources into the pool, the colours its choice
+    (:func:`analyzer.uruk.choices.pay_colour`)."""
     for _ in range(k):
-        best = 0
-        for c in range(1, t.n_colours):
-            if s.supply[p, c] > s.supply[p, best]:
-                best = c
+        best = pay_colour(s, t, p)
         s.supply[p, best] -= 1
         s.pool[best] += 1
 

@@ -11,16 +11,10 @@ from dataclasses import dataclass, field
 
 from analyzer.errors import bad_value
 from analyzer.games import Column, Game, Strategy
+from analyzer.uruk.defaults import PARAM_NAMES as _PARAM_NAMES
+from analyzer.uruk.defaults import STRATEGY_NAMES as _NAMES
+from analyzer.uruk.defaults import rows_by_players, version
 
-#: kept in step with analyzer.uruk.strategies (read here without importing numba)
-_PARAM_NAMES = ("uniform", "w_points", "w_level", "w_resource", "w_card", "auction", "secret")
-_ROWS = {
-    "random": (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
-    "builder": (0.0, 1.0, 0.6, 0.15, 0.5, 0.5, 0.3),
-    "hoarder": (0.0, 0.6, 0.2, 0.5, 0.3, 1.5, 0.8),
-    "balanced": (0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5),
-    "baseline": (0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5),  # frozen (strategies.BASELINE_PARAMS)
-}
 _TEXT = {
     "random": "uniform among the legal actions and choices at every decision",
     "builder": "inventions and settlements: points now and levels for later weigh most",
@@ -59,16 +53,32 @@ def _strategies() -> tuple[Strategy, ...]:
 
     # the ranges analyzer tune searches (data/tuning.toml, which says why; not uniform)
     bounds = read_bounds("analyzer.uruk", _PARAM_NAMES)
-    return tuple(
-        Strategy(
-            name,
-            _TEXT[name],
-            tuple(zip(_PARAM_NAMES, row, strict=True)),
-            bounds=() if name in ("random", "baseline") else bounds,
-            frozen=name == "baseline",
+    out = []
+    for name in _NAMES:
+        rows = rows_by_players(name)
+        out.append(
+            Strategy(
+                name,
+                _TEXT[name],
+                tuple(zip(_PARAM_NAMES, rows[0][1], strict=True)),
+                bounds=() if name in ("random", "baseline") else bounds,
+                frozen=name == "baseline",
+                by_players=tuple(
+                    (n, tuple(zip(_PARAM_NAMES, row, strict=True))) for n, row in rows
+                ),
+                share_floor=_FLOORS.get(name),
+            )
         )
-        for name, row in _ROWS.items()
-    )
+    return tuple(out)
+
+
+#: the plans of builder and hoarder, kept when ``analyzer tune`` tunes them (a
+#: share of their points from these score columns, at least): builder scores from
+#: its inventions and settlements, hoarder from resources kept (and Ninurta)
+_FLOORS = {
+    "builder": (("pts_inventions",), 0.85),
+    "hoarder": (("pts_resources", "pts_gods"), 0.25),
+}
 
 
 def games_columns(rules) -> tuple[Column, ...]:
@@ -112,7 +122,7 @@ class Uruk(Game):
     name: str = "uruk"
     title: str = "Uruk: Wiege der Zivilisation"
     rules_version: str = ""
-    strategies_version: str = "1"
+    strategies_version: str = field(default_factory=version)
     min_players: int = 2
     max_players: int = 4
     strategies: tuple[Strategy, ...] = field(default_factory=_strategies)

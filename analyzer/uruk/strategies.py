@@ -1,7 +1,8 @@
 """Players (kernels): every decision of a seat, driven by its parameter row.
 
 Implements "Players" of ``docs/rules/uruk.md``. A strategy is a row of
-:data:`PARAM_NAMES` (float64); the shipped rows are :data:`DEFAULT_PARAMS`:
+:data:`PARAM_NAMES` (float64); the shipped rows, by player count, are in
+``data/strategies.toml`` (:mod:`analyzer.uruk.defaults`):
 
 - ``uniform``: 1 = choose uniformly among the legal candidates at every decision
   (the ``random`` player; the other parameters are then ignored);
@@ -44,11 +45,26 @@ from analyzer.uruk.actions import (
     make_need,
     max_level,
     obtainable,
-    settle_discount,
     shown_mask,
     slot_of,
-    stone_epoch,
     tradeable,
+)
+from analyzer.uruk.choices import (  # noqa: F401 (the choices are re-exported)
+    _is_baseline,
+    buy_rate,
+    card_use,
+    colour_need,
+    cost_shares,
+    end_resource_points,
+    keep_value,
+    last_turn,
+    pair_card,
+    pair_colour,
+    pay_colour,
+    resource_value,
+    rob_colour,
+    settle_colours,
+    settle_cost,
 )
 from analyzer.uruk.codes import Action, CardAction, Effect, EpochCost, GodEffect
 from analyzer.uruk.scoring import count_settlements, invention_points
@@ -71,7 +87,9 @@ P_STRATEGY = MAX_PARAMS - 1
 #: Never tune or edit it: ratings of every version are measured against it (a new
 #: yardstick needs a new strategy name).
 BASELINE_PARAMS = (0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5)
-#: one row per strategy of STRATEGY_NAMES, columns PARAM_NAMES
+#: one row per strategy of STRATEGY_NAMES, columns PARAM_NAMES: the hand-set rows
+#: of strategies version 1. The rows the game plays are by player count, in
+#: ``data/strategies.toml`` (:func:`analyzer.uruk.defaults.default_row`)
 DEFAULT_PARAMS = np.array(
     [
         [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],  # random
@@ -121,19 +139,6 @@ _EARTHQUAKE = GodEffect.EARTHQUAKE.value
 
 
 @njit
-def card_use(s, t, p, x):
-    """How useful hand card ``x`` is to seat ``p`` (about 0.1 .. 1.3)."""
-    if t.inv_forbidden[p, x] == 1 or slot_of(s, t, p, x) >= 0:
-        return 0.1
-    u = 0.2
-    if t.inv_level[x] <= max_level(s, t, p) + 1:
-        u = 0.3 + 0.2 * t.inv_level[x]
-    if s.hand[p, x] > 0:
-        u += 0.3
-    return u
-
-
-@njit
 def least_useful(s, t, p):
     """The card of ``p``'s hand least useful to ``p`` (higher level on ties), or -1."""
     hand = s.hand[p]
@@ -146,35 +151,6 @@ def least_useful(s, t, p):
                 low = u
                 best = x
     return best
-
-
-@njit
-def colour_need(s, t, p, c):
-    """1.0 if seat ``p`` lacks resources of colour ``c`` for its next village
-    (epoch costs by level) or city (costs in different colours), else 0.0."""
-    e = stone_epoch(s, t, False)
-    if e >= 0 and t.epoch_cost[e] == _LEVEL:
-        for i in range(t.max_inventions):
-            x = s.inv[p, i]
-            if x >= 0 and s.stones[p, i] == 0 and t.inv_colour[x] == c:
-                if s.supply[p, c] < t.inv_level[x]:
-                    return 1.0
-    e = stone_epoch(s, t, True)
-    if e >= 0 and t.epoch_cost[e] != _LEVEL and s.supply[p, c] < t.epoch_per_colour[e]:
-        enough = 0
-        for d in range(t.n_colours):
-            if s.supply[p, d] >= t.epoch_per_colour[e]:
-                enough += 1
-        if enough < t.epoch_colours[e]:
-            return 1.0
-    return 0.0
-
-
-@njit
-def resource_value(s, t, p, c):
-    """Value of one more resource of colour ``c`` to seat ``p``, per ``w_resource``:
-    what it lacks counts most, a colour it already holds much of least."""
-    return (0.3 + colour_need(s, t, p, c)) / (1.0 + 0.15 * s.supply[p, c])
 
 
 @njit
@@ -208,22 +184,6 @@ def best_colour(s, t, p):
 
 
 @njit
-def settle_cost(s, t, p, slot):
-    """Resources the next stone on ``slot`` costs seat ``p`` (an estimate: half
-    price taken as half the whole cost, whichever ``half_price_rounding``)."""
-    e = stone_epoch(s, t, s.stones[p, slot] == 1)
-    if t.epoch_cost[e] == _LEVEL:
-        k = t.inv_level[s.inv[p, slot]]
-    else:
-        k = t.epoch_per_colour[e] * t.epoch_colours[e]
-    if s.half_price[p] >= 1:
-        k = (k + 1) // 2
-    else:
-        k -= settle_discount(s, t, p)[0]
-    return max(k, 0)
-
-
-@njit
 def bid_bonus(s, t, p):
     """What seat ``p``'s displayed bid_bonus inventions add to its bids (the best one)."""
     best = 0
@@ -248,6 +208,14 @@ def replace_gain(t, x, y, st):
 
 # --------------------------------------------------------------------------- actions
 
+#: a version-2 seat's value of taking or drawing a card in its last turn (the
+#: card scores nothing): below every action that can score, so it is the choice
+#: only when nothing else is legal
+LAST_CARD = -10.0
+#: in the last turn, what a resource is worth beside the points it scores at once
+#: (it may still pay for a settlement later in the turn): a small fraction
+LAST_STEP = 0.1
+
 
 @njit
 def _add(s, k, kind, a, b, v):
@@ -269,13 +237,16 @@ def candidates(s, t, p):
     wl = prm[P_LEVEL]
     wr = prm[P_RESOURCE]
     wc = prm[P_CARD]
+    v2 = not _is_baseline(s, p)  # version 2's evaluation (baseline: version 1's)
+    last = last_turn(s, p)  # cards left in hand score nothing: actions go to points
     k = 0
     for a in range(t.display_size):
         x = s.display[a]
         if x >= 0:
-            k = _add(s, k, _TAKE_CARD, a, 0, wc * card_use(s, t, p, x))
+            v = LAST_CARD if last else wc * card_use(s, t, p, x)
+            k = _add(s, k, _TAKE_CARD, a, 0, v)
     if can_take_card(s, t, 3):
-        k = _add(s, k, _TAKE_CARD, 3, 0, wc * 0.45)
+        k = _add(s, k, _TAKE_CARD, 3, 0, LAST_CARD if last else wc * 0.45)
     has_free = free_slot(s, t, p) >= 0
     top = max_level(s, t, p) + 1
     own = 0
@@ -302,7 +273,10 @@ def candidates(s, t, p):
         base = all_pairs - s.tally[cx] // 2 + left // 2
         if has_free and pairs <= base:
             new = 0.0 if own_colour(s, t, p, cx) else wr
-            k = _add(s, k, _MAKE, x, -1, wp * t.bare_points + wl * lx + new - spent)
+            v = wp * t.bare_points + wl * lx + new - spent
+            if last:
+                v = wp * t.bare_points
+            k = _add(s, k, _MAKE, x, -1, v)
         for r in range(t.max_inventions):
             y = s.inv[p, r]
             if y >= 0 and t.inv_level[y] < lx:
@@ -317,7 +291,10 @@ def candidates(s, t, p):
                 if p_r <= base_r + (k_cy + 1) // 2 - k_cy // 2:
                     st = s.stones[p, r]
                     d = replace_gain(t, x, y, st)
-                    k = _add(s, k, _MAKE, x, r, wp * d + wl * (lx - t.inv_level[y]) - spent)
+                    v = wp * d + wl * (lx - t.inv_level[y]) - spent
+                    if last:
+                        v = wp * d
+                    k = _add(s, k, _MAKE, x, r, v)
     seen = 0
     for i in range(t.max_inventions):
         x = s.inv[p, i]
@@ -331,30 +308,53 @@ def candidates(s, t, p):
             continue
         seen |= 1 << c
         if can_get(s, t, p, c):
-            k = _add(s, k, _TAKE_RESOURCES, i, 1, wr * n * resource_value(s, t, p, c))
+            v = wr * n * resource_value(s, t, p, c)
+            if last:
+                v = wp * end_resource_points(s, t, p, n) + LAST_STEP * v
+            k = _add(s, k, _TAKE_RESOURCES, i, 1, v)
     mask = 0
     worth = 0.0
     shown = shown_mask(s, t)
     for x in range(t.n_inv):
         if s.hand[p, x] > 0 and (shown >> x) & 1 == 1:
             u = card_use(s, t, p, x)
-            if prm[P_UNIFORM] > 0 or u <= 0.35:
+            gain = wr * resource_value(s, t, p, t.inv_colour[x]) - wc * u
+            if v2 and prm[P_UNIFORM] == 0:
+                # version 2: trade every card whose resource is worth more than
+                # the card (in the last turn, every card)
+                if last or gain > 0:
+                    mask |= 1 << x
+                    worth += s.hand[p, x] * gain
+            elif prm[P_UNIFORM] > 0 or u <= 0.35:
                 mask |= 1 << x
-                worth += s.hand[p, x] * (wr * resource_value(s, t, p, t.inv_colour[x]) - wc * u)
-    if mask != 0 and tradeable(s, t, p, mask) > 0:  # the ruling trade_empty_pool
-        k = _add(s, k, _TRADE, mask, 0, worth)
+                worth += s.hand[p, x] * gain
+    if mask != 0:
+        got = tradeable(s, t, p, mask)
+        if got > 0:  # the ruling trade_empty_pool
+            if last:
+                worth = wp * end_resource_points(s, t, p, got) + LAST_STEP * worth
+            k = _add(s, k, _TRADE, mask, 0, worth)
     for i in range(t.max_inventions):
         x = s.inv[p, i]
         if x >= 0 and can_settle(s, t, p, i):
             st = s.stones[p, i]
             d = invention_points(t, x, st + 1) - invention_points(t, x, st)
-            k = _add(s, k, _SETTLE, i, 0, wp * d - 0.5 * wr * settle_cost(s, t, p, i) + 0.2)
+            cost = settle_cost(s, t, p, i)
+            v = wp * d - 0.5 * wr * cost + 0.2
+            if last:
+                v = wp * (d + end_resource_points(s, t, p, -cost))
+            k = _add(s, k, _SETTLE, i, 0, v)
         if x >= 0 and t.inv_effect[x] == _E_ACTION and s.fn_used[x] == 0:
+            c = best_colour(s, t, p)
             if t.inv_kind_param[x] == _DRAW:
-                v = wc * 0.45 * t.inv_amount[x]
+                v = LAST_CARD if last else wc * 0.45 * t.inv_amount[x]
+            elif last:
+                v = wp * end_resource_points(s, t, p, t.inv_amount[x])
+            elif v2 and c >= 0:
+                v = wr * t.inv_amount[x] * resource_value(s, t, p, c)
             else:
                 v = wr * 1.5 * t.inv_amount[x]
-            k = _add(s, k, _CARD_ACTION, i, best_colour(s, t, p), v)
+            k = _add(s, k, _CARD_ACTION, i, c, v)
     return k
 
 
