@@ -1259,7 +1259,8 @@ def sample():
     for g in range(40):
         tr = trace_of(4, ["random", "builder", "hoarder", "balanced"], 7, g)
         types = {e["type"] for e in tr["events"]}
-        if {"pair", "settle", "activate", "discard", "bid_cards", "secret_bid", "reshuffle"} <= types:
+        wanted = {"pair", "settle", "activate", "discard", "bid_cards", "secret_bid", "reshuffle"}
+        if wanted <= types:
             return tr
     raise AssertionError("no sample game with every event kind")
 
