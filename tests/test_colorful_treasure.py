@@ -506,6 +506,7 @@ def twin_take_value(s, t, seat, n, prm, cards, sv):
         H_CHESTS,
         H_COLOURS,
         H_KEYS,
+        H_TREASURE,
         H_WONDERS,
         S_EXPLORER_OWNER,
         S_GEM_OWNER,
@@ -530,7 +531,15 @@ def twin_take_value(s, t, seat, n, prm, cards, sv):
         chests = len(treasure) - keys
         hk, hc = s.held[seat, H_KEYS], s.held[seat, H_CHESTS]
         pairs = min(hk + keys, hc + chests) - min(hk, hc)
-        return w_treasure * len(treasure) + sv * pairs + explorer(treasure)
+        # the majority's chance: a logistic of the lead over the best other seat
+        rival = max(int(s.held[q, H_TREASURE]) for q in range(n) if q != seat)
+        d = int(s.held[seat, H_TREASURE]) - rival
+        left = sum(1 for c in range(t.n_cards) if s.owner[c] < 0 and t.card_kind[c] >= 2)
+        scale = 0.5 + 0.15 * left
+        k = len(treasure)
+        gain = 1 / (1 + math.exp(-(d + k) / scale)) - 1 / (1 + math.exp(-d / scale))
+        majority = math.floor(t.treasure_points * gain * 64 + 0.5) / 64 if t.rewards else 0.0
+        return w_treasure * len(treasure) + majority + sv * pairs + explorer(treasure)
     table = list(t.gem_points)
     best = -math.inf
     for kind, colour in {(int(t.card_kind[c]), int(t.card_colour[c])) for c in cards}:

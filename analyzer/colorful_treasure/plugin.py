@@ -161,7 +161,7 @@ class ColorfulTreasure(Game):
     name: str = "colorful_treasure"
     title: str = "Colorful Treasure"
     rules_version: str = ""
-    strategies_version: str = "1"
+    strategies_version: str = "2"
     min_players: int = 2
     max_players: int = 4
     strategies: tuple[Strategy, ...] = field(default_factory=_strategies)
