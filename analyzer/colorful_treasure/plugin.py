@@ -46,11 +46,17 @@ def _strategies() -> tuple[Strategy, ...]:
         PARAM_NAMES,
         STRATEGY_NAMES,
     )
-    from analyzer.colorful_treasure.rules import default_rules
+    from analyzer.colorful_treasure.rules import default_rules, tuned_rows
     from analyzer.games.data import read_bounds
 
-    rows = default_rules().player_params()
+    rules = default_rules()
+    rows = rules.player_params()
     rows["baseline"] = dict(zip(PARAM_NAMES, BASELINE_PARAMS, strict=True))
+    # the tuned rows by player count (data/strategies.toml), each a full row
+    by_players = {
+        name: tuple((n, tuple(rules.player_params(n)[name].items())) for n in sorted(counts))
+        for name, counts in tuned_rows().items()
+    }
     # the ranges analyzer tune searches (data/tuning.toml, which says why; not recall)
     bounds = read_bounds("analyzer.colorful_treasure", PARAM_NAMES)
     return tuple(
@@ -60,6 +66,7 @@ def _strategies() -> tuple[Strategy, ...]:
             tuple((p, rows[name][p]) for p in PARAM_NAMES),
             bounds=() if name == "random" or name in FROZEN_STRATEGIES else bounds,
             frozen=name in FROZEN_STRATEGIES,
+            by_players=by_players.get(name, ()),
         )
         for name in STRATEGY_NAMES
     )
