@@ -27,8 +27,10 @@ from analyzer.uruk import strategies as uruk_strategies
 CT_ROW = (0.8, 0.0, 0.0, 0.0, 0.0)  # greedy: recall, treasure, reward, deny, third
 CT_TILE_WORTH = (1.0, 1.5, 2.0, 4.0, 1.0, 1.0, 1.5, 1.5, 2.0)  # players.tile_worth
 URUK_ROW = (0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5)  # balanced
-#: game -> the strategy baseline copies
-COPIES = {"colorful_treasure": "greedy", "uruk": "balanced"}
+#: game -> the strategy baseline copies today (Colorful Treasure's greedy moved on in
+#: strategies version 2: its baseline is held by the frozen hashes of
+#: tests/test_pinned.py, taken when greedy and baseline played the same games)
+COPIES = {"uruk": "balanced"}
 
 
 def _play(game: str, lineup: str, **kw) -> pd.DataFrame:
@@ -46,7 +48,6 @@ def test_rows_are_the_frozen_literals():
     assert ct_codes.BASELINE_PARAMS == CT_ROW
     assert ct_codes.BASELINE_TILE_WORTH == CT_TILE_WORTH
     shipped = ct_rules().data["players"]
-    assert tuple(shipped["greedy"][p] for p in ct_codes.PARAM_NAMES) == CT_ROW
     worth = shipped["tile_worth"]
     assert tuple(worth[e] for e in ct_codes.EFFECT_NAMES) == CT_TILE_WORTH
     assert uruk_strategies.BASELINE_PARAMS == URUK_ROW
@@ -57,18 +58,17 @@ def test_rows_are_the_frozen_literals():
         by_name = {s.name: s for s in g.strategies}
         assert by_name["baseline"].frozen and g.yardstick == "baseline"
         assert tuple(v for _, v in by_name["baseline"].params) == row
-        assert tuple(v for _, v in by_name[COPIES[game]].params) == row  # today
+        if game in COPIES:
+            assert tuple(v for _, v in by_name[COPIES[game]].params) == row  # today
 
 
 @pytest.mark.parametrize(
     "game,lineup,kw",
     [
-        ("colorful_treasure", "baseline,baseline,baseline", {}),
-        ("colorful_treasure", "baseline,random,hunter,baseline", {"rulings": {"tiles": "b"}}),
         ("uruk", "baseline,baseline,baseline", {}),
         ("uruk", "baseline,hoarder,random,baseline", {}),
     ],
-    ids=["ct-3p", "ct-4p-tiles", "uruk-3p", "uruk-4p"],
+    ids=["uruk-3p", "uruk-4p"],
 )
 def test_baseline_plays_todays_games(game, lineup, kw):
     """Every baseline seat plays the games the copied strategy plays there today:
@@ -92,7 +92,7 @@ def test_ct_baseline_never_moves_with_greedy_defaults():
     assert not before.equals(after)  # greedy's seat plays differently
     all_greedy = _play("colorful_treasure", "greedy,greedy,greedy", overrides=moved, **kw)
     frozen = _play("colorful_treasure", "baseline,baseline,baseline", overrides=moved, **kw)
-    _same_games(frozen, _play("colorful_treasure", "greedy,greedy,greedy", **kw))
+    _same_games(frozen, _play("colorful_treasure", "baseline,baseline,baseline", **kw))
     assert not frozen.drop(columns="strategy").equals(all_greedy.drop(columns="strategy"))
 
 
@@ -140,7 +140,7 @@ def test_ct_baseline_has_no_override_path():
 
 @pytest.mark.parametrize("game", ["colorful_treasure", "uruk"])
 def test_strategy_column_keeps_its_categories(game):
-    copy = COPIES[game]
+    copy = COPIES.get(game, "greedy")  # any strategy but baseline
     a = _play(game, f"{copy},random", games=2)
     assert list(a["strategy"].cat.categories) == list(
         load_game(game).strategy_names()[:4]

@@ -19,9 +19,11 @@ from analyzer.games import Column, Game, Strategy
 
 _STRATEGY_TEXT = {
     "random": "uniform among the legal choices at every decision, no memory",
-    "greedy": "best expected points now, from what it remembers (recall 0.8 a turn)",
+    "greedy": "best expected points now, from what it remembers (recall 0.8 a turn), "
+    "plus the rewards and the treasure majority; never weighs what a victim loses",
     "perfect": "greedy with perfect memory: exact chances over each column's unseen cards",
-    "hunter": "plays for the rewards and steals: values keys and chests, new colours and wonders",
+    "hunter": "greedy that also plays to hurt: a steal's loss to its victim counts "
+    "(deny at least 0.5)",
     "baseline": "greedy as shipped in strategies version 1 (its row and choices), frozen: "
     "the yardstick of ratings and tuning",
 }
