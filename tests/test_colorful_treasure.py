@@ -306,6 +306,18 @@ def test_tuned_rows_by_player_count_and_overrides_win(monkeypatch):
     assert over.player_params(4)["greedy"]["third"] == -0.5
 
 
+def test_a_checkpoint_never_resumes_with_other_tuned_rows(monkeypatch):
+    """The tuned rows are part of a job's fingerprint (Rules.describe): a run
+    checkpointed before they changed does not resume with the new players."""
+    from analyzer.colorful_treasure import rules as R
+
+    before = repr(make_job(2, "hunter", seed=3))
+    rows = {s: dict(by) for s, by in R.tuned_rows().items()}
+    rows["hunter"] = {2: {"treasure": 0.5}}
+    monkeypatch.setattr(R, "tuned_rows", lambda: rows)
+    assert repr(make_job(2, "hunter", seed=3)) != before
+
+
 def test_shipped_tuned_rows_are_within_the_declared_bounds():
     """Every shipped tuned row is a full row of searched parameters, in the ranges of
     data/tuning.toml, never recall (the player's memory is not tuned), each a

@@ -246,12 +246,17 @@ class Rules:
         return rows
 
     def describe(self) -> dict:
-        """JSON-able description for manifests: version, rulings, overrides, players."""
+        """JSON-able description for manifests: version, rulings, overrides, players
+        (``players.toml``'s rows and the tuned rows by player count, ``tuned``: part of
+        a checkpoint's fingerprint, so a run never resumes with other players)."""
         return {
             "rules_version": RULES_VERSION,
             "rulings": self.rulings.as_dict(),
             "overrides": dict(self.overrides),
             "players": self.player_params(),
+            "tuned": {
+                s: {str(n): row for n, row in sorted(by.items())} for s, by in tuned_rows().items()
+            },
         }
 
 
