@@ -796,10 +796,13 @@ MARKS = {"sig": ("●", SIGNIFICANT), "ns": ("○", PLAIN)}
 SUBTITLE_WIDTH = 150
 
 
-def text_blocks_pages(title: str, blocks, stamp: str, subtitle: str = "") -> list[Figure]:
+def text_blocks_pages(
+    title: str, blocks, stamp: str, subtitle: str = "", smallest: float = 0.85
+) -> list[Figure]:
     """Pages of styled text: ``blocks`` is ``[(style, text)]`` with a style of
     :data:`TEXT_STYLES`; lines are wrapped and flow onto further pages. Text that
-    overflows one page by a little is set up to 15% smaller to fit it."""
+    overflows one page by a little is set smaller to fit it, down to ``smallest``
+    of its size (steps of 5%)."""
 
     def layout(scale: float):
         lines = []
@@ -815,7 +818,7 @@ def text_blocks_pages(title: str, blocks, stamp: str, subtitle: str = "") -> lis
     scale = 1.0
     lines, height = layout(scale)
     if height > top - bottom:
-        for trial in (0.95, 0.9, 0.85):
+        for trial in (t / 100 for t in range(95, int(round(100 * smallest)) - 1, -5)):
             lines, height = layout(trial)
             scale = trial
             if height <= top - bottom:

@@ -51,7 +51,16 @@ app = typer.Typer(
 )
 
 #: game-agnostic command modules under analyzer.commands, each with ``register(app)``
-COMMAND_MODULES = ("games", "simulate", "replay", "run", "compare", "ladder", "tune")
+COMMAND_MODULES = (
+    "games",
+    "simulate",
+    "replay",
+    "run",
+    "compare",
+    "ladder",
+    "tune",
+    "serve",
+)
 
 
 def _register_commands() -> None:

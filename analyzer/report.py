@@ -433,10 +433,15 @@ def findings_pages(found: findings.Findings, info: dict, title: str, stamp: str)
     # 'Strategy parameters'), then findings beyond the largest of each question
     tries = [(k, False) for k in range(findings.PAGE_PER_QUESTION, 1, -1)]
     tries += [(k, True) for k in range(findings.PAGE_PER_QUESTION, 0, -1)]
+    tries.append((1, "tight"))  # last: the method in one line, no closing line
     for k, compact in tries:
         found.page_per_question = k
         pages = charts.text_blocks_pages(
-            title, findings_blocks(found, info, compact), stamp, subtitle=findings_subtitle(info)
+            title,
+            findings_blocks(found, info, compact),
+            stamp,
+            subtitle=findings_subtitle(info),
+            smallest=0.75 if compact == "tight" else 0.85,
         )
         if len(pages) == 1:
             break
@@ -480,10 +485,11 @@ def findings_subtitle(info: dict) -> str:
 
 
 def findings_blocks(
-    found: findings.Findings, info: dict, compact: bool = False
+    found: findings.Findings, info: dict, compact: bool | str = False
 ) -> list[tuple[str, str]]:
     """Page 1: the field of players, each question and its answers, whose play (without
-    the parameter values when ``compact``), what was assumed, the method."""
+    the parameter values when ``compact``), what was assumed, the method (in one line
+    and without the closing line when ``compact`` is ``"tight"``)."""
     blocks: list[tuple[str, str]] = []
     how = "questions this scenario asks" if found.explicit else "the game's standard questions"
     games = plays_games(info)
@@ -524,6 +530,14 @@ def findings_blocks(
     blocks += [("p", line) for line in whose]
     blocks += [("gap", ""), ("h", "What was assumed")]
     blocks += [("p", line) for line in found.assumed]
+    if compact == "tight":
+        if games:
+            n = len(found.findings)
+            blocks += [("gap", ""), ("small", (
+                f"Method: two-sided z-tests, significant at p < {findings.ALPHA:g} after Holm's "
+                f"correction for the {n} findings; 95% intervals, uncorrected; "
+                "the settings are on the last page."))]  # fmt: skip
+        return blocks
     if games:
         blocks += [("gap", ""), ("small", found.method)]
     else:

@@ -22,7 +22,7 @@ from analyzer.colorful_treasure.game import (
     recompute_scores,
     simulate,
 )
-from analyzer.colorful_treasure.replay import render_trace
+from analyzer.colorful_treasure.replay import CHOICE_ROWS, render_trace
 from analyzer.colorful_treasure.rules import assumed_values, default_rules, load_rules
 from analyzer.colorful_treasure.state import S_TRACE_N, new_state
 from analyzer.colorful_treasure.turn import remember
@@ -350,7 +350,7 @@ def _turns(forced, players=2, turns=2):
     layout and the given forced choices."""
     job = make_job(players, "random", seed=3)
     _, _, _, s = play_raw(job, 0, 1, trace_rows=4000, deal=IDENTITY, forced=forced)
-    lines = render_trace(job.rules, s.trace, int(s.sc[S_TRACE_N]))
+    lines = render_trace(job.rules, s.trace, int(s.sc[S_TRACE_N]), skip=CHOICE_ROWS)
     return [ln for ln in lines if int(ln.split(" ")[0][1:]) < turns], s
 
 
@@ -414,7 +414,7 @@ def _gem_reward_after_a_steal(stolen_cards):
     forced += [0, 0, 0, 0]  # t2 seat 0: places 1 and 2, stop, takes Pyramids yellow
     forced += [0, 0, 0, 0]  # t3 seat 1: places 2 and 3, stop, takes Pyramids green
     _, _, _, s = play_raw(job, 0, 1, trace_rows=4000, deal=IDENTITY, forced=forced)
-    lines = render_trace(job.rules, s.trace, int(s.sc[S_TRACE_N]))
+    lines = render_trace(job.rules, s.trace, int(s.sc[S_TRACE_N]), skip=CHOICE_ROWS)
     return [ln for ln in lines if int(ln.split(" ")[0][1:]) < 4]
 
 
@@ -518,9 +518,9 @@ def test_a_seat_that_never_saw_a_card_finds_it_only_by_chance():
         strategy_params={"greedy": {"recall": 0.0}, "hunter": {"recall": 0.0}},
     )
     games = 400
-    _, _, _, s = play_raw(job, 0, games, trace_rows=games * 200, deal=deal)
+    _, _, _, s = play_raw(job, 0, games, trace_rows=games * 300, deal=deal)
     n_events = int(s.sc[S_TRACE_N])
-    assert n_events < games * 200
+    assert n_events < games * 300
     tr = s.trace[:n_events]
     expected = var = 0.0
     hits = 0

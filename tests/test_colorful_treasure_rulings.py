@@ -21,7 +21,7 @@ from analyzer.colorful_treasure import strategies as S
 from analyzer.colorful_treasure import tiles as T
 from analyzer.colorful_treasure.codes import Kind, Plan
 from analyzer.colorful_treasure.game import make_job, play_raw, simulate
-from analyzer.colorful_treasure.replay import render_trace
+from analyzer.colorful_treasure.replay import CHOICE_ROWS, render_trace
 from analyzer.colorful_treasure.rules import load_rules
 from analyzer.colorful_treasure.state import (
     H_CHESTS,
@@ -43,7 +43,7 @@ def _play(forced, rulings, overrides=None, turns=4, players=2, check=True):
     rules = load_rules(rulings, overrides or {})
     job = make_job(players, "random", seed=3, rules=rules)
     results, _, _, s = play_raw(job, 0, 1, trace_rows=4000, deal=IDENTITY, forced=forced)
-    lines = render_trace(job.rules, s.trace, int(s.sc[S_TRACE_N]))
+    lines = render_trace(job.rules, s.trace, int(s.sc[S_TRACE_N]), skip=CHOICE_ROWS)
     lines = [ln for ln in lines if int(ln.split(" ")[0][1:]) < turns]
     if check:
         assert (results[:, engine.R_BAD] == 0).all()

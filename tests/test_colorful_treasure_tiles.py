@@ -17,7 +17,7 @@ import pytest
 from analyzer.colorful_treasure import engine
 from analyzer.colorful_treasure.codes import SCALE, Effect, Kind
 from analyzer.colorful_treasure.game import make_job, play_raw, simulate
-from analyzer.colorful_treasure.replay import render_trace
+from analyzer.colorful_treasure.replay import CHOICE_ROWS, render_trace
 from analyzer.colorful_treasure.rules import assumed_values, load_rules
 from analyzer.colorful_treasure.state import (
     ALWAYS,
@@ -46,7 +46,7 @@ def _play(forced, rulings, overrides=None, turns=3, players=2):
     rules = load_rules(rulings, overrides or {})
     job = make_job(players, "random", seed=3, rules=rules)
     results, _, _, s = play_raw(job, 0, 1, trace_rows=4000, deal=IDENTITY, forced=forced)
-    lines = render_trace(job.rules, s.trace, int(s.sc[S_TRACE_N]))
+    lines = render_trace(job.rules, s.trace, int(s.sc[S_TRACE_N]), skip=CHOICE_ROWS)
     lines = [ln for ln in lines if int(ln.split(" ")[0][1:]) < turns]
     assert (results[:, engine.R_BAD] == 0).all()
     return lines, results, s
@@ -178,6 +178,7 @@ def test_a_wild_marker_pairs_with_one_marker_and_steals():
         "t2 seat 0: takes Pyramids key",
         "t2 seat 0: turns Pyramids green face down again at Pyramids row 2",
         "t2 seat 0: uses the action tile t4 (wild marker)",
+        "t2 seat 0: pairs its key marker with the wild marker",
         "t2 seat 0: steals Pyramids yellow from seat 1",
     ]
     assert s.tile_owner[3] == -2

@@ -204,3 +204,14 @@ def test_png_bytes_draws_once_the_png_savefig_draws(monkeypatch):
     buf = io.BytesIO()
     page.savefig(buf, format="png", dpi=charts.PNG_DPI)
     assert charts.png_bytes(page) == buf.getvalue()
+
+
+def test_text_pages_shrink_type_only_as_far_as_allowed():
+    """Text a little too long for one page is set smaller down to ``smallest``; what still
+    does not fit flows onto a second page (page 1 of a report tries 75% last)."""
+    from analyzer import charts
+
+    blocks = [("p", f"line {i} of a long page one") for i in range(45)]
+    assert len(charts.text_blocks_pages("t", blocks, "stamp")) == 2
+    assert len(charts.text_blocks_pages("t", blocks, "stamp", smallest=0.75)) == 1
+    assert len(charts.text_blocks_pages("t", blocks[:30], "stamp")) == 1

@@ -17,8 +17,11 @@ from analyzer.colorful_treasure.bits import popcount
 from analyzer.colorful_treasure.codes import Kind
 from analyzer.colorful_treasure.state import (
     EV_END,
+    EV_KIND,
     EV_NO_VICTIM,
     EV_NOTHING,
+    EV_STOP,
+    EV_TREASURE,
     H_CARDS,
     H_CHESTS,
     H_COLOURS,
@@ -51,6 +54,8 @@ from analyzer.colorful_treasure.state import (
     ST_TREASURE_TURNS,
     ST_TURNS,
     trace,
+    trace_opts,
+    tracing,
 )
 from analyzer.colorful_treasure.strategies import (
     choose_extra,
@@ -63,6 +68,7 @@ from analyzer.colorful_treasure.turn import (
     check_rewards,
     discard_pair,
     face_down_count,
+    face_down_places,
     final_scores,
     is_treasure,
     must_take_treasure,
@@ -73,6 +79,7 @@ from analyzer.colorful_treasure.turn import (
     take_from_grid,
     turn_back,
     unspent,
+    up_kinds,
 )
 from analyzer.jit import njit
 from analyzer.rng import rng_seed
@@ -138,6 +145,7 @@ def play_turn(s, t, seat, n, game):
     for _ in range(t.extra_reveals):
         p = choose_extra(s, t, seat, n)
         if p < 0:
+            trace_opts(s, EV_STOP, seat, 0, 0, s.sc[S_N_UP], face_down_places(s), 0)
             break
         reveal(s, seat, p)
         extra += 1
@@ -151,11 +159,13 @@ def play_turn(s, t, seat, n, game):
                 take_from_grid(s, t, seat, c)
     else:
         idx = choose_kind(s, t, seat, n)
+        kinds = up_kinds(s, t, -1) if tracing(s) else 0  # the options, for the trace
         if idx < 0:
             s.stats[seat, ST_NOTHING] += 1
-            trace(s, EV_NOTHING, seat, 0, 0, 0)
+            trace(s, EV_NOTHING, seat, 0, kinds, 0)
         else:
             c0 = s.grid[s.up[idx]]
+            trace(s, EV_KIND, seat, t.card_key[c0], kinds, 1)
             for i in range(s.sc[S_N_UP]):
                 c = s.grid[s.up[i]]
                 if (
@@ -380,6 +390,8 @@ def play_batch(s, t, o, n, key0, key1, start, count):
                 wins[r] = np.float32(1.0 / top)
             else:
                 wins[r] = 0.0
+            if t.rewards == 1:  # the treasure majority, as scored
+                trace(s, EV_TREASURE, q, s.counted[q], s.parts[q, 5], 0)
             trace(s, EV_END, q, s.parts[q, R_SCORE], np.int64(wins[r] * 1000.0 + 0.5), 0)
 
 

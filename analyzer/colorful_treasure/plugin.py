@@ -279,6 +279,11 @@ class ColorfulTreasure(Game):
 
         return replay_game(job, game)
 
+    def replay_events(self, job, game: int) -> dict:
+        from analyzer.colorful_treasure.replay import replay_events
+
+        return replay_events(job, game)
+
     # ----------------------------------------------------------------- reports
 
     def reduce(self, tables):

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.colorful_treasure.codes import SCALE, Reward
+from analyzer.colorful_treasure.codes import SCALE, Kind, Reward
 from analyzer.colorful_treasure.rules import RULES_VERSION, Rules
 from analyzer.colorful_treasure.state import (
     EV_BACK,
     EV_END,
+    EV_KIND,
     EV_NO_VICTIM,
     EV_NOTHING,
     EV_PAIR,
@@ -26,10 +27,15 @@ from analyzer.colorful_treasure.state import (
     EV_REVEAL,
     EV_REWARD,
     EV_STEAL,
+    EV_STOP,
     EV_TAKE,
+    EV_TILE_DECLINE,
+    EV_TILE_PASS,
     EV_TILE_TAKE,
     EV_TILE_USE,
+    EV_TREASURE,
     EV_TRUCE,
+    EV_WILD,
     S_TRACE_N,
 )
 from analyzer.errors import AnalyzerError
@@ -53,9 +59,22 @@ def tile_text(rules: Rules, i: int) -> str:
     return f"{tid} ({effect.replace('_', ' ')})"
 
 
+def kind_name(rules: Rules, key: int) -> str:
+    """A ``card_key`` as a word: a gem colour, ``diamond``, ``key`` or ``chest``."""
+    nc = rules.tables.n_colours
+    if 0 <= key < nc:
+        return rules.colours[key]
+    return ("diamond", "key", "chest")[key - nc] if nc <= key < nc + 3 else f"kind {key}"
+
+
+def bits(mask: int) -> list[int]:
+    """The bits set in ``mask``, lowest first."""
+    return [i for i in range(64) if (int(mask) >> i) & 1]
+
+
 def event_text(rules: Rules, row) -> str:
     """One trace row as text (without the turn/seat prefix)."""
-    ev, _turn, _seat, a, b, c, _d, _e = (int(x) for x in row)
+    ev, _turn, _seat, a, b, c, d, _e = (int(x) for x in row)
     if ev == EV_REVEAL:
         return f"reveals {position_text(rules, a)}: {rules.card_name(b)} (card {c} of the turn)"
     if ev == EV_TAKE:
@@ -65,6 +84,9 @@ def event_text(rules: Rules, row) -> str:
     if ev == EV_BACK:
         return f"turns {rules.card_name(b)} face down again at {position_text(rules, a)}"
     if ev == EV_PAIR:
+        if a >= 0 or b >= 0:  # steal_pairs = cards
+            spent = " and ".join(rules.card_name(x) for x in (a, b) if x >= 0)
+            return f"spends {spent} in a pair (ruling steal_pairs = cards)"
         return "discards a key marker and a chest marker"
     if ev == EV_STEAL:
         item = "a plastic diamond" if b < 0 else rules.card_name(b)
@@ -73,6 +95,23 @@ def event_text(rules: Rules, row) -> str:
         return "has nobody to steal from"
     if ev == EV_NOTHING:
         return "takes nothing"
+    if ev == EV_KIND:
+        how = {2: "a second kind ", 3: "instead of the keys and chests "}.get(c, "")
+        of = ", ".join(kind_name(rules, k) for k in bits(b))
+        return f"chooses {how}{kind_name(rules, a)} (of {of})"
+    if ev == EV_STOP:
+        return f"reveals no more cards ({c} face up)"
+    if ev == EV_TILE_PASS:
+        return f"does not use the action tile {tile_text(rules, a)}"
+    if ev == EV_TILE_DECLINE:
+        left = ", ".join(tile_text(rules, i) for i in bits(d))
+        return f"takes no action tile for {rules.colours[c]} (left: {left})"
+    if ev == EV_WILD:
+        marker = "key" if a == Kind.KEY else "chest"
+        spent = f", spends {rules.card_name(b)}" if b >= 0 else ""
+        return f"pairs its {marker} marker with the wild marker{spent}"
+    if ev == EV_TREASURE:
+        return f"holds {a} key and chest cards that count: treasure reward {b / SCALE:g}"
     if ev == EV_REWARD:
         return f"takes the {Reward(a).name.lower()} reward ({b} points)"
     if ev == EV_TILE_TAKE:
@@ -88,11 +127,19 @@ def event_text(rules: Rules, row) -> str:
     return f"event {ev}: {a} {b} {c}"
 
 
-def render_trace(rules: Rules, trace: np.ndarray, n_events: int) -> list[str]:
-    """The first ``n_events`` rows of ``trace`` as ``t<turn> seat <s>: <event>`` lines."""
+#: rows that record only a choice whose outcome other rows show (the kind taken, the
+#: reveals stopped, a tile not used or not taken): tests of the rules' effects may
+#: leave them out (``render_trace(..., skip=CHOICE_ROWS)``)
+CHOICE_ROWS = (EV_KIND, EV_STOP, EV_TILE_PASS, EV_TILE_DECLINE)
+
+
+def render_trace(rules: Rules, trace: np.ndarray, n_events: int, skip=()) -> list[str]:
+    """The first ``n_events`` rows of ``trace`` as ``t<turn> seat <s>: <event>`` lines,
+    less the rows whose event code is in ``skip``."""
     return [
         f"t{int(trace[i, 1])} seat {int(trace[i, 2])}: {event_text(rules, trace[i])}"
         for i in range(n_events)
+        if int(trace[i, 0]) not in skip
     ]
 
 
@@ -153,3 +200,189 @@ def replay_game(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> str:
             f"win {float(wins[p]):.4g}"
         )
     return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ the checkable trace
+
+
+def _place(rules: Rules, p: int) -> str:
+    """A place as ``"<wonder id>/<row>"`` (row 0 at the top of the column)."""
+    rows = rules.tables.rows
+    return f"{rules.wonder_ids[p // rows]}/{p % rows}"
+
+
+def _card(rules: Rules, c: int) -> str:
+    """A card as ``"<wonder id>/<what>"``: a gem colour, ``diamond``, ``key``, ``chest``."""
+    t = rules.tables
+    return f"{rules.wonder_ids[int(t.card_wonder[c])]}/{kind_name(rules, int(t.card_key[c]))}"
+
+
+def _tile(rules: Rules, i: int) -> str:
+    return rules.tile_sides()[i][0]
+
+
+def setup_dict(rules: Rules, players: int) -> dict:
+    """What the rules fix before play (``setup`` of the checkable trace)."""
+    t = rules.tables
+    data = rules.data
+    young = rules.young
+    out = {
+        "first_player": 0,
+        "colours": rules.colours,
+        "wonders": [
+            {
+                "id": w["id"],
+                "name": w["name"],
+                "colours": list(w["colours"]),
+                "treasure": None if young else w["treasure"],
+            }
+            for w in data["wonders"]["wonder"]
+        ],
+        "rows": t.rows,
+        "cards": [_card(rules, c) for c in range(t.n_cards)],
+        "layout": (
+            "hidden: each column's cards are shuffled face down (every order equally "
+            "likely, columns independent); a place's card is a chance event when it is "
+            "first revealed or peeked, and a checker needs no more"
+        ),
+        "first_reveals": t.first_reveals,
+        "extra_reveals": t.extra_reveals,
+        "end_cards": t.end_cards,
+        "scoring": {
+            "gems": [int(x) for x in t.gem_points],
+            "diamond_card": t.diamond_card,
+            "plastic_diamond": t.plastic_diamond,
+        },
+        "rewards": None
+        if young
+        else {
+            "gem": {"colours": int(t.gem_goal[players]), "points": int(t.gem_reward[players])},
+            "explorer": {"wonders": t.explorer_goal, "points": t.explorer_points},
+            "treasure": {"points": t.treasure_points, "min_cards": t.treasure_min},
+        },
+        "tiles": [
+            {
+                "tile": tid,
+                "side": side,
+                "effect": data["tiles"]["side"][side]["effect"],
+                "use": data["tiles"]["side"][side]["use"],
+                "points": int(data["tiles"]["side"][side]["points"]),
+                "amount": int(data["tiles"]["side"][side]["amount"]),
+            }
+            for tid, side in rules.tile_sides()
+        ],
+    }
+    return out
+
+
+#: the ``as`` of a take_kind event, by the row's ``c``
+_KIND_AS = {1: "take", 2: "second_kind", 3: "instead_of_treasure"}
+
+
+def row_events(rules: Rules, row) -> list[dict]:
+    """The checkable trace's events of one trace row (none for EV_END: see ``final``)."""
+    ev, turn, seat, a, b, c, d, e = (int(x) for x in row)
+    head = {"turn": turn, "seat": seat}
+
+    def choice(type_, **kw):
+        return {"kind": "choice", "type": type_, **head, **kw}
+
+    def chance(type_, **kw):
+        return {"kind": "chance", "type": type_, **head, **kw}
+
+    def effect(type_, **kw):
+        return {"kind": "effect", "type": type_, **head, **kw}
+
+    places = lambda m: [_place(rules, p) for p in bits(m)]  # noqa: E731
+    if ev == EV_REVEAL:
+        return [
+            choice("reveal", place=_place(rules, a), number=c, options=places(d)),
+            chance("card", place=_place(rules, a), card=_card(rules, b), seen_by="all"),
+        ]
+    if ev == EV_PEEK:
+        return [
+            choice("peek", place=_place(rules, a), options=places(d)),
+            chance("card", place=_place(rules, a), card=_card(rules, b), seen_by=seat),
+        ]
+    if ev == EV_STOP:
+        return [choice("stop", face_up=c, options=places(d))]
+    if ev in (EV_KIND, EV_NOTHING):
+        what = kind_name(rules, a) if ev == EV_KIND else None
+        opts = [kind_name(rules, k) for k in bits(b)]
+        return [choice("take_kind", what=what, options=opts, **{"as": _KIND_AS.get(c, "take")})]
+    if ev == EV_TAKE:
+        return [effect("take", card=_card(rules, a))]
+    if ev == EV_PLASTIC:
+        return [effect("plastic", wonder=rules.wonder_ids[a])]
+    if ev == EV_BACK:
+        return [effect("turn_back", place=_place(rules, a), card=_card(rules, b))]
+    if ev == EV_PAIR:
+        return [effect("pair", spent=[_card(rules, x) for x in (a, b) if x >= 0])]
+    if ev == EV_WILD:
+        marker = "key" if a == Kind.KEY else "chest"
+        return [effect("wild_pair", marker=marker, spent=_card(rules, b) if b >= 0 else None)]
+    if ev == EV_STEAL:
+        item = "plastic" if b < 0 else _card(rules, b)
+        opts = {"cards": [_card(rules, x) for x in bits(d)], "plastic": bits(e)}
+        return [choice("steal", victim=a, item=item, options=opts)]
+    if ev == EV_NO_VICTIM:
+        return [effect("no_steal", why="nothing to take")]
+    if ev == EV_TRUCE:
+        return [effect("no_steal", why="truce")]
+    if ev == EV_REWARD:
+        return [effect("reward", reward=Reward(a).name.lower(), points=b)]
+    if ev in (EV_TILE_TAKE, EV_TILE_DECLINE):
+        tile = _tile(rules, a) if ev == EV_TILE_TAKE else None
+        opts = [_tile(rules, i) for i in bits(d)]
+        return [choice("take_tile", tile=tile, colour=rules.colours[c], options=opts)]
+    if ev in (EV_TILE_USE, EV_TILE_PASS):
+        effect_name = rules.data["tiles"]["side"][rules.tile_sides()[a][1]]["effect"]
+        used = ev == EV_TILE_USE
+        return [choice("use_tile", tile=_tile(rules, a), effect=effect_name, used=used)]
+    if ev == EV_TREASURE:
+        return [effect("treasure", cards=a, points=b / SCALE, points_60ths=b)]
+    if ev == EV_END:
+        return []
+    raise AnalyzerError(f"replay: unknown trace event {ev}")
+
+
+def replay_events(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> dict:
+    """Game ``game`` of ``job`` as the checkable trace (``analyzer replay --json``,
+    docs/CONTRACTS.md "The checkable trace"; what it holds: docs/rules/colorful-treasure.md,
+    "The checkable trace"): ``setup``, ``events`` in play order, ``final``."""
+    from analyzer.colorful_treasure import engine
+    from analyzer.colorful_treasure.game import PART_NAMES, play_raw
+
+    results, wins, _steals, s = play_raw(job, game, 1, trace_rows=trace_rows)
+    n_events = int(s.sc[S_TRACE_N])
+    if n_events >= trace_rows:
+        raise AnalyzerError(
+            f"replay: trace_rows: bad value {trace_rows} (allowed: more than the "
+            f"{n_events} events of game {game})"
+        )
+    rules = job.rules
+    events: list[dict] = []
+    for i in range(n_events):
+        events += row_events(rules, s.trace[i])
+    seats = []
+    for p in range(job.players):
+        row = results[p]
+        parts = {name: int(row[engine.R_PARTS + i]) / SCALE for i, name in enumerate(PART_NAMES)}
+        parts["tiles"] = int(row[engine.R_PTS_TILES]) / SCALE
+        seats.append(
+            {
+                "seat": p,
+                "score": int(row[engine.R_SCORE]) / SCALE,
+                "score_60ths": int(row[engine.R_SCORE]),
+                "parts": parts,
+                "win": float(wins[p]),
+            }
+        )
+    best = max(x["score_60ths"] for x in seats)
+    final = {
+        "turns": int(results[0, engine.R_GAME_TURNS]),
+        "cards_left": int(results[0, engine.R_LEFT]),
+        "seats": seats,
+        "winners": [x["seat"] for x in seats if x["score_60ths"] == best and x["win"] > 0],
+    }
+    return {"setup": setup_dict(rules, job.players), "events": events, "final": final}

@@ -84,21 +84,42 @@ ST_TILES_USED = 9  #: action tile uses (a peek, a fourth card, two kinds, ignore
 N_STATS = 10
 
 # ------------------------------------------------------------------ trace events
-#: trace rows are int64[8]: (event, turn, seat, a, b, c, d, e)
-EV_REVEAL = 1  #: a=position, b=card, c=reveal number in the turn (1..)
+#: trace rows are int64[8]: (event, turn, seat, a, b, c, d, e). Every chance outcome
+#: (a card seen) and every choice is a row; where the rules offer a set of options,
+#: ``d`` (and ``e``) hold it as a bit mask (docs/rules/colorful-treasure.md, "The
+#: checkable trace"). Masks of places and cards: bit = place or card id; of kinds:
+#: bit = ``card_key``; of tiles: bit = tile index; of seats: bit = seat.
+EV_REVEAL = 1  #: a=position, b=card, c=reveal number in the turn (1..), d=face-down places
 EV_TAKE = 2  #: a=card
 EV_BACK = 3  #: a=position, b=card: turned face down again
-EV_PAIR = 4  #: a key and a chest marker discarded (steal_pairs = cards: two cards spent)
-EV_STEAL = 5  #: a=victim, b=card taken, or -1 for a plastic diamond
+#: a key and a chest marker discarded; steal_pairs = cards: a=key card, b=chest card spent
+#: (else -1, -1)
+EV_PAIR = 4
+#: a=victim, b=card taken, or -1 for a plastic diamond; d=cards it could take, e=seats
+#: whose plastic diamond it could take
+EV_STEAL = 5
 EV_NO_VICTIM = 6  #: a pair but nobody holds anything
 EV_REWARD = 7  #: a=Reward, b=points
-EV_NOTHING = 8  #: took nothing (ruling take = optional)
+EV_NOTHING = 8  #: took nothing (ruling take = optional); b=kinds it could take
 EV_END = 9  #: one per seat: a=score in 60ths, b=win share * 1000
 EV_PLASTIC = 10  #: a=wonder: the plastic diamond above it taken with its diamond card
-EV_TILE_TAKE = 11  #: a=tile, b=Effect: an action tile taken
+#: a=tile, b=Effect: an action tile taken; c=gem colour of the offer, d=tiles left
+EV_TILE_TAKE = 11
 EV_TILE_USE = 12  #: a=tile, b=Effect: an action tile used (x1: then discarded)
-EV_PEEK = 13  #: a=position, b=card: looked at by the seat alone (a peek tile)
+#: a=position, b=card: looked at by the seat alone (a peek tile); d=places it could peek
+EV_PEEK = 13
 EV_TRUCE = 14  #: a pair but the truce forbids the steal (a=1: the thief holds it)
+#: the kind taken: a=card_key, b=kinds face up it could take, c=1 the take, 2 a second
+#: kind (two kinds tile), 3 instead of the keys and chests (ignore treasure tile)
+EV_KIND = 15
+EV_STOP = 16  #: reveals no more cards: c=cards face up, d=face-down places it could reveal
+EV_TILE_PASS = 17  #: a=tile, b=Effect: a tile the seat may use now, not used
+EV_TILE_DECLINE = 18  #: an offer of a tile declined: c=gem colour of the offer, d=tiles left
+#: a wild marker pairs with the seat's marker: a=Kind of that marker (KEY or CHEST),
+#: b=the card spent (steal_pairs = cards; else -1)
+EV_WILD = 19
+#: at the end, one per seat: a=key and chest cards that count, b=treasure reward (60ths)
+EV_TREASURE = 20
 
 #: steals log rows: (game, turn, thief, victim, item) with item the card or -1 (plastic)
 N_STEAL_COLS = 5
@@ -264,6 +285,31 @@ def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> Stat
         plan=np.zeros(players, np.int64),
         prm=np.zeros((players, len(PARAM_NAMES)), np.float64),
     )
+
+
+@njit
+def tracing(s):
+    """The game writes a trace (a 1-row trace records nothing): the options of a
+    choice are worked out only then."""
+    return s.trace.shape[0] > 1
+
+
+@njit
+def trace_opts(s, ev, seat, a, b, c, d, e):
+    """:func:`trace` with the row's ``d`` and ``e`` (a choice's options, as masks)."""
+    i = s.sc[S_TRACE_N]
+    if s.trace.shape[0] > 1 and i < s.trace.shape[0]:
+        s.trace[i, 0] = ev
+        s.trace[i, 1] = s.sc[S_TURN]
+        s.trace[i, 2] = seat
+        s.trace[i, 3] = a
+        s.trace[i, 4] = b
+        s.trace[i, 5] = c
+        s.trace[i, 6] = d
+        s.trace[i, 7] = e
+        s.sc[S_TRACE_N] = i + 1
+    elif s.trace.shape[0] > 1:
+        s.sc[S_TRACE_N] = i + 1  # counts past the end: the caller reports it
 
 
 @njit

@@ -45,12 +45,17 @@ from analyzer.colorful_treasure.codes import (
 )
 from analyzer.colorful_treasure.state import (
     ALWAYS,
+    EV_KIND,
     EV_NO_VICTIM,
     EV_NOTHING,
     EV_PEEK,
+    EV_STOP,
+    EV_TILE_DECLINE,
+    EV_TILE_PASS,
     EV_TILE_TAKE,
     EV_TILE_USE,
     EV_TRUCE,
+    EV_WILD,
     H_CARDS,
     H_CHESTS,
     H_DIAMOND,
@@ -70,6 +75,8 @@ from analyzer.colorful_treasure.state import (
     ST_TREASURE_TURNS,
     ST_TURNS,
     trace,
+    trace_opts,
+    tracing,
 )
 from analyzer.colorful_treasure.strategies import (
     chain_steal,
@@ -100,6 +107,7 @@ from analyzer.colorful_treasure.turn import (
     steal,
     take_from_grid,
     turn_back,
+    up_kinds,
 )
 from analyzer.jit import njit
 from analyzer.rng import rng_float
@@ -147,6 +155,12 @@ def use_tile(s, t, seat, i):
 
 
 @njit
+def pass_tile(s, t, seat, i):
+    """``seat`` may use tile ``i`` now and does not (a choice, for the trace only)."""
+    trace(s, EV_TILE_PASS, seat, i, t.tile_effect[i], 0)
+
+
+@njit
 def steal_access(s, t, v):
     """What a steal may take from seat ``v``: nothing under a truce, only a plastic
     diamond from a guarded seat (bits :data:`MAY_PLASTIC`, :data:`MAY_CARDS`)."""
@@ -177,10 +191,21 @@ def remember_one(s, seat, card):
 
 
 @njit
-def _peek(s, seat, p):
+def _peek(s, seat, p, options):
+    """``seat`` looks at place ``p``, one of the place mask ``options`` (for the trace)."""
     c = s.grid[p]
     remember_one(s, seat, c)
-    trace(s, EV_PEEK, seat, p, c, 0)
+    trace_opts(s, EV_PEEK, seat, p, c, 0, options, 0)
+
+
+@njit
+def _wonders_places(t, wonders):
+    """Mask of the places of the wonders in the wonder mask ``wonders``."""
+    m = np.int64(0)
+    for w in range(t.n_wonders):
+        if (wonders >> w) & 1 == 1:
+            m |= column_mask(t, w)
+    return m
 
 
 @njit
@@ -245,8 +270,9 @@ def peek_two(s, t, seat, amount):
             if w < 0:
                 return
             p = pick_unknown(s, t, w, kf, 0)
+        options = face_down_places(s) & ~_wonders_places(t, done) if tracing(s) else 0
         done |= 1 << w
-        _peek(s, seat, p)
+        _peek(s, seat, p, options)
 
 
 @njit
@@ -261,18 +287,27 @@ def peek_three(s, t, seat, amount):
             p = _random_place(s, t, w, seen)
             if p < 0:
                 return
+            options = face_down_places(s)
+            if seen != 0:  # after the first: the other places of its wonder
+                options &= column_mask(t, w) & ~seen
             seen |= np.int64(1) << p
-            _peek(s, seat, p)
+            _peek(s, seat, p, options)
         return
     _, unk = _unknown(s, t, seat)
     w = _most_unknown(t, unk, 0)
     if w < 0:
         return
+    seen = np.int64(0)
     for _ in range(amount):
         kf, unk = _unknown(s, t, seat)
         if unk & column_mask(t, w) == 0:
             return
-        _peek(s, seat, pick_unknown(s, t, w, kf, 0))
+        p = pick_unknown(s, t, w, kf, 0)
+        options = face_down_places(s)
+        if seen != 0:  # after the first: the other places of its wonder
+            options &= column_mask(t, w) & ~seen
+        seen |= np.int64(1) << p
+        _peek(s, seat, p, options)
 
 
 @njit
@@ -287,10 +322,12 @@ def start_peeks(s, t, seat):
             continue
         if s.plan[seat] == Plan.RANDOM:
             if random_index(s, 2) == 0:
+                pass_tile(s, t, seat, i)
                 continue
         else:
             _, unk = _unknown(s, t, seat)
             if unk == 0:
+                pass_tile(s, t, seat, i)
                 continue
         use_tile(s, t, seat, i)
         if e == Effect.PEEK_TWO:
@@ -627,11 +664,17 @@ def take_tiles(s, t, seat, n, offered):
         if not left:
             continue
         i = choose_tile(s, t, seat, n)
+        left_mask = np.int64(0)  # the options, for the trace
+        for j in range(t.n_tiles if tracing(s) else 0):
+            if s.tile_owner[j] == -1:
+                left_mask |= np.int64(1) << j
         if i >= 0:
             s.tile_owner[i] = seat
             s.tiles_took[seat] |= np.int64(1) << i
             s.stats[seat, ST_TILES_TAKEN] += 1
-            trace(s, EV_TILE_TAKE, seat, i, t.tile_effect[i], 0)
+            trace_opts(s, EV_TILE_TAKE, seat, i, t.tile_effect[i], g, left_mask, 0)
+        else:
+            trace_opts(s, EV_TILE_DECLINE, seat, -1, 0, g, left_mask, 0)
     return offered
 
 
@@ -650,6 +693,7 @@ def take_treasure_or_kind(s, t, seat, n):
     for _ in range(t.extra_reveals):
         p = choose_extra(s, t, seat, n)
         if p < 0:
+            trace_opts(s, EV_STOP, seat, 0, 0, s.sc[S_N_UP], face_down_places(s), 0)
             break
         reveal(s, seat, p)
         extra += 1
@@ -662,6 +706,8 @@ def take_treasure_or_kind(s, t, seat, n):
             if p >= 0:
                 use_tile(s, t, seat, i)
                 reveal(s, seat, p)
+            else:
+                pass_tile(s, t, seat, i)
     treasure = must_take_treasure(s, t)
     if treasure:
         s.stats[seat, ST_TREASURE_TURNS] += 1
@@ -669,8 +715,12 @@ def take_treasure_or_kind(s, t, seat, n):
         idx = -1
         if i >= 0:
             idx = choose_ignore(s, t, seat, n)
+            if idx < 0:
+                pass_tile(s, t, seat, i)
         if idx >= 0:
             use_tile(s, t, seat, i)
+            kinds = up_kinds(s, t, -1) if tracing(s) else 0
+            trace(s, EV_KIND, seat, t.card_key[s.grid[s.up[idx]]], kinds, 3)
             take_kind(s, t, seat, idx)
         else:
             for j in range(s.sc[S_N_UP]):
@@ -679,18 +729,24 @@ def take_treasure_or_kind(s, t, seat, n):
                     take_from_grid(s, t, seat, c)
     else:
         idx = choose_kind(s, t, seat, n)
+        kinds = up_kinds(s, t, -1) if tracing(s) else 0  # the options, for the trace
         if idx < 0:
             s.stats[seat, ST_NOTHING] += 1
-            trace(s, EV_NOTHING, seat, 0, 0, 0)
+            trace(s, EV_NOTHING, seat, 0, kinds, 0)
         else:
             idx2 = -1
             i = usable(s, t, seat, Effect.TWO_KINDS)
             if i >= 0:
                 idx2 = choose_second_kind(s, t, seat, n, idx)
+            trace(s, EV_KIND, seat, t.card_key[s.grid[s.up[idx]]], kinds, 1)
             take_kind(s, t, seat, idx)
             if idx2 >= 0:
                 use_tile(s, t, seat, i)
+                kinds = up_kinds(s, t, -1) if tracing(s) else 0
+                trace(s, EV_KIND, seat, t.card_key[s.grid[s.up[idx2]]], kinds, 2)
                 take_kind(s, t, seat, idx2)
+            elif i >= 0:
+                pass_tile(s, t, seat, i)
 
 
 @njit
@@ -705,7 +761,10 @@ def tiles_step(s, t, seat, n, game):
             break
         hk = s.held[seat, H_KEYS]
         hc = s.held[seat, H_CHESTS]
-        if hk + hc == 0 or not want_wild(s, t, seat, n):
+        if hk + hc == 0:
+            break
+        if not want_wild(s, t, seat, n):
+            pass_tile(s, t, seat, i)
             break
         use_tile(s, t, seat, i)
         if hk > 0:
@@ -713,8 +772,10 @@ def tiles_step(s, t, seat, n, game):
         else:
             s.held[seat, H_CHESTS] = hc - 1
         s.sc[S_DISCARDED] += 1
+        spent = -1
         if t.pair_cards == 1:  # steal_pairs = cards: the wild's partner card is spent
-            spend_card(s, t, seat, Kind.KEY if hk > 0 else Kind.CHEST)
+            spent = spend_card(s, t, seat, Kind.KEY if hk > 0 else Kind.CHEST)
+        trace(s, EV_WILD, seat, Kind.KEY if hk > 0 else Kind.CHEST, spent, 0)
         steal_tiles(s, t, seat, n, game)
         while pairs_ready(s, seat):  # (steal_pairs = cards: a stolen card may pair)
             discard_pair(s, t, seat)

@@ -39,6 +39,7 @@ from analyzer.colorful_treasure.state import (
     S_GRID_CARDS,
     S_GRID_PLACES,
     S_LEFT,
+    S_N,
     S_N_UP,
     S_PAIRED,
     S_STEAL_N,
@@ -53,6 +54,8 @@ from analyzer.colorful_treasure.state import (
     ST_STEALS,
     ST_STOLE_PLASTIC,
     trace,
+    trace_opts,
+    tracing,
 )
 from analyzer.jit import njit
 from analyzer.rng import rng_below, rng_float
@@ -141,11 +144,12 @@ def face_down_count(s):
 def reveal(s, seat, p):
     """Turn the card at position ``p`` face up (everyone sees it)."""
     k = s.sc[S_N_UP]
+    options = face_down_places(s)  # (the trace's options: every face-down place)
     s.up[k] = p
     s.sc[S_N_UP] = k + 1
     s.sc[S_UP_PLACES] |= np.int64(1) << p
     s.sc[S_UP_CARDS] |= np.int64(1) << s.grid[p]
-    trace(s, EV_REVEAL, seat, p, s.grid[p], k + 1)
+    trace_opts(s, EV_REVEAL, seat, p, s.grid[p], k + 1, options, 0)
 
 
 @njit
@@ -289,10 +293,12 @@ def discard_pair(s, t, seat):
     s.held[seat, H_KEYS] -= 1
     s.held[seat, H_CHESTS] -= 1
     s.sc[S_DISCARDED] += 2
+    key = -1
+    chest = -1
     if t.pair_cards == 1:
-        spend_card(s, t, seat, Kind.KEY)
-        spend_card(s, t, seat, Kind.CHEST)
-    trace(s, EV_PAIR, seat, 0, 0, 0)
+        key = spend_card(s, t, seat, Kind.KEY)
+        chest = spend_card(s, t, seat, Kind.CHEST)
+    trace(s, EV_PAIR, seat, key, chest, 0)
 
 
 @njit
@@ -300,14 +306,15 @@ def spend_card(s, t, seat, kind):
     """Ruling ``steal_pairs = "cards"``: the lowest card of ``kind`` (key or chest)
     that ``seat`` holds and has not spent in a pair is spent now: it stays with its
     holder (it counts for the treasure reward) but makes no other pair, whoever
-    holds it later."""
+    holds it later. Returns the card (-1 if none)."""
     x = t.key_mask[t.n_colours + kind - Kind.DIAMOND] & ~s.sc[S_GRID_CARDS] & ~s.sc[S_PAIRED]
     while x != 0:
         c = lowest(x)
         x &= x - 1
         if s.owner[c] == seat:
             s.sc[S_PAIRED] |= np.int64(1) << c
-            return
+            return c
+    return -1
 
 
 @njit
@@ -330,8 +337,44 @@ def has_loot(s, victim):
 
 
 @njit
+def steal_options(s, t, seat):
+    """``(cards, seats)``: masks of what a steal by ``seat`` may take now, for the
+    trace: the cards of the other seats, the seats with a plastic diamond (a seat
+    holding the truce: nothing; holding guarded: no card)."""
+    cards = np.int64(0)
+    seats = np.int64(0)
+    for v in range(s.sc[S_N]):
+        if v == seat or holds_effect(s, t, v, Effect.TRUCE) > 0:
+            continue
+        if s.held[v, H_PLASTIC] > 0:
+            seats |= np.int64(1) << v
+        if holds_effect(s, t, v, Effect.GUARDED) > 0:
+            continue
+        for c in range(t.n_cards):
+            if s.owner[c] == v:
+                cards |= np.int64(1) << c
+    return cards, seats
+
+
+@njit
+def up_kinds(s, t, skip):
+    """Mask of the gem and diamond kinds face up (bit = ``card_key``), less the kind
+    ``skip`` (-1: none), for the trace's options of a take."""
+    m = np.int64(0)
+    for i in range(s.sc[S_N_UP]):
+        c = s.grid[s.up[i]]
+        if c >= 0 and not is_treasure(t, c) and t.card_key[c] != skip:
+            m |= np.int64(1) << t.card_key[c]
+    return m
+
+
+@njit
 def steal(s, t, seat, victim, card, game):
     """``seat`` takes ``card`` (or a plastic diamond if ``card`` is -1) from ``victim``."""
+    opt_cards = np.int64(0)
+    opt_seats = np.int64(0)
+    if tracing(s):  # the options of the choice, before it changes anything
+        opt_cards, opt_seats = steal_options(s, t, seat)
     if card < 0:
         s.held[victim, H_PLASTIC] -= 1
         s.held[seat, H_PLASTIC] += 1
@@ -347,7 +390,7 @@ def steal(s, t, seat, victim, card, game):
             s.held[seat, col] += 1
     s.stats[seat, ST_STEALS] += 1
     s.stats[victim, ST_ROBBED] += 1
-    trace(s, EV_STEAL, seat, victim, card, 0)
+    trace_opts(s, EV_STEAL, seat, victim, card, 0, opt_cards, opt_seats)
     i = s.sc[S_STEAL_N]
     if i < s.steals.shape[0]:
         s.steals[i, 0] = game

@@ -309,6 +309,18 @@ class Game:
         """Extra JSON-able facts for the manifest, read back by the game's tables."""
         return {}
 
+    def web_page(self) -> str | None:
+        """The HTML of the game's page in ``analyzer serve`` (a fragment the page shell
+        wraps: the table state set by taps, the odds and advice shown), or None: the
+        generic page (the example state as text, edited and sent to ``advise``)."""
+        return None
+
+    def web_warm_up(self) -> tuple[tuple[str, dict], ...]:
+        """Questions ``analyzer serve`` answers once at start-up to load this game's
+        engines: ``(command, fields)``, the fields as the API takes them; a ``state``
+        of ``"example"`` stands for the game's ``advise --example``."""
+        return ()
+
     def register_commands(self, app) -> None:
         """Add the game's own CLI commands to the typer ``app``: by default the
         modules it declared to :func:`register_game` (``commands``), if any."""

@@ -337,6 +337,23 @@ class Unearth(Game):
 
         return replay_game(job, game)
 
+    # ----------------------------------------------------------------- the web page
+
+    def web_page(self) -> str | None:
+        from importlib import resources
+
+        return resources.files(__package__).joinpath("web", "page.html").read_text("utf-8")
+
+    def web_warm_up(self):
+        # the tree engine (small questions), the kernel (a question past 2**21 roll
+        # sequences), the exact advice and the rollouts of the deep advice
+        return (
+            ("odds", {"claim": 17, "dice": "a:d8,b:d6,a:d6,b:d4,a:d6,b:d6,a:d4"}),
+            ("odds", {"claim": 30, "dice": "a:d8,b:d8,a:d8,b:d8,a:d8,b:d8,a:d8,b:d6"}),
+            ("advise", {"state": "example"}),
+            ("advise", {"state": "example", "deep": True, "budget": 200, "seed": 1}),
+        )
+
     # ----------------------------------------------------------------- reports
 
     def derive(self, games: pd.DataFrame) -> pd.DataFrame:

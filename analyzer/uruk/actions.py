@@ -14,15 +14,19 @@ from analyzer.uruk.state import (
     EV_CARD_ACTION,
     EV_DRAW,
     EV_MAKE,
+    EV_MAKE_CARDS,
     EV_NO_RES,
+    EV_PAIR,
     EV_PAY,
     EV_REMINDER_USED,
     EV_ROB_REPLACE,
     EV_SETTLE,
+    EV_SETTLE_COST,
     EV_STONES_BACK,
     EV_TAKE_CARD,
     EV_TAKE_RES,
     EV_TRADE,
+    EV_TRADE_POOL,
     S_DECK_N,
     S_DISCARD_N,
     S_GODS_HELD,
@@ -243,6 +247,22 @@ def do_make(s, t, p, x, r):
     s.made[p, x] += 1
     s.stat[p, ST_MADE] += 1
     trace(s, EV_MAKE, p, x, old, pairs)
+    trace_make_cards(s, t, p, x, copies, pairs, saved, who)
+
+
+@njit
+def trace_make_cards(s, t, p, x, copies, pairs, saved, who):
+    """Trace what paid for making ``x``: the cards of ``x`` shown, the make
+    discount used (the cards it saved) and each colour pair, read from the top of
+    the discard pile where the pairs went."""
+    if s.trace.shape[0] == 0:
+        return
+    cut = t.inv_level[x] - max(1, t.inv_level[x] - saved)
+    trace(s, EV_MAKE_CARDS, p, copies, who if cut > 0 else -1, cut)
+    k = s.sc[S_DISCARD_N] - 2 * pairs
+    for j in range(pairs):
+        a = s.discard[k + 2 * j]
+        trace(s, EV_PAIR, p, a, s.discard[k + 2 * j + 1], t.inv_colour[a])
 
 
 @njit
@@ -444,6 +464,7 @@ def do_trade(s, t, p, mask):
                 for _ in range(k):
                     discard_card(s, x)
             if t.trade_from_players == 1:
+                trace(s, EV_TRADE_POOL, p, x, k, 0)
                 while s.hand[p, x] > 0 and obtainable(s, t, p, c):
                     take_one(s, t, p, c, 0)
                     s.hand[p, x] -= 1
@@ -595,7 +616,16 @@ def can_settle(s, t, p, slot):
 def do_settle(s, t, p, slot):
     """Place a stone on ``slot`` (``can_settle`` holds): pay, take it from the
     lowest epoch card that has one; a village, or a city on a village."""
-    e = settle_plan(s, t, p, slot, True)
+    if s.trace.shape[0] == 0:
+        e = settle_plan(s, t, p, slot, True)
+    else:
+        half = s.half_price[p]
+        saved, who = settle_discount(s, t, p)
+        e = settle_plan(s, t, p, slot, True)
+        if half >= 1:
+            trace(s, EV_SETTLE_COST, p, -1, 0, 1)
+        elif who >= 0 and s.fn_used[who] == 1:
+            trace(s, EV_SETTLE_COST, p, who, saved, 0)
     s.epoch[e] -= 1
     s.stones[p, slot] += 1
     if s.stones[p, slot] == 1:

@@ -9,12 +9,14 @@ from analyzer.jit import njit
 from analyzer.rng import rng_shuffle
 from analyzer.uruk.state import (
     EV_DEAL,
+    EV_DEALT,
     EV_DISPLAY,
     EV_END,
     EV_FIRST,
     EV_GOD_DRAWN,
     EV_REFILL_IV,
     EV_RESHUFFLE,
+    EV_SETUP_DISCARD,
     S_ACTIVATING,
     S_ACTIVE,
     S_BOX_GODS,
@@ -222,6 +224,7 @@ def setup(s, t, n):
     for p in range(n):
         for _ in range(t.hand_size):
             s.hand[p, s.discard[i]] += 1
+            trace(s, EV_DEALT, p, s.discard[i], 0, 0)
             i += 1
         trace(s, EV_DEAL, p, t.hand_size, 0, 0)
     # the undealt level-2 cards go on top as a pile: the last one is the top
@@ -236,6 +239,7 @@ def setup(s, t, n):
         if c < 0:
             break
         discard_card(s, c)
+        trace(s, EV_SETUP_DISCARD, -1, c, 0, 0)
     placed = 0
     for e in range(4):
         s.epoch[e] = t.epoch_stones[e, n]

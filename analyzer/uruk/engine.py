@@ -23,6 +23,7 @@ from analyzer.uruk.codes import Action
 from analyzer.uruk.gods import activate
 from analyzer.uruk.scoring import N_PARTS, count_settlements, score_parts, win_shares
 from analyzer.uruk.state import (
+    EV_ACTION,
     EV_SCORE,
     EV_TURN,
     N_STAT,
@@ -93,9 +94,26 @@ INVARIANT_TEXT = {
 
 
 @njit
+def trace_action(s, t, p, kind, a, b):
+    """The trace row of seat ``p``'s chosen action, display slots named by their
+    inventions: take a card (slot 0..2, 3 the deck), make (invention, replaced
+    invention or -1), take resources (invention, 1 with its function), trade (bit
+    mask of inventions), settle (invention), card action (invention, colour)."""
+    if s.trace.shape[0] == 0:
+        return
+    if kind == _TAKE_CARD or kind == _TRADE:
+        trace(s, EV_ACTION, p, kind, a, 0)
+    elif kind == _MAKE:
+        trace(s, EV_ACTION, p, kind, a, s.inv[p, b] if b >= 0 else -1)
+    else:
+        trace(s, EV_ACTION, p, kind, s.inv[p, a], b if kind != _SETTLE else 0)
+
+
+@njit
 def do_action(s, t, p, kind, a, b):
     """Carry out action ``kind`` with arguments ``a``, ``b`` for seat ``p``."""
     s.stat[p, ST_ACTIONS] += 1
+    trace_action(s, t, p, kind, a, b)
     if kind == _TAKE_CARD:
         do_take_card(s, t, p, a)
     elif kind == _MAKE:

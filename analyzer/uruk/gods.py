@@ -14,9 +14,12 @@ from analyzer.uruk.scoring import stones_of
 from analyzer.uruk.state import (
     EV_ACTIVATE,
     EV_BID,
+    EV_BID_CARDS,
     EV_BONUS,
+    EV_DISCARD,
     EV_GAIN,
     EV_HAND_LIMIT,
+    EV_PAY,
     EV_SECRET_BID,
     EV_SPARED,
     EV_STONE_OUT,
@@ -24,6 +27,7 @@ from analyzer.uruk.state import (
     EV_WIN,
     S_ACTIVATING,
     S_ACTIVATIONS,
+    S_DISCARD_N,
     S_GODS_HELD,
     S_N,
     S_PENDING,
@@ -72,6 +76,17 @@ def take_colour(s, t, p, c, amount):
 
 
 @njit
+def trace_discards(s, p, k, why):
+    """Trace the ``k`` hand cards seat ``p`` just discarded (the top of the
+    discard pile), ``why`` 0 for the hand limit, 1 for an earthquake."""
+    if s.trace.shape[0] == 0:
+        return
+    n = s.sc[S_DISCARD_N]
+    for j in range(n - k, n):
+        trace(s, EV_DISCARD, p, s.discard[j], why, 0)
+
+
+@njit
 def remove_epoch_stone(s, t):
     """Activation step 1: a stone from the lowest epoch card that has one, into the pool."""
     for e in range(4):
@@ -95,6 +110,7 @@ def hand_limit(s, t, p):
         k += 1
     if k > 0:
         trace(s, EV_HAND_LIMIT, p, k, 0, 0)
+        trace_discards(s, p, k, 0)
 
 
 @njit
@@ -124,6 +140,10 @@ def auction(s, t, g, first):
                 leader = p
                 moved = True
                 trace(s, EV_BID, p, v, 0, 0)
+                if s.trace.shape[0] > 0:
+                    for x in range(t.n_inv):
+                        if s.bid[p, x] > 0:
+                            trace(s, EV_BID_CARDS, p, x, s.bid[p, x], 0)
         if not moved:
             break
     for p in range(n):
@@ -183,8 +203,9 @@ def suffer(s, t, p, g):
         if i >= 0:
             s.stones[p, i] -= 1
             s.sc[S_POOL_STONES] += 1
-            stones_changed(s)
+            # the loss before what it causes (the stone back on card IV), as elsewhere
             trace(s, EV_SUFFER, p, code, s.inv[p, i], 0)
+            stones_changed(s)
     elif e == _EARTHQUAKE:
         i = earthquake_choice(s, t, p)
         if i >= 0:
@@ -200,6 +221,7 @@ def suffer(s, t, p, g):
                 discard_card(s, x)
                 k += 1
             trace(s, EV_SUFFER, p, code, -1, k)
+            trace_discards(s, p, k, 1)
     else:  # eruption
         s.actions_next[p] = t.god_amount[g]
         trace(s, EV_SUFFER, p, code, -1, t.god_amount[g])
@@ -292,7 +314,11 @@ def resolve(s, t, g, first):
         p = (first + k) % n
         v = s.work[p] + bid_bonus(s, t, p)
         if v == best and not everyone:
+            held = s.supply[p].copy()  # to trace what it paid
             pay_resources(s, t, p, s.work[p])
+            for c in range(t.n_colours):
+                if held[c] > s.supply[p, c]:
+                    trace(s, EV_PAY, p, c, held[c] - s.supply[p, c], 0)
             s.stat[p, ST_SPARED] += 1
             trace(s, EV_SPARED, p, code, s.work[p], 0)
         else:

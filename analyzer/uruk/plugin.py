@@ -197,6 +197,11 @@ class Uruk(Game):
 
         return replay_game(job, game)
 
+    def replay_events(self, job, game: int) -> dict:
+        from analyzer.uruk.replay import replay_events
+
+        return replay_events(job, game)
+
     # ----------------------------------------------------------------- reports
 
     def reduce(self, tables):

@@ -9,6 +9,7 @@ can be read, diffed (golden replays in ``tests/golden/uruk_*.txt``) and discusse
 from __future__ import annotations
 
 from analyzer.uruk import state as S
+from analyzer.uruk.codes import Action
 from analyzer.uruk.rules import RULES_VERSION
 
 #: trace rows for one game (a 4-player game writes well under 5,000)
@@ -97,12 +98,50 @@ def _lines(rules, rows) -> list[str]:
             text = f"{a} pool stone(s) back on epoch IV"
         elif ev == S.EV_DISPLAY:
             text = f"display slot {b} <- {card(a)}"
+        elif ev == S.EV_DEALT:
+            text = f"dealt {card(a)}"
+        elif ev == S.EV_SETUP_DISCARD:
+            text = f"set-up discards {card(a)} from the deck"
+        elif ev == S.EV_ACTION:
+            text = "action: " + _action_text(rules, a, b, c, card, colour)
+        elif ev == S.EV_MAKE_CARDS:
+            saved = f", {card(b)} saves {c}" if b >= 0 else ""
+            text = f"shows {a} card(s) of it{saved}"
+        elif ev == S.EV_PAIR:
+            text = f"pays a {colour(c)} pair: {card(a)} + {card(b)}"
+        elif ev == S.EV_DISCARD:
+            text = f"discards {card(a)}" + (" (earthquake)" if b == 1 else " (hand limit)")
+        elif ev == S.EV_BID_CARDS:
+            text = f"bid holds {b} x {card(a)}"
+        elif ev == S.EV_TRADE_POOL:
+            text = f"trades {b} x {card(a)} for pool resources"
+        elif ev == S.EV_SETTLE_COST:
+            text = "at half price" if c == 1 else f"{card(a)} saves {b}"
         elif ev == S.EV_SCORE:
             text = f"scores {a}, {b} cities, win share {c / 1000:.3f}"
         else:
             text = f"event {ev} {a} {b} {c}"
         out.append(f"{head} {text}")
     return out
+
+
+def _action_text(rules, kind, b, c, card, colour) -> str:
+    """An ``EV_ACTION`` row's action in words."""
+    if kind == Action.TAKE_CARD:
+        return "take a card " + ("from the deck" if b >= 3 else f"from display slot {b}")
+    if kind == Action.MAKE:
+        return f"make {card(b)}" + (f" replacing {card(c)}" if c >= 0 else "")
+    if kind == Action.TAKE_RESOURCES:
+        return f"take resources with {card(b)}" + (" and its function" if c else "")
+    if kind == Action.TRADE:
+        return "trade " + ", ".join(card(x) for x in _mask_inventions(b, rules))
+    if kind == Action.SETTLE:
+        return f"place a stone on {card(b)}"
+    return f"card action of {card(b)}" + (f" ({colour(c)})" if c >= 0 else "")
+
+
+def _mask_inventions(mask: int, rules) -> list[int]:
+    return [x for x in range(len(rules.invention_names)) if (mask >> x) & 1]
 
 
 def replay_game(job, game: int) -> str:
@@ -119,3 +158,228 @@ def replay_game(job, game: int) -> str:
     ]
     rows = s.trace[:n].tolist()
     return "\n".join(head + _lines(job.rules, rows)) + "\n"
+
+
+# --------------------------------------------------------------------------- the checkable trace
+
+_ACTIONS = {
+    Action.TAKE_CARD: "take_card",
+    Action.MAKE: "make",
+    Action.TAKE_RESOURCES: "take_resources",
+    Action.TRADE: "trade",
+    Action.SETTLE: "settle",
+    Action.CARD_ACTION: "card_action",
+}
+_GOD_PLACE = ("beside_display", "trigger", "discarded")
+
+
+def _event(rules, ev, a, b, c) -> tuple[str, str, dict]:
+    """``(kind, type, fields)`` of one trace row (names, not codes)."""
+    cards = rules.card_names
+    colours = rules.colours
+
+    def card(x):
+        return cards[x] if 0 <= x < len(cards) else None
+
+    def colour(x):
+        return colours[x] if 0 <= x < len(colours) else None
+
+    if ev == S.EV_FIRST:
+        return "chance", "first_invention", {"card": card(a)}
+    if ev == S.EV_DEALT:
+        return "chance", "dealt", {"card": card(a)}
+    if ev == S.EV_DEAL:
+        return "effect", "deal_done", {"cards": a}
+    if ev == S.EV_DISPLAY:
+        return "chance", "display", {"card": card(a), "slot": b}
+    if ev == S.EV_SETUP_DISCARD:
+        return "chance", "setup_discard", {"card": card(a)}
+    if ev == S.EV_TURN:
+        return "effect", "turn", {"actions": a}
+    if ev == S.EV_ACTION:
+        kind = Action(a)
+        f = {"action": _ACTIONS[kind]}
+        if kind == Action.TAKE_CARD:
+            f["slot"] = None if b >= 3 else b
+        elif kind == Action.MAKE:
+            f.update(invention=card(b), replaces=card(c))
+        elif kind == Action.TAKE_RESOURCES:
+            f.update(invention=card(b), function=bool(c))
+        elif kind == Action.TRADE:
+            f["inventions"] = [card(x) for x in _mask_inventions(b, rules)]
+        elif kind == Action.SETTLE:
+            f["invention"] = card(b)
+        else:
+            f.update(invention=card(b), colour=colour(c))
+        return "choice", "action", f
+    if ev == S.EV_TAKE_CARD:
+        return (
+            ("chance" if b < 0 else "effect"),
+            "take_card",
+            {
+                "card": card(a),
+                "slot": None if b < 0 else b,
+            },
+        )
+    if ev == S.EV_GOD_DRAWN:
+        return "chance", "god_drawn", {"card": card(a), "placed": _GOD_PLACE[b]}
+    if ev == S.EV_RESHUFFLE:
+        return "effect", "reshuffle", {"removed": a, "deck": b}
+    if ev == S.EV_MAKE:
+        if c < 0:  # Enlil's free invention: the winner's choice
+            return "choice", "make_free", {"invention": card(a), "replaced": card(b)}
+        return "effect", "make", {"invention": card(a), "replaced": card(b), "pairs": c}
+    if ev == S.EV_MAKE_CARDS:
+        return "effect", "make_cards", {"shown": a, "discount": card(b), "saved": c}
+    if ev == S.EV_PAIR:
+        return "choice", "pair", {"cards": [card(a), card(b)], "colour": colour(c)}
+    if ev == S.EV_STONES_BACK:
+        return "effect", "stones_back", {"invention": card(a), "stones": b}
+    if ev == S.EV_TAKE_RES:
+        return (
+            ("effect" if b < 0 else "choice"),
+            "take_resource",
+            {
+                "colour": colour(a),
+                "from_seat": None if b < 0 else b,
+                "function": bool(c),
+            },
+        )
+    if ev == S.EV_NO_RES:
+        return "effect", "no_resource", {"colour": colour(a)}
+    if ev == S.EV_ROB_REPLACE:
+        return "choice", "robbed_takes", {"colour": colour(a)}
+    if ev == S.EV_TRADE_POOL:
+        return "effect", "trade_pool", {"invention": card(a), "cards": b}
+    if ev == S.EV_TRADE:
+        return "effect", "trade", {"invention": card(a), "cards": b}
+    if ev == S.EV_PAY:
+        return "choice", "pay", {"colour": colour(a), "amount": b}
+    if ev == S.EV_SETTLE_COST:
+        return "effect", "settle_cost", {"discount": card(a), "saved": b, "half_price": bool(c)}
+    if ev == S.EV_SETTLE:
+        return (
+            "effect",
+            "settle",
+            {
+                "invention": card(a),
+                "epoch": _EPOCHS[b],
+                "stones": c,
+            },
+        )
+    if ev == S.EV_REMINDER_USED:
+        return "effect", "reminder_used", {"card": card(a)}
+    if ev == S.EV_CARD_ACTION:
+        return "effect", "card_action", {"invention": card(a), "amount": b}
+    if ev == S.EV_DRAW:
+        return "chance", "draw", {"card": card(a)}
+    if ev == S.EV_ACTIVATE:
+        return "effect", "activate", {"card": card(a), "trigger_seat": b}
+    if ev == S.EV_STONE_OUT:
+        return "effect", "stone_out", {"epoch": _EPOCHS[a]}
+    if ev == S.EV_HAND_LIMIT:
+        return "effect", "hand_limit", {"cards": a}
+    if ev == S.EV_DISCARD:
+        return "choice", "discard", {"card": card(a), "why": ("hand_limit", "earthquake")[b]}
+    if ev == S.EV_BID:
+        return "choice", "bid", {"value": None if a < 0 else a}
+    if ev == S.EV_BID_CARDS:
+        return "choice", "bid_cards", {"invention": card(a), "cards": b}
+    if ev == S.EV_WIN:
+        return "effect", "auction_won", {"card": card(a), "value": None if b < 0 else b}
+    if ev == S.EV_BONUS:
+        f = {"card": card(a), "full": bool(b)}
+        if b == 0 and a - len(rules.invention_names) >= 0:
+            god = rules.data["gods"]["card"][a - len(rules.invention_names)]
+            if god["effect"] == "nannar":
+                f["drawn"] = card(c)
+            else:
+                f["colour"] = colour(c)
+        elif c >= 0:
+            f["colour"] = colour(c)
+        return "effect", "bonus", f
+    if ev == S.EV_GAIN:
+        return "choice", "gain", {"colour": colour(a), "got": b}
+    if ev == S.EV_SECRET_BID:
+        return "choice", "secret_bid", {"resources": a, "value": b}
+    if ev == S.EV_SUFFER:
+        f = {"card": card(a)}
+        if b >= 0:
+            f["lost"] = card(b)
+        else:
+            f["amount"] = c
+        return ("choice" if b >= 0 else "effect"), "suffer", f
+    if ev == S.EV_SPARED:
+        return "effect", "spared", {"card": card(a), "paid": b}
+    if ev == S.EV_END:
+        return "effect", "end_triggered", {}
+    if ev == S.EV_REFILL_IV:
+        return "effect", "refill_epoch_iv", {"stones": a}
+    if ev == S.EV_SCORE:
+        return "effect", "score", {"score": a, "cities": b, "win_share_x1000": c}
+    raise ValueError(f"uruk trace: unknown event code {ev}")
+
+
+def replay_events(job, game: int) -> dict:
+    """Game ``game`` of ``job`` as the checkable trace (``analyzer replay --game
+    uruk --json``; the contract is docs/CONTRACTS.md, "The checkable trace", the
+    events docs/rules/uruk.md, "The trace"): every chance outcome and every choice
+    by name, and the final state the engine reached."""
+    from analyzer.uruk.game import check_results, play_raw
+    from analyzer.uruk.scoring import PART_NAMES
+
+    results, wins, s = play_raw(job, game, 1, trace_rows=DEFAULT_TRACE_ROWS)
+    check_results(results, game)
+    rules = job.rules
+    t = rules.tables
+    n = job.players
+    k = int(s.sc[S.S_TRACE_N])
+    if k >= s.trace.shape[0]:
+        raise RuntimeError(f"uruk trace: game {game} wrote more than {k} rows")
+    events = []
+    for ev, turn, seat, a, b, c in s.trace[:k].tolist():
+        kind, typ, fields = _event(rules, ev, a, b, c)
+        events.append(
+            {"kind": kind, "type": typ, "turn": turn, "seat": None if seat < 0 else seat, **fields}
+        )
+    cards = rules.card_names
+    from analyzer.uruk.engine import R_PARTS, R_SCORE
+
+    seats = []
+    for p in range(n):
+        row = results[p]
+        seats.append(
+            {
+                "seat": p,
+                "score": int(row[R_SCORE]),
+                "parts": {name: int(row[R_PARTS + j]) for j, name in enumerate(PART_NAMES)},
+                "win": float(wins[p]),
+                "inventions": {
+                    cards[int(x)]: int(st)
+                    for x, st in zip(s.inv[p], s.stones[p], strict=True)
+                    if x >= 0
+                },
+                "hand": {cards[x]: int(v) for x, v in enumerate(s.hand[p]) if v},
+                "supply": dict(zip(rules.colours, map(int, s.supply[p]), strict=True)),
+            }
+        )
+    best = max(x["win"] for x in seats)
+    final = {
+        "seats": seats,
+        "winners": [x["seat"] for x in seats if x["win"] == best and best > 0],
+        "pool": dict(zip(rules.colours, map(int, s.pool), strict=True)),
+        "epochs": dict(zip(_EPOCHS, map(int, s.epoch), strict=True)),
+        "pool_stones": int(s.sc[S.S_POOL_STONES]),
+        "deck": int(s.sc[S.S_DECK_N]),
+        "discard": int(s.sc[S.S_DISCARD_N]),
+        "capped": bool(s.sc[S.S_CAPPED]),
+    }
+    setup = {
+        "players": n,
+        "first_player": 0,
+        "colours": rules.colours,
+        "epoch_stones": {e: int(t.epoch_stones[i, n]) for i, e in enumerate(_EPOCHS)},
+        "note": "set-up chance outcomes (first inventions, hands, display, set-up "
+        "discards) are the first events, turn 0",
+    }
+    return {"setup": setup, "events": events, "final": final}

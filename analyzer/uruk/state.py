@@ -110,6 +110,16 @@ EV_GAIN = 27  #: a = colour, b = resources gained from a god
 EV_ROB_REPLACE = 28  #: a = colour taken from the pool by a robbed seat
 EV_STONES_BACK = 29  #: a = replaced invention, b = its stones, to the pool (ruling)
 EV_REMINDER_USED = 30  #: a = Marduk/Nannar card discarded after its half-price stone
+# rows that make the trace checkable on its own (docs/rules/uruk.md, "The trace")
+EV_DEALT = 31  #: a = one level-2 card dealt to the seat's hand
+EV_SETUP_DISCARD = 32  #: a = card drawn from the deck and discarded at set-up
+EV_ACTION = 33  #: the seat's chosen action: a = Action, b, c = its arguments (replay.py)
+EV_MAKE_CARDS = 34  #: a = cards of the invention shown, b = discount invention (-1), c = saved
+EV_PAIR = 35  #: a, b = the two hand cards of one colour pair, c = their colour
+EV_DISCARD = 36  #: a = hand card discarded, b = why (0 hand limit, 1 earthquake)
+EV_BID_CARDS = 37  #: a = invention, b = its cards in the seat's auction bid now
+EV_TRADE_POOL = 38  #: a = invention, b = its cards traded for pool resources (before robbing)
+EV_SETTLE_COST = 39  #: a = settlement discount invention used (-1), b = saved, c = 1 half price
 
 #: candidate actions a strategy may weigh in one decision
 MAX_CAND = 64

@@ -1,0 +1,98 @@
+// Shared helpers of analyzer's pages: a tiny DOM builder, tap controls, the API.
+"use strict";
+const GAME = document.querySelector('meta[name="game"]').content;
+
+function h(tag, attrs, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else if (v !== null && v !== undefined && v !== false) el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return el;
+}
+
+// A row of chips; tapping one calls onTap(value). `on(value)` says which are lit.
+function chips(options, on, onTap, label) {
+  return h("div", {class: "row", "data-name": label || null},
+    label ? h("span", {class: "label"}, label) : null,
+    options.map(([value, text]) => h("button", {
+      class: "chip" + (on(value) ? " on" : ""), type: "button",
+      "data-value": String(value), "aria-pressed": on(value) ? "true" : "false",
+      onclick: () => onTap(value)}, text)));
+}
+
+// A number set with - and + (and optionally "not given": null).
+function stepper(label, value, min, max, onChange, allowNone, name) {
+  const show = value === null ? "—" : String(value);
+  const step = (d) => {
+    let v = value === null ? (d > 0 ? min : null) : value + d;
+    if (v !== null && v < min) v = allowNone ? null : min;
+    if (v !== null && v > max) v = max;
+    onChange(v);
+  };
+  return h("div", {class: "row"},
+    h("span", {class: "label"}, label),
+    h("span", {class: "stepper", "data-name": name || label},
+      h("button", {type: "button", class: "minus", "aria-label": label + " minus", onclick: () => step(-1)}, "−"),
+      h("output", {}, show),
+      h("button", {type: "button", class: "plus", "aria-label": label + " plus", onclick: () => step(1)}, "+")));
+}
+
+async function api(path, body) {
+  const opts = body === undefined ? {} : {method: "POST", headers: {"content-type": "application/json"},
+                                          body: JSON.stringify(body)};
+  let res;
+  try { res = await fetch(path, opts); }
+  catch (e) { return {ok: false, error: "the server did not answer (" + e + ")"}; }
+  const text = await res.text();
+  if (!res.ok) {
+    let msg = text;
+    try { msg = JSON.parse(text).error || text; } catch (e) { /* plain text */ }
+    return {ok: false, status: res.status, error: msg};
+  }
+  try { return {ok: true, data: JSON.parse(text), text}; }
+  catch (e) { return {ok: true, data: null, text}; }
+}
+
+const pct = (x) => (100 * x).toFixed(1) + "%";
+const interval = (lo, hi) => "[" + (100 * lo).toFixed(1) + ", " + (100 * hi).toFixed(1) + "]";
+
+// Progress of a request whose usual length is `seconds`: a bar that fills towards 95%
+// and the elapsed time; stop() clears it.
+function progress(el, seconds, what) {
+  const bar = h("div", {});
+  const text = h("div", {class: "muted"}, what + "…");
+  el.replaceChildren(h("div", {class: "progress", role: "progressbar"}, bar), text);
+  const t0 = performance.now();
+  const timer = setInterval(() => {
+    const s = (performance.now() - t0) / 1000;
+    bar.style.width = Math.min(95, 100 * (1 - Math.exp(-s / seconds))) + "%";
+    text.textContent = `${what}… ${s.toFixed(1)} s (usually about ${seconds} s)`;
+  }, 200);
+  return {stop() { clearInterval(timer); }};
+}
+
+// Calls fn after `ms` without another call; only the newest call's answer is shown.
+function latest(fn, ms) {
+  let timer = null, ticket = 0;
+  return (...args) => {
+    clearTimeout(timer);
+    const mine = ++ticket;
+    timer = setTimeout(async () => { await fn(() => mine === ticket, ...args); }, ms);
+  };
+}
+
+async function fillHeader() {
+  const r = await api("/api/games");
+  if (!r.ok) return;
+  const sel = h("select", {"aria-label": "game", onchange: (e) => { location.href = e.target.value; }},
+    h("option", {value: "/"}, "choose a game"),
+    r.data.map((g) => h("option", {value: "/game/" + g.name, selected: g.name === GAME}, g.title)));
+  document.getElementById("game-name").replaceChildren(sel);
+}
+document.addEventListener("DOMContentLoaded", fillHeader);

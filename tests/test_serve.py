@@ -1,0 +1,234 @@
+"""analyzer serve: the JSON API answers exactly what the CLI prints with --json, bad input
+is a 400 with one line naming the field, the pages and the saved reports are served.
+
+Through Starlette's test client (no socket) and, for concurrency, a real uvicorn server
+on a loopback port. The pages in a real browser: tests/test_serve_browser.py.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient  # on httpx2 (the test extra)
+
+from analyzer import serve
+from tests.serving import running_server
+
+SEVEN = {"claim": 17, "dice": "a:d8,b:d6,a:d6,b:d4,a:d6,b:d6,a:d4"}
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "analyzer", *args], capture_output=True, text=True, timeout=300
+    )
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("reports")
+    good = root / "first_player"
+    good.mkdir()
+    (good / "report.html").write_text("<html><body>a report</body></html>", encoding="utf-8")
+    (good / "manifest.json").write_text(json.dumps({"game": "unearth"}), encoding="utf-8")
+    (root / "half_written").mkdir()  # no report.html: not a report
+    (root / "notes.txt").write_text("not a folder", encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def client(reports):
+    with TestClient(serve.make_app(reports, warm=False)) as c:
+        yield c
+
+
+def test_odds_answer_is_exactly_the_cli_json(client):
+    r = client.post("/api/unearth/odds", json=SEVEN)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
+    done = cli("odds", "--claim", "17", "--dice", SEVEN["dice"], "--json")
+    assert done.returncode == 0
+    assert r.text == done.stdout
+    assert json.loads(r.text)["exact"]["p_claim"] == "4891/5184"
+
+
+def test_odds_flags_lists_and_dashed_names(client):
+    fields = {
+        "claim": 15,
+        "dice": "me:d8,you:d6=6,you:d6=4",
+        "ancient-map": True,
+        "wonder": ["columns=me"],
+        "goal": "stone",
+    }
+    r = client.post("/api/unearth/odds", json=fields)
+    done = cli(
+        "odds", "--claim", "15", "--dice", fields["dice"], "--ancient-map",
+        "--wonder", "columns=me", "--goal", "stone", "--json",
+    )  # fmt: skip
+    assert r.status_code == 200 and r.text == done.stdout
+
+
+def test_advise_takes_the_example_state_as_text(client, tmp_path):
+    example = client.get("/api/unearth/example")
+    assert example.status_code == 200
+    assert example.text == cli("advise", "--example").stdout
+    path = tmp_path / "table.toml"
+    path.write_text(example.text, encoding="utf-8")
+    r = client.post("/api/unearth/advise", json={"state": example.text, "goal": "stone"})
+    done = cli("advise", str(path), "--goal", "stone", "--json")
+    assert r.status_code == 200 and r.text == done.stdout
+    assert json.loads(r.text)["choices"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "starts"),
+    [
+        ({"claim": "x", "dice": "a:d8"}, "claim: bad value 'x'"),
+        ({"claim": 99999999999999999999999, "dice": "a:d8"}, "claim: bad value"),
+        ({"claim": 13, "dice": "a:d9"}, "dice:"),
+        ({"claim": 13, "dice": "a:d8", "me": "zz"}, "me: bad value 'zz'"),
+        ({"claim": 13, "dice": "a:d8", "chart": "x.png"}, "chart: not allowed from the web"),
+        ({"claim": 13, "dice": "a:d8", "force": True}, "force: not allowed from the web"),
+        ({"claim": 13, "dice": "a:d8", "out": "x"}, "out: not allowed from the web"),
+        ({"claim": 13, "dice": "a:d8", "colour": "red"}, "colour: unknown field (allowed:"),
+        ({"claim": 13, "dice": "a:d8", "reading_the_stones": "yes"}, "reading_the_stones: must"),
+        ({"claim": [13, 14], "dice": "a:d8"}, "claim: one value, not a list"),
+        ({"claim": {"a": 1}, "dice": "a:d8"}, "claim: must be a string or a number"),
+        ({"claim": 13, "dice": "a:d8", "game": "uruk"}, "game: the game is in the path"),
+    ],
+)
+def test_bad_odds_input_is_one_line_naming_the_field(client, fields, starts):
+    r = client.post("/api/unearth/odds", json=fields)
+    assert r.status_code == 400, r.text
+    err = r.json()["error"]
+    assert err.startswith(starts), err
+    assert "\n" not in err and "Traceback" not in err and "--" not in err.split(":")[0]
+
+
+def test_bad_advise_input(client):
+    r = client.post("/api/unearth/advise", json={"state": "me = \n"})
+    assert r.status_code == 400 and r.json()["error"].startswith("state")
+    assert "analyzer-serve-" not in r.json()["error"]  # no temporary path leaks
+    r = client.post("/api/unearth/advise", json={"state": 3})
+    assert r.status_code == 400 and r.json()["error"].startswith("state: must be the TOML")
+    r = client.post("/api/unearth/advise", json={"state": "x", "deep": True, "budget": 10**9})
+    assert r.status_code == 400 and r.json()["error"].startswith("budget: 1000000000 is above")
+    r = client.post("/api/unearth/advise", json={"example": True})
+    assert r.status_code == 400 and r.json()["error"].startswith("example: not allowed")
+
+
+def test_bad_requests(client):
+    assert client.post("/api/unearth/odds", content=b"{not json").status_code == 400
+    assert (
+        client.post("/api/unearth/odds", content=b"[1, 2]")
+        .json()["error"]
+        .startswith("the body must be one JSON object")
+    )
+    assert client.post("/api/unearth/odds", content=b"x" * (serve.MAX_BODY + 1)).status_code == 413
+    assert client.post("/api/nogame/odds", json=SEVEN).status_code == 404
+    assert client.post("/api/unearth/simulate", json={}).status_code == 404
+    assert client.get("/api/unearth/odds").status_code == 405
+
+
+def test_pages_and_games(client):
+    games = client.get("/api/games").json()
+    unearth = next(g for g in games if g["name"] == "unearth")
+    assert unearth["odds"] and unearth["advise"] and unearth["page"]
+    home = client.get("/")
+    assert home.status_code == 200 and "Odds and advice at the table" in home.text
+    page = client.get("/game/unearth")
+    assert page.status_code == 200 and "Unearth at the table" in page.text
+    assert 'name="viewport"' in page.text
+    for g in games:  # every game has a page (its own or the generic one)
+        assert client.get(f"/game/{g['name']}").status_code == 200
+    assert client.get("/game/nogame").status_code == 404
+
+
+def test_saved_reports_listed_and_served(client):
+    listed = client.get("/api/reports").json()
+    assert [r["name"] for r in listed] == ["first_player"]
+    assert listed[0]["game"] == "unearth"
+    r = client.get("/reports/first_player/report.html")
+    assert r.status_code == 200 and "a report" in r.text
+    for bad in ("half_written", "..", "%2e%2e", "notes.txt"):
+        assert client.get(f"/reports/{bad}/report.html").status_code == 404
+
+
+_FIELDS = ["claim", "dice", "me", "ruin_stones", "bag", "reading_the_stones", "ancestral_claim",
+           "ancient_map", "event", "wonder", "goal", "chart", "force", "junk", "json"]  # fmt: skip
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=12),
+    st.sampled_from(["a:d8", "a:d6=3,b:d4", "me:d8,you:d6=6", "x:d8=9", "claim", "festival"]),
+    st.lists(st.sampled_from(["columns=a", "college=b", "nope"]), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
+
+
+@settings(
+    max_examples=80,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(st.dictionaries(st.sampled_from(_FIELDS), _VALUES, max_size=6))
+def test_fuzzed_odds_requests_never_fail_inside(client, fields):
+    """Any JSON object: an answer (200) or bad input (400), one line; never a 500. The
+    dice strings are small, so every valid question is cheap."""
+    body = json.dumps(fields)  # Python's JSON: NaN and Infinity too, as a client may send
+    r = client.post("/api/unearth/odds", content=body.encode())
+    assert r.status_code in (200, 400), (fields, r.text)
+    if r.status_code == 400:
+        err = r.json()["error"]
+        assert err and "\n" not in err and "Traceback" not in err
+    else:
+        assert "p_claim" in r.json()
+
+
+@pytest.fixture(scope="module")
+def server(reports):
+    with running_server(reports) as url:
+        yield url
+
+
+def _post(url: str, body: dict) -> tuple[int, str]:
+    req = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"content-type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=120) as res:
+            return res.status, res.read().decode()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read().decode()
+
+
+def test_fifty_concurrent_requests_all_answered_correctly(server):
+    """50 odds questions at once (five kinds, ten of each) over loopback: every answer is
+    the one the same question gets alone, none lost; the server still serves after."""
+    questions = [
+        {"claim": c, "dice": d}
+        for c, d in [
+            (13, "blue:d6=5,blue:d6=3,red:d8"),
+            (11, "me:d6,me:d4"),
+            (15, "me:d8,you:d6=6,you:d6=4"),
+            (9, "a:d4,b:d4,a:d6"),
+            (17, "a:d8,b:d6,a:d6"),
+        ]
+    ] * 10
+    alone = {json.dumps(q): _post(f"{server}/api/unearth/odds", q) for q in questions[:5]}
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        got = list(pool.map(lambda q: _post(f"{server}/api/unearth/odds", q), questions))
+    assert len(got) == 50
+    for q, (status, body) in zip(questions, got, strict=True):
+        assert status == 200
+        assert body == alone[json.dumps(q)][1]
+    assert _post(f"{server}/api/unearth/odds", SEVEN)[0] == 200
