@@ -520,6 +520,26 @@ def naive_ct_view(s, t, seat):
     return known, unknown, up
 
 
+def naive_ct_majority(s, t, seat, n, k):
+    """Exact value (a Fraction) of ``k`` more key or chest cards for the treasure
+    majority ("Players and memory"): the treasure points times the change of a logistic
+    of the seat's lead over the best other seat, scale 1/2 + 3/20 per key or chest left
+    in the grid, rounded to 1/64 of a point; 0 for plan BASELINE (3) and without rewards."""
+    import math
+    from fractions import Fraction as F
+
+    from analyzer.colorful_treasure.state import H_TREASURE
+
+    if k == 0 or t.rewards == 0 or int(s.plan[seat]) == 3:
+        return F(0)
+    rival = max(int(s.held[q, H_TREASURE]) for q in range(n) if q != seat)
+    d = int(s.held[seat, H_TREASURE]) - rival
+    left = sum(1 for c in range(t.n_cards) if s.owner[c] < 0 and t.card_kind[c] >= 2)
+    scale = 0.5 + 0.15 * left
+    gain = 1 / (1 + math.exp(-(d + k) / scale)) - 1 / (1 + math.exp(-d / scale))
+    return F(math.floor(int(t.treasure_points) * gain * 64 + 0.5), 64)
+
+
 def naive_ct_take_value(s, t, seat, n, cards, sv):
     """Exact value (a Fraction) to ``seat`` of the take the rules force or allow with
     ``cards`` face up: keys and chests are taken (their weight, new wonders, ``sv``
@@ -554,7 +574,12 @@ def naive_ct_take_value(s, t, seat, n, cards, sv):
         chests = len(treasure) - keys
         hk, hc = int(s.held[seat, H_KEYS]), int(s.held[seat, H_CHESTS])
         pairs = min(hk + keys, hc + chests) - min(hk, hc)
-        return w_treasure * len(treasure) + F(float(sv)) * pairs + explorer(treasure)
+        return (
+            w_treasure * len(treasure)
+            + naive_ct_majority(s, t, seat, n, len(treasure))
+            + F(float(sv)) * pairs
+            + explorer(treasure)
+        )
     table = [int(x) for x in t.gem_points]
     best = None
     for key in {_ct_key(t, c) for c in cards}:

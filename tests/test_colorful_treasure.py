@@ -281,6 +281,62 @@ def test_strategy_params_are_validated():
         make_job(2, "greedy", seed=1, strategy_params={"greedy": {"patience": 1}})
 
 
+def test_tuned_rows_by_player_count_and_overrides_win(monkeypatch):
+    """A strategy plays its tuned row of the player count (data/strategies.toml; the
+    nearest smaller count with one, players.toml below them all), recall from
+    players.toml; a ``players.<s>.<p>`` override wins at every count."""
+    from analyzer.colorful_treasure import rules as R
+    from analyzer.colorful_treasure.game import strategy_arrays
+
+    rows = {"hunter": {3: {"treasure": 3.25, "reward": 0.5}}, "greedy": {2: {"third": -0.5}}}
+    monkeypatch.setattr(R, "tuned_rows", lambda: rows)
+    r = load_rules()
+    base = r.player_params()
+    assert r.player_params(2)["hunter"] == base["hunter"]  # no row at 2 or below
+    assert r.player_params(3)["hunter"] == {**base["hunter"], "treasure": 3.25, "reward": 0.5}
+    assert r.player_params(4)["hunter"]["treasure"] == 3.25  # the nearest smaller count
+    assert r.player_params(4)["greedy"] == {**base["greedy"], "third": -0.5}
+    _, prm = strategy_arrays(r, ["hunter"] * 3)
+    assert prm[0].tolist() == list(r.player_params(3)["hunter"].values())
+    _, prm = strategy_arrays(r, ["hunter"] * 2)
+    assert prm[0].tolist() == list(base["hunter"].values())
+    over = load_rules(overrides={"players.hunter.treasure": 0.25, "players.hunter.reward": 2.0})
+    assert over.player_params(3)["hunter"]["treasure"] == 0.25
+    assert over.player_params(3)["hunter"]["reward"] == 2.0
+    assert over.player_params(4)["greedy"]["third"] == -0.5
+
+
+def test_a_checkpoint_never_resumes_with_other_tuned_rows(monkeypatch):
+    """The tuned rows are part of a job's fingerprint (Rules.describe): a run
+    checkpointed before they changed does not resume with the new players."""
+    from analyzer.colorful_treasure import rules as R
+
+    before = repr(make_job(2, "hunter", seed=3))
+    rows = {s: dict(by) for s, by in R.tuned_rows().items()}
+    rows["hunter"] = {2: {"treasure": 0.5}}
+    monkeypatch.setattr(R, "tuned_rows", lambda: rows)
+    assert repr(make_job(2, "hunter", seed=3)) != before
+
+
+def test_shipped_tuned_rows_are_within_the_declared_bounds():
+    """Every shipped tuned row is a full row of searched parameters, in the ranges of
+    data/tuning.toml, never recall (the player's memory is not tuned), each a
+    multiple of 1/64 (so the players' sums of values are exact and equal choices
+    stay equal: the first is taken, as their rules say)."""
+    from analyzer.colorful_treasure.codes import PARAM_NAMES
+    from analyzer.colorful_treasure.rules import tuned_rows
+    from analyzer.games.data import read_bounds
+
+    bounds = {p: (lo, hi) for p, lo, hi in read_bounds("analyzer.colorful_treasure", PARAM_NAMES)}
+    rows = tuned_rows()
+    for name, by_count in rows.items():
+        for n, row in by_count.items():
+            assert "recall" not in row
+            for p, v in row.items():
+                assert bounds[p][0] <= v <= bounds[p][1], (name, n, p, v)
+                assert v * 64 == int(v * 64), (name, n, p, v)  # exact sums, exact ties
+
+
 # ------------------------------------------------------------------ named rules, forced choices
 
 #: card c lies at position c: column w holds (gem, gem, gem, diamond, treasure) from row 0
@@ -506,6 +562,7 @@ def twin_take_value(s, t, seat, n, prm, cards, sv):
         H_CHESTS,
         H_COLOURS,
         H_KEYS,
+        H_TREASURE,
         H_WONDERS,
         S_EXPLORER_OWNER,
         S_GEM_OWNER,
@@ -530,7 +587,15 @@ def twin_take_value(s, t, seat, n, prm, cards, sv):
         chests = len(treasure) - keys
         hk, hc = s.held[seat, H_KEYS], s.held[seat, H_CHESTS]
         pairs = min(hk + keys, hc + chests) - min(hk, hc)
-        return w_treasure * len(treasure) + sv * pairs + explorer(treasure)
+        # the majority's chance: a logistic of the lead over the best other seat
+        rival = max(int(s.held[q, H_TREASURE]) for q in range(n) if q != seat)
+        d = int(s.held[seat, H_TREASURE]) - rival
+        left = sum(1 for c in range(t.n_cards) if s.owner[c] < 0 and t.card_kind[c] >= 2)
+        scale = 0.5 + 0.15 * left
+        k = len(treasure)
+        gain = 1 / (1 + math.exp(-(d + k) / scale)) - 1 / (1 + math.exp(-d / scale))
+        majority = math.floor(t.treasure_points * gain * 64 + 0.5) / 64 if t.rewards else 0.0
+        return w_treasure * len(treasure) + majority + sv * pairs + explorer(treasure)
     table = list(t.gem_points)
     best = -math.inf
     for kind, colour in {(int(t.card_kind[c]), int(t.card_colour[c])) for c in cards}:

@@ -81,11 +81,12 @@ def check_players(players, rules: Rules, where: str = "players") -> int:
 def strategy_arrays(rules: Rules, strategies: Sequence[str], params: dict | None = None):
     """``(plan int64[P], prm float64[P, len(PARAM_NAMES)])`` for the kernel.
 
-    Rows come from the rules' ``players`` data; ``params`` overrides them by
+    Rows come from the rules' ``players`` data and the tuned rows of the player
+    count (``data/strategies.toml``); ``params`` overrides them by
     strategy name: ``{"greedy": {"recall": 0.5}}``. ``baseline``'s row is its own
     frozen :data:`~analyzer.colorful_treasure.codes.BASELINE_PARAMS` (never the
     data's, never ``params``)."""
-    rows = rules.player_params()
+    rows = rules.player_params(len(strategies))  # the tuned rows of the player count
     rows["baseline"] = dict(zip(PARAM_NAMES, BASELINE_PARAMS, strict=True))
     tunable = ", ".join(s for s in STRATEGY_NAMES if s not in FROZEN_STRATEGIES)
     for name, values in (params or {}).items():

@@ -19,9 +19,11 @@ from analyzer.games import Column, Game, Strategy
 
 _STRATEGY_TEXT = {
     "random": "uniform among the legal choices at every decision, no memory",
-    "greedy": "best expected points now, from what it remembers (recall 0.8 a turn)",
+    "greedy": "best expected points now, from what it remembers (recall 0.8 a turn), "
+    "plus the rewards and the treasure majority; never weighs what a victim loses",
     "perfect": "greedy with perfect memory: exact chances over each column's unseen cards",
-    "hunter": "plays for the rewards and steals: values keys and chests, new colours and wonders",
+    "hunter": "greedy that also plays to hurt: a steal's loss to its victim counts "
+    "(deny at least 0.5)",
     "baseline": "greedy as shipped in strategies version 1 (its row and choices), frozen: "
     "the yardstick of ratings and tuning",
 }
@@ -46,11 +48,17 @@ def _strategies() -> tuple[Strategy, ...]:
         PARAM_NAMES,
         STRATEGY_NAMES,
     )
-    from analyzer.colorful_treasure.rules import default_rules
+    from analyzer.colorful_treasure.rules import default_rules, tuned_rows
     from analyzer.games.data import read_bounds
 
-    rows = default_rules().player_params()
+    rules = default_rules()
+    rows = rules.player_params()
     rows["baseline"] = dict(zip(PARAM_NAMES, BASELINE_PARAMS, strict=True))
+    # the tuned rows by player count (data/strategies.toml), each a full row
+    by_players = {
+        name: tuple((n, tuple(rules.player_params(n)[name].items())) for n in sorted(counts))
+        for name, counts in tuned_rows().items()
+    }
     # the ranges analyzer tune searches (data/tuning.toml, which says why; not recall)
     bounds = read_bounds("analyzer.colorful_treasure", PARAM_NAMES)
     return tuple(
@@ -60,6 +68,7 @@ def _strategies() -> tuple[Strategy, ...]:
             tuple((p, rows[name][p]) for p in PARAM_NAMES),
             bounds=() if name == "random" or name in FROZEN_STRATEGIES else bounds,
             frozen=name in FROZEN_STRATEGIES,
+            by_players=by_players.get(name, ()),
         )
         for name in STRATEGY_NAMES
     )
@@ -161,7 +170,7 @@ class ColorfulTreasure(Game):
     name: str = "colorful_treasure"
     title: str = "Colorful Treasure"
     rules_version: str = ""
-    strategies_version: str = "1"
+    strategies_version: str = "2"
     min_players: int = 2
     max_players: int = 4
     strategies: tuple[Strategy, ...] = field(default_factory=_strategies)

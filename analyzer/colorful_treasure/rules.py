@@ -220,20 +220,43 @@ class Rules:
         ``tiles = "none"``)."""
         return tile_sides(self.data, self.rulings)
 
-    def player_params(self) -> dict[str, dict[str, float]]:
+    def player_params(self, players: int | None = None) -> dict[str, dict[str, float]]:
         """Parameter row of every strategy of ``data/players.toml`` (after
-        overrides); not ``baseline``'s, which is frozen (codes.BASELINE_PARAMS)."""
-        return {
+        overrides); not ``baseline``'s, which is frozen (codes.BASELINE_PARAMS).
+
+        With ``players``, each strategy's tuned row for that player count
+        (``data/strategies.toml``, the nearest smaller count that has one; see
+        :func:`tuned_rows`) replaces the values of ``players.toml``, except those a
+        ``players.<strategy>.<param>`` override names: an override wins at every
+        player count."""
+        rows = {
             s: {p: float(self.data["players"][s][p]) for p in PARAM_NAMES} for s in PLAYED_NAMES
         }
+        if players is None:
+            return rows
+        paths = [k for k in self.overrides if k.startswith("players.")]
+        for s, by_count in tuned_rows().items():
+            best = None
+            for n, row in sorted(by_count.items()):
+                if n <= players:
+                    best = row
+            for p, v in (best or {}).items():
+                if not any(fnmatch.fnmatchcase(f"players.{s}.{p}", k) for k in paths):
+                    rows[s][p] = v
+        return rows
 
     def describe(self) -> dict:
-        """JSON-able description for manifests: version, rulings, overrides, players."""
+        """JSON-able description for manifests: version, rulings, overrides, players
+        (``players.toml``'s rows and the tuned rows by player count, ``tuned``: part of
+        a checkpoint's fingerprint, so a run never resumes with other players)."""
         return {
             "rules_version": RULES_VERSION,
             "rulings": self.rulings.as_dict(),
             "overrides": dict(self.overrides),
             "players": self.player_params(),
+            "tuned": {
+                s: {str(n): row for n, row in sorted(by.items())} for s, by in tuned_rows().items()
+            },
         }
 
 
@@ -248,6 +271,35 @@ def _read(name: str) -> dict:
 @functools.cache
 def _base() -> dict:
     return {name: _read(name) for name in FILES}
+
+
+@functools.cache
+def _tuned() -> dict:
+    pkg = resources.files("analyzer.colorful_treasure")
+    return tomllib.loads(pkg.joinpath("data", "strategies.toml").read_text("utf-8"))
+
+
+def tuned_rows() -> dict[str, dict[int, dict[str, float]]]:
+    """The tuned rows of ``data/strategies.toml``: ``{strategy: {players: {param:
+    value}}}`` (the parameters ``analyzer tune`` searched; the others, such as
+    ``recall``, stay those of ``data/players.toml``)."""
+    where = "colorful_treasure/data/strategies.toml"
+    out: dict[str, dict[int, dict[str, float]]] = {}
+    for s, by_count in _tuned().get("strategies", {}).items():
+        _check(s in PLAYED_NAMES[1:], f"{where}: strategies", s, ", ".join(PLAYED_NAMES[1:]))
+        for n, table in by_count.items():
+            _check(n in ("2", "3", "4"), f"{where}: strategies.{s}", n, "2, 3 or 4")
+            row = {}
+            for p, v in table["params"].items():
+                _check(
+                    p in PARAM_NAMES and p != "recall",
+                    f"{where}: strategies.{s}.{n}.params",
+                    p,
+                    ", ".join(PARAM_NAMES[1:]),
+                )
+                row[p] = float(v)
+            out.setdefault(s, {})[int(n)] = row
+    return out
 
 
 def base_data() -> dict:

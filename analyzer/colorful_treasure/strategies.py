@@ -19,7 +19,9 @@ Two plans (:class:`~analyzer.colorful_treasure.codes.Plan`):
   is certain, an unknown place of a wonder holds each of the wonder's unknown
   cards with equal chance (exact for perfect memory, and for any memory that
   forgets independently of what the card is). Values are points gained now
-  (cards, rewards completed, a steal's own gain) plus the strategy's weights:
+  (cards, rewards completed, a steal's own gain), what a key or chest card changes
+  in the seat's chance of the treasure majority (:func:`majority_value`; strategies
+  version 2, not for ``baseline``), plus the strategy's weights:
   ``treasure`` per key or chest card, ``reward`` per step towards an open
   reward, ``deny`` times what a steal takes from the victim. ``third`` is the
   least gain for an extra reveal. ``greedy``, ``perfect`` and ``hunter`` are
@@ -38,6 +40,8 @@ wonders; the values of one, two or three cards are therefore functions of
 their classes (:func:`one_value`, :func:`pair_value`, :func:`extra_value`),
 each equal to :func:`take_value` of such cards (tests hold them to it).
 """
+
+import math
 
 from analyzer.colorful_treasure.bits import kth_bit, lowest, popcount
 from analyzer.colorful_treasure.codes import (
@@ -91,6 +95,13 @@ NEG = -1.0e18
 ONE = 60
 #: "no such slot"
 NO_SLOT = 2**62
+#: the treasure majority's chance is a logistic of the lead with this scale when no key
+#: or chest is left in the grid, and MAJORITY_SPREAD more per key or chest left
+MAJORITY_SCALE = 0.5
+MAJORITY_SPREAD = 0.15
+#: the majority's value is rounded to 1/MAJORITY_GRAIN of a point (a power of 2, so the
+#: sums of values stay exact: the tests compare them with fractions)
+MAJORITY_GRAIN = 64.0
 
 # ------------------------------------------------------------------ what a seat knows
 
@@ -182,6 +193,28 @@ def _slot_wonder(t, slot):
 
 
 @njit
+def majority_value(s, t, seat, n, k):
+    """What ``k`` more key or chest cards are worth to ``seat`` for the treasure reward
+    (the majority, shared by ties): its points times the change in the seat's chance
+    of the majority at the end, modelled as a logistic of its lead ``d`` over the best
+    other seat (``1 / (1 + exp(-d / scale))``), less sure the more keys and chests are
+    left in the grid (``scale = MAJORITY_SCALE + MAJORITY_SPREAD * left``); rounded to
+    1/:data:`MAJORITY_GRAIN` of a point. 0 for ``baseline``'s plan (strategies version
+    1 gave the majority no weight) and in the young-player variant (no rewards)."""
+    if k == 0 or t.rewards == 0 or s.plan[seat] == Plan.BASELINE:
+        return 0.0
+    held = s.held
+    rival = 0
+    for q in range(n):
+        if q != seat and held[q, H_TREASURE] > rival:
+            rival = held[q, H_TREASURE]
+    d = float(held[seat, H_TREASURE] - rival)
+    scale = MAJORITY_SCALE + MAJORITY_SPREAD * popcount(t.treasure_mask & s.sc[S_GRID_CARDS])
+    gain = 1.0 / (1.0 + math.exp(-(d + k) / scale)) - 1.0 / (1.0 + math.exp(-d / scale))
+    return math.floor(t.treasure_points * gain * MAJORITY_GRAIN + 0.5) / MAJORITY_GRAIN
+
+
+@njit
 def group_value(s, t, seat, n, kk, cnt, new_w):
     """Value for ``seat`` of taking ``cnt`` cards of the gem colour or diamond
     ``kk`` (a ``card_key``), ``new_w`` of them of wonders it holds none of."""
@@ -211,6 +244,7 @@ def treasure_value(s, t, seat, n, keys, chests, new_w, sv, lazy):
     seat's best steal this turn, :func:`steal_value`, worked out only if a pair is)."""
     prm = s.prm
     val = prm[seat, P_TREASURE] * (keys + chests)
+    val += majority_value(s, t, seat, n, keys + chests)
     hk = s.held[seat, H_KEYS]
     hc = s.held[seat, H_CHESTS]
     pairs = min(hk + keys, hc + chests) - min(hk, hc)
@@ -337,7 +371,7 @@ def _own_best_steal(s, t, seat, n):
     if popcount(t.key_mask[nc] & out) > held[seat, H_DIAMOND]:
         best = max(best, float(t.diamond_card * 1.0))
     if popcount(t.treasure_mask & out) > held[seat, H_TREASURE]:
-        best = max(best, s.prm[seat, P_TREASURE] * 1.0)
+        best = max(best, s.prm[seat, P_TREASURE] * 1.0 + majority_value(s, t, seat, n, 1))
     return 0.0 if best == NEG else best
 
 
@@ -423,6 +457,7 @@ def _treasure(s, t, seat, n, keys, chests, new_w):
     held = s.held
     explore = s.explore
     val = s.prm[seat, P_TREASURE] * (keys + chests)
+    val += majority_value(s, t, seat, n, keys + chests)
     hk = held[seat, H_KEYS]
     hc = held[seat, H_CHESTS]
     pairs = min(hk + keys, hc + chests) - min(hk, hc)
@@ -1053,7 +1088,7 @@ def best_steal(s, t, seat, n):
                 gain += t.gem_reward[n]
         loot[g + 1] = gain
     loot[nc + 1] = t.diamond_card * (1.0 + deny)
-    loot[nc + 2] = s.prm[seat, P_TREASURE] * (1.0 + deny)
+    loot[nc + 2] = s.prm[seat, P_TREASURE] * (1.0 + deny) + majority_value(s, t, seat, n, 1)
     best = 0.0
     bv = -1
     bw = -2
@@ -1110,6 +1145,7 @@ def chain_steal(s, t, seat, n, best, bv, bw, victims):
     if want < 0 or s.plan[seat] == Plan.EXPECT_PLAIN:
         return best, bv, bw
     val = s.prm[seat, P_TREASURE] * (1.0 + s.prm[seat, P_DENY]) + best
+    val += majority_value(s, t, seat, n, 1)
     if val < best:
         return best, bv, bw
     for d in range(1, n):
