@@ -7,6 +7,7 @@ from analyzer.jit import njit
 from analyzer.rng import rng_die
 from analyzer.unearth.claiming import check_claims
 from analyzer.unearth.codes import Delver, WonderEffect
+from analyzer.unearth.luck import luck_roll
 from analyzer.unearth.modifiers import owns_effect, reachable_values
 from analyzer.unearth.state import (
     EV_ROLL,
@@ -43,6 +44,7 @@ def roll_die(s, m, t, q, d, slot, is_excavation):
     cards = mine or t.card_mods_on_forced_rerolls
     s.die_slot[q, d] = -1  # the die is in the air
     natural = rng_die(s.rng, faces)
+    luck_roll(s, t, q, d, slot, faces, natural)
     n_anc = s.sc[S_ANCESTRAL] if cards else 0
     n_read = s.sc[S_READING] if cards else 0
     if is_excavation and mine and s.sc[S_MAP] > 0:
@@ -52,6 +54,7 @@ def roll_die(s, m, t, q, d, slot, is_excavation):
         if again:
             s.sc[S_MAP] -= 1
             natural = rng_die(s.rng, faces)
+            luck_roll(s, t, q, d, slot, faces, natural)
             # the FAQ: modifiers played before only apply to the first roll
             n_anc = 0
             n_read = 0
@@ -66,6 +69,7 @@ def roll_die(s, m, t, q, d, slot, is_excavation):
         trace(s, EV_ROLL, q, d, slot, natural, 1 if again else 0, 3)
         if again:
             natural = rng_die(s.rng, faces)
+            luck_roll(s, t, q, d, slot, faces, natural)
             if cards:
                 _consume_card_mods(s, t, faces)
             n_anc = 0

@@ -159,6 +159,17 @@ class State(NamedTuple):
     win: np.ndarray  #: float64[P] win shares
     winners: np.ndarray  #: int64[P] 1: on the best score after the tiebreak (scoring.share_wins)
     box: np.ndarray  #: int64[P, 4] bounding box of each tableau's stones (tableau.grow_box)
+    # luck terms (analyzer.unearth.luck): off when ``luck_par`` has shape (1,)
+    luck_par: np.ndarray  #: float64[N_LUCK_PAR] the value estimate's parameters
+    luck: np.ndarray  #: float64[N_KINDS, 2, P] this game's luck by kind of event: win, score
+    luck_out: np.ndarray  #: float64[rows, N_KINDS, 2] each (game, seat)'s luck (store_luck)
+    luck_acc: np.ndarray  #: float64[ACC_ROWS, P] one event's expectations (analyzer.luck)
+    luck_vs: np.ndarray  #: float64[P] one outcome's score values
+    luck_base: np.ndarray  #: float64[P] score values without the slot of the event
+    luck_sum: np.ndarray  #: float64[P] the seats' dice totals on one ruin (slot_value)
+    luck_own: np.ndarray  #: int64[P * D] the dice on one ruin (slot_value): owner seat
+    luck_fac: np.ndarray  #: int64[P * D] ... their faces
+    luck_val: np.ndarray  #: int64[P * D] ... their values
 
 
 def reach_size(t) -> int:
@@ -171,10 +182,17 @@ def reach_size(t) -> int:
     return 2 * (anc + 1) * (read + 1) * 8
 
 
-def new_state(t, n_players: int, trace_rows: int = 0, claim_rows: int = 0) -> State:
+def new_state(
+    t, n_players: int, trace_rows: int = 0, claim_rows: int = 0, luck_par=None, luck_rows: int = 0
+) -> State:
     """Allocate a :class:`State` for ``n_players`` seats under rules tables ``t``,
     with room for ``trace_rows`` trace events and ``claim_rows`` claims-log rows
-    (0: neither is kept)."""
+    (0: neither is kept). ``luck_par`` (float64[N_LUCK_PAR], ``None``: off): the
+    luck terms' value estimate, their totals written for ``luck_rows`` rows."""
+    from analyzer.luck import ACC_ROWS
+    from analyzer.unearth.luck import N_KINDS
+
+    luck_par = np.zeros(1) if luck_par is None else np.asarray(luck_par, np.float64)
     n_cards = t.card_kind.shape[0]
     n_col = t.n_stone_colours
     n_dice = t.dice_faces.shape[0]
@@ -230,6 +248,16 @@ def new_state(t, n_players: int, trace_rows: int = 0, claim_rows: int = 0) -> St
         win=np.zeros(n_players, np.float64),
         winners=np.zeros(n_players, np.int64),
         box=np.zeros((n_players, 4), np.int64),
+        luck_par=luck_par.copy(),
+        luck=np.zeros((N_KINDS, 2, n_players), np.float64),
+        luck_out=np.zeros((max(luck_rows, 1), N_KINDS, 2), np.float64),
+        luck_acc=np.zeros((ACC_ROWS, n_players), np.float64),
+        luck_vs=np.zeros(n_players, np.float64),
+        luck_base=np.zeros(n_players, np.float64),
+        luck_sum=np.zeros(n_players, np.float64),
+        luck_own=np.zeros(n_players * n_dice, np.int64),
+        luck_fac=np.zeros(n_players * n_dice, np.int64),
+        luck_val=np.zeros(n_players * n_dice, np.int64),
     )
 
 
