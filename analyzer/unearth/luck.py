@@ -64,7 +64,7 @@ KIND_NAMES = ("dice", "reveals", "tokens", "cenotaph")
 
 #: the value estimate's parameters, in ``State.luck_par``
 LP_PROGRESS = 0  #: exponent of a ruin's progress (dice total / claim value)
-LP_LEAD = 1  #: exponent sharpening the seats' shares of a ruin by their dice totals
+LP_LEAD = 1  #: exponent sharpening the seats' shares of a ruin by their best dice
 LP_STONE = 2  #: points a promised stone is worth
 LP_TAU0 = 3  #: win temperature (points) with no ruin left
 LP_TAU1 = 4  #: ... plus this per ruin left (in the deck and on the table)
@@ -155,7 +155,8 @@ def slot_value(s, t, slot, n, into_base):
     its chance of claiming it times :func:`ruin_gain`. A ruin whose total reaches
     its claim value goes to the tiebreak's winner; below, a seat's chance is
     ``(1 - x**a) / n + x**a * share``, ``x`` the total over the claim value,
-    ``share`` its dice total to the power ``lead`` over the seats' sum."""
+    ``share`` its best die (value, then faces, as the tiebreak ranks) to the
+    power ``lead`` over the seats' sum."""
     card = s.slot_card[slot]
     if card < 0:
         return
@@ -174,7 +175,10 @@ def slot_value(s, t, slot, n, into_base):
                 own[k] = p
                 fac[k] = t.dice_faces[d]
                 val[k] = s.die_value[p, d]
-                sums[p] += s.die_value[p, d]
+                # a seat's strength there: its best die (value, then faces), as the tiebreak
+                key = s.die_value[p, d] + t.dice_faces[d] / 32.0
+                if key > sums[p]:
+                    sums[p] = key
                 total += s.die_value[p, d]
                 k += 1
     claim = t.card_claim[card]
