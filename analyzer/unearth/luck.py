@@ -69,6 +69,11 @@ LP_STONE = 2  #: points a promised stone is worth
 LP_TAU0 = 3  #: win temperature (points) with no ruin left
 LP_TAU1 = 4  #: ... plus this per ruin left (in the deck and on the table)
 N_LUCK_PAR = 5
+#: tests only: a ``luck_par`` one longer plants a known bias (``tests/test_luck.py``
+#: shows the checks catch it): 1, a die's expectation taken in the state after its
+#: outcome (the actual roll already on the ruin, each face on top); 2, ``V`` after a reveal
+#: reads the hidden deck order (a bonus when the card matches the next one's colour)
+LP_PLANT = N_LUCK_PAR
 PAR_NAMES = ("progress", "lead", "stone", "tau0", "tau1")
 
 
@@ -82,6 +87,11 @@ def load_value_params() -> np.ndarray:
 @njit(inline="always")
 def luck_on(s):
     return s.luck_par.shape[0] >= N_LUCK_PAR
+
+
+@njit(inline="always")
+def _plant(s):
+    return int(s.luck_par[LP_PLANT]) if s.luck_par.shape[0] > LP_PLANT else 0
 
 
 @njit
@@ -151,9 +161,10 @@ def ruin_gain(s, t, p, card):
 
 @njit
 def slot_value(s, t, slot, n, into_base):
-    """Add to ``s.luck_vs[p]`` (``s.luck_base[p]`` if ``into_base``) seat ``p``'s share of the ruin in ``slot``:
-    its chance of claiming it times :func:`ruin_gain`. A ruin whose total reaches
-    its claim value goes to the tiebreak's winner; below, a seat's chance is
+    """Add to ``s.luck_vs[p]`` (``s.luck_base[p]`` if ``into_base``) seat ``p``'s
+    share of the ruin in ``slot``: its chance of claiming it times
+    :func:`ruin_gain`. A ruin whose total reaches its claim value goes to the
+    tiebreak's winner; below, a seat's chance is
     ``(1 - x**a) / n + x**a * share``, ``x`` the total over the claim value,
     ``share`` its best die (value, then faces, as the tiebreak ranks) to the
     power ``lead`` over the seats' sum."""
@@ -267,14 +278,20 @@ def luck_roll(s, t, q, d, slot, faces, natural):
     s.die_slot[q, d] = slot
     tau = temperature(s)
     prob = 1.0 / faces
-    for face in range(1, faces + 1):
-        s.die_value[q, d] = clamp(face + s.sc[S_ROLL_MOD], faces)
+    plant = _plant(s) == 1
+    for i in range(1, faces + 2 if plant else faces + 1):
+        face = natural if i > faces else i
+        value = clamp(face + s.sc[S_ROLL_MOD], faces)
+        if plant and i <= faces:
+            value += natural  # planted: the actual roll already on the ruin
+        s.die_value[q, d] = value
         for p in range(n):
             vs[p] = s.luck_base[p]
         slot_value(s, t, slot, n, False)
         if face <= t.stone_faces_max:
             vs[q] += s.luck_par[LP_STONE]
-        event_outcome(acc, vs, n, tau, prob, face == natural)
+        actual = i > faces if plant else face == natural
+        event_outcome(acc, vs, n, tau, 0.0 if i > faces else prob, actual)
     s.die_slot[q, d] = old_slot
     s.die_value[q, d] = old_value
     event_end(acc, s.luck[KIND_DICE, 0], s.luck[KIND_DICE, 1], n)
@@ -318,6 +335,11 @@ def luck_reveal(s, t, slot):
             s.slot_card[slot] = card
             slot_value(s, t, slot, n, False)
             s.slot_card[slot] = -1
+        if _plant(s) == 2 and pos + 1 < last:
+            nxt = s.ruin_deck[pos + 1]  # hidden: what a fair V never reads
+            if t.card_colour[card] == t.card_colour[nxt]:
+                for p in range(n):
+                    vs[p] += 5.0
         event_outcome(acc, vs, n, tau, prob, card == actual)
     event_end(acc, s.luck[KIND_REVEAL, 0], s.luck[KIND_REVEAL, 1], n)
 
