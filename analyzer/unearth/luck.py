@@ -89,6 +89,23 @@ def luck_on(s):
     return s.luck_par.shape[0] >= N_LUCK_PAR
 
 
+def luck_tables(t, par):
+    """The powers ``slot_value`` needs, tabled once per batch: ``lead[v, f] =
+    (v + f / 32) ** par[LP_LEAD]`` for a die of ``f`` faces showing ``v``, and
+    ``progress[total, claim] = (total / claim) ** par[LP_PROGRESS]`` (0 for no dice)."""
+    top = int(t.dice_faces.max())
+    v = np.arange(top + 1, dtype=np.float64)[:, None]
+    f = np.arange(top + 1, dtype=np.float64)[None, :]
+    lead = np.where(v > 0, (v + f / 32.0) ** par[LP_LEAD], 0.0)
+    c = int(t.card_claim.max())
+    total = np.arange(c + 1, dtype=np.float64)[:, None]
+    claim = np.arange(c + 1, dtype=np.float64)[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        progress = np.where(claim > 0, (total / np.maximum(claim, 1)) ** par[LP_PROGRESS], 0.0)
+    progress[0, :] = 0.0
+    return lead, progress
+
+
 @njit(inline="always")
 def _plant(s):
     return int(s.luck_par[LP_PLANT]) if s.luck_par.shape[0] > LP_PLANT else 0
@@ -160,56 +177,69 @@ def ruin_gain(s, t, p, card):
 
 
 @njit
-def slot_value(s, t, slot, n, into_base):
-    """Add to ``s.luck_vs[p]`` (``s.luck_base[p]`` if ``into_base``) seat ``p``'s
-    share of the ruin in ``slot``: its chance of claiming it times
-    :func:`ruin_gain`. A ruin whose total reaches its claim value goes to the
-    tiebreak's winner; below, a seat's chance is
-    ``(1 - x**a) / n + x**a * share``, ``x`` the total over the claim value,
-    ``share`` its best die (value, then faces, as the tiebreak ranks) to the
-    power ``lead`` over the seats' sum."""
-    card = s.slot_card[slot]
-    if card < 0:
-        return
-    out = s.luck_base if into_base else s.luck_vs
-    own = s.luck_own
-    fac = s.luck_fac
-    val = s.luck_val
+def gather(s, t, slot, n):
+    """The dice on ``slot`` into ``s.luck_own/fac/val``, each seat's strength there
+    into ``s.luck_sum`` (its best die, value then faces as the tiebreak ranks
+    them, to the power ``lead``: ``s.luck_lead``), each seat's :func:`ruin_gain`
+    of its card into ``s.luck_gain``. Returns (dice, their total)."""
     sums = s.luck_sum
+    card = s.slot_card[slot]
     for p in range(n):
         sums[p] = 0.0
+        s.luck_gain[p] = ruin_gain(s, t, p, card)
     k = 0
     total = 0
     for p in range(n):
         for d in range(s.die_slot.shape[1]):
             if s.die_slot[p, d] == slot:
-                own[k] = p
-                fac[k] = t.dice_faces[d]
-                val[k] = s.die_value[p, d]
-                # a seat's strength there: its best die (value, then faces), as the tiebreak
-                key = s.die_value[p, d] + t.dice_faces[d] / 32.0
+                s.luck_own[k] = p
+                s.luck_fac[k] = t.dice_faces[d]
+                s.luck_val[k] = s.die_value[p, d]
+                key = s.luck_lead[s.die_value[p, d], t.dice_faces[d]]
                 if key > sums[p]:
                     sums[p] = key
                 total += s.die_value[p, d]
                 k += 1
-    claim = t.card_claim[card]
+    return k, total
+
+
+@njit
+def add_shares(s, t, claim, n, k, total, into_base, q, key_q):
+    """Add to ``s.luck_vs`` (``s.luck_base`` if ``into_base``) each seat's chance of
+    claiming the ruin :func:`gather` read times its gain there, with seat ``q``'s
+    strength raised to ``key_q`` (``q = -1``: as gathered). A ruin whose total
+    reaches its claim value goes to the tiebreak's winner; below, a seat's chance
+    is ``(1 - x**a) / n + x**a * share``, ``x`` the total over the claim value
+    (``s.luck_progress``), ``share`` its strength over the seats' sum."""
+    out = s.luck_base if into_base else s.luck_vs
+    gain = s.luck_gain
     if total >= claim:
-        w = claim_winner(own, fac, val, k, n)
+        w = claim_winner(s.luck_own, s.luck_fac, s.luck_val, k, n)
         if w >= 0:
-            out[w] += ruin_gain(s, t, w, card)
+            out[w] += gain[w]
         return
-    par = s.luck_par
-    xa = (total / claim) ** par[LP_PROGRESS] if total > 0 else 0.0
+    sums = s.luck_sum
+    xa = s.luck_progress[total, claim]
     den = 0.0
     for p in range(n):
-        if sums[p] > 0:
-            sums[p] = sums[p] ** par[LP_LEAD]
-            den += sums[p]
+        den += max(sums[p], key_q) if p == q else sums[p]
     for p in range(n):
         chance = (1.0 - xa) / n
         if den > 0:
-            chance += xa * sums[p] / den
-        out[p] += chance * ruin_gain(s, t, p, card)
+            mine = max(sums[p], key_q) if p == q else sums[p]
+            chance += xa * mine / den
+        out[p] += chance * gain[p]
+
+
+@njit
+def slot_value(s, t, slot, n, into_base):
+    """Add to ``s.luck_vs[p]`` (``s.luck_base[p]`` if ``into_base``) seat ``p``'s
+    share of the ruin in ``slot`` (:func:`add_shares`)."""
+    card = s.slot_card[slot]
+    if card < 0:
+        return
+    k, total = gather(s, t, slot, n)
+    add_shares(s, t, t.card_claim[card], n, k, total, into_base, -1, 0.0)
 
 
 @njit
@@ -273,27 +303,32 @@ def luck_roll(s, t, q, d, slot, faces, natural):
     acc = s.luck_acc
     vs = s.luck_vs
     event_begin(acc, n)
-    old_slot = s.die_slot[q, d]
-    old_value = s.die_value[q, d]
-    s.die_slot[q, d] = slot
     tau = temperature(s)
     prob = 1.0 / faces
     plant = _plant(s) == 1
+    # the die is in the air (off every ruin): the ruin's other dice, once
+    card = s.slot_card[slot]
+    k = 0
+    total = 0
+    if card >= 0:
+        k, total = gather(s, t, slot, n)
+        s.luck_own[k] = q
+        s.luck_fac[k] = faces
     for i in range(1, faces + 2 if plant else faces + 1):
         face = natural if i > faces else i
+        if plant and i <= faces:  # planted: the actual roll already on the ruin
+            face = min(face + natural, faces)
         value = clamp(face + s.sc[S_ROLL_MOD], faces)
-        if plant and i <= faces:
-            value += natural  # planted: the actual roll already on the ruin
-        s.die_value[q, d] = value
         for p in range(n):
             vs[p] = s.luck_base[p]
-        slot_value(s, t, slot, n, False)
+        if card >= 0:
+            s.luck_val[k] = value
+            key = s.luck_lead[value, faces]
+            add_shares(s, t, t.card_claim[card], n, k + 1, total + value, False, q, key)
         if face <= t.stone_faces_max:
             vs[q] += s.luck_par[LP_STONE]
         actual = i > faces if plant else face == natural
         event_outcome(acc, vs, n, tau, 0.0 if i > faces else prob, actual)
-    s.die_slot[q, d] = old_slot
-    s.die_value[q, d] = old_value
     event_end(acc, s.luck[KIND_DICE, 0], s.luck[KIND_DICE, 1], n)
 
 
@@ -331,10 +366,9 @@ def luck_reveal(s, t, slot):
                 final_shares(s, t, n)
                 event_outcome(acc, vs, n, -1.0, prob, card == actual)
                 continue
-        else:
-            s.slot_card[slot] = card
-            slot_value(s, t, slot, n, False)
-            s.slot_card[slot] = -1
+        else:  # no dice on it yet: every seat's chance is 1 / n (slot_value)
+            for p in range(n):
+                vs[p] += ruin_gain(s, t, p, card) / n
         if _plant(s) == 2 and pos + 1 < last:
             nxt = s.ruin_deck[pos + 1]  # hidden: what a fair V never reads
             if t.card_colour[card] == t.card_colour[nxt]:

@@ -166,10 +166,13 @@ class State(NamedTuple):
     luck_acc: np.ndarray  #: float64[ACC_ROWS, P] one event's expectations (analyzer.luck)
     luck_vs: np.ndarray  #: float64[P] one outcome's score values
     luck_base: np.ndarray  #: float64[P] score values without the slot of the event
-    luck_sum: np.ndarray  #: float64[P] the seats' dice totals on one ruin (slot_value)
+    luck_sum: np.ndarray  #: float64[P] the seats' strengths on one ruin (luck.gather)
+    luck_gain: np.ndarray  #: float64[P] what its card would add to each seat (luck.gather)
     luck_own: np.ndarray  #: int64[P * D] the dice on one ruin (slot_value): owner seat
     luck_fac: np.ndarray  #: int64[P * D] ... their faces
     luck_val: np.ndarray  #: int64[P * D] ... their values
+    luck_lead: np.ndarray  #: float64[F + 1, F + 1] a die's strength by value, faces (luck_tables)
+    luck_progress: np.ndarray  #: float64[C + 1, C + 1] a ruin's progress by total, claim value
 
 
 def reach_size(t) -> int:
@@ -190,9 +193,13 @@ def new_state(
     (0: neither is kept). ``luck_par`` (float64[N_LUCK_PAR], ``None``: off): the
     luck terms' value estimate, their totals written for ``luck_rows`` rows."""
     from analyzer.luck import ACC_ROWS
-    from analyzer.unearth.luck import N_KINDS
+    from analyzer.unearth.luck import N_KINDS, luck_tables
 
     luck_par = np.zeros(1) if luck_par is None else np.asarray(luck_par, np.float64)
+    if luck_par.shape[0] > 1:
+        lead, progress = luck_tables(t, luck_par)
+    else:
+        lead = progress = np.zeros((1, 1))
     n_cards = t.card_kind.shape[0]
     n_col = t.n_stone_colours
     n_dice = t.dice_faces.shape[0]
@@ -255,9 +262,12 @@ def new_state(
         luck_vs=np.zeros(n_players, np.float64),
         luck_base=np.zeros(n_players, np.float64),
         luck_sum=np.zeros(n_players, np.float64),
+        luck_gain=np.zeros(n_players, np.float64),
         luck_own=np.zeros(n_players * n_dice, np.int64),
         luck_fac=np.zeros(n_players * n_dice, np.int64),
         luck_val=np.zeros(n_players * n_dice, np.int64),
+        luck_lead=lead,
+        luck_progress=progress,
     )
 
 
