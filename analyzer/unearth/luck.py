@@ -68,13 +68,17 @@ LP_LEAD = 1  #: exponent sharpening the seats' shares of a ruin by their best di
 LP_STONE = 2  #: points a promised stone is worth
 LP_TAU0 = 3  #: win temperature (points) with no ruin left
 LP_TAU1 = 4  #: ... plus this per ruin left (in the deck and on the table)
-N_LUCK_PAR = 5
+LP_CLAIMED = 5  #: weight of a ruin's gain when the dice on it reach its claim value
+LP_PENDING = 6  #: weight of a ruin's gain times a seat's chance below its claim value
+LP_CARD = 7  #: points a delver card in hand is worth (consolation cards included)
+LP_PACE = 8  #: points every seat still makes per pip of dice the ruins left still need
+N_LUCK_PAR = 9
 #: tests only: a ``luck_par`` one longer plants a known bias (``tests/test_luck.py``
 #: shows the checks catch it): 1, a die's expectation taken in the state after its
 #: outcome (the actual roll already on the ruin, each face on top); 2, ``V`` after a reveal
 #: reads the hidden deck order (a bonus when the card matches the next one's colour)
 LP_PLANT = N_LUCK_PAR
-PAR_NAMES = ("progress", "lead", "stone", "tau0", "tau1")
+PAR_NAMES = ("progress", "lead", "stone", "tau0", "tau1", "claimed", "pending", "card", "pace")
 
 
 def load_value_params() -> np.ndarray:
@@ -216,7 +220,10 @@ def add_shares(s, t, claim, n, k, total, into_base, q, key_q):
     if total >= claim:
         w = claim_winner(s.luck_own, s.luck_fac, s.luck_val, k, n)
         if w >= 0:
-            out[w] += gain[w]
+            out[w] += s.luck_par[LP_CLAIMED] * gain[w]
+        for i in range(k):  # a consolation card per die of the others
+            if s.luck_own[i] != w:
+                out[s.luck_own[i]] += s.luck_par[LP_CARD]
         return
     sums = s.luck_sum
     xa = s.luck_progress[total, claim]
@@ -228,18 +235,29 @@ def add_shares(s, t, claim, n, k, total, into_base, q, key_q):
         if den > 0:
             mine = max(sums[p], key_q) if p == q else sums[p]
             chance += xa * mine / den
-        out[p] += chance * gain[p]
+        out[p] += s.luck_par[LP_PENDING] * chance * gain[p]
 
 
 @njit
 def slot_value(s, t, slot, n, into_base):
     """Add to ``s.luck_vs[p]`` (``s.luck_base[p]`` if ``into_base``) seat ``p``'s
-    share of the ruin in ``slot`` (:func:`add_shares`)."""
+    share of the ruin in ``slot`` (:func:`add_shares`); returns the pips its dice
+    still need (0 for an empty slot)."""
     card = s.slot_card[slot]
     if card < 0:
-        return
+        return 0
     k, total = gather(s, t, slot, n)
     add_shares(s, t, t.card_claim[card], n, k, total, into_base, -1, 0.0)
+    return max(t.card_claim[card] - total, 0)
+
+
+@njit(inline="always")
+def mean_claim(t):
+    """The average claim value of a ruin."""
+    total = 0.0
+    for card in range(t.n_ruins):
+        total += t.card_claim[card]
+    return total / t.n_ruins
 
 
 @njit
@@ -248,10 +266,21 @@ def base_values(s, t, n, skip):
     on the table, slot ``skip`` left out (-1: none)."""
     base = s.luck_base
     for p in range(n):
-        base[p] = current_score(s, t, p)
+        cards = 0
+        for kind in range(s.hand.shape[1]):
+            cards += s.hand[p, kind]
+        base[p] = current_score(s, t, p) + s.luck_par[LP_CARD] * cards
+    need = 0.0
     for slot in range(s.sc[S_N_SLOTS]):
         if slot != skip:
-            slot_value(s, t, slot, n, True)
+            need += slot_value(s, t, slot, n, True)
+    # the game's pace: what the ruins in the deck will need (the average claim
+    # value of a ruin each; which ones is hidden) and the table's needs
+    left = s.sc[S_DECK_LEN] - 1 - s.sc[S_DECK_POS]
+    if left > 0:
+        need += left * mean_claim(t)
+    for p in range(n):
+        base[p] += s.luck_par[LP_PACE] * need / n
 
 
 @njit
@@ -325,6 +354,9 @@ def luck_roll(s, t, q, d, slot, faces, natural):
             s.luck_val[k] = value
             key = s.luck_lead[value, faces]
             add_shares(s, t, t.card_claim[card], n, k + 1, total + value, False, q, key)
+            need = max(t.card_claim[card] - total - value, 0)
+            for p in range(n):
+                vs[p] += s.luck_par[LP_PACE] * need / n
         if face <= t.stone_faces_max:
             vs[q] += s.luck_par[LP_STONE]
         actual = i > faces if plant else face == natural
@@ -363,12 +395,20 @@ def luck_reveal(s, t, slot):
             vs[p] = s.luck_base[p]
         if t.card_kind[card] == CardKind.EVENT:
             if empty:  # the game ends: valued by its outcome
+                for p in range(n):
+                    vs[p] = current_score(s, t, p)
                 final_shares(s, t, n)
                 event_outcome(acc, vs, n, -1.0, prob, card == actual)
                 continue
         else:  # no dice on it yet: every seat's chance is 1 / n (slot_value)
             for p in range(n):
-                vs[p] += ruin_gain(s, t, p, card) / n
+                vs[p] += s.luck_par[LP_PENDING] * ruin_gain(s, t, p, card) / n
+        # the pace: this card's claim value on the table instead of an average one
+        delta = 0.0 if t.card_kind[card] == CardKind.EVENT else float(t.card_claim[card])
+        if pos < last:
+            delta -= mean_claim(t)
+        for p in range(n):
+            vs[p] += s.luck_par[LP_PACE] * delta / n
         if _plant(s) == 2 and pos + 1 < last:
             nxt = s.ruin_deck[pos + 1]  # hidden: what a fair V never reads
             if t.card_colour[card] == t.card_colour[nxt]:
