@@ -1307,21 +1307,50 @@ def _headline(label: str, s: float, n: float):
     )
 
 
+def _adjusted_headline(agg: pd.DataFrame, seat: str, label: str):
+    """Seat ``seat``'s luck-adjusted win rate in cell 0 (normal 95% interval), or
+    None without luck columns in the run."""
+    from analyzer.runner import Headline
+
+    rows = group_rows(agg, "luck")
+    if rows.empty:
+        return None
+    r = rows[(rows["cell"] == 0) & (rows["metric"] == "win_adj") & (rows["key"] == seat)]
+    if r.empty or float(r["n"].sum()) < 2:
+        return None
+    m, lo, hi = mean_ci_arrays(r["n"].sum(), r["sum"].sum(), r["sumsq"].sum())
+    return Headline(
+        label=f"{label} (luck-adjusted)",
+        value=float(m),
+        low=float(lo),
+        high=float(hi),
+        half_width=float((hi - lo) / 2),
+    )
+
+
 def first_player_headline(agg: pd.DataFrame):
-    """The runner's precision headline: seat 0's win rate in cell 0, 95% Wilson."""
+    """The runner's precision headline: seat 0's win rate in cell 0, luck-adjusted
+    with a normal 95% interval when the run has luck terms, else 95% Wilson."""
+    adj = _adjusted_headline(agg, "0", "first-player win rate")
+    if adj is not None:
+        return adj
     r = _seat_win(agg, "0")
     return _headline("first-player win rate", float(r["sum"].sum()), float(r["n"].sum()))
 
 
 def widest_seat_headline(agg: pd.DataFrame):
-    """The seat win rate of cell 0 with the widest 95% Wilson interval (ties: lowest
-    seat): when it is precise enough, every seat's win rate is."""
+    """The seat win rate of cell 0 with the widest 95% interval (ties: lowest
+    seat; luck-adjusted as :func:`first_player_headline`): when it is precise
+    enough, every seat's win rate is."""
     rows = _seat_win(agg, None)
     if rows.empty:
         return _headline("win rate", 0.0, 0.0)
     best = None
     for _, r in sorted(rows.iterrows(), key=lambda kv: int(kv[1]["key"])):
-        h = _headline(f"seat {r['key']} win rate", float(r["sum"]), float(r["n"]))
+        label = f"seat {r['key']} win rate"
+        h = _adjusted_headline(agg, str(r["key"]), label)
+        if h is None:
+            h = _headline(label, float(r["sum"]), float(r["n"]))
         if best is None or h.half_width > best.half_width:
             best = h
     return best

@@ -11,9 +11,12 @@ Prints, on games of one seed (never the luck value's training seeds):
    the variance each kind of chance event removes alone;
 3. **time to an answer**: the games, and CPU seconds at the measured rates, to
    settle the first-seat win rate of ``scenarios/default.toml`` (4 balanced
-   players) to +/-0.5 points, plain against adjusted.
+   players) to +/-0.5 points, plain against adjusted;
+4. with ``--seeds``: the spread of the adjusted estimate over independent seeds
+   against the intervals each run claims, and plain against adjusted pooled.
 
     .venv/bin/python benchmarks/bench_luck.py [--games 20000] [--rounds 5] [--seed 2026]
+        [--seeds 10 --seed-games 20000]   # and the spread over independent seeds
 
 Nothing is asserted; the machine is shared: compare the figures of one run.
 """
@@ -97,13 +100,41 @@ def paired(games, seed):
     return split(win, (l1 + l2) / 2.0, "(b) balanced vs baseline, 2 players, paired win")
 
 
+def seeds_check(games, seeds, seed):
+    """Independent seeds: the spread of the adjusted estimates against the
+    intervals each run claims, and the pooled plain and adjusted estimates."""
+    rows = []
+    for k in range(seeds):
+        job = make_job(4, "balanced", seed + 1000 + k)
+        _, wins, _, s = play_raw(job, 0, games)
+        luck = s.luck_out.reshape(games, 4, -1, 2)[:, 0, :, 0].sum(axis=1)
+        rows.append((wins.reshape(games, 4)[:, 0].astype(float), luck))
+    ests = [adjusted(w, lk) for w, lk in rows]
+    adj = np.array([e["adj"] for e in ests])
+    claimed_se = np.mean([e["adj_half"] for e in ests]) / 1.96
+    pooled = adjusted(np.concatenate([w for w, _ in rows]), np.concatenate([lk for _, lk in rows]))
+    z = (pooled["mean"] - pooled["adj"]) / math.hypot(pooled["half"], pooled["adj_half"]) * 1.96
+    print(
+        f"{seeds} seeds x {games} games (4 players, first seat's win): sd of the adjusted "
+        f"estimates {adj.std(ddof=1):.4f} vs the standard error each run claims "
+        f"{claimed_se:.4f} (ratio {adj.std(ddof=1) / claimed_se:.2f}); pooled "
+        f"{seeds * games} games: plain {pooled['mean']:.4f} +/- {pooled['half']:.4f}, "
+        f"adjusted {pooled['adj']:.4f} +/- {pooled['adj_half']:.4f}, difference "
+        f"{z:+.2f} combined standard errors"
+    )
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=20000)
     ap.add_argument("--cost-games", type=int, default=2000)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--seeds", type=int, default=0, help="independent seeds for the spread check")
+    ap.add_argument("--seed-games", type=int, default=20000)
     a = ap.parse_args(argv)
+    if a.seeds:
+        seeds_check(a.seed_games, a.seeds, a.seed)
     per_on, per_off = cost(4, a.cost_games, a.rounds, a.seed)
     win, _ = first_seat(4, a.games, a.seed)
     paired(a.games, a.seed + 1)
