@@ -20,7 +20,7 @@ from analyzer.kernel_view import results_view
 from analyzer.seeding import resolve_seed, root_key
 from analyzer.unearth import engine
 from analyzer.unearth.defaults import PARAM_NAMES, default_row
-from analyzer.unearth.luck import load_value_params
+from analyzer.unearth.luck import load_value_params, value_tables
 from analyzer.unearth.memo import new_memo
 from analyzer.unearth.rules import Rules, default_rules
 from analyzer.unearth.scoring import N_PARTS, PART_NAMES
@@ -221,11 +221,10 @@ def play_raw(
     n = job.players
     codes, prm = strategy_arrays(job.strategies, _params_dict(job))
     claim_rows = count * engine.MAX_CLAIMS_PER_GAME if job.claims else 0
-    if not job.luck:
-        luck_par = None
-    elif luck_par is None:
-        luck_par = load_value_params()
-    s = new_state(t, n, trace_rows, claim_rows, luck_par, count * n if job.luck else 0)
+    luck = None
+    if job.luck:
+        luck = value_tables(t, load_value_params() if luck_par is None else luck_par)
+    s = new_state(t, n, trace_rows, claim_rows, luck, count * n if job.luck else 0)
     m = new_memo(t, n, codes, prm, forbid_masks(n, job.rules, job.forbid))
     o = engine.new_batch(t, n, count)
     key0, key1 = root_key(job.seed)

@@ -46,6 +46,7 @@ from analyzer.unearth.claims import claim_winner
 from analyzer.unearth.codes import CardKind, WonderBonus
 from analyzer.unearth.scoring import named_wonder_points, tiebreak_better
 from analyzer.unearth.state import (
+    LUCK_KINDS,
     S_DECK_LEN,
     S_DECK_POS,
     S_N_PLAYERS,
@@ -59,7 +60,7 @@ KIND_DICE = 0
 KIND_REVEAL = 1
 KIND_TOKEN = 2
 KIND_RUIN = 3
-N_KINDS = 4
+N_KINDS = LUCK_KINDS
 KIND_NAMES = ("dice", "reveals", "tokens", "cenotaph")
 
 #: the value estimate's parameters, in ``State.luck_par``
@@ -93,8 +94,10 @@ def luck_on(s):
     return s.luck_par.shape[0] >= N_LUCK_PAR
 
 
-def luck_tables(t, par):
-    """The powers ``slot_value`` needs, tabled once per batch: ``lead[v, f] =
+def value_tables(t, par):
+    """``(par, lead, progress)`` for :func:`analyzer.unearth.state.new_state`: the
+    parameters (float64[N_LUCK_PAR], more for a planted test bias) and the powers
+    ``slot_value`` needs, tabled once per batch: ``lead[v, f] =
     (v + f / 32) ** par[LP_LEAD]`` for a die of ``f`` faces showing ``v``, and
     ``progress[total, claim] = (total / claim) ** par[LP_PROGRESS]`` (0 for no dice)."""
     top = int(t.dice_faces.max())
@@ -107,7 +110,7 @@ def luck_tables(t, par):
     with np.errstate(divide="ignore", invalid="ignore"):
         progress = np.where(claim > 0, (total / np.maximum(claim, 1)) ** par[LP_PROGRESS], 0.0)
     progress[0, :] = 0.0
-    return lead, progress
+    return np.array(par, np.float64), lead, progress
 
 
 @njit(inline="always")

@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from analyzer.jit import njit
+from analyzer.luck import ACC_ROWS
 from analyzer.rng import QUEUE_WORDS, rng_below, rng_shuffle
 from analyzer.unearth.codes import Delver
 from analyzer.unearth.scoring import N_PARTS
@@ -86,6 +87,8 @@ C_DECIDED = 9
 N_CLAIM_COLS = 10
 MAX_CLAIMS_PER_GAME = 64
 
+#: kinds of chance event the luck terms are summed by (analyzer.unearth.luck.KIND_*)
+LUCK_KINDS = 4
 MAX_TURNS = 2000  #: safety cap; a game reaching it is flagged in S_ABORTED
 #: game turns without a claim after which the strategies break a stalemate
 #: (strategies.break_stall); normal play never goes near it
@@ -161,8 +164,8 @@ class State(NamedTuple):
     box: np.ndarray  #: int64[P, 4] bounding box of each tableau's stones (tableau.grow_box)
     # luck terms (analyzer.unearth.luck): off when ``luck_par`` has shape (1,)
     luck_par: np.ndarray  #: float64[N_LUCK_PAR] the value estimate's parameters
-    luck: np.ndarray  #: float64[N_KINDS, 2, P] this game's luck by kind of event: win, score
-    luck_out: np.ndarray  #: float64[rows, N_KINDS, 2] each (game, seat)'s luck (store_luck)
+    luck: np.ndarray  #: float64[LUCK_KINDS, 2, P] this game's luck by kind of event: win, score
+    luck_out: np.ndarray  #: float64[rows, LUCK_KINDS, 2] each (game, seat)'s luck (store_luck)
     luck_acc: np.ndarray  #: float64[ACC_ROWS, P] one event's expectations (analyzer.luck)
     luck_vs: np.ndarray  #: float64[P] one outcome's score values
     luck_base: np.ndarray  #: float64[P] score values without the slot of the event
@@ -171,7 +174,9 @@ class State(NamedTuple):
     luck_own: np.ndarray  #: int64[P * D] the dice on one ruin (slot_value): owner seat
     luck_fac: np.ndarray  #: int64[P * D] ... their faces
     luck_val: np.ndarray  #: int64[P * D] ... their values
-    luck_lead: np.ndarray  #: float64[F + 1, F + 1] a die's strength by value, faces (luck_tables)
+    luck_lead: (
+        np.ndarray
+    )  #: float64[F + 1, F + 1] a die's strength by value, faces (luck.value_tables)
     luck_progress: np.ndarray  #: float64[C + 1, C + 1] a ruin's progress by total, claim value
 
 
@@ -186,20 +191,17 @@ def reach_size(t) -> int:
 
 
 def new_state(
-    t, n_players: int, trace_rows: int = 0, claim_rows: int = 0, luck_par=None, luck_rows: int = 0
+    t, n_players: int, trace_rows: int = 0, claim_rows: int = 0, luck=None, luck_rows: int = 0
 ) -> State:
     """Allocate a :class:`State` for ``n_players`` seats under rules tables ``t``,
     with room for ``trace_rows`` trace events and ``claim_rows`` claims-log rows
-    (0: neither is kept). ``luck_par`` (float64[N_LUCK_PAR], ``None``: off): the
-    luck terms' value estimate, their totals written for ``luck_rows`` rows."""
-    from analyzer.luck import ACC_ROWS
-    from analyzer.unearth.luck import N_KINDS, luck_tables
-
-    luck_par = np.zeros(1) if luck_par is None else np.asarray(luck_par, np.float64)
-    if luck_par.shape[0] > 1:
-        lead, progress = luck_tables(t, luck_par)
+    (0: neither is kept). ``luck`` (``None``: off): the luck terms' value estimate
+    as ``analyzer.unearth.luck.value_tables`` gives it, their totals written for
+    ``luck_rows`` rows."""
+    if luck is None:
+        luck_par, lead, progress = np.zeros(1), np.zeros((1, 1)), np.zeros((1, 1))
     else:
-        lead = progress = np.zeros((1, 1))
+        luck_par, lead, progress = luck
     n_cards = t.card_kind.shape[0]
     n_col = t.n_stone_colours
     n_dice = t.dice_faces.shape[0]
@@ -255,9 +257,9 @@ def new_state(
         win=np.zeros(n_players, np.float64),
         winners=np.zeros(n_players, np.int64),
         box=np.zeros((n_players, 4), np.int64),
-        luck_par=luck_par.copy(),
-        luck=np.zeros((N_KINDS, 2, n_players), np.float64),
-        luck_out=np.zeros((max(luck_rows, 1), N_KINDS, 2), np.float64),
+        luck_par=np.array(luck_par, np.float64),
+        luck=np.zeros((LUCK_KINDS, 2, n_players), np.float64),
+        luck_out=np.zeros((max(luck_rows, 1), LUCK_KINDS, 2), np.float64),
         luck_acc=np.zeros((ACC_ROWS, n_players), np.float64),
         luck_vs=np.zeros(n_players, np.float64),
         luck_base=np.zeros(n_players, np.float64),
