@@ -161,3 +161,28 @@ def test_plain_and_adjusted_estimates_agree(fair):
         gap = abs(est["mean"] - est["adj"])
         assert gap < 1.96 * math.hypot(est["half"], est["adj_half"])
         assert est["ratio"] < 1.0  # the terms do remove variance
+
+
+def test_reports_give_the_adjusted_first_seat_beside_the_plain_one():
+    from analyzer.aggregate import Reducer, build_tables, first_player_headline
+    from analyzer.findings import FIRST_PLAYER
+
+    games = simulate(2, "balanced", 300, 17).assign(cell=np.int16(0))
+    info = {"cells": [{"index": 0, "label": "c0", "params": {}, "players": 2}], "pairs": []}
+    agg = Reducer()({"games": games})
+    fp = build_tables(agg, info)["first_player"].iloc[0]
+    seat0 = games[games.seat == 0]
+    adj = seat0["win"].astype(float) - seat0["luck_win"]
+    assert fp["seat0_win_adj"] == pytest.approx(adj.mean())
+    est = adjusted(seat0["win"], seat0["luck_win"])
+    assert fp["seat0_win_adj_high"] == pytest.approx(est["adj_high"])
+    assert fp["var_ratio"] == pytest.approx(est["ratio"] ** 2)
+    head = first_player_headline(agg)
+    assert "luck-adjusted" in head.label and head.value == pytest.approx(adj.mean())
+    found = FIRST_PLAYER.answer(build_tables(agg, info), info, {})
+    assert "Luck-adjusted:" in found[0].text
+    # without the luck columns: the report as before
+    plain = Reducer()({"games": games.drop(columns=list(LUCK_COLUMNS))})
+    fp = build_tables(plain, info)["first_player"]
+    assert "seat0_win_adj" not in fp and "luck" not in first_player_headline(plain).label
+    assert "Luck-adjusted" not in FIRST_PLAYER.answer(build_tables(plain, info), info, {})[0].text

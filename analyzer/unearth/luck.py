@@ -26,8 +26,10 @@ the set-up's shuffles and deal, stones drawn from the bag, delver draws.
 ``V``, from what is revealed (the table, the tableaux, each seat's own holdings
 including its face-down ruin, the counts left): a seat's score value is its
 score if the game ended now, plus for each ruin on the table its chance of
-claiming it times the points that ruin would add to its sets, plus a pending
-stone's worth; the win values are a softmax of the score values whose
+claiming it (by its best die there, the seat to move next favoured) times the
+points that ruin would add to its sets, plus a promised stone's worth, its
+delver cards' worth and, for every seat alike, the game's pace (pips the ruins
+left still need); the win values are a softmax of the score values whose
 temperature shrinks as the ruins run out; a finished game is valued by its
 outcome. The parameters are fitted (:mod:`analyzer.unearth.luck_fit`) on games
 of other seeds and shipped in ``data/luck_value.toml``.
@@ -47,6 +49,7 @@ from analyzer.unearth.codes import CardKind, WonderBonus
 from analyzer.unearth.scoring import named_wonder_points, tiebreak_better
 from analyzer.unearth.state import (
     LUCK_KINDS,
+    S_CUR,
     S_DECK_LEN,
     S_DECK_POS,
     S_N_PLAYERS,
@@ -73,13 +76,25 @@ LP_CLAIMED = 5  #: weight of a ruin's gain when the dice on it reach its claim v
 LP_PENDING = 6  #: weight of a ruin's gain times a seat's chance below its claim value
 LP_CARD = 7  #: points a delver card in hand is worth (consolation cards included)
 LP_PACE = 8  #: points every seat still makes per pip of dice the ruins left still need
-N_LUCK_PAR = 9
+LP_TEMPO = 9  #: strength a ruin gives the seat to move next (it may finish it first)
+N_LUCK_PAR = 10
 #: tests only: a ``luck_par`` one longer plants a known bias (``tests/test_luck.py``
 #: shows the checks catch it): 1, a die's expectation taken in the state after its
 #: outcome (the actual roll already on the ruin, each face on top); 2, ``V`` after a reveal
 #: reads the hidden deck order (a bonus when the card matches the next one's colour)
 LP_PLANT = N_LUCK_PAR
-PAR_NAMES = ("progress", "lead", "stone", "tau0", "tau1", "claimed", "pending", "card", "pace")
+PAR_NAMES = (
+    "progress",
+    "lead",
+    "stone",
+    "tau0",
+    "tau1",
+    "claimed",
+    "pending",
+    "card",
+    "pace",
+    "tempo",
+)
 
 
 def load_value_params() -> np.ndarray:
@@ -230,13 +245,17 @@ def add_shares(s, t, claim, n, k, total, into_base, q, key_q):
         return
     sums = s.luck_sum
     xa = s.luck_progress[total, claim]
+    nxt = (s.sc[S_CUR] + 1) % n
     den = 0.0
     for p in range(n):
         den += max(sums[p], key_q) if p == q else sums[p]
+    den += s.luck_par[LP_TEMPO]
     for p in range(n):
         chance = (1.0 - xa) / n
         if den > 0:
             mine = max(sums[p], key_q) if p == q else sums[p]
+            if p == nxt:
+                mine += s.luck_par[LP_TEMPO]
             chance += xa * mine / den
         out[p] += s.luck_par[LP_PENDING] * chance * gain[p]
 

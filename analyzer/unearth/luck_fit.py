@@ -76,6 +76,7 @@ def write(par, command: str, score: float | None = None, path: Path = OUT) -> No
         "# The value estimate V of the luck terms (analyzer/unearth/luck.py), fitted",
         "# on games of seeds the analyses never use, never on the games it adjusts:",
         f"#     {command}",
+        "# (a coordinate search starting from the values this file held before)",
     ]
     if score is not None:
         lines.append(f"# residual (mean sd ratio, score and win, on those games): {score:.4f}")
