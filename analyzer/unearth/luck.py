@@ -174,28 +174,39 @@ def current_score(s, t, p):
 @njit
 def ruin_gain(s, t, p, card):
     """Points ``card`` would add to seat ``p``'s score now (its set, a five-colour
-    set it completes, a city's points)."""
+    set it completes, a city's points); reads ``s.luck_low`` (:func:`scarcest_colours`,
+    as :func:`base_values` leaves it)."""
     kind = t.card_kind[card]
     if kind == CardKind.CITY:
         return float(t.card_points[card])
     if kind != CardKind.RUIN:
         return 0.0
-    colours = s.held_colour[p]
     col = t.card_colour[card]
     top = t.set_points.shape[0] - 1
-    k = colours[col]
+    k = s.held_colour[p, col]
     g = t.set_points[min(k + 1, top)] - t.set_points[min(k, top)]
-    low = 1 << 30
-    n_low = 0
-    for c in range(t.n_ruin_colours):
-        if colours[c] < low:
-            low = colours[c]
-            n_low = 1
-        elif colours[c] == low:
-            n_low += 1
-    if k == low and n_low == 1:
+    # s.luck_low[p]: (fewest ruins of a colour, how many colours have that few)
+    if k == s.luck_low[p, 0] and s.luck_low[p, 1] == 1:
         g += t.five_colour_set
     return float(g)
+
+
+@njit
+def scarcest_colours(s, t, n):
+    """``s.luck_low[p]``: seat ``p``'s fewest ruins of a colour and how many colours
+    have that few (what :func:`ruin_gain` reads for a five-colour set)."""
+    for p in range(n):
+        low = 1 << 30
+        n_low = 0
+        for c in range(t.n_ruin_colours):
+            k = s.held_colour[p, c]
+            if k < low:
+                low = k
+                n_low = 1
+            elif k == low:
+                n_low += 1
+        s.luck_low[p, 0] = low
+        s.luck_low[p, 1] = n_low
 
 
 @njit
@@ -287,6 +298,7 @@ def base_values(s, t, n, skip):
     """``s.luck_base[p]``: seat ``p``'s current score plus its shares of the ruins
     on the table, slot ``skip`` left out (-1: none)."""
     base = s.luck_base
+    scarcest_colours(s, t, n)
     for p in range(n):
         cards = 0
         for kind in range(s.hand.shape[1]):

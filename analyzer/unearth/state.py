@@ -171,6 +171,7 @@ class State(NamedTuple):
     luck_base: np.ndarray  #: float64[P] score values without the slot of the event
     luck_sum: np.ndarray  #: float64[P] the seats' strengths on one ruin (luck.gather)
     luck_gain: np.ndarray  #: float64[P] what its card would add to each seat (luck.gather)
+    luck_low: np.ndarray  #: int64[P, 2] fewest ruins of a colour, colours that few (luck)
     luck_own: np.ndarray  #: int64[P * D] the dice on one ruin (slot_value): owner seat
     luck_fac: np.ndarray  #: int64[P * D] ... their faces
     luck_val: np.ndarray  #: int64[P * D] ... their values
@@ -265,6 +266,7 @@ def new_state(
         luck_base=np.zeros(n_players, np.float64),
         luck_sum=np.zeros(n_players, np.float64),
         luck_gain=np.zeros(n_players, np.float64),
+        luck_low=np.zeros((n_players, 2), np.int64),
         luck_own=np.zeros(n_players * n_dice, np.int64),
         luck_fac=np.zeros(n_players * n_dice, np.int64),
         luck_val=np.zeros(n_players * n_dice, np.int64),
