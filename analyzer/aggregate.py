@@ -39,6 +39,21 @@ CORE_METRICS = ("score", "win", "game_turns")
 CORE = ("score", "win")
 
 
+#: luck-adjusted outcomes (``analyzer.luck``): ``win - luck_win``, ``score - luck_score``,
+#: kept by seat under group ``luck`` when the games table has the luck columns
+ADJUSTED = ("win_adj", "score_adj")
+
+
+def with_adjusted(games: pd.DataFrame) -> pd.DataFrame:
+    """``games`` with the luck-adjusted outcomes if it has the luck columns."""
+    if "luck_win" not in games or "luck_score" not in games:
+        return games
+    return games.assign(
+        win_adj=games["win"].astype(np.float64) - games["luck_win"],
+        score_adj=games["score"].astype(np.float64) - games["luck_score"],
+    )
+
+
 def empty_partial() -> pd.DataFrame:
     """A partial with no rows (the right index and columns)."""
     idx = pd.MultiIndex.from_arrays([[], [], [], []], names=INDEX)
@@ -640,7 +655,7 @@ class Reducer:
         games = tables.get("games")
         if games is not None and len(games):
             check_games_table(games, columns, f"game {self.game!r}")
-            tables["games"] = game.derive(games)
+            tables["games"] = with_adjusted(game.derive(games))
         return game, columns, tables
 
     def _games(self, g: pd.DataFrame, columns: tuple[Column, ...]) -> list:
@@ -662,6 +677,8 @@ class Reducer:
         if treated:
             parts.append(fam.part("treated", [], metrics, only=("treated", "1")))
             parts.append(fam.part("untreated", [], metrics, only=("treated", "0")))
+        if ADJUSTED[0] in g:
+            parts.append(grouped(t, "luck", ["seat"], list(ADJUSTED)))
         level = _game_level_part(t, columns)
         game_level = _game_level(g, columns) if level is None or self.pairs else None
         if level is None:
@@ -687,6 +704,8 @@ class Reducer:
         if "treated" in g:
             parts.append(moments_pandas(g[g["treated"] == 1], "treated", [], metrics))
             parts.append(moments_pandas(g[g["treated"] == 0], "untreated", [], metrics))
+        if ADJUSTED[0] in g:
+            parts.append(moments_pandas(g, "luck", ["seat"], list(ADJUSTED)))
         game_level = _game_level(g, columns)
         parts.append(moments_pandas(game_level, "game", [], _level_metrics(game_level)))
         parts.extend(self._pairs(g, game_level, columns))
@@ -933,6 +952,31 @@ def _add_labels(df: pd.DataFrame, info: dict) -> pd.DataFrame:
     return df
 
 
+def _adjusted_seat0(luck: pd.DataFrame, win: pd.DataFrame) -> pd.DataFrame:
+    """The first seat's luck-adjusted win rate per cell: mean of ``win - luck_win``
+    with a normal 95% interval (adjusted wins leave [0, 1]) and ``var_ratio``, its
+    variance over the plain win's (the games needed for the same interval)."""
+    adj = pivot(luck, "win_adj")
+    adj = adj[adj.index.get_level_values("key") == "0"]
+    plain = win[win.index.get_level_values("key") == "0"].reindex(adj.index)
+    m, lo, hi = mean_ci_arrays(adj["n"], adj["sum"], adj["sumsq"])
+
+    def var(mom):
+        n, s, ss = (mom[c].to_numpy(float) for c in MOMENTS)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (ss - s * s / n) / (n - 1)
+
+    return pd.DataFrame(
+        {
+            "cell": adj.index.get_level_values("cell").astype(int),
+            "seat0_win_adj": m,
+            "seat0_win_adj_low": lo,
+            "seat0_win_adj_high": hi,
+            "var_ratio": var(adj) / var(plain),
+        }
+    )
+
+
 def run_columns(info: dict) -> tuple[Column, ...]:
     """The declared columns of a run: ``info["columns"]`` (as written by
     :func:`analyzer.scenario.run_scenario`), else the game's default ones."""
@@ -1000,6 +1044,9 @@ def _balance_tables(agg: pd.DataFrame, info: dict) -> dict[str, pd.DataFrame]:
     fp = fp[["cell", "players", "games", "seat0_win", "seat0_win_low", "seat0_win_high", "fair"]]
     fp["advantage"] = fp["seat0_win"] - fp["fair"]
     fp["significant"] = (fp["fair"] < fp["seat0_win_low"]) | (fp["fair"] > fp["seat0_win_high"])
+    luck = group_rows(agg, "luck")
+    if len(luck):
+        fp = fp.merge(_adjusted_seat0(luck, pivot(seat, "win")), on="cell", how="left")
     out["first_player"] = fp
 
     strat = group_rows(agg, "strategy")
@@ -1260,21 +1307,50 @@ def _headline(label: str, s: float, n: float):
     )
 
 
+def _adjusted_headline(agg: pd.DataFrame, seat: str, label: str):
+    """Seat ``seat``'s luck-adjusted win rate in cell 0 (normal 95% interval), or
+    None without luck columns in the run."""
+    from analyzer.runner import Headline
+
+    rows = group_rows(agg, "luck")
+    if rows.empty:
+        return None
+    r = rows[(rows["cell"] == 0) & (rows["metric"] == "win_adj") & (rows["key"] == seat)]
+    if r.empty or float(r["n"].sum()) < 2:
+        return None
+    m, lo, hi = mean_ci_arrays(r["n"].sum(), r["sum"].sum(), r["sumsq"].sum())
+    return Headline(
+        label=f"{label} (luck-adjusted)",
+        value=float(m),
+        low=float(lo),
+        high=float(hi),
+        half_width=float((hi - lo) / 2),
+    )
+
+
 def first_player_headline(agg: pd.DataFrame):
-    """The runner's precision headline: seat 0's win rate in cell 0, 95% Wilson."""
+    """The runner's precision headline: seat 0's win rate in cell 0, luck-adjusted
+    with a normal 95% interval when the run has luck terms, else 95% Wilson."""
+    adj = _adjusted_headline(agg, "0", "first-player win rate")
+    if adj is not None:
+        return adj
     r = _seat_win(agg, "0")
     return _headline("first-player win rate", float(r["sum"].sum()), float(r["n"].sum()))
 
 
 def widest_seat_headline(agg: pd.DataFrame):
-    """The seat win rate of cell 0 with the widest 95% Wilson interval (ties: lowest
-    seat): when it is precise enough, every seat's win rate is."""
+    """The seat win rate of cell 0 with the widest 95% interval (ties: lowest
+    seat; luck-adjusted as :func:`first_player_headline`): when it is precise
+    enough, every seat's win rate is."""
     rows = _seat_win(agg, None)
     if rows.empty:
         return _headline("win rate", 0.0, 0.0)
     best = None
     for _, r in sorted(rows.iterrows(), key=lambda kv: int(kv[1]["key"])):
-        h = _headline(f"seat {r['key']} win rate", float(r["sum"]), float(r["n"]))
+        label = f"seat {r['key']} win rate"
+        h = _adjusted_headline(agg, str(r["key"]), label)
+        if h is None:
+            h = _headline(label, float(r["sum"]), float(r["n"]))
         if best is None or h.half_width > best.half_width:
             best = h
     return best

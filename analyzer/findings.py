@@ -319,6 +319,7 @@ def _first_player(tables, info, params) -> list[Finding]:
             f"{abs(100 * eff):.1f} points {direction(eff)} a fair {pct(r['fair'], 0)} "
             f"(n = {count(r['games'])} games)."
         )
+        text += _adjusted_sentence(r)
         out.append(
             rate_finding(
                 "first_player",
@@ -334,6 +335,19 @@ def _first_player(tables, info, params) -> list[Finding]:
             )
         )
     return out
+
+
+def _adjusted_sentence(r) -> str:
+    """The luck-adjusted estimate beside the plain one (``docs/statistics.md``), or ''."""
+    adj = r.get("seat0_win_adj", math.nan)
+    ratio = r.get("var_ratio", math.nan)
+    if not (isinstance(adj, float) and math.isfinite(adj) and math.isfinite(ratio)):
+        return ""
+    interval = pct_interval(r["seat0_win_adj_low"], r["seat0_win_adj_high"])
+    return (
+        f" Luck-adjusted: {pct(adj)} {interval}, an interval {math.sqrt(ratio):.2f} "
+        f"times as wide (variance ratio {ratio:.2f})."
+    )
 
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")

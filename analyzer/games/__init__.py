@@ -51,7 +51,9 @@ CORE_DESCRIPTIONS = {
 RUN_COLUMNS = ("cell", "order")
 #: added by a scenario run with an intervention (``forbid``): 1 for the seats it
 #: applies to (in every configuration, so the paired arms mark the same seats)
-OPTIONAL_RUN_COLUMNS = ("treated",)
+#: and by a game with luck terms (``analyzer.luck``, ``docs/statistics.md``): each
+#: row's summed luck, ``luck_win`` and ``luck_score`` (float64)
+OPTIONAL_RUN_COLUMNS = ("treated", "luck_win", "luck_score")
 
 #: roles a declared column can play (see :class:`Column`)
 KINDS = ("metric", "label")

@@ -6,6 +6,7 @@ event (Day of Rest, The Gathering, Festival) or a city that stays in the slot.
 
 from analyzer.jit import njit
 from analyzer.unearth.codes import CardKind, EventEffect
+from analyzer.unearth.luck import luck_reveal
 from analyzer.unearth.state import (
     EV_EVENT,
     EV_REVEAL,
@@ -27,6 +28,7 @@ def reveal(s, t, slot):
     s.slot_card[slot] = -1
     if s.sc[S_DECK_POS] >= s.sc[S_DECK_LEN]:
         return
+    luck_reveal(s, t, slot)
     card = s.ruin_deck[s.sc[S_DECK_POS]]
     s.sc[S_DECK_POS] += 1
     if t.card_kind[card] == CardKind.EVENT:

@@ -26,6 +26,7 @@ from analyzer.unearth.cards import play_card
 from analyzer.unearth.claiming import check_claims, decided_by
 from analyzer.unearth.codes import CardKind
 from analyzer.unearth.end_of_age import reveal, table_empty
+from analyzer.unearth.luck import store_luck
 from analyzer.unearth.rolls import roll_die
 from analyzer.unearth.scoring import N_PARTS, score_player, share_wins
 from analyzer.unearth.setup import setup
@@ -308,6 +309,7 @@ def end_game(s, t, o, n_players, i):
     bad = check_invariants(s, t, n_players)
     for p in range(n_players):
         o.results[i * n_players + p, R_INVARIANTS] = bad
+    store_luck(s, n_players, i * n_players)
     for p in range(n_players):
         trace(s, EV_END, p, s.scores[p], int(round(s.win[p] * 1000)), 0, 0, 0)
 

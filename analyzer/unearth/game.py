@@ -20,6 +20,7 @@ from analyzer.kernel_view import results_view
 from analyzer.seeding import resolve_seed, root_key
 from analyzer.unearth import engine
 from analyzer.unearth.defaults import PARAM_NAMES, default_row
+from analyzer.unearth.luck import load_value_params, value_tables
 from analyzer.unearth.memo import new_memo
 from analyzer.unearth.rules import Rules, default_rules
 from analyzer.unearth.scoring import N_PARTS, PART_NAMES
@@ -183,6 +184,9 @@ class GameJob:
     #: ((seat, (named wonder id, ...)), ...): what each seat may not build (an
     #: intervention; empty: the game as printed, games identical to a job without it)
     forbid: tuple = ()
+    #: luck terms (columns ``luck_win``, ``luck_score``; ``docs/statistics.md``):
+    #: they only observe, the games are the same without them
+    luck: bool = True
 
     def __call__(self, start: int, count: int) -> dict[str, pd.DataFrame]:
         return play_tables(self, start, count)
@@ -196,7 +200,8 @@ class GameJob:
             f"GameJob(players={self.players}, strategies={self.strategies}, seed={self.seed}, "
             f"rules={self.rules.describe()}, claims={self.claims}, "
             f"strategy_params={self.strategy_params}"
-            + (f", forbid={self.forbid})" if self.forbid else ")")
+            + (f", forbid={self.forbid}" if self.forbid else "")
+            + (", luck=v1)" if self.luck else ")")
         )
 
 
@@ -204,15 +209,22 @@ def _params_dict(job: GameJob) -> dict:
     return {name: dict(values) for name, values in job.strategy_params}
 
 
-def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0, search_out=None):
+def play_raw(
+    job: GameJob, start: int, count: int, *, trace_rows: int = 0, search_out=None, luck_par=None
+):
     """Run the kernel; return (results int32, wins float32, claims int32 rows, state).
     With a ``search`` seat, ``search_out`` (a list) receives the search's work
-    space (its counters: ``analyzer.unearth.search.K_*``)."""
+    space (its counters: ``analyzer.unearth.search.K_*``). With ``job.luck`` the
+    state's ``luck_out`` holds each row's luck by kind of event, valued with
+    ``luck_par`` (float64[N_LUCK_PAR]; ``None``: the shipped value estimate)."""
     t = job.rules.tables
     n = job.players
     codes, prm = strategy_arrays(job.strategies, _params_dict(job))
     claim_rows = count * engine.MAX_CLAIMS_PER_GAME if job.claims else 0
-    s = new_state(t, n, trace_rows, claim_rows)
+    luck = None
+    if job.luck:
+        luck = value_tables(t, load_value_params() if luck_par is None else luck_par)
+    s = new_state(t, n, trace_rows, claim_rows, luck, count * n if job.luck else 0)
     m = new_memo(t, n, codes, prm, forbid_masks(n, job.rules, job.forbid))
     o = engine.new_batch(t, n, count)
     key0, key1 = root_key(job.seed)
@@ -235,9 +247,13 @@ def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0, searc
 
 def play_tables(job: GameJob, start: int, count: int) -> dict[str, pd.DataFrame]:
     """Play games ``start .. start+count-1`` and build the contract tables."""
-    results, wins, claims, _ = play_raw(job, start, count)
+    results, wins, claims, s = play_raw(job, start, count)
     rules = job.rules
     out = {"games": games_frame(job, start, count, results, wins)}
+    if job.luck:
+        luck = s.luck_out.sum(axis=1)
+        out["games"]["luck_win"] = luck[:, 0]
+        out["games"]["luck_score"] = luck[:, 1]
     if job.claims:
         out["claims"] = claims_frame(rules, claims)
     return out
@@ -332,9 +348,11 @@ def make_job(
     claims: bool = True,
     strategy_params: dict | None = None,
     forbid: dict | None = None,
+    luck: bool = True,
 ) -> GameJob:
     """Validate the arguments and build a :class:`GameJob`. ``forbid`` maps seats to
-    the named wonders (ids) they may not build: ``{0: ["eternal_flame"]}``."""
+    the named wonders (ids) they may not build: ``{0: ["eternal_flame"]}``.
+    ``luck=False``: no luck terms (no ``luck_win``/``luck_score`` columns)."""
     rules = rules or default_rules()
     players = check_players(players, rules)
     strategies = resolve_strategies(players, strategies)
@@ -353,7 +371,9 @@ def make_job(
         wonders = (wonders,) if isinstance(wonders, str) else tuple(wonders)
         seats[int(seat)] = tuple(sorted({*seats.get(int(seat), ()), *wonders}))
     forbidden = tuple((seat, ids) for seat, ids in sorted(seats.items()) if ids)
-    return GameJob(players, strategies, resolve_seed(seed), rules, claims, frozen, forbidden)
+    return GameJob(
+        players, strategies, resolve_seed(seed), rules, claims, frozen, forbidden, bool(luck)
+    )
 
 
 def simulate(
@@ -367,6 +387,7 @@ def simulate(
     claims: bool = False,
     strategy_params: dict | None = None,
     forbid: dict | None = None,
+    luck: bool = True,
 ):
     """Simulate ``games`` whole games of Unearth in this process.
 
@@ -374,7 +395,9 @@ def simulate(
     ``(games_table, claims_table)`` with ``claims=True``. ``strategies``: one
     name for every seat or one per seat (seat 0 plays first). ``forbid``: named
     wonders some seats may not build, ``{seat: [wonder id, ...]}`` (an
-    intervention: they take the token instead). The same seed gives the same
+    intervention: they take the token instead). ``luck``: the columns
+    ``luck_win`` and ``luck_score`` (the luck terms, ``docs/statistics.md``;
+    the games are the same without them). The same seed gives the same
     table, however the games are split (see :func:`analyzer.runner.run` for many
     workers).
     """
@@ -388,6 +411,7 @@ def simulate(
         claims=claims,
         strategy_params=strategy_params,
         forbid=forbid,
+        luck=luck,
     )
     tables = job(first_game, int(games))
     return (tables["games"], tables["claims"]) if claims else tables["games"]

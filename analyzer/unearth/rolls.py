@@ -7,6 +7,7 @@ from analyzer.jit import njit
 from analyzer.rng import rng_die
 from analyzer.unearth.claiming import check_claims
 from analyzer.unearth.codes import Delver, WonderEffect
+from analyzer.unearth.luck import luck_roll
 from analyzer.unearth.modifiers import owns_effect, reachable_values
 from analyzer.unearth.state import (
     EV_DIE,
@@ -53,6 +54,7 @@ def roll_die(s, m, t, q, d, slot, is_excavation):
     natural = rng_die(s.rng, faces)
     if tracing(s):
         trace(s, EV_DIE, q, d, slot, natural, ROLL_FIRST, 0)
+    luck_roll(s, t, q, d, slot, faces, natural)
     n_anc = s.sc[S_ANCESTRAL] if cards else 0
     n_read = s.sc[S_READING] if cards else 0
     if is_excavation and mine and s.sc[S_MAP] > 0:
@@ -64,6 +66,7 @@ def roll_die(s, m, t, q, d, slot, is_excavation):
             natural = rng_die(s.rng, faces)
             if tracing(s):
                 trace(s, EV_DIE, q, d, slot, natural, ROLL_MAP, 0)
+            luck_roll(s, t, q, d, slot, faces, natural)
             # the FAQ: modifiers played before only apply to the first roll
             n_anc = 0
             n_read = 0
@@ -82,6 +85,7 @@ def roll_die(s, m, t, q, d, slot, is_excavation):
             natural = rng_die(s.rng, faces)
             if tracing(s):
                 trace(s, EV_DIE, q, d, slot, natural, ROLL_EDIFICE, 0)
+            luck_roll(s, t, q, d, slot, faces, natural)
             if cards:
                 _consume_card_mods(s, t, faces)
             n_anc = 0

@@ -7,6 +7,7 @@ face up; draws random numbers from the game's own stream only.
 from analyzer.jit import njit
 from analyzer.rng import rng_below, rng_seed, rng_shuffle
 from analyzer.unearth.end_of_age import reveal
+from analyzer.unearth.luck import luck_reset
 from analyzer.unearth.memo import forget_memo
 from analyzer.unearth.state import (
     EV_EOA_CARD,
@@ -38,6 +39,7 @@ def setup(s, m, t, n_players, key0, key1, game):
     """
     s.sc[:] = 0
     s.boxed_colour[:] = 0
+    luck_reset(s)
     rng_seed(s.rng, key0, key1, game)
     s.sc[S_GAME] = game
     s.sc[S_N_PLAYERS] = n_players

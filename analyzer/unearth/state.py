@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from analyzer.jit import njit
+from analyzer.luck import ACC_ROWS
 from analyzer.rng import QUEUE_WORDS, rng_below, rng_shuffle
 from analyzer.unearth.codes import Delver
 from analyzer.unearth.scoring import N_PARTS
@@ -111,6 +112,8 @@ C_DECIDED = 9
 N_CLAIM_COLS = 10
 MAX_CLAIMS_PER_GAME = 64
 
+#: kinds of chance event the luck terms are summed by (analyzer.unearth.luck.KIND_*)
+LUCK_KINDS = 4
 MAX_TURNS = 2000  #: safety cap; a game reaching it is flagged in S_ABORTED
 #: game turns without a claim after which the strategies break a stalemate
 #: (strategies.break_stall); normal play never goes near it
@@ -184,6 +187,23 @@ class State(NamedTuple):
     win: np.ndarray  #: float64[P] win shares
     winners: np.ndarray  #: int64[P] 1: on the best score after the tiebreak (scoring.share_wins)
     box: np.ndarray  #: int64[P, 4] bounding box of each tableau's stones (tableau.grow_box)
+    # luck terms (analyzer.unearth.luck): off when ``luck_par`` has shape (1,)
+    luck_par: np.ndarray  #: float64[N_LUCK_PAR] the value estimate's parameters
+    luck: np.ndarray  #: float64[LUCK_KINDS, 2, P] this game's luck by kind of event: win, score
+    luck_out: np.ndarray  #: float64[rows, LUCK_KINDS, 2] each (game, seat)'s luck (store_luck)
+    luck_acc: np.ndarray  #: float64[ACC_ROWS, P] one event's expectations (analyzer.luck)
+    luck_vs: np.ndarray  #: float64[P] one outcome's score values
+    luck_base: np.ndarray  #: float64[P] score values without the slot of the event
+    luck_sum: np.ndarray  #: float64[P] the seats' strengths on one ruin (luck.gather)
+    luck_gain: np.ndarray  #: float64[P] what its card would add to each seat (luck.gather)
+    luck_low: np.ndarray  #: int64[P, 2] fewest ruins of a colour, colours that few (luck)
+    luck_own: np.ndarray  #: int64[P * D] the dice on one ruin (slot_value): owner seat
+    luck_fac: np.ndarray  #: int64[P * D] ... their faces
+    luck_val: np.ndarray  #: int64[P * D] ... their values
+    luck_lead: (
+        np.ndarray
+    )  #: float64[F + 1, F + 1] a die's strength by value, faces (luck.value_tables)
+    luck_progress: np.ndarray  #: float64[C + 1, C + 1] a ruin's progress by total, claim value
 
 
 def reach_size(t) -> int:
@@ -196,10 +216,18 @@ def reach_size(t) -> int:
     return 2 * (anc + 1) * (read + 1) * 8
 
 
-def new_state(t, n_players: int, trace_rows: int = 0, claim_rows: int = 0) -> State:
+def new_state(
+    t, n_players: int, trace_rows: int = 0, claim_rows: int = 0, luck=None, luck_rows: int = 0
+) -> State:
     """Allocate a :class:`State` for ``n_players`` seats under rules tables ``t``,
     with room for ``trace_rows`` trace events and ``claim_rows`` claims-log rows
-    (0: neither is kept)."""
+    (0: neither is kept). ``luck`` (``None``: off): the luck terms' value estimate
+    as ``analyzer.unearth.luck.value_tables`` gives it, their totals written for
+    ``luck_rows`` rows."""
+    if luck is None:
+        luck_par, lead, progress = np.zeros(1), np.zeros((1, 1)), np.zeros((1, 1))
+    else:
+        luck_par, lead, progress = luck
     n_cards = t.card_kind.shape[0]
     n_col = t.n_stone_colours
     n_dice = t.dice_faces.shape[0]
@@ -255,6 +283,20 @@ def new_state(t, n_players: int, trace_rows: int = 0, claim_rows: int = 0) -> St
         win=np.zeros(n_players, np.float64),
         winners=np.zeros(n_players, np.int64),
         box=np.zeros((n_players, 4), np.int64),
+        luck_par=np.array(luck_par, np.float64),
+        luck=np.zeros((LUCK_KINDS, 2, n_players), np.float64),
+        luck_out=np.zeros((max(luck_rows, 1), LUCK_KINDS, 2), np.float64),
+        luck_acc=np.zeros((ACC_ROWS, n_players), np.float64),
+        luck_vs=np.zeros(n_players, np.float64),
+        luck_base=np.zeros(n_players, np.float64),
+        luck_sum=np.zeros(n_players, np.float64),
+        luck_gain=np.zeros(n_players, np.float64),
+        luck_low=np.zeros((n_players, 2), np.int64),
+        luck_own=np.zeros(n_players * n_dice, np.int64),
+        luck_fac=np.zeros(n_players * n_dice, np.int64),
+        luck_val=np.zeros(n_players * n_dice, np.int64),
+        luck_lead=lead,
+        luck_progress=progress,
     )
 
 

@@ -9,6 +9,7 @@ import numpy as np
 from analyzer.jit import njit
 from analyzer.rng import rng_below
 from analyzer.unearth.codes import WonderEffect, WonderKind
+from analyzer.unearth.luck import luck_removed_ruin, luck_token
 from analyzer.unearth.modifiers import owns_effect
 from analyzer.unearth.state import (
     EV_BAG_STONE,
@@ -134,6 +135,7 @@ def build_wonder(s, m, t, p, centre):
         if (eff == WonderEffect.CENOTAPH or eff == WonderEffect.MEMORIAL) and n_rem > 0:
             if eff == WonderEffect.CENOTAPH:
                 i = rng_below(s.rng, n_rem)
+                luck_removed_ruin(s, t, p, n_rem, i)
             else:
                 i = choose_memorial(s, m, t, p)
             take_ruin(s, t, p, s.removed[i])
@@ -152,6 +154,7 @@ def build_wonder(s, m, t, p, centre):
     if not alike and not less_left:
         use_greater = True if (t.token_fallback and great_left) else False
     if use_greater and great_left:
+        luck_token(s, t, p, True, s.sc[S_GREATER_POS])
         v = s.greater[s.sc[S_GREATER_POS]]
         s.sc[S_GREATER_POS] += 1
         s.tokens[p, 1] += 1
@@ -159,6 +162,7 @@ def build_wonder(s, m, t, p, centre):
         s.centre[p, centre] = WonderKind.GREATER
         trace(s, EV_WONDER, p, centre, WonderKind.GREATER, v, 0, 0)
     elif not use_greater and less_left:
+        luck_token(s, t, p, False, s.sc[S_LESSER_POS])
         v = s.lesser[s.sc[S_LESSER_POS]]
         s.sc[S_LESSER_POS] += 1
         s.tokens[p, 0] += 1

@@ -1,0 +1,188 @@
+"""Luck terms (issue 28, ``docs/statistics.md``): they only observe, their
+outcome distributions are the engine's, their mean is zero, and the checks
+catch a planted bias."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy.stats import chisquare
+
+import analyzer
+from analyzer.luck import ACC_SHARE, LUCK_COLUMNS, adjusted
+from analyzer.rng import rng_die, rng_seed, rng_shuffle
+from analyzer.seeding import root_key
+from analyzer.unearth import engine
+from analyzer.unearth.game import make_job, play_raw, simulate
+from analyzer.unearth.luck import (
+    KIND_NAMES,
+    N_KINDS,
+    current_score,
+    final_shares,
+    load_value_params,
+)
+from analyzer.unearth.memo import new_memo
+from analyzer.unearth.rules import load_rules
+from analyzer.unearth.state import new_state
+from analyzer.unearth.strategies import DEFAULT_PARAMS, Strategy
+from analyzer.unearth.structs import pack_memo, pack_state, pack_tables
+
+RULES = load_rules()
+
+
+def test_terms_only_observe_and_do_not_depend_on_the_split():
+    on = analyzer.simulate(3, "balanced", 40, 5)
+    off = simulate(3, "balanced", 40, 5, luck=False)
+    assert set(LUCK_COLUMNS) <= set(on.columns) and not set(LUCK_COLUMNS) & set(off.columns)
+    assert on.drop(columns=list(LUCK_COLUMNS)).equals(off)
+    a = simulate(3, "balanced", 20, 5)
+    b = simulate(3, "balanced", 20, 5, first_game=20)
+    both = np.concatenate([a[list(LUCK_COLUMNS)].to_numpy(), b[list(LUCK_COLUMNS)].to_numpy()])
+    np.testing.assert_array_equal(both, on[list(LUCK_COLUMNS)].to_numpy())
+    # the seats' win terms of a game sum to 0 (the win values of every state sum to 1)
+    sums = on.groupby("game")["luck_win"].sum().to_numpy()
+    np.testing.assert_allclose(sums, 0.0, atol=1e-9)
+
+
+def test_value_of_a_finished_game_is_its_outcome():
+    job = make_job(4, "balanced", 3)
+    for game in range(5):
+        res, wins, _, s = play_raw(job, game, 1)
+        S, T = pack_state(s), pack_tables(RULES.tables)
+        for p in range(4):
+            assert current_score(S, T, p) == res[p, engine.R_SCORE]
+        s.luck_vs[:] = res[:, engine.R_SCORE]
+        final_shares(S, T, 4)
+        np.testing.assert_allclose(s.luck_acc[ACC_SHARE], wins)
+
+
+def _chi2_ok(observed, probs):
+    observed = np.asarray(observed, float)
+    expected = np.asarray(probs, float) * observed.sum()
+    return chisquare(observed, expected).pvalue
+
+
+def test_dice_faces_enumerated_as_the_engine_rolls_them():
+    state = np.zeros(4, np.uint64)
+    rng_seed(state, 1, 2, 3)
+    for faces in (4, 6, 8):
+        draws = np.array([rng_die(state, faces) for _ in range(20_000)])
+        counts = np.bincount(draws, minlength=faces + 1)[1:]
+        assert _chi2_ok(counts, np.full(faces, 1 / faces)) > 1e-4
+        # a wrong enumeration (one face twice as likely) is rejected
+        wrong = np.full(faces, 1.0)
+        wrong[0] = 2.0
+        assert _chi2_ok(counts, wrong / wrong.sum()) < 1e-6
+
+
+def test_tokens_enumerated_as_the_engine_shuffles_them():
+    values = np.array(RULES.tables.lesser_values, np.int64)
+    state = np.zeros(4, np.uint64)
+    rng_seed(state, 4, 5, 6)
+    first = []
+    pile = values.copy()
+    for _ in range(20_000):
+        pile[:] = values
+        rng_shuffle(state, pile, len(pile))
+        first.append(pile[0])
+    kinds = sorted(set(values.tolist()))
+    counts = [first.count(v) for v in kinds]
+    probs = [np.mean(values == v) for v in kinds]
+    assert _chi2_ok(counts, probs) > 1e-4
+
+
+def test_reveals_enumerated_as_the_engine_deals_them():
+    """The first ruin revealed is uniform over the ruins left in the deck once
+    the face-down ruins and the removed pile are dealt (the term's enumeration)."""
+    t = RULES.tables
+    n = 3
+    s = new_state(t, n)
+    S, T = pack_state(s), pack_tables(t)
+    codes = np.full(n, int(Strategy.BALANCED), np.int64)
+    M = pack_memo(new_memo(t, n, codes, DEFAULT_PARAMS[codes]))
+    key0, key1 = root_key(99)
+    ranks = []
+    for game in range(3000):
+        engine.setup(S, M, T, n, key0, key1, game)
+        last = s.sc[1] - 1  # S_DECK_LEN - 1: the end-of-age card
+        deck = np.sort(s.ruin_deck[:last])
+        ranks.append(int(np.searchsorted(deck, s.ruin_deck[0])))
+    m = last
+    counts = np.bincount(ranks, minlength=m)
+    assert _chi2_ok(counts, np.full(m, 1 / m)) > 1e-4
+
+
+def _luck(players, games, seed, plant=0):
+    par = load_value_params()
+    if plant:
+        par = np.append(par, float(plant))
+    job = make_job(players, "balanced", seed)
+    res, wins, _, s = play_raw(job, 0, games, luck_par=par)
+    return res, wins, s.luck_out.copy()
+
+
+def _z(x):
+    x = np.asarray(x, float)
+    return x.mean() / (x.std(ddof=1) / math.sqrt(len(x)))
+
+
+@pytest.fixture(scope="module")
+def fair():
+    return _luck(2, 4000, 2828)
+
+
+def test_luck_terms_have_mean_zero(fair):
+    _, _, luck = fair
+    for k in range(N_KINDS):
+        for col in (0, 1):
+            x = luck[:, k, col]
+            if x.std() > 0:
+                assert abs(_z(x)) < 4, (KIND_NAMES[k], col)
+    assert abs(_z(luck[:, :, 1].sum(axis=1))) < 4
+
+
+@pytest.mark.parametrize("plant", [1, 2], ids=["expectation-after-outcome", "reads-deck-order"])
+def test_a_planted_bias_is_caught(fair, plant):
+    _, _, luck = _luck(2, 4000, 2828, plant)
+    kind = 0 if plant == 1 else 1
+    assert abs(_z(luck[:, kind, 1])) > 6
+    # the fair terms of the same games pass the same check
+    assert abs(_z(fair[2][:, kind, 1])) < 4
+
+
+def test_plain_and_adjusted_estimates_agree(fair):
+    res, wins, luck = fair
+    seat0 = slice(0, None, 2)
+    total = luck.sum(axis=1)
+    for values, col in ((wins[seat0], 0), (res[seat0, engine.R_SCORE], 1)):
+        est = adjusted(values, total[seat0, col])
+        gap = abs(est["mean"] - est["adj"])
+        assert gap < 1.96 * math.hypot(est["half"], est["adj_half"])
+        assert est["ratio"] < 1.0  # the terms do remove variance
+
+
+def test_reports_give_the_adjusted_first_seat_beside_the_plain_one():
+    from analyzer.aggregate import Reducer, build_tables, first_player_headline
+    from analyzer.findings import FIRST_PLAYER
+
+    games = simulate(2, "balanced", 300, 17).assign(cell=np.int16(0))
+    info = {"cells": [{"index": 0, "label": "c0", "params": {}, "players": 2}], "pairs": []}
+    agg = Reducer()({"games": games})
+    fp = build_tables(agg, info)["first_player"].iloc[0]
+    seat0 = games[games.seat == 0]
+    adj = seat0["win"].astype(float) - seat0["luck_win"]
+    assert fp["seat0_win_adj"] == pytest.approx(adj.mean())
+    est = adjusted(seat0["win"], seat0["luck_win"])
+    assert fp["seat0_win_adj_high"] == pytest.approx(est["adj_high"])
+    assert fp["var_ratio"] == pytest.approx(est["ratio"] ** 2)
+    head = first_player_headline(agg)
+    assert "luck-adjusted" in head.label and head.value == pytest.approx(adj.mean())
+    found = FIRST_PLAYER.answer(build_tables(agg, info), info, {})
+    assert "Luck-adjusted:" in found[0].text
+    # without the luck columns: the report as before
+    plain = Reducer()({"games": games.drop(columns=list(LUCK_COLUMNS))})
+    fp = build_tables(plain, info)["first_player"]
+    assert "seat0_win_adj" not in fp and "luck" not in first_player_headline(plain).label
+    assert "Luck-adjusted" not in FIRST_PLAYER.answer(build_tables(plain, info), info, {})[0].text
