@@ -26,13 +26,20 @@ every choice: common random numbers), every seat then playing tuned ``balanced``
 from __future__ import annotations
 
 import json
-import math
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from analyzer.errors import InputError, bad_value
+from analyzer.search import (
+    best_index,
+    mean_interval,
+    paired_interval,
+    rank_order,
+    verdict_words,
+    within_noise,
+)
 from analyzer.seeding import resolve_seed, root_key
 from analyzer.stats import wilson
 from analyzer.unearth.advise import TableState
@@ -395,13 +402,12 @@ def deep_advice(
     faces = [int(f) for f in t.dice_faces]
     choices = []
     pool_empty = bool((s.die_slot[0] >= 0).all())
-    best = int(np.argmax(w.win[:k] / w.n[:k] + 1e-9 * w.score[:k] / w.n[:k]))
+    best = best_index(w.win[:k], w.score[:k], w.n[:k])
     for c in range(k):
         nn = float(w.n[c])
         win = w.win[c] / nn
         lo, hi = wilson(w.win[c], nn)
-        sc = w.score[c] / nn
-        sse = math.sqrt(max(w.score2[c] / nn - sc * sc, 0.0) / nn)
+        sc, sc_lo, sc_hi = mean_interval(w.score[c], w.score2[c], nn)
         d = int(w.cand_d[c])
         home = int(s.die_slot[0, d])
         die = f"d{faces[d]}" + (f" (showing {int(s.die_value[0, d])})" if pool_empty else "")
@@ -415,15 +421,15 @@ def deep_advice(
                 win=win,
                 win_ci=(float(lo), float(hi)),
                 score=sc,
-                score_ci=(sc - 1.96 * sse, sc + 1.96 * sse),
+                score_ci=(sc_lo, sc_hi),
                 balanced_value=float(w.cand_h[c]),
                 gain=g,
                 gain_ci=(glo, ghi),
             )
         )
-    order = sorted(range(k), key=lambda c: (-choices[c].win, -choices[c].score))
+    order = rank_order([c.win for c in choices], [c.score for c in choices])
     ranked = tuple(choices[c] for c in order)
-    noise = tuple(i for i, c in enumerate(ranked) if i > 0 and c.gain_ci[1] >= 0)
+    noise = within_noise([c.gain_ci[1] for c in ranked])
     return DeepAdvice(
         me=state.me,
         seats=seats,
@@ -441,10 +447,7 @@ def _paired(w, c: int, best: int) -> tuple[float, float, float]:
     rollouts, with its 95% interval (from the per-rollout win table)."""
     if c == best:
         return 0.0, 0.0, 0.0
-    diff = w.wins_by[c, : int(w.n[c])] - w.wins_by[best, : int(w.n[best])]
-    mean = float(diff.mean())
-    se = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else math.inf
-    return mean, mean - 1.96 * se, mean + 1.96 * se
+    return paired_interval(w.wins_by[c, : int(w.n[c])], w.wins_by[best, : int(w.n[best])])
 
 
 # --------------------------------------------------------------------------- output
@@ -498,15 +501,13 @@ def verdict(advice: DeepAdvice) -> str:
     """The answer in words."""
     best = advice.choices[0]
     what = f"{best.die}{' from ' + best.from_ruin if best.from_ruin else ''} on {best.ruin}"
-    if advice.within_noise:
-        tied = ", ".join(
-            f"{c.die} on {c.ruin}" for c in (advice.choices[i] for i in advice.within_noise)
-        )
-        return (
-            f"Best: {what} ({_pct(best.win)} win chance), but within noise of: {tied} "
-            "(their paired 95% intervals include 0; raise --budget to separate them)."
-        )
-    return f"Best: {what} ({_pct(best.win)} win chance); every other choice is worse beyond noise."
+    tied = [choice_name(advice.choices[i]) for i in advice.within_noise]
+    return verdict_words(what, best.win, tied)
+
+
+def choice_name(c: DeepChoice) -> str:
+    """A choice named as ``within_noise_of_best`` names it: ``d6 on A13``."""
+    return c.die + " on " + c.ruin
 
 
 def to_json(advice: DeepAdvice, exact: dict) -> str:
