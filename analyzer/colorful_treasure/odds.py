@@ -458,3 +458,46 @@ def render(odds: TurnOdds, top: int = 10) -> list:
             f"{100 * float(c.p_treasure):.1f}%",
         )
     return [tp, tc]
+
+
+def within_noise(odds: TurnOdds) -> tuple[int, ...]:
+    """Ranks (best first) whose expected points equal the best's exactly."""
+    best = odds.choices[0].points
+    return tuple(i for i, c in enumerate(odds.choices) if i > 0 and c.points == best)
+
+
+def advice_json(odds: TurnOdds) -> str:
+    """``advise --json``: Unearth's shape (``choices`` best first, each with its
+    ``choice`` name, and ``within_noise_of_best``); exact values as fractions."""
+    return json.dumps(
+        {
+            "goal": "expected points this turn (exact)",
+            "assumed": list(odds.assumed),
+            "within_noise_of_best": [odds.choices[i].name for i in within_noise(odds)],
+            "choices": [
+                {
+                    "choice": c.name,
+                    "points": float(c.points),
+                    "points_without_more": float(c.stop_points),
+                    "p_key_or_chest": float(c.p_treasure),
+                    "exact": {
+                        "points": _frac(c.points),
+                        "points_without_more": _frac(c.stop_points),
+                        "p_key_or_chest": _frac(c.p_treasure),
+                    },
+                }
+                for c in odds.choices
+            ],
+        },
+        indent=2,
+    )
+
+
+def advice_verdict(odds: TurnOdds) -> str:
+    """The ranking's answer in words."""
+    best = odds.choices[0]
+    tied = [odds.choices[i].name for i in within_noise(odds)]
+    what = f"Best: reveal {best.name} first ({float(best.points):.3f} points expected this turn)"
+    if tied:
+        return what + f"; exactly as good: {', '.join(tied)}."
+    return what + "; every other choice expects fewer points."

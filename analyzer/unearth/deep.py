@@ -516,6 +516,7 @@ def to_json(advice: DeepAdvice, exact: dict) -> str:
         ex = exact.get((c.die.split(" ")[0], c.from_ruin, c.ruin))
         rows.append(
             {
+                "choice": choice_name(c),
                 "die": c.die,
                 "from_ruin": c.from_ruin,
                 "ruin": c.ruin,
@@ -539,9 +540,7 @@ def to_json(advice: DeepAdvice, exact: dict) -> str:
             "seconds": round(advice.seconds, 3),
             "players": "every seat tuned balanced in the rollouts",
             "assumed": list(advice.assumed),
-            "within_noise_of_best": [
-                advice.choices[i].die + " on " + advice.choices[i].ruin for i in advice.within_noise
-            ],
+            "within_noise_of_best": [choice_name(advice.choices[i]) for i in advice.within_noise],
             "choices": rows,
         },
         indent=2,
