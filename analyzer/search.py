@@ -16,8 +16,10 @@ the game's kernels; what is the same in every game lives here, once:
 - **the guard** (:func:`guard_pick`): another choice replaces the base player's
   only if its mean paired gain exceeds ``z`` standard errors;
 - **the intervals and the verdict** of deep advice (plain Python, no numba):
+  :func:`rank_rollouts` (each choice's win chance, final score and paired gain
+  to the best with 95% intervals, the order, the choices within noise), from
   :func:`paired_interval`, :func:`mean_interval`, :func:`best_index`,
-  :func:`rank_order`, :func:`within_noise`.
+  :func:`rank_order`, :func:`within_noise`; :func:`verdict_words`.
 
 The kernels read a work view with the fields ``alive``, ``n``, ``win``,
 ``win2``, ``score``, ``score2``, ``value``, ``dsum``, ``dsq`` (float64 per
@@ -29,6 +31,7 @@ what it was when these lines lived in the game.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -167,6 +170,55 @@ def within_noise(gain_highs: list[float]) -> tuple[int, ...]:
     """Ranks (best first, the best at 0) whose paired 95% interval against the
     best reaches 0: not distinguishable from it by these rollouts."""
     return tuple(i for i, hi in enumerate(gain_highs) if i > 0 and hi >= 0)
+
+
+@dataclass(frozen=True)
+class RolloutRow:
+    """One choice of a deep ranking: what its rollouts say (95% intervals:
+    Wilson for the win chance, normal for the score and the paired gain)."""
+
+    index: int  #: the choice's index in the game's list
+    rollouts: int
+    win: float
+    win_ci: tuple[float, float]
+    score: float
+    score_ci: tuple[float, float]
+    gain: float  #: mean paired win-share difference to the best choice (0 for it)
+    gain_ci: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Ranking:
+    rows: tuple[RolloutRow, ...]  #: best first
+    within_noise: tuple[int, ...]  #: ranks (in ``rows``) not distinguishable from the best
+
+
+def rank_rollouts(n, win, score, score2, wins_by) -> Ranking:
+    """A deep ranking from the tallies of ``len(n)`` choices played on the same
+    rollouts (``wins_by[c, j]``: choice ``c``'s win share on rollout ``j``):
+    each choice's win chance, final score and paired gain to the best, the
+    choices best first (:func:`rank_order`) and those within noise of the best."""
+    from analyzer.stats import wilson
+
+    k = len(n)
+    best = best_index(win[:k], score[:k], n[:k])
+    rows = []
+    for c in range(k):
+        nn = float(n[c])
+        lo, hi = wilson(win[c], nn)
+        sc, sc_lo, sc_hi = mean_interval(score[c], score2[c], nn)
+        if c == best:
+            g, glo, ghi = 0.0, 0.0, 0.0
+        else:
+            g, glo, ghi = paired_interval(wins_by[c, : int(n[c])], wins_by[best, : int(n[best])])
+        rows.append(
+            RolloutRow(
+                c, int(nn), win[c] / nn, (float(lo), float(hi)), sc, (sc_lo, sc_hi), g, (glo, ghi)
+            )
+        )
+    order = rank_order([r.win for r in rows], [r.score for r in rows])
+    ranked = tuple(rows[c] for c in order)
+    return Ranking(ranked, within_noise([r.gain_ci[1] for r in ranked]))
 
 
 def verdict_words(best: str, best_win: float, tied: list[str]) -> str:

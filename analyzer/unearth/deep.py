@@ -32,16 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyzer.errors import InputError, bad_value
-from analyzer.search import (
-    best_index,
-    mean_interval,
-    paired_interval,
-    rank_order,
-    verdict_words,
-    within_noise,
-)
+from analyzer.search import rank_rollouts, verdict_words
 from analyzer.seeding import resolve_seed, root_key
-from analyzer.stats import wilson
 from analyzer.unearth.advise import TableState
 from analyzer.unearth.rules import Rules, default_rules
 
@@ -400,36 +392,31 @@ def deep_advice(
         raise InputError("table state: no legal excavation choice (allowed: a ruin in play)")
     names = [ru.name for ru in state.ruins]
     faces = [int(f) for f in t.dice_faces]
-    choices = []
     pool_empty = bool((s.die_slot[0] >= 0).all())
-    best = best_index(w.win[:k], w.score[:k], w.n[:k])
-    for c in range(k):
-        nn = float(w.n[c])
-        win = w.win[c] / nn
-        lo, hi = wilson(w.win[c], nn)
-        sc, sc_lo, sc_hi = mean_interval(w.score[c], w.score2[c], nn)
+    ranking = rank_rollouts(w.n[:k], w.win[:k], w.score[:k], w.score2[:k], w.wins_by)
+    ranked = []
+    for row in ranking.rows:
+        c = row.index
         d = int(w.cand_d[c])
         home = int(s.die_slot[0, d])
         die = f"d{faces[d]}" + (f" (showing {int(s.die_value[0, d])})" if pool_empty else "")
-        g, glo, ghi = _paired(w, c, best)
-        choices.append(
+        ranked.append(
             DeepChoice(
                 die=die,
                 from_ruin=names[home] if pool_empty and home >= 0 else None,
                 ruin=names[int(w.cand_slot[c])],
-                rollouts=int(nn),
-                win=win,
-                win_ci=(float(lo), float(hi)),
-                score=sc,
-                score_ci=(sc_lo, sc_hi),
+                rollouts=row.rollouts,
+                win=row.win,
+                win_ci=row.win_ci,
+                score=row.score,
+                score_ci=row.score_ci,
                 balanced_value=float(w.cand_h[c]),
-                gain=g,
-                gain_ci=(glo, ghi),
+                gain=row.gain,
+                gain_ci=row.gain_ci,
             )
         )
-    order = rank_order([c.win for c in choices], [c.score for c in choices])
-    ranked = tuple(choices[c] for c in order)
-    noise = within_noise([c.gain_ci[1] for c in ranked])
+    ranked = tuple(ranked)
+    noise = ranking.within_noise
     return DeepAdvice(
         me=state.me,
         seats=seats,
@@ -440,14 +427,6 @@ def deep_advice(
         assumed=tuple(assumed),
         within_noise=noise,
     )
-
-
-def _paired(w, c: int, best: int) -> tuple[float, float, float]:
-    """Mean win-share difference of choice ``c`` to ``best`` over the same
-    rollouts, with its 95% interval (from the per-rollout win table)."""
-    if c == best:
-        return 0.0, 0.0, 0.0
-    return paired_interval(w.wins_by[c, : int(w.n[c])], w.wins_by[best, : int(w.n[best])])
 
 
 # --------------------------------------------------------------------------- output
