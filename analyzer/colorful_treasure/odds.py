@@ -223,6 +223,7 @@ class Scorer:
         self.n_colours = len(rules.colours)
         self.mine = state.mine
         self.base = self._points(state.mine)
+        self._gains: dict[tuple, int] = {}
 
     def _points(self, cards) -> int:
         counts = [0] * self.n_colours
@@ -242,15 +243,21 @@ class Scorer:
 
     def take(self, face_up) -> int:
         """Points of the best take from the face-up cards ``face_up``."""
-        treasure = [c for c in face_up if self.kind[c] in (Kind.KEY, Kind.CHEST)]
+        treasure = tuple(c for c in face_up if self.kind[c] in (Kind.KEY, Kind.CHEST))
         if treasure:
-            return self._points(self.mine + tuple(treasure)) - self.base
+            return self.gain(treasure)
         best = None
         for key in {(self.kind[c], self.colour[c]) for c in face_up}:
-            took = tuple(c for c in face_up if (self.kind[c], self.colour[c]) == key)
-            v = self._points(self.mine + took) - self.base
+            v = self.gain(tuple(c for c in face_up if (self.kind[c], self.colour[c]) == key))
             best = v if best is None else max(best, v)
         return 0 if best is None else best
+
+    def gain(self, took: tuple) -> int:
+        """Points the seat gains by taking the cards ``took`` (sorted)."""
+        v = self._gains.get(took)
+        if v is None:
+            v = self._gains[took] = self._points(self.mine + took) - self.base
+        return v
 
 
 # --------------------------------------------------------------------------- the answer
@@ -326,29 +333,35 @@ def turn_odds(state: TurnState, rules: Rules | None = None) -> TurnOdds:
     extra = int(t.extra_reveals)
 
     def draws(cls, up):
-        """``[(chance, card)]`` of turning a place of class ``cls`` with ``up`` face up."""
+        """The cards a place of class ``cls`` may show with ``up`` face up, each
+        equally likely."""
         kind, x = cls
         if kind == "r":
-            return [] if x in up else [(Fraction(1), x)]
-        left = [c for c in state.columns[x].unknown if c not in up]
-        return [(Fraction(1, len(left)), c) for c in left]
+            return [] if x in up else [x]
+        return [c for c in state.columns[x].unknown if c not in up]
 
     @cache
-    def value(up: frozenset, extras: int) -> Fraction:
-        """Expected points with ``up`` face up and ``extras`` optional reveals left."""
-        best = Fraction(take(tuple(sorted(up))))
+    def value(up: frozenset, extras: int):
+        """Expected points with ``up`` face up and ``extras`` optional reveals left
+        (an int when no reveal is left, else a Fraction)."""
+        best = take(tuple(sorted(up)))
         if extras and len(up) < total:
             for cls in classes:
                 d = draws(cls, up)
                 if d:
-                    v = sum((p * value(up | {c}, extras - 1) for p, c in d), Fraction(0))
-                    best = max(best, v)
-        return best
+                    v = Fraction(sum(value(up | {c}, extras - 1) for c in d)) / len(d)
+                    if v > best:
+                        best = v
+        return Fraction(best)
 
     def outcomes(combo):
         out = [(Fraction(1), frozenset())]
         for cls in combo:
-            out = [(p * q, up | {c}) for p, up in out for q, c in draws(cls, up)]
+            nxt = []
+            for p, up in out:
+                d = draws(cls, up)
+                nxt += [(p / len(d), up | {c}) for c in d]
+            out = nxt
         return out
 
     choices = []
