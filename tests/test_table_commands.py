@@ -62,3 +62,15 @@ def test_bad_input_is_one_line(tmp_path, capsys):
     assert err.count("\n") == 1 and "players" in err and "Traceback" not in err
     err = _out(capsys, ["advise", *CT, str(p), "--deep"], 2).err
     assert "--deep" in err
+
+
+def test_serve_answers_each_games_table_commands():
+    from analyzer import serve
+
+    status, text = serve.example("colorful_treasure")
+    assert status == 200 and "[grid." in text
+    status, body = serve.answer("colorful_treasure", "advise", {"state": text})
+    assert status == 200 and json.loads(body)["choices"][0]["choice"]
+    assert serve.answer("uruk", "odds", {})[0] == 404
+    flags = {g["name"]: (g["odds"], g["advise"]) for g in serve.games_list()}
+    assert flags["colorful_treasure"] == (True, True) and flags["uruk"] == (False, False)
