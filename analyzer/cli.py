@@ -64,18 +64,29 @@ COMMAND_MODULES = (
 
 
 def _register_commands() -> None:
+    from analyzer.commands import table
     from analyzer.games import available_games, command_modules, load_game
 
-    for name in available_games():  # a game's own commands (Unearth: odds, advise)
+    tables: dict[str, dict] = {verb: {} for verb in table.TABLE_COMMANDS}
+    for name in available_games():  # a game's own commands (odds, advise, ...)
+        own = typer.Typer()
         modules = command_modules(name)
         if modules is not None:  # declared: added without building the game
             for module in modules:
-                importlib.import_module(module).register(app)
-            continue
-        try:
-            load_game(name).register_commands(app)
-        except AnalyzerError:  # a broken game: `analyzer games` says why
-            continue
+                importlib.import_module(module).register(own)
+        else:
+            try:
+                load_game(name).register_commands(own)
+            except AnalyzerError:  # a broken game: `analyzer games` says why
+                continue
+        for info in own.registered_commands:
+            if info.name in tables:  # one `analyzer odds --game NAME` for every game
+                tables[info.name][name] = info
+            else:
+                app.registered_commands.append(info)
+    for verb, by_game in tables.items():
+        if by_game:
+            table.register(app, verb, by_game, EXIT_HELP)
     for name in COMMAND_MODULES:
         module = importlib.import_module(f"analyzer.commands.{name}")
         module.register(app)

@@ -126,17 +126,35 @@ class RequestError(Exception):
         self.status = status
 
 
-def command(name: str):
-    """The click command ``analyzer NAME`` (None if no game offers it)."""
+def command(name: str, game: str | None = None):
+    """The click command ``analyzer NAME`` (None if no game offers it); for a
+    table command (``odds``, ``advise``: one per game behind ``--game``), the
+    one of ``game``."""
     import typer.main
 
     from analyzer.cli import _register_commands, app
+    from analyzer.commands import table
 
     with _CLI_LOCK:
         if not app.registered_commands:
             _register_commands()
+        if name in table.GAMES:
+            from analyzer.games import DEFAULT_GAME
+
+            return table.GAMES[name].get(game or DEFAULT_GAME)
         group = typer.main.get_command(app)
     return group.commands.get(name) if hasattr(group, "commands") else None
+
+
+def _per_game(kind: str) -> bool:
+    """Whether ``analyzer KIND`` is a table command (``--game`` picks the game's)."""
+    from analyzer.cli import _register_commands, app
+    from analyzer.commands import table
+
+    with _CLI_LOCK:
+        if not app.registered_commands:
+            _register_commands()
+    return kind in table.GAMES
 
 
 def _params(cmd) -> dict:
@@ -153,6 +171,8 @@ def supports(game: str, kind: str) -> bool:
     or, for a command without one, for the default game."""
     from analyzer.games import DEFAULT_GAME
 
+    if _per_game(kind):
+        return command(kind, game) is not None
     cmd = command(kind)
     if cmd is None:
         return False
@@ -163,7 +183,7 @@ def build_argv(game: str, kind: str, fields: dict, tmpdir: str) -> tuple[list[st
     """``analyzer KIND ...`` for a request's JSON ``fields`` and a map from the
     command's words back to field names (for its error lines). Raises
     :class:`RequestError` naming the field for anything the web does not take."""
-    cmd = command(kind)
+    cmd = command(kind, game)
     if cmd is None or not supports(game, kind):
         raise RequestError(f"game {game!r} has no {kind} here", 404)
     if not isinstance(fields, dict):
@@ -171,7 +191,7 @@ def build_argv(game: str, kind: str, fields: dict, tmpdir: str) -> tuple[list[st
     params = _params(cmd)
     argv = [kind]
     words: dict[str, str] = {}
-    if takes_game(cmd):
+    if takes_game(cmd) or _per_game(kind):
         argv += ["--game", game]
     for raw_key, value in fields.items():
         key = str(raw_key).replace("-", "_")
@@ -249,7 +269,7 @@ def example(game: str) -> tuple[int, str]:
     """``(status, TOML text)`` of ``analyzer advise --example`` for ``game``."""
     if not supports(game, "advise"):
         return 404, json.dumps({"error": f"game {game!r} has no advise here"})
-    argv = ["advise"] + (["--game", game] if takes_game(command("advise")) else [])
+    argv = ["advise", "--game", game]
     code, out, err = call_cli(argv + ["--example"])
     if code != 0:
         return 500, json.dumps({"error": (err.strip().splitlines() or ["failed"])[-1]})

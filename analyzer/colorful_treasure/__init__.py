@@ -22,4 +22,11 @@ def _game():
     return ColorfulTreasure()
 
 
-register_game("colorful_treasure", _game, commands=())  # no commands of its own
+register_game(
+    "colorful_treasure",
+    _game,
+    commands=(
+        "analyzer.colorful_treasure.commands.odds",
+        "analyzer.colorful_treasure.commands.advise",
+    ),
+)

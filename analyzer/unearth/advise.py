@@ -424,6 +424,7 @@ def advice_json(state: TableState, choices: list[Choice], goal: str = "claim") -
     for c in choices:
         rows.append(
             {
+                "choice": f"{c.die} on {c.ruin}",
                 "die": c.die,
                 "from_ruin": c.from_ruin,
                 "ruin": c.ruin,

@@ -26,15 +26,14 @@ every choice: common random numbers), every seat then playing tuned ``balanced``
 from __future__ import annotations
 
 import json
-import math
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from analyzer.errors import InputError, bad_value
+from analyzer.search import rank_rollouts, verdict_words
 from analyzer.seeding import resolve_seed, root_key
-from analyzer.stats import wilson
 from analyzer.unearth.advise import TableState
 from analyzer.unearth.rules import Rules, default_rules
 
@@ -393,37 +392,31 @@ def deep_advice(
         raise InputError("table state: no legal excavation choice (allowed: a ruin in play)")
     names = [ru.name for ru in state.ruins]
     faces = [int(f) for f in t.dice_faces]
-    choices = []
     pool_empty = bool((s.die_slot[0] >= 0).all())
-    best = int(np.argmax(w.win[:k] / w.n[:k] + 1e-9 * w.score[:k] / w.n[:k]))
-    for c in range(k):
-        nn = float(w.n[c])
-        win = w.win[c] / nn
-        lo, hi = wilson(w.win[c], nn)
-        sc = w.score[c] / nn
-        sse = math.sqrt(max(w.score2[c] / nn - sc * sc, 0.0) / nn)
+    ranking = rank_rollouts(w.n[:k], w.win[:k], w.score[:k], w.score2[:k], w.wins_by)
+    ranked = []
+    for row in ranking.rows:
+        c = row.index
         d = int(w.cand_d[c])
         home = int(s.die_slot[0, d])
         die = f"d{faces[d]}" + (f" (showing {int(s.die_value[0, d])})" if pool_empty else "")
-        g, glo, ghi = _paired(w, c, best)
-        choices.append(
+        ranked.append(
             DeepChoice(
                 die=die,
                 from_ruin=names[home] if pool_empty and home >= 0 else None,
                 ruin=names[int(w.cand_slot[c])],
-                rollouts=int(nn),
-                win=win,
-                win_ci=(float(lo), float(hi)),
-                score=sc,
-                score_ci=(sc - 1.96 * sse, sc + 1.96 * sse),
+                rollouts=row.rollouts,
+                win=row.win,
+                win_ci=row.win_ci,
+                score=row.score,
+                score_ci=row.score_ci,
                 balanced_value=float(w.cand_h[c]),
-                gain=g,
-                gain_ci=(glo, ghi),
+                gain=row.gain,
+                gain_ci=row.gain_ci,
             )
         )
-    order = sorted(range(k), key=lambda c: (-choices[c].win, -choices[c].score))
-    ranked = tuple(choices[c] for c in order)
-    noise = tuple(i for i, c in enumerate(ranked) if i > 0 and c.gain_ci[1] >= 0)
+    ranked = tuple(ranked)
+    noise = ranking.within_noise
     return DeepAdvice(
         me=state.me,
         seats=seats,
@@ -434,17 +427,6 @@ def deep_advice(
         assumed=tuple(assumed),
         within_noise=noise,
     )
-
-
-def _paired(w, c: int, best: int) -> tuple[float, float, float]:
-    """Mean win-share difference of choice ``c`` to ``best`` over the same
-    rollouts, with its 95% interval (from the per-rollout win table)."""
-    if c == best:
-        return 0.0, 0.0, 0.0
-    diff = w.wins_by[c, : int(w.n[c])] - w.wins_by[best, : int(w.n[best])]
-    mean = float(diff.mean())
-    se = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else math.inf
-    return mean, mean - 1.96 * se, mean + 1.96 * se
 
 
 # --------------------------------------------------------------------------- output
@@ -498,15 +480,13 @@ def verdict(advice: DeepAdvice) -> str:
     """The answer in words."""
     best = advice.choices[0]
     what = f"{best.die}{' from ' + best.from_ruin if best.from_ruin else ''} on {best.ruin}"
-    if advice.within_noise:
-        tied = ", ".join(
-            f"{c.die} on {c.ruin}" for c in (advice.choices[i] for i in advice.within_noise)
-        )
-        return (
-            f"Best: {what} ({_pct(best.win)} win chance), but within noise of: {tied} "
-            "(their paired 95% intervals include 0; raise --budget to separate them)."
-        )
-    return f"Best: {what} ({_pct(best.win)} win chance); every other choice is worse beyond noise."
+    tied = [choice_name(advice.choices[i]) for i in advice.within_noise]
+    return verdict_words(what, best.win, tied)
+
+
+def choice_name(c: DeepChoice) -> str:
+    """A choice named as ``within_noise_of_best`` names it: ``d6 on A13``."""
+    return c.die + " on " + c.ruin
 
 
 def to_json(advice: DeepAdvice, exact: dict) -> str:
@@ -515,6 +495,7 @@ def to_json(advice: DeepAdvice, exact: dict) -> str:
         ex = exact.get((c.die.split(" ")[0], c.from_ruin, c.ruin))
         rows.append(
             {
+                "choice": choice_name(c),
                 "die": c.die,
                 "from_ruin": c.from_ruin,
                 "ruin": c.ruin,
@@ -538,9 +519,7 @@ def to_json(advice: DeepAdvice, exact: dict) -> str:
             "seconds": round(advice.seconds, 3),
             "players": "every seat tuned balanced in the rollouts",
             "assumed": list(advice.assumed),
-            "within_noise_of_best": [
-                advice.choices[i].die + " on " + advice.choices[i].ruin for i in advice.within_noise
-            ],
+            "within_noise_of_best": [choice_name(advice.choices[i]) for i in advice.within_noise],
             "choices": rows,
         },
         indent=2,

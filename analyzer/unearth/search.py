@@ -44,6 +44,15 @@ import numpy as np
 from analyzer.jit import njit
 from analyzer.kernel_view import make_view
 from analyzer.rng import rng_below, rng_next, rng_seed, rng_shuffle
+from analyzer.search import (
+    drop_worst,
+    guard_pick,
+    halving_rounds,
+    halving_share,
+    record,
+    record_paired,
+    reset_choices,
+)
 from analyzer.unearth.defaults import SEARCH_PARAMS  # noqa: F401  (re-exported)
 from analyzer.unearth.end_of_age import reveal
 from analyzer.unearth.engine import end_game, final_scores
@@ -352,14 +361,7 @@ def rollout(s, t, r, rm, w, p, c, base, j, second):
 @njit
 def _record(w, c, win, score, other):
     """Add a rollout of choice ``c``; returns its value."""
-    v = win + w.cfg[CFG_MARGIN] * (score - other)
-    w.n[c] += 1.0
-    w.win[c] += win
-    w.win2[c] += win * win
-    w.score[c] += score
-    w.score2[c] += score * score
-    w.value[c] += v
-    return v
+    return record(w, c, win, score, other, w.cfg[CFG_MARGIN])
 
 
 # ====================================================================== choices
@@ -410,16 +412,7 @@ def list_choices(s, m, t, w, p, n_anc, n_read, use_map, width):
         fill_slot_cache(s, m, t, p)  # the summary of the state as it is
     if width > 0 and n > width:
         n = width
-    for c in range(n):
-        w.alive[c] = 1
-        w.n[c] = 0.0
-        w.win[c] = 0.0
-        w.win2[c] = 0.0
-        w.score[c] = 0.0
-        w.score2[c] = 0.0
-        w.value[c] = 0.0
-        w.dsum[c] = 0.0
-        w.dsq[c] = 0.0
+    reset_choices(w, n)
     return n
 
 
@@ -432,54 +425,24 @@ def halving(s, t, r, rm, w, p, n, budget, second):
     paired with its rollouts on the same dealt copy and dice, and the choice kept
     is the one with the best paired gain over choice 0 that exceeds ``z``
     standard errors, or choice 0 if none does."""
-    rounds = 0
-    k = 1
-    while k < n:
-        k *= 2
-        rounds += 1
+    rounds = halving_rounds(n)
     base = rng_next(w.rng)
     alive = n
     j0 = 0
     while True:
-        per = budget // (alive * rounds)
-        if per < 1:
-            per = 1
+        per = halving_share(budget, alive, rounds)
         for j in range(j0, j0 + per):
             win, score, other = rollout(s, t, r, rm, w, p, 0, base, j, second)
             v0 = _record(w, 0, win, score, other)
             for c in range(1, n):
                 if w.alive[c]:
                     win, score, other = rollout(s, t, r, rm, w, p, c, base, j, second)
-                    dv = _record(w, c, win, score, other) - v0
-                    w.dsum[c] += dv
-                    w.dsq[c] += dv * dv
+                    record_paired(w, c, _record(w, c, win, score, other), v0)
         j0 += per
         if alive <= 2:
             break
-        keep = (alive + 1) // 2
-        if keep < 2:
-            keep = 2
-        # drop the worst alive choices (never choice 0) by mean paired gain
-        while alive > keep:
-            worst = -1
-            for c in range(1, n):
-                if w.alive[c] and (worst < 0 or w.dsum[c] / w.n[c] <= w.dsum[worst] / w.n[worst]):
-                    worst = c  # ties: the later (worse by balanced) choice goes
-            w.alive[worst] = 0
-            alive -= 1
-    best = 0
-    gain = 0.0
-    z = w.cfg[CFG_Z]
-    for c in range(1, n):
-        if not w.alive[c]:
-            continue
-        mean = w.dsum[c] / w.n[c]
-        var = w.dsq[c] / w.n[c] - mean * mean
-        se = np.sqrt(max(var, 0.0) / w.n[c])
-        if mean - z * se > 0.0 and mean > gain:
-            best = c
-            gain = mean
-    return best
+        alive = drop_worst(w, n, alive)
+    return guard_pick(w, n, w.cfg[CFG_Z])
 
 
 @njit

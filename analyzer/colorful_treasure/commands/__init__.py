@@ -1,0 +1,1 @@
+"""Colorful Treasure's table commands (``analyzer odds|advise --game colorful_treasure``)."""

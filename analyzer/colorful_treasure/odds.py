@@ -1,0 +1,516 @@
+"""Exact odds of one turn of Colorful Treasure, from what the seat knows
+(``analyzer odds --game colorful_treasure STATE.toml``; ``docs/odds.md``).
+
+A table state (TOML, :data:`EXAMPLE`) says what a player at the table knows at
+the start of its turn: the cards it holds, the rewards already given, and for
+each wonder still in the grid how many places hold a card, which cards of the
+wonder are gone (taken by anyone: public) and which face-down cards it
+remembers. Everything else follows from the rules
+(``docs/rules/colorful-treasure.md``, "Players and memory"): each face-down
+place of a wonder the seat does not remember holds one of that wonder's cards
+it does not know, every arrangement equally likely. So the answers are counts,
+exact fractions, not samples:
+
+- **each face-down place**: the chance of each card kind (a gem colour,
+  diamond, key or chest);
+- **each reveal choice** (the places turned first): the expected points the
+  turn brings, the seat then revealing one more card when that raises its
+  expected points (the best place, chosen after seeing the first ones) and
+  taking the kind worth most.
+
+*Points this turn* are the change of the seat's score by the scoring table: gem
+cards by colour count, diamond cards and their plastic diamonds, and the "first
+to" gem and explorer rewards reached this turn. Key and chest cards are taken
+when face up (the rules force it) but count 0 here: the treasure reward is
+decided at the end, and what a steal brings depends on the other players.
+Action tiles are not modelled. Plain Python (no numba): a one-shot answer
+starts at once.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import tomllib
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+from analyzer.colorful_treasure.codes import Kind
+from analyzer.colorful_treasure.rules import Rules, load_rules
+from analyzer.errors import InputError, bad_value
+
+EXAMPLE = """\
+# Colorful Treasure: what I know at the start of my turn (analyzer odds/advise
+# --game colorful_treasure). Cards are named "<colour>", "diamond", "key" or
+# "chest" within a wonder; a wonder's id is its id in wonders.toml.
+players = 2             # players in the game (the gem reward depends on it)
+scoring = "basic"       # "basic" or "advanced" (plastic diamonds worth 2 or 3)
+# the cards I hold (taken from the grid or stolen): "<wonder> <card>"
+mine = ["pyramids red", "great_wall red", "taj_mahal diamond"]
+# "first to" rewards already given, to anyone: "gem", "explorer"
+rewards_given = []
+
+# one table per wonder that still has face-down cards (a wonder not listed has
+# none left); face_down: places still holding a card; gone: its cards taken
+# (by anyone); remembered: face-down cards I remember, one per place
+[grid.pyramids]
+face_down = 4
+gone = ["red"]
+remembered = ["key"]
+
+[grid.great_wall]
+face_down = 3
+gone = ["red", "chest"]
+remembered = ["yellow", "diamond"]
+
+[grid.machu_picchu]
+face_down = 5
+remembered = ["red"]
+
+[grid.colosseum]
+face_down = 2
+gone = ["red", "green", "diamond"]
+"""
+
+
+# --------------------------------------------------------------------------- the state
+
+
+@dataclass(frozen=True)
+class Column:
+    """A wonder still in the grid, as the seat knows it."""
+
+    wonder: int
+    remembered: tuple[int, ...]  #: card ids, one per remembered place
+    unknown: tuple[int, ...]  #: the cards the other places hold, in some order
+
+
+@dataclass(frozen=True)
+class TurnState:
+    players: int
+    scoring: str
+    mine: tuple[int, ...]
+    rewards_given: frozenset[str]
+    columns: tuple[Column, ...]
+
+
+def _card_of(rules: Rules, w: int, name: str, where: str) -> int:
+    """The card id of ``name`` (a colour, diamond, key, chest) in wonder ``w``."""
+    t = rules.tables
+    allowed = []
+    for c in range(w * t.rows, (w + 1) * t.rows):
+        kind = int(t.card_kind[c])
+        label = (
+            rules.colours[int(t.card_colour[c])] if kind == Kind.GEM else Kind(kind).name.lower()
+        )
+        allowed.append(label)
+        if label == name:
+            return c
+    raise bad_value(where, name, f"a card of {rules.wonder_ids[w]}: {', '.join(allowed)}")
+
+
+def parse_state(text: str, where: str = "state", rules: Rules | None = None) -> TurnState:
+    """Read and check a table state (TOML text); :class:`InputError` names the key."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{where}: not valid TOML ({exc})") from None
+    known = {"players", "scoring", "mine", "rewards_given", "grid"}
+    for key in raw:
+        if key not in known:
+            raise bad_value(f"{where}: key", key, ", ".join(sorted(known)))
+    rules = rules or load_rules()
+    t = rules.tables
+    players = raw.get("players", 2)
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise bad_value(f"{where}: players", players, "2, 3 or 4")
+    scoring = raw.get("scoring", "basic")
+    if scoring not in ("basic", "advanced"):
+        raise bad_value(f"{where}: scoring", scoring, "basic, advanced")
+    ids = rules.wonder_ids
+
+    def wonder(name, key):
+        if name not in ids:
+            raise bad_value(key, name, ", ".join(ids))
+        return ids.index(name)
+
+    mine = []
+    for i, item in enumerate(raw.get("mine", [])):
+        key = f"{where}: mine[{i}]"
+        if not isinstance(item, str) or len(item.split()) != 2:
+            raise bad_value(key, item, '"<wonder id> <card>", e.g. "pyramids red"')
+        w_name, card = item.split()
+        mine.append(_card_of(rules, wonder(w_name, key), card, key))
+    if len(set(mine)) != len(mine):
+        raise bad_value(f"{where}: mine", raw["mine"], "each card once")
+    given = raw.get("rewards_given", [])
+    if not isinstance(given, list) or any(g not in ("gem", "explorer") for g in given):
+        raise bad_value(f"{where}: rewards_given", given, "a list of gem, explorer")
+    grid = raw.get("grid", {})
+    if not isinstance(grid, dict):
+        raise bad_value(f"{where}: grid", grid, "tables [grid.<wonder id>]")
+    columns = []
+    for w_name, col in grid.items():
+        key = f"{where}: grid.{w_name}"
+        w = wonder(w_name, f"{where}: grid")
+        if not isinstance(col, dict) or set(col) - {"face_down", "gone", "remembered"}:
+            raise bad_value(key, col, "keys face_down, gone, remembered")
+        cards = {
+            part: [_card_of(rules, w, c, f"{key}.{part}") for c in col.get(part, [])]
+            for part in ("gone", "remembered")
+        }
+        n = col.get("face_down")
+        n_left = t.rows - len(set(cards["gone"]))
+        if n != n_left:
+            raise bad_value(
+                f"{key}.face_down", n, f"{n_left} ({t.rows} cards less the {t.rows - n_left} gone)"
+            )
+        both = cards["gone"] + cards["remembered"]
+        if len(set(both)) != len(both):
+            raise bad_value(key, col, "each card once among gone and remembered")
+        held = [c for c in mine if c // t.rows == w and c not in cards["gone"]]
+        if held:
+            raise bad_value(
+                f"{key}.gone",
+                col.get("gone", []),
+                f"every card I hold ({rules.card_name(held[0])})",
+            )
+        unknown = [
+            c
+            for c in range(w * t.rows, (w + 1) * t.rows)
+            if c not in cards["gone"] and c not in cards["remembered"]
+        ]
+        if n > 0:
+            columns.append(Column(w, tuple(cards["remembered"]), tuple(unknown)))
+    if not columns:
+        raise InputError(
+            f"{where}: grid: no face-down card (allowed: at least one [grid.<wonder>])"
+        )
+    return TurnState(players, scoring, tuple(sorted(mine)), frozenset(given), tuple(columns))
+
+
+def load_state(path: str | Path, rules: Rules | None = None) -> TurnState:
+    p = Path(path)
+    try:
+        text = p.read_text("utf-8")
+    except OSError as exc:
+        raise InputError(f"{p}: cannot read ({exc.strerror})") from None
+    return parse_state(text, str(p), rules)
+
+
+# --------------------------------------------------------------------------- points
+
+
+class Scorer:
+    """The seat's points this turn from the cards it takes (module docstring)."""
+
+    def __init__(self, rules: Rules, state: TurnState):
+        t = rules.tables
+        data = rules.data
+        table = data["scoring"][state.scoring]
+        self.gems = list(table["gems"])
+        self.diamond = int(table["diamond_card"]) + int(table["plastic_diamond"])
+        gem = data["rewards"]["gem"]["by_players"][str(state.players)]
+        self.gem_colours, self.gem_points = int(gem["colours"]), int(gem["points"])
+        ex = data["rewards"]["explorer"]
+        self.ex_wonders, self.ex_points = int(ex["wonders"]), int(ex["points"])
+        self.given = state.rewards_given
+        self.kind = [int(k) for k in t.card_kind]
+        self.colour = [int(c) for c in t.card_colour]
+        self.rows = t.rows
+        self.n_colours = len(rules.colours)
+        self.mine = state.mine
+        self.base = self._points(state.mine)
+        self._gains: dict[tuple, int] = {}
+
+    def _points(self, cards) -> int:
+        counts = [0] * self.n_colours
+        pts = 0
+        for c in cards:
+            if self.kind[c] == Kind.GEM:
+                counts[self.colour[c]] += 1
+            elif self.kind[c] == Kind.DIAMOND:
+                pts += self.diamond
+        for k in counts:
+            pts += self.gems[min(k, len(self.gems) - 1)]
+        if "gem" not in self.given and sum(k > 0 for k in counts) >= self.gem_colours:
+            pts += self.gem_points
+        if "explorer" not in self.given and len({c // self.rows for c in cards}) >= self.ex_wonders:
+            pts += self.ex_points
+        return pts
+
+    def take(self, face_up) -> int:
+        """Points of the best take from the face-up cards ``face_up``."""
+        treasure = tuple(c for c in face_up if self.kind[c] in (Kind.KEY, Kind.CHEST))
+        if treasure:
+            return self.gain(treasure)
+        best = None
+        for key in {(self.kind[c], self.colour[c]) for c in face_up}:
+            v = self.gain(tuple(c for c in face_up if (self.kind[c], self.colour[c]) == key))
+            best = v if best is None else max(best, v)
+        return 0 if best is None else best
+
+    def gain(self, took: tuple) -> int:
+        """Points the seat gains by taking the cards ``took`` (sorted)."""
+        v = self._gains.get(took)
+        if v is None:
+            v = self._gains[took] = self._points(self.mine + took) - self.base
+        return v
+
+
+# --------------------------------------------------------------------------- the answer
+
+
+@dataclass(frozen=True)
+class Place:
+    """A face-down place: ``wonder`` and its number in the column (remembered
+    places first, in the file's order), and what the seat knows of it."""
+
+    name: str
+    remembered: str | None
+    chances: dict[str, Fraction]  #: card kind -> chance
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A reveal choice (the places turned first, as classes: a remembered place,
+    or any unknown place of a wonder) and its exact expected points this turn."""
+
+    name: str
+    points: Fraction
+    stop_points: Fraction  #: expected points if no further card were revealed
+    p_treasure: Fraction  #: chance that a key or chest is face up among the first ones
+
+
+@dataclass(frozen=True)
+class TurnOdds:
+    places: tuple[Place, ...]
+    choices: tuple[Choice, ...]  #: best first
+    first_reveals: int
+    extra_reveals: int
+    assumed: tuple[str, ...]
+
+
+def _label(rules: Rules, card: int) -> str:
+    t = rules.tables
+    kind = int(t.card_kind[card])
+    return rules.colours[int(t.card_colour[card])] if kind == Kind.GEM else Kind(kind).name.lower()
+
+
+def turn_odds(state: TurnState, rules: Rules | None = None) -> TurnOdds:
+    """Every place's chances and every reveal choice's expected points (exact)."""
+    rules = rules or load_rules()
+    t = rules.tables
+    ids = rules.wonder_ids
+    places = []
+    # classes: ("r", card) a remembered place; ("u", column index) an unknown one
+    classes = []
+    for i, col in enumerate(state.columns):
+        for k, card in enumerate(col.remembered, start=1):
+            places.append(
+                Place(
+                    f"{ids[col.wonder]} {k}",
+                    _label(rules, card),
+                    {_label(rules, card): Fraction(1)},
+                )
+            )
+            classes.append(("r", card))
+        u = len(col.unknown)
+        if u:
+            chances: dict[str, Fraction] = {}
+            for card in col.unknown:
+                lab = _label(rules, card)
+                chances[lab] = chances.get(lab, Fraction(0)) + Fraction(1, u)
+            for k in range(len(col.remembered) + 1, len(col.remembered) + u + 1):
+                places.append(Place(f"{ids[col.wonder]} {k}", None, dict(chances)))
+            classes.append(("u", i))
+    scorer = Scorer(rules, state)
+    take = cache(scorer.take)
+    total = sum(len(c.remembered) + len(c.unknown) for c in state.columns)
+    first = min(int(t.first_reveals), total)
+    extra = int(t.extra_reveals)
+
+    def draws(cls, up):
+        """The cards a place of class ``cls`` may show with ``up`` face up, each
+        equally likely."""
+        kind, x = cls
+        if kind == "r":
+            return [] if x in up else [x]
+        return [c for c in state.columns[x].unknown if c not in up]
+
+    @cache
+    def value(up: frozenset, extras: int):
+        """Expected points with ``up`` face up and ``extras`` optional reveals left
+        (an int when no reveal is left, else a Fraction)."""
+        best = take(tuple(sorted(up)))
+        if extras and len(up) < total:
+            for cls in classes:
+                d = draws(cls, up)
+                if d:
+                    v = Fraction(sum(value(up | {c}, extras - 1) for c in d)) / len(d)
+                    if v > best:
+                        best = v
+        return Fraction(best)
+
+    def outcomes(combo):
+        out = [(Fraction(1), frozenset())]
+        for cls in combo:
+            nxt = []
+            for p, up in out:
+                d = draws(cls, up)
+                nxt += [(p / len(d), up | {c}) for c in d]
+            out = nxt
+        return out
+
+    choices = []
+    for combo in itertools.combinations_with_replacement(classes, first):
+        outs = outcomes(combo)
+        if not outs:
+            continue  # more places of a class than it has
+        name = " + ".join(
+            f"{ids[state.columns[x].wonder]} unknown"
+            if k == "u"
+            else rules.card_name(x).replace(rules.wonder_names[x // t.rows], ids[x // t.rows])
+            + " (remembered)"
+            for k, x in combo
+        )
+        pts = sum((p * value(up, extra) for p, up in outs), Fraction(0))
+        stop = sum((p * take(tuple(sorted(up))) for p, up in outs), Fraction(0))
+        treas = sum(
+            (p for p, up in outs if any(int(t.card_kind[c]) in (Kind.KEY, Kind.CHEST) for c in up)),
+            Fraction(0),
+        )
+        choices.append(Choice(name, pts, stop, treas))
+    choices.sort(key=lambda c: -c.points)  # stable: ties keep the grid's order
+    assumed = (
+        f"{state.players} players, {state.scoring} scoring, standard rules (no action tiles)",
+        "every face-down place I do not remember holds one of its wonder's cards I do not "
+        "know, each equally likely",
+        f"points this turn: gem table, diamond cards with their plastic diamonds, the gem and "
+        f"explorer rewards; keys and chests count 0 (treasure reward at the end, steals not "
+        f"valued); after the first {first} cards I reveal "
+        f"{'up to ' + str(extra) + ' more' if extra else 'no more'} when that raises the "
+        f"expected points, and take the kind worth most",
+    )
+    return TurnOdds(tuple(places), tuple(choices), first, extra, assumed)
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _frac(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def to_json(odds: TurnOdds) -> str:
+    return json.dumps(
+        {
+            "assumed": list(odds.assumed),
+            "first_reveals": odds.first_reveals,
+            "extra_reveals": odds.extra_reveals,
+            "places": [
+                {
+                    "place": p.name,
+                    "remembered": p.remembered,
+                    "chances": {k: _frac(v) for k, v in p.chances.items()},
+                }
+                for p in odds.places
+            ],
+            "choices": [
+                {
+                    "choice": c.name,
+                    "points": _frac(c.points),
+                    "points_float": float(c.points),
+                    "points_without_more": _frac(c.stop_points),
+                    "p_key_or_chest": _frac(c.p_treasure),
+                }
+                for c in odds.choices
+            ],
+        },
+        indent=2,
+    )
+
+
+def render(odds: TurnOdds, top: int = 10) -> list:
+    """Rich tables: the places, then the best reveal choices."""
+    from rich.table import Table
+
+    kinds: list[str] = []
+    for p in odds.places:
+        for k in p.chances:
+            if k not in kinds:
+                kinds.append(k)
+    tp = Table(title="Face-down places: chance of each card (exact)", title_justify="left")
+    tp.add_column("place")
+    for k in kinds:
+        tp.add_column(k, justify="right")
+    for p in odds.places:
+        name = p.name + (" (remembered)" if p.remembered else "")
+        tp.add_row(name, *(_frac(p.chances[k]) if k in p.chances else "-" for k in kinds))
+    tc = Table(
+        title=f"Reveal choices by expected points this turn (exact; best "
+        f"{min(top, len(odds.choices))} of {len(odds.choices)})",
+        title_justify="left",
+    )
+    for col, just in (
+        ("#", "right"),
+        ("reveal first", "left"),
+        ("expected points", "right"),
+        ("without more", "right"),
+        ("key or chest", "right"),
+    ):
+        tc.add_column(col, justify=just)
+    for i, c in enumerate(odds.choices[:top], start=1):
+        tc.add_row(
+            str(i),
+            c.name,
+            f"{_frac(c.points)} = {float(c.points):.3f}",
+            f"{float(c.stop_points):.3f}",
+            f"{100 * float(c.p_treasure):.1f}%",
+        )
+    return [tp, tc]
+
+
+def within_noise(odds: TurnOdds) -> tuple[int, ...]:
+    """Ranks (best first) whose expected points equal the best's exactly."""
+    best = odds.choices[0].points
+    return tuple(i for i, c in enumerate(odds.choices) if i > 0 and c.points == best)
+
+
+def advice_json(odds: TurnOdds) -> str:
+    """``advise --json``: Unearth's shape (``choices`` best first, each with its
+    ``choice`` name, and ``within_noise_of_best``); exact values as fractions."""
+    return json.dumps(
+        {
+            "goal": "expected points this turn (exact)",
+            "assumed": list(odds.assumed),
+            "within_noise_of_best": [odds.choices[i].name for i in within_noise(odds)],
+            "choices": [
+                {
+                    "choice": c.name,
+                    "points": float(c.points),
+                    "points_without_more": float(c.stop_points),
+                    "p_key_or_chest": float(c.p_treasure),
+                    "exact": {
+                        "points": _frac(c.points),
+                        "points_without_more": _frac(c.stop_points),
+                        "p_key_or_chest": _frac(c.p_treasure),
+                    },
+                }
+                for c in odds.choices
+            ],
+        },
+        indent=2,
+    )
+
+
+def advice_verdict(odds: TurnOdds) -> str:
+    """The ranking's answer in words."""
+    best = odds.choices[0]
+    tied = [odds.choices[i].name for i in within_noise(odds)]
+    what = f"Best: reveal {best.name} first ({float(best.points):.3f} points expected this turn)"
+    if tied:
+        return what + f"; exactly as good: {', '.join(tied)}."
+    return what + "; every other choice expects fewer points."
