@@ -38,6 +38,7 @@ def simulate(
     batch_size: int = 5000,
     progress: bool = False,
     forbid: dict | None = None,
+    luck: bool = True,
 ):
     """Simulate ``games`` whole games of one configuration and return the per-game table.
 
@@ -54,7 +55,8 @@ def simulate(
     ``forbid`` is an intervention as a scenario's ``forbid`` key writes it
     (``{"wonders": ["eternal_flame"], "seats": [0]}``; ``seats = "each"`` forbids
     each seat in turn, a block of games each); the table then has a ``treated``
-    column (1: the seat was forbidden).
+    column (1: the seat was forbidden). ``luck=False`` plays a game that has luck
+    terms without them (no ``luck_win``, ``luck_score`` columns; docs/statistics.md).
     """
     from analyzer.games import load_game
     from analyzer.summary import simulate_games
@@ -73,6 +75,7 @@ def simulate(
         rulings=rulings,
         overrides=overrides,
         batch_size=batch_size,
+        luck=luck,
         workers=workers,
         scheduler=scheduler,
         precision=precision,

@@ -97,12 +97,21 @@ class ScenarioJob:
                     return
 
 
+def _takes_luck(game) -> bool:
+    """Whether ``game.make_job`` takes ``luck`` (a game with luck terms)."""
+    import inspect
+
+    return "luck" in inspect.signature(game.make_job).parameters
+
+
 def scenario_job(sc: Scenario, cells: list[Cell], seed: int) -> ScenarioJob:
     """The batch function for a resolved scenario (``seed`` already resolved)."""
     game = sc.game_def
 
     def make(cell: Cell, k: int, order):
         extra = {}
+        if not sc.luck and _takes_luck(game):
+            extra["luck"] = False
         if cell.forbid and cell.treated[k]:
             extra["forbid"] = {seat: dict(cell.forbid) for seat in cell.treated[k]}
         return game.make_job(

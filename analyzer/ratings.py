@@ -223,7 +223,7 @@ def ladder(
         base["overrides"] = dict(overrides)
     if strategy_params:
         base["strategy_params"] = {k: dict(v) for k, v in strategy_params.items()}
-    base["output"] = {"claims": False}
+    base["output"] = {"claims": False, "luck": False}
     # validate everything (players, rulings, params) before the first game
     parse_scenario({**base, "strategies": list(ups[0])}, "ladder", default_name="ladder")
 

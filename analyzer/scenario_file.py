@@ -76,7 +76,7 @@ FIELD_KEYS = ("label", "strategies", "lineup", "rotation", "strategy_params")
 #: values of ``forbid.seats`` besides seat numbers
 FORBID_SEATS = ("each", "all")
 MAX_FIELDS = 16
-OUTPUT_KEYS = ("claims", "save_tables", "batch_size")
+OUTPUT_KEYS = ("claims", "save_tables", "batch_size", "luck")
 #: games per batch unless ``[output] batch_size`` says otherwise ...
 DEFAULT_BATCH = 5000
 #: ... or a slow strategy (a search) plays: then batches this small keep the
@@ -198,6 +198,10 @@ class Scenario:
     #: paired with ``a``; None without a comparison
     compare: tuple[Variant, ...] | None = None
     claims: bool = True  #: also record the per-claim table
+    #: the luck terms of a game that has them (columns ``luck_win``, ``luck_score``;
+    #: docs/statistics.md); False: played without them (ladders and tuning, which do
+    #: not use them, and a run that wants the plain engine's speed)
+    luck: bool = True
     save_tables: bool = True  #: False: aggregate only (bounded memory, no Parquet tables)
     batch_size: int = 5000  #: DEFAULT_BATCH
     game: str = DEFAULT_GAME  #: registered game name (``analyzer.games``)
@@ -510,6 +514,7 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
         sweep=sweep,
         compare=compare,
         claims=claims,
+        luck=_output_luck(raw, where),
         save_tables=save_tables,
         batch_size=batch_size,
         game=game_name,
@@ -608,7 +613,7 @@ def sensitivity_scenario(sc: Scenario, where: str = "") -> Scenario:
 
 
 def _output(raw: dict, where: str) -> tuple[bool, bool, int]:
-    """``[output]``: claims, save_tables, batch_size."""
+    """``[output]``: claims, save_tables, batch_size (``luck``: :func:`_output_luck`)."""
     output = raw.get("output", {})
     _check(isinstance(output, dict), where, "output", output, "a table")
     _unknown(output, OUTPUT_KEYS, where, "output.")
@@ -625,6 +630,13 @@ def _output(raw: dict, where: str) -> tuple[bool, bool, int]:
         "an integer from 1 to 1000000",
     )
     return claims, save_tables, batch_size
+
+
+def _output_luck(raw: dict, where: str) -> bool:
+    """``[output] luck``: play the game's luck terms (default true)."""
+    luck = (raw.get("output") or {}).get("luck", True)
+    _check(isinstance(luck, bool), where, "output.luck", luck, "true or false")
+    return luck
 
 
 def _sections(raw: dict, where: str, game: Game, players, rules) -> dict:
@@ -676,6 +688,7 @@ def _sections_only(raw: dict, where: str, game: Game, name: str, description: st
         rulings=rulings,
         overrides=overrides,
         claims=claims,
+        luck=_output_luck(raw, where),
         save_tables=save_tables,
         batch_size=batch_size,
         game=game.name,

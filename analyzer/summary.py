@@ -162,6 +162,7 @@ def simulate_games(
     strategy_params: dict | None = None,
     first_game: int = 0,
     forbid: dict | None = None,
+    luck: bool = True,
 ) -> Simulation:
     """Play games of one configuration with the one driver and summarise them.
 
@@ -215,6 +216,7 @@ def simulate_games(
         rulings=rulings,
         overrides=dict(overrides or {}),
         claims=claims,
+        luck=bool(luck),
         save_tables=path is not None or keep_tables,
         batch_size=batch_size,
         game=game,

@@ -270,7 +270,7 @@ def tune(
         "seed": seed,
         "lineup": lineup,
         "rotation": "cyclic",
-        "output": {"claims": False},
+        "output": {"claims": False, "luck": False},
     }
     if rulings:
         base["rules"] = dict(rulings)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.stats import chisquare
 
@@ -186,3 +187,37 @@ def test_reports_give_the_adjusted_first_seat_beside_the_plain_one():
     fp = build_tables(plain, info)["first_player"]
     assert "seat0_win_adj" not in fp and "luck" not in first_player_headline(plain).label
     assert "Luck-adjusted" not in FIRST_PLAYER.answer(build_tables(plain, info), info, {})[0].text
+
+
+def test_one_switch_turns_the_terms_off_everywhere():
+    """``analyzer.simulate(luck=False)`` and a scenario's ``[output] luck = false`` play
+    the same games without the two columns; a game without terms ignores it; a bad
+    value is one line naming the key."""
+    import analyzer
+    from analyzer.errors import InputError
+    from analyzer.scenario_file import parse_scenario
+
+    kw = dict(players=3, strategies="random", games=40, seed=11)
+    on = analyzer.simulate(**kw)
+    off = analyzer.simulate(luck=False, **kw)
+    assert {"luck_win", "luck_score"} <= set(on.columns)
+    assert not {"luck_win", "luck_score"} & set(off.columns)
+    pd.testing.assert_frame_equal(on.drop(columns=["luck_win", "luck_score"]), off)
+    uruk = analyzer.simulate(game="uruk", luck=False, **kw)
+    assert "luck_win" not in uruk
+    raw = {"players": 2, "games": 10, "seed": 1, "strategies": "random"}
+    raw["output"] = {"luck": False}
+    assert parse_scenario(raw, "x.toml").luck is False
+    with pytest.raises(InputError, match="output.luck"):
+        parse_scenario({**raw, "output": {"luck": "no"}}, "x.toml")
+
+
+def test_ladders_and_tuning_play_without_the_terms():
+    """They compare plain outcomes today, so they do not pay for the terms."""
+    import inspect
+
+    from analyzer import ratings, tuning
+
+    assert '"luck": False' in inspect.getsource(tuning) and '"luck": False' in inspect.getsource(
+        ratings
+    )

@@ -75,6 +75,12 @@ def register(app: typer.Typer) -> None:
         ),
         batch_size: int = typer.Option(5000, "--batch-size", help="games per batch"),
         quiet: bool = typer.Option(False, "--quiet", help="no progress display"),
+        luck: bool = typer.Option(
+            True,
+            "--luck/--no-luck",
+            help="the luck terms of a game that has them (columns luck_win, luck_score; "
+            "docs/statistics.md); --no-luck: the plain engine",
+        ),
     ) -> None:
         from analyzer.summary import simulate_games
 
@@ -95,6 +101,7 @@ def register(app: typer.Typer) -> None:
             precision=precision,
             max_games=max_games,
             progress=not quiet,
+            luck=luck,
         )
         _print(sim)
 

@@ -304,6 +304,7 @@ class Unearth(Game):
         claims: bool = False,
         strategy_params: dict | None = None,
         forbid: dict | None = None,
+        luck: bool = True,
     ):
         from analyzer.unearth.game import make_job
 
@@ -316,6 +317,7 @@ class Unearth(Game):
             claims=claims,
             strategy_params=strategy_params,
             forbid=wonders,
+            luck=luck,
         )
 
     def check_strategy_params(self, params: dict) -> None:
