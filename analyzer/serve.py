@@ -170,7 +170,14 @@ def build_argv(game: str, kind: str, fields: dict, tmpdir: str) -> tuple[list[st
         raise RequestError("the body must be one JSON object of fields")
     params = _params(cmd)
     argv = [kind]
-    words: dict[str, str] = {}
+    # every option of the command by its field name: its error lines name options the
+    # request did not send too ("--seed and --players need --deep")
+    words = {
+        opt: name
+        for name, p in params.items()
+        for opt in (*getattr(p, "opts", ()), *getattr(p, "secondary_opts", ()))
+        if opt.startswith("-")
+    }
     if takes_game(cmd):
         argv += ["--game", game]
     for raw_key, value in fields.items():
@@ -185,18 +192,20 @@ def build_argv(game: str, kind: str, fields: dict, tmpdir: str) -> tuple[list[st
             raise RequestError(f"{raw_key}: unknown field (allowed: {allowed})")
         if value is None:
             continue
-        if key == "budget" and isinstance(value, int) and value > WEB_MAX_BUDGET:
-            raise RequestError(
-                f"budget: {value} is above the web's limit (an integer up to {WEB_MAX_BUDGET:,})"
-            )
+        if key == "budget":
+            value = _web_budget(value)
         opt = p.opts[0] if getattr(p, "opts", None) else key
         if p.param_type_name == "argument":
             if key == "state":
                 if not isinstance(value, str):
                     raise RequestError("state: must be the TOML text of a table state")
+                try:
+                    text = value.encode("utf-8")
+                except UnicodeEncodeError as err:  # a lone surrogate: JSON allows "\ud800"
+                    raise RequestError(f"state: not text ({err.reason} at {err.start})") from None
                 path = os.path.join(tmpdir, "state.toml")
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write(value)
+                with open(path, "wb") as f:
+                    f.write(text)
                 argv.append(path)
                 words[path] = "state"
                 continue
@@ -217,6 +226,22 @@ def build_argv(game: str, kind: str, fields: dict, tmpdir: str) -> tuple[list[st
             argv += [opt, str(v)]
     argv.append("--json")
     return argv, words
+
+
+def _web_budget(value) -> int:
+    """A deep-advice budget from a request, as the integer the command will get:
+    checked here against :data:`WEB_MAX_BUDGET` whatever its spelling (``"200000"``,
+    ``200000.0``), so no spelling slips past the web's limit."""
+    allowed = f"an integer from 1 to {WEB_MAX_BUDGET:,}"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    try:
+        n = value if type(value) is int else int(str(value).strip())
+    except (ValueError, OverflowError):
+        raise RequestError(f"budget: bad value {value!r} (allowed: {allowed})") from None
+    if n > WEB_MAX_BUDGET:
+        raise RequestError(f"budget: {n} is above the web's limit ({allowed})")
+    return n
 
 
 def field_words(line: str, words: dict[str, str]) -> str:

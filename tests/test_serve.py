@@ -232,3 +232,27 @@ def test_fifty_concurrent_requests_all_answered_correctly(server):
         assert status == 200
         assert body == alone[json.dumps(q)][1]
     assert _post(f"{server}/api/unearth/odds", SEVEN)[0] == 200
+
+
+def test_state_that_is_not_utf8_text_is_a_400(client):
+    """A lone surrogate (valid JSON "\\ud800") cannot be written as a file: one line."""
+    r = client.post("/api/unearth/advise", content=b'{"state": "me = \\"\\ud800\\""}')
+    assert r.status_code == 400, r.text
+    assert r.json()["error"].startswith("state: ")
+
+
+@pytest.mark.parametrize("budget", ["200000", " 100001", "1_000_000", 200000.0])
+def test_the_web_budget_limit_holds_for_any_spelling(client, budget):
+    state = client.get("/api/unearth/example").text
+    r = client.post("/api/unearth/advise", json={"state": state, "deep": True, "budget": budget})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"].startswith("budget: "), r.text
+
+
+def test_error_lines_name_fields_not_options(client):
+    """The command's line names options the request did not send too (--seed, --deep):
+    the web says field names."""
+    state = client.get("/api/unearth/example").text
+    r = client.post("/api/unearth/advise", json={"state": state, "budget": 10})
+    assert r.status_code == 400
+    assert "--" not in r.json()["error"], r.json()["error"]
