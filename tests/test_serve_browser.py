@@ -118,10 +118,18 @@ def test_unearth_odds_set_by_taps_match_the_cli(page, url):
 def test_unearth_advice_and_deep_advice_match_the_cli(page, url, tmp_path):
     page.goto(f"{url}/game/unearth")
     page.click("#tab-turn")
-    page.click('[data-free="d4"]')  # a tap takes my d4 out of my free dice
+    assert page.eval_on_selector_all(
+        "#free-dice [data-free]", "els => els.map(e => e.dataset.free)"
+    ) == ["d8", "d6", "d6", "d4"]  # blue's d6 on B9 is not free
+    builder = "#view-turn .card-sub"  # the first ruin's: put my d4 on it, showing 1
+    page.click(f'{builder} [data-name="die of"] [data-value="blue"]')
+    page.click(f'{builder} [data-name="faces"] [data-value="4"]')
+    page.click(f'{builder} [data-name="add showing"] [data-value="1"]')
     page.wait_for_selector("#advice-list li")
     state = page.evaluate("stateToml()")
-    assert 'free_dice = ["d8", "d6", "d6"]' in state
+    assert 'free_dice = ["d8", "d6", "d6"]' in state and '"blue:d4=1"' in state
+    # I have no d4 left: the page does not let me place a second one
+    assert page.is_disabled(f'{builder} [data-name="faces"] [data-value="4"]')
     path = tmp_path / "table.toml"
     path.write_text(state, "utf-8")
     want = [f"{c['die']} on {c['ruin']}" for c in cli_json("advise", str(path))["choices"]]
@@ -136,7 +144,6 @@ def test_unearth_advice_and_deep_advice_match_the_cli(page, url, tmp_path):
         "#deep-table tr[data-choice]", "els => els.map(e => e.dataset.choice)"
     )
     deep = cli_json("advise", str(path), "--deep", "--budget", "200", "--seed", "1")
-    # every choice the deep advice ranks (it counts a die the file leaves out as free)
     assert sorted(rows) == sorted(f"{c['die']} on {c['ruin']}" for c in deep["choices"])
     assert "rollouts" in page.text_content("#deep-out")
 
