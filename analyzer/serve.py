@@ -469,8 +469,34 @@ def warm_up() -> dict:
     return took
 
 
+def listen(host: str, port: int):
+    """A socket bound to ``host:port``, before any engine is loaded: a port in use is
+    one line naming it at once, not uvicorn's log line after the warm-up."""
+    import errno
+    import socket
+
+    from analyzer.errors import InputError
+
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+    try:
+        sock.bind((host, port))
+    except OSError as err:
+        sock.close()
+        if err.errno == errno.EADDRINUSE:
+            raise InputError(f"--port: {port} is in use on {host} (allowed: a free port)") from None
+        where = "--port" if err.errno == errno.EACCES else "--host"
+        raise InputError(
+            f"{where}: cannot listen on {host}:{port}: {err.strerror or err}"
+        ) from None
+    sock.set_inheritable(True)
+    return sock
+
+
 def serve(host: str = "127.0.0.1", port: int = 8765, reports: Path | str = "reports") -> None:
     """Run the app with uvicorn until interrupted."""
     import uvicorn
 
-    uvicorn.run(make_app(reports), host=host, port=port, log_level="warning")
+    sock = listen(host, port)
+    config = uvicorn.Config(make_app(reports), log_level="warning")
+    uvicorn.Server(config).run(sockets=[sock])

@@ -256,3 +256,36 @@ def test_error_lines_name_fields_not_options(client):
     r = client.post("/api/unearth/advise", json={"state": state, "budget": 10})
     assert r.status_code == 400
     assert "--" not in r.json()["error"], r.json()["error"]
+
+
+def test_a_port_in_use_is_one_line_before_any_engine_loads(capsys):
+    import socket
+
+    from analyzer.cli import run_cli
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        code = run_cli(["serve", "--port", str(port)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert (
+        err[-1] == f"analyzer: error: --port: {port} is in use on 127.0.0.1 (allowed: a free port)"
+    )
+    assert not any("ERROR" in line or "Traceback" in line for line in err)
+
+
+def test_host_warning_and_bounds(capsys):
+    from analyzer.cli import run_cli
+
+    assert run_cli(["serve", "--port", "0"]) == 2
+    assert run_cli(["serve", "--port", "65536"]) == 2
+    assert run_cli(["serve", "--host", "my.laptop"]) == 2
+    # a non-loopback address warns (and, not being this machine's, cannot be listened on)
+    assert run_cli(["serve", "--host", "192.0.2.1", "--port", "8765"]) != 0
+    err = capsys.readouterr().err
+    assert "--port: bad value 0" in err and "--port: bad value 65536" in err
+    assert "--host: bad value 'my.laptop'" in err
+    assert "warning: serving on 192.0.2.1: anyone on your network" in err
+    assert "--host: cannot listen on 192.0.2.1:8765" in err
