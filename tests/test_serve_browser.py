@@ -109,6 +109,8 @@ def test_unearth_odds_set_by_taps_match_the_cli(page, url):
     wait_text(page, '#odds-table td[data-p="blue"]', pct(want["p_win"]["blue"]))
     wait_text(page, '#odds-table td[data-p="red"]', pct(want["p_win"]["red"]))
     assert want["exact"]["p_win"]["blue"] in page.text_content("#odds-out")
+    # the answer stays in sight at the bottom while the state is set
+    wait_text(page, "#answer-bar", page.text_content("#odds-headline"))
     page.click('#view-odds [data-die="red:d6=5"]')  # a tap removes a die
     wait_text(page, "#odds-headline", "blue claims the ruin: " + pct(
         cli_json("odds", "--claim", "15", "--dice", "blue:d8,blue:d6", "--me", "blue",
@@ -138,6 +140,7 @@ def test_unearth_advice_and_deep_advice_match_the_cli(page, url, tmp_path):
     )
     shown = page.eval_on_selector_all("#advice-list li", "els => els.map(e => e.dataset.choice)")
     assert shown == want
+    assert page.text_content("#answer-bar").startswith(f"best: {want[0]}, claim ")
     page.click("#deep-go")
     page.wait_for_selector("#deep-table", timeout=240_000)
     rows = page.eval_on_selector_all(
