@@ -289,3 +289,31 @@ def test_host_warning_and_bounds(capsys):
     assert "--host: bad value 'my.laptop'" in err
     assert "warning: serving on 192.0.2.1: anyone on your network" in err
     assert "--host: cannot listen on 192.0.2.1:8765" in err
+
+
+def test_concurrent_deep_advice_exact_advice_and_odds_are_each_right(server):
+    """Deep advice (seeded), exact advice and odds at once, from threads of one process:
+    each answer is the one the same question gets alone (no output, seed or cache of
+    one request leaks into another)."""
+    example = urllib.request.urlopen(f"{server}/api/unearth/example", timeout=120).read().decode()
+    deep = [{"state": example, "deep": True, "budget": 240, "seed": s} for s in (1, 2)]
+    exact = [{"state": example}, {"state": example, "goal": "stone"}]
+    bad = [{"state": example, "deep": True, "budget": 240, "seed": -1}]
+    odds = [{"claim": 13, "dice": "blue:d6=5,blue:d6=3,red:d8"}, SEVEN]
+    asks = [("advise", q) for q in deep + exact + bad] + [("odds", q) for q in odds]
+    alone = [_post(f"{server}/api/unearth/{kind}", q) for kind, q in asks]
+    together = asks * 3
+    with ThreadPoolExecutor(max_workers=len(together)) as pool:
+        got = list(pool.map(lambda a: _post(f"{server}/api/unearth/{a[0]}", a[1]), together))
+
+    def timeless(answer: tuple[int, str]) -> tuple[int, dict]:
+        body = json.loads(answer[1])
+        body.pop("seconds", None)  # the deep advice's wall time
+        return answer[0], body
+
+    for i, answer in enumerate(got):
+        assert timeless(answer) == timeless(alone[i % len(asks)]), asks[i % len(asks)]
+    assert [s for s, _ in alone] == [200] * 4 + [400] + [200] * 2
+    assert json.loads(alone[0][1])["seed"] == 1 and json.loads(alone[0][1]) != json.loads(
+        alone[1][1]
+    )
