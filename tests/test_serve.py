@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient  # on httpx2 (the test extra)
 
@@ -317,3 +317,65 @@ def test_concurrent_deep_advice_exact_advice_and_odds_are_each_right(server):
     assert json.loads(alone[0][1])["seed"] == 1 and json.loads(alone[0][1]) != json.loads(
         alone[1][1]
     )
+
+
+_EXAMPLE = None
+
+
+def _example_lines(client) -> list[str]:
+    global _EXAMPLE
+    if _EXAMPLE is None:
+        _EXAMPLE = client.get("/api/unearth/example").text.splitlines()
+    return _EXAMPLE
+
+
+_ODD = st.one_of(
+    st.integers(min_value=-(2**70), max_value=2**70).map(str),
+    st.sampled_from(["1e400", "nan", "inf", "-0", "0x10", "true", '"d8"', "[]", "{}", '"é"',
+                     '"\\u0000"', '["d8", "d8", "d8"]', '["d12"]', '["blue:d8=9"]', "3.5"]),
+    st.text(max_size=8).map(json.dumps),
+)  # fmt: skip
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    edits=st.lists(st.tuples(st.integers(0, 200), _ODD, st.booleans()), max_size=4),
+    junk=st.one_of(st.none(), st.text(st.characters(exclude_categories=()), max_size=30)),
+    deep=st.booleans(),
+    budget=st.one_of(st.none(), st.integers(-3, 40), st.sampled_from([2**70, "30", "1e3", 1.5])),
+    seed=st.one_of(st.none(), st.integers(-(2**65), 2**65), st.sampled_from(["x", 2.0])),
+    players=st.one_of(st.none(), st.text(max_size=10), st.sampled_from(
+        ["red,yellow", "baseline,baseline", "red", "red,yellow,green", "tuned_balanced,greedy"])),
+)  # fmt: skip
+def test_fuzzed_advise_requests_never_fail_inside(client, edits, junk, deep, budget, seed, players):
+    """The example state with values replaced by hostile ones (huge numbers, unicode,
+    wrong types, too many dice), junk appended, and odd deep options: an answer (200)
+    or bad input (400) naming its field, one line; never a 500. Deep runs stay small."""
+    lines = list(_example_lines(client))
+    for at, value, whole in edits:
+        i = at % len(lines)
+        key = lines[i].split("=")[0].strip() if "=" in lines[i] else "x"
+        lines[i] = value if whole else f"{key} = {value}"
+    state = "\n".join(lines) + ("\n" + junk if junk else "")
+    fields = {"state": state, "deep": deep, "budget": budget, "seed": seed, "players": players}
+    if deep and budget is None:
+        fields["budget"] = 20  # the default budget is a long run
+    r = client.post("/api/unearth/advise", json=fields)
+    assert r.status_code in (200, 400), (fields, r.text)
+    if r.status_code == 400:
+        err = r.json()["error"]
+        assert err and "\n" not in err and "Traceback" not in err
+        assert err.split(":")[0].split(" ")[0] in (
+            "state",
+            "budget",
+            "seed",
+            "players",
+            "advise",
+        ), err
+    else:
+        assert "choices" in r.json()
