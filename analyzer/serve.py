@@ -337,9 +337,12 @@ def report_folders(root: Path) -> list[dict]:
     out = []
     if not root.is_dir():
         return out
+    inside = root.resolve()
     for d in sorted(root.iterdir()):
         html = d / "report.html"
         if not (d.is_dir() and html.is_file()):
+            continue
+        if not html.resolve().is_relative_to(inside):  # a symlink out of the folder
             continue
         info: dict = {}
         try:

@@ -40,6 +40,11 @@ def reports(tmp_path_factory) -> Path:
     (good / "manifest.json").write_text(json.dumps({"game": "unearth"}), encoding="utf-8")
     (root / "half_written").mkdir()  # no report.html: not a report
     (root / "notes.txt").write_text("not a folder", encoding="utf-8")
+    secret = tmp_path_factory.mktemp("elsewhere")
+    (secret / "report.html").write_text("a secret", encoding="utf-8")
+    (root / "linked_out").symlink_to(secret)  # a folder that leads out of reports/
+    (root / "file_out").mkdir()
+    (root / "file_out" / "report.html").symlink_to(secret / "report.html")
     return root
 
 
@@ -156,7 +161,7 @@ def test_saved_reports_listed_and_served(client):
     assert listed[0]["game"] == "unearth"
     r = client.get("/reports/first_player/report.html")
     assert r.status_code == 200 and "a report" in r.text
-    for bad in ("half_written", "..", "%2e%2e", "notes.txt"):
+    for bad in ("half_written", "..", "%2e%2e", "notes.txt", "linked_out", "file_out"):
         assert client.get(f"/reports/{bad}/report.html").status_code == 404
 
 
