@@ -149,6 +149,7 @@ def test_unearth_advice_and_deep_advice_match_the_cli(page, url, tmp_path):
     deep = cli_json("advise", str(path), "--deep", "--budget", "200", "--seed", "1")
     assert sorted(rows) == sorted(f"{c['die']} on {c['ruin']}" for c in deep["choices"])
     assert "rollouts" in page.text_content("#deep-out")
+    assert page.text_content("#answer-bar").startswith(f"deep advice: {rows[0]}, win ")
 
 
 def test_index_lists_games_and_opens_a_saved_report(page, url):
