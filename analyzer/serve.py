@@ -408,9 +408,11 @@ def make_app(reports: Path | str = "reports", *, warm: bool = True):
             return _json(404, json.dumps({"error": f"no /api/{name}/{kind} (odds or advise)"}))
         if name not in _known_games():
             return _json(404, json.dumps({"error": f"no game {name!r}"}))
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            return _json(413, json.dumps({"error": f"body above {MAX_BODY:,} bytes"}))
+        raw = b""
+        async for chunk in request.stream():  # stop reading a body past the limit
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                return _json(413, json.dumps({"error": f"body above {MAX_BODY:,} bytes"}))
         try:
             fields = json.loads(raw or b"{}")
         except (ValueError, UnicodeDecodeError) as err:
