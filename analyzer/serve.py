@@ -49,6 +49,8 @@ FORBIDDEN = {
     "json": "always on",
     "debug": "not from the web",
 }
+#: what the web says where a command's error line offers ``--force``
+_NO_FORCE = "the web runs no longer question"
 #: the largest deep-advice budget (total rollouts) a web request may ask for
 WEB_MAX_BUDGET = 100_000
 #: the largest request body accepted, in bytes
@@ -265,7 +267,10 @@ def answer(game: str, kind: str, fields: dict) -> tuple[int, str]:
     if code == 0:
         return 200, out
     lines = [ln for ln in err.splitlines() if ln.strip()]
-    line = field_words(lines[-1] if lines else f"exit code {code}", words)
+    line = lines[-1] if lines else f"exit code {code}"
+    # the terminal's way past a limit is not the web's: say so instead of "add --force"
+    line = re.sub(r"add --force to run it anyway(, Ctrl-C stops it)?", _NO_FORCE, line)
+    line = field_words(line, words)
     status = {2: 400, 130: 503}.get(code, 500)
     return status, json.dumps({"error": line})
 

@@ -384,3 +384,12 @@ def test_fuzzed_advise_requests_never_fail_inside(client, edits, junk, deep, bud
         ), err
     else:
         assert "choices" in r.json()
+
+
+def test_a_question_priced_above_the_limit_does_not_offer_force(client):
+    """The command's line says "add --force"; the web cannot take it: it says so."""
+    r = client.post("/api/unearth/odds", json={"claim": 40, "dice": ",".join(["a:d8"] * 12)})
+    assert r.status_code == 400
+    err = r.json()["error"]
+    assert err.startswith("dice: the exact enumeration is") and "force" not in err, err
+    assert err.endswith("(allowed: about 60 s; the web runs no longer question)"), err
