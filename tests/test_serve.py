@@ -393,3 +393,12 @@ def test_a_question_priced_above_the_limit_does_not_offer_force(client):
     err = r.json()["error"]
     assert err.startswith("dice: the exact enumeration is") and "force" not in err, err
     assert err.endswith("(allowed: about 60 s; the web runs no longer question)"), err
+
+
+def test_lan_address_is_an_address_or_none():
+    import ipaddress
+
+    from analyzer.commands.serve import lan_address
+
+    got = lan_address()
+    assert got is None or ipaddress.ip_address(got).version == 4
