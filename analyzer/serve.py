@@ -49,6 +49,8 @@ FORBIDDEN = {
     "json": "always on",
     "debug": "not from the web",
 }
+#: what the web says where a command's error line offers ``--force``
+_NO_FORCE = "the web runs no longer question"
 #: the largest deep-advice budget (total rollouts) a web request may ask for
 WEB_MAX_BUDGET = 100_000
 #: the largest request body accepted, in bytes
@@ -59,6 +61,7 @@ _CAPTURE: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
 )
 _INSTALL_LOCK = threading.Lock()
 _CLI_LOCK = threading.Lock()
+_GROUP = None  # the click group of analyzer's commands, once built
 
 
 class _Routed(io.TextIOBase):
@@ -135,15 +138,17 @@ def command(name: str, game: str | None = None):
     from analyzer.cli import _register_commands, app
     from analyzer.commands import table
 
-    with _CLI_LOCK:
+    global _GROUP
+    with _CLI_LOCK:  # built once (about 16 ms each time): the commands do not change
         if not app.registered_commands:
             _register_commands()
         if name in table.GAMES:
             from analyzer.games import DEFAULT_GAME
 
             return table.GAMES[name].get(game or DEFAULT_GAME)
-        group = typer.main.get_command(app)
-    return group.commands.get(name) if hasattr(group, "commands") else None
+        if _GROUP is None:
+            _GROUP = typer.main.get_command(app)
+    return _GROUP.commands.get(name) if hasattr(_GROUP, "commands") else None
 
 
 def _per_game(kind: str) -> bool:
@@ -190,7 +195,14 @@ def build_argv(game: str, kind: str, fields: dict, tmpdir: str) -> tuple[list[st
         raise RequestError("the body must be one JSON object of fields")
     params = _params(cmd)
     argv = [kind]
-    words: dict[str, str] = {}
+    # every option of the command by its field name: its error lines name options the
+    # request did not send too ("--seed and --players need --deep")
+    words = {
+        opt: name
+        for name, p in params.items()
+        for opt in (*getattr(p, "opts", ()), *getattr(p, "secondary_opts", ()))
+        if opt.startswith("-")
+    }
     if takes_game(cmd) or _per_game(kind):
         argv += ["--game", game]
     for raw_key, value in fields.items():
@@ -205,18 +217,20 @@ def build_argv(game: str, kind: str, fields: dict, tmpdir: str) -> tuple[list[st
             raise RequestError(f"{raw_key}: unknown field (allowed: {allowed})")
         if value is None:
             continue
-        if key == "budget" and isinstance(value, int) and value > WEB_MAX_BUDGET:
-            raise RequestError(
-                f"budget: {value} is above the web's limit (an integer up to {WEB_MAX_BUDGET:,})"
-            )
+        if key == "budget":
+            value = _web_budget(value)
         opt = p.opts[0] if getattr(p, "opts", None) else key
         if p.param_type_name == "argument":
             if key == "state":
                 if not isinstance(value, str):
                     raise RequestError("state: must be the TOML text of a table state")
+                try:
+                    text = value.encode("utf-8")
+                except UnicodeEncodeError as err:  # a lone surrogate: JSON allows "\ud800"
+                    raise RequestError(f"state: not text ({err.reason} at {err.start})") from None
                 path = os.path.join(tmpdir, "state.toml")
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write(value)
+                with open(path, "wb") as f:
+                    f.write(text)
                 argv.append(path)
                 words[path] = "state"
                 continue
@@ -237,6 +251,22 @@ def build_argv(game: str, kind: str, fields: dict, tmpdir: str) -> tuple[list[st
             argv += [opt, str(v)]
     argv.append("--json")
     return argv, words
+
+
+def _web_budget(value) -> int:
+    """A deep-advice budget from a request, as the integer the command will get:
+    checked here against :data:`WEB_MAX_BUDGET` whatever its spelling (``"200000"``,
+    ``200000.0``), so no spelling slips past the web's limit."""
+    allowed = f"an integer from 1 to {WEB_MAX_BUDGET:,}"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    try:
+        n = value if type(value) is int else int(str(value).strip())
+    except (ValueError, OverflowError):
+        raise RequestError(f"budget: bad value {value!r} (allowed: {allowed})") from None
+    if n > WEB_MAX_BUDGET:
+        raise RequestError(f"budget: {n} is above the web's limit ({allowed})")
+    return n
 
 
 def field_words(line: str, words: dict[str, str]) -> str:
@@ -260,7 +290,10 @@ def answer(game: str, kind: str, fields: dict) -> tuple[int, str]:
     if code == 0:
         return 200, out
     lines = [ln for ln in err.splitlines() if ln.strip()]
-    line = field_words(lines[-1] if lines else f"exit code {code}", words)
+    line = lines[-1] if lines else f"exit code {code}"
+    # the terminal's way past a limit is not the web's: say so instead of "add --force"
+    line = re.sub(r"add --force to run it anyway(, Ctrl-C stops it)?", _NO_FORCE, line)
+    line = field_words(line, words)
     status = {2: 400, 130: 503}.get(code, 500)
     return status, json.dumps({"error": line})
 
@@ -332,9 +365,12 @@ def report_folders(root: Path) -> list[dict]:
     out = []
     if not root.is_dir():
         return out
+    inside = root.resolve()
     for d in sorted(root.iterdir()):
         html = d / "report.html"
         if not (d.is_dir() and html.is_file()):
+            continue
+        if not html.resolve().is_relative_to(inside):  # a symlink out of the folder
             continue
         info: dict = {}
         try:
@@ -400,9 +436,11 @@ def make_app(reports: Path | str = "reports", *, warm: bool = True):
             return _json(404, json.dumps({"error": f"no /api/{name}/{kind} (odds or advise)"}))
         if name not in _known_games():
             return _json(404, json.dumps({"error": f"no game {name!r}"}))
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            return _json(413, json.dumps({"error": f"body above {MAX_BODY:,} bytes"}))
+        raw = b""
+        async for chunk in request.stream():  # stop reading a body past the limit
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                return _json(413, json.dumps({"error": f"body above {MAX_BODY:,} bytes"}))
         try:
             fields = json.loads(raw or b"{}")
         except (ValueError, UnicodeDecodeError) as err:
@@ -464,8 +502,34 @@ def warm_up() -> dict:
     return took
 
 
+def listen(host: str, port: int):
+    """A socket bound to ``host:port``, before any engine is loaded: a port in use is
+    one line naming it at once, not uvicorn's log line after the warm-up."""
+    import errno
+    import socket
+
+    from analyzer.errors import InputError
+
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+    try:
+        sock.bind((host, port))
+    except OSError as err:
+        sock.close()
+        if err.errno == errno.EADDRINUSE:
+            raise InputError(f"--port: {port} is in use on {host} (allowed: a free port)") from None
+        where = "--port" if err.errno == errno.EACCES else "--host"
+        raise InputError(
+            f"{where}: cannot listen on {host}:{port}: {err.strerror or err}"
+        ) from None
+    sock.set_inheritable(True)
+    return sock
+
+
 def serve(host: str = "127.0.0.1", port: int = 8765, reports: Path | str = "reports") -> None:
     """Run the app with uvicorn until interrupted."""
     import uvicorn
 
-    uvicorn.run(make_app(reports), host=host, port=port, log_level="warning")
+    sock = listen(host, port)
+    config = uvicorn.Config(make_app(reports), log_level="warning")
+    uvicorn.Server(config).run(sockets=[sock])

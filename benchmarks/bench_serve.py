@@ -131,8 +131,11 @@ def main() -> None:
         with ThreadPoolExecutor(max_workers=args.concurrent) as pool:
             got = list(pool.map(lambda q: post(base + "/api/unearth/odds", q), batch))
         took = time.perf_counter() - t
-        pairs = zip(batch, got, strict=True)
-        right = sum(s == 200 and b == alone[json.dumps(q)] for q, (s, b) in pairs)
+        wrong = [(q, s, b) for q, (s, b) in zip(batch, got, strict=True)
+                 if not (s == 200 and b == alone[json.dumps(q)])]  # fmt: skip
+        right = len(batch) - len(wrong)
+        for q, s, b in wrong[:3]:  # what went wrong, not only how often
+            print(f"  wrong: {json.dumps(q)} -> {s} {' '.join(b.split())[:200]}")
         after = post(base + "/api/unearth/odds", SEVEN)[0]
         print(
             f"{args.concurrent} concurrent odds requests: {right} of {len(batch)} answered "

@@ -40,6 +40,11 @@ def reports(tmp_path_factory) -> Path:
     (good / "manifest.json").write_text(json.dumps({"game": "unearth"}), encoding="utf-8")
     (root / "half_written").mkdir()  # no report.html: not a report
     (root / "notes.txt").write_text("not a folder", encoding="utf-8")
+    secret = tmp_path_factory.mktemp("elsewhere")
+    (secret / "report.html").write_text("a secret", encoding="utf-8")
+    (root / "linked_out").symlink_to(secret)  # a folder that leads out of reports/
+    (root / "file_out").mkdir()
+    (root / "file_out" / "report.html").symlink_to(secret / "report.html")
     return root
 
 
@@ -156,7 +161,7 @@ def test_saved_reports_listed_and_served(client):
     assert listed[0]["game"] == "unearth"
     r = client.get("/reports/first_player/report.html")
     assert r.status_code == 200 and "a report" in r.text
-    for bad in ("half_written", "..", "%2e%2e", "notes.txt"):
+    for bad in ("half_written", "..", "%2e%2e", "notes.txt", "linked_out", "file_out"):
         assert client.get(f"/reports/{bad}/report.html").status_code == 404
 
 
@@ -232,3 +237,168 @@ def test_fifty_concurrent_requests_all_answered_correctly(server):
         assert status == 200
         assert body == alone[json.dumps(q)][1]
     assert _post(f"{server}/api/unearth/odds", SEVEN)[0] == 200
+
+
+def test_state_that_is_not_utf8_text_is_a_400(client):
+    """A lone surrogate (valid JSON "\\ud800") cannot be written as a file: one line."""
+    r = client.post("/api/unearth/advise", content=b'{"state": "me = \\"\\ud800\\""}')
+    assert r.status_code == 400, r.text
+    assert r.json()["error"].startswith("state: ")
+
+
+@pytest.mark.parametrize("budget", ["200000", " 100001", "1_000_000", 200000.0])
+def test_the_web_budget_limit_holds_for_any_spelling(client, budget):
+    state = client.get("/api/unearth/example").text
+    r = client.post("/api/unearth/advise", json={"state": state, "deep": True, "budget": budget})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"].startswith("budget: "), r.text
+
+
+def test_error_lines_name_fields_not_options(client):
+    """The command's line names options the request did not send too (--seed, --deep):
+    the web says field names."""
+    state = client.get("/api/unearth/example").text
+    r = client.post("/api/unearth/advise", json={"state": state, "budget": 10})
+    assert r.status_code == 400
+    assert "--" not in r.json()["error"], r.json()["error"]
+
+
+def test_a_port_in_use_is_one_line_before_any_engine_loads(capsys):
+    import socket
+
+    from analyzer.cli import run_cli
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        code = run_cli(["serve", "--port", str(port)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert (
+        err[-1] == f"analyzer: error: --port: {port} is in use on 127.0.0.1 (allowed: a free port)"
+    )
+    assert not any("ERROR" in line or "Traceback" in line for line in err)
+
+
+def test_host_warning_and_bounds(capsys):
+    from analyzer.cli import run_cli
+
+    assert run_cli(["serve", "--port", "0"]) == 2
+    assert run_cli(["serve", "--port", "65536"]) == 2
+    assert run_cli(["serve", "--host", "my.laptop"]) == 2
+    # a non-loopback address warns (and, not being this machine's, cannot be listened on)
+    assert run_cli(["serve", "--host", "192.0.2.1", "--port", "8765"]) != 0
+    err = capsys.readouterr().err
+    assert "--port: bad value 0" in err and "--port: bad value 65536" in err
+    assert "--host: bad value 'my.laptop'" in err
+    assert "warning: serving on 192.0.2.1: anyone on your network" in err
+    assert "--host: cannot listen on 192.0.2.1:8765" in err
+
+
+def test_concurrent_deep_advice_exact_advice_and_odds_are_each_right(server):
+    """Deep advice (seeded), exact advice and odds at once, from threads of one process:
+    each answer is the one the same question gets alone (no output, seed or cache of
+    one request leaks into another)."""
+    example = urllib.request.urlopen(f"{server}/api/unearth/example", timeout=120).read().decode()
+    deep = [{"state": example, "deep": True, "budget": 240, "seed": s} for s in (1, 2)]
+    exact = [{"state": example}, {"state": example, "goal": "stone"}]
+    bad = [{"state": example, "deep": True, "budget": 240, "seed": -1}]
+    odds = [{"claim": 13, "dice": "blue:d6=5,blue:d6=3,red:d8"}, SEVEN]
+    asks = [("advise", q) for q in deep + exact + bad] + [("odds", q) for q in odds]
+    alone = [_post(f"{server}/api/unearth/{kind}", q) for kind, q in asks]
+    together = asks * 3
+    with ThreadPoolExecutor(max_workers=len(together)) as pool:
+        got = list(pool.map(lambda a: _post(f"{server}/api/unearth/{a[0]}", a[1]), together))
+
+    def timeless(answer: tuple[int, str]) -> tuple[int, dict]:
+        body = json.loads(answer[1])
+        body.pop("seconds", None)  # the deep advice's wall time
+        return answer[0], body
+
+    for i, answer in enumerate(got):
+        assert timeless(answer) == timeless(alone[i % len(asks)]), asks[i % len(asks)]
+    assert [s for s, _ in alone] == [200] * 4 + [400] + [200] * 2
+    assert json.loads(alone[0][1])["seed"] == 1 and json.loads(alone[0][1]) != json.loads(
+        alone[1][1]
+    )
+
+
+_EXAMPLE = None
+
+
+def _example_lines(client) -> list[str]:
+    global _EXAMPLE
+    if _EXAMPLE is None:
+        _EXAMPLE = client.get("/api/unearth/example").text.splitlines()
+    return _EXAMPLE
+
+
+_ODD = st.one_of(
+    st.integers(min_value=-(2**70), max_value=2**70).map(str),
+    st.sampled_from(["1e400", "nan", "inf", "-0", "0x10", "true", '"d8"', "[]", "{}", '"é"',
+                     '"\\u0000"', '["d8", "d8", "d8"]', '["d12"]', '["blue:d8=9"]', "3.5"]),
+    st.text(max_size=8).map(json.dumps),
+)  # fmt: skip
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    edits=st.lists(st.tuples(st.integers(0, 200), _ODD, st.booleans()), max_size=4),
+    junk=st.one_of(st.none(), st.text(st.characters(exclude_categories=()), max_size=30)),
+    deep=st.booleans(),
+    budget=st.one_of(st.none(), st.integers(-3, 40), st.sampled_from([2**70, "30", "1e3", 1.5])),
+    seed=st.one_of(st.none(), st.integers(-(2**65), 2**65), st.sampled_from(["x", 2.0])),
+    players=st.one_of(st.none(), st.text(max_size=10), st.sampled_from(
+        ["red,yellow", "baseline,baseline", "red", "red,yellow,green", "tuned_balanced,greedy"])),
+)  # fmt: skip
+def test_fuzzed_advise_requests_never_fail_inside(client, edits, junk, deep, budget, seed, players):
+    """The example state with values replaced by hostile ones (huge numbers, unicode,
+    wrong types, too many dice), junk appended, and odd deep options: an answer (200)
+    or bad input (400) naming its field, one line; never a 500. Deep runs stay small."""
+    lines = list(_example_lines(client))
+    for at, value, whole in edits:
+        i = at % len(lines)
+        key = lines[i].split("=")[0].strip() if "=" in lines[i] else "x"
+        lines[i] = value if whole else f"{key} = {value}"
+    state = "\n".join(lines) + ("\n" + junk if junk else "")
+    fields = {"state": state, "deep": deep, "budget": budget, "seed": seed, "players": players}
+    if deep and budget is None:
+        fields["budget"] = 20  # the default budget is a long run
+    r = client.post("/api/unearth/advise", json=fields)
+    assert r.status_code in (200, 400), (fields, r.text)
+    if r.status_code == 400:
+        err = r.json()["error"]
+        assert err and "\n" not in err and "Traceback" not in err
+        assert err.split(":")[0].split(" ")[0] in (
+            "state",
+            "budget",
+            "seed",
+            "players",
+            "advise",
+        ), err
+    else:
+        assert "choices" in r.json()
+
+
+def test_a_question_priced_above_the_limit_does_not_offer_force(client):
+    """The command's line says "add --force"; the web cannot take it: it says so."""
+    r = client.post("/api/unearth/odds", json={"claim": 40, "dice": ",".join(["a:d8"] * 12)})
+    assert r.status_code == 400
+    err = r.json()["error"]
+    assert err.startswith("dice: the exact enumeration is") and "force" not in err, err
+    assert err.endswith("(allowed: about 60 s; the web runs no longer question)"), err
+
+
+def test_lan_address_is_an_address_or_none():
+    import ipaddress
+
+    from analyzer.commands.serve import lan_address
+
+    got = lan_address()
+    assert got is None or ipaddress.ip_address(got).version == 4

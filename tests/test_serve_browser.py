@@ -109,6 +109,8 @@ def test_unearth_odds_set_by_taps_match_the_cli(page, url):
     wait_text(page, '#odds-table td[data-p="blue"]', pct(want["p_win"]["blue"]))
     wait_text(page, '#odds-table td[data-p="red"]', pct(want["p_win"]["red"]))
     assert want["exact"]["p_win"]["blue"] in page.text_content("#odds-out")
+    # the answer stays in sight at the bottom while the state is set
+    wait_text(page, "#answer-bar", page.text_content("#odds-headline"))
     page.click('#view-odds [data-die="red:d6=5"]')  # a tap removes a die
     wait_text(page, "#odds-headline", "blue claims the ruin: " + pct(
         cli_json("odds", "--claim", "15", "--dice", "blue:d8,blue:d6", "--me", "blue",
@@ -118,10 +120,18 @@ def test_unearth_odds_set_by_taps_match_the_cli(page, url):
 def test_unearth_advice_and_deep_advice_match_the_cli(page, url, tmp_path):
     page.goto(f"{url}/game/unearth")
     page.click("#tab-turn")
-    page.click('[data-free="d4"]')  # a tap takes my d4 out of my free dice
+    assert page.eval_on_selector_all(
+        "#free-dice [data-free]", "els => els.map(e => e.dataset.free)"
+    ) == ["d8", "d6", "d6", "d4"]  # blue's d6 on B9 is not free
+    builder = "#view-turn .card-sub"  # the first ruin's: put my d4 on it, showing 1
+    page.click(f'{builder} [data-name="die of"] [data-value="blue"]')
+    page.click(f'{builder} [data-name="faces"] [data-value="4"]')
+    page.click(f'{builder} [data-name="add showing"] [data-value="1"]')
     page.wait_for_selector("#advice-list li")
     state = page.evaluate("stateToml()")
-    assert 'free_dice = ["d8", "d6", "d6"]' in state
+    assert 'free_dice = ["d8", "d6", "d6"]' in state and '"blue:d4=1"' in state
+    # I have no d4 left: the page does not let me place a second one
+    assert page.is_disabled(f'{builder} [data-name="faces"] [data-value="4"]')
     path = tmp_path / "table.toml"
     path.write_text(state, "utf-8")
     want = [f"{c['die']} on {c['ruin']}" for c in cli_json("advise", str(path))["choices"]]
@@ -130,15 +140,16 @@ def test_unearth_advice_and_deep_advice_match_the_cli(page, url, tmp_path):
     )
     shown = page.eval_on_selector_all("#advice-list li", "els => els.map(e => e.dataset.choice)")
     assert shown == want
+    assert page.text_content("#answer-bar").startswith(f"best: {want[0]}, claim ")
     page.click("#deep-go")
     page.wait_for_selector("#deep-table", timeout=240_000)
     rows = page.eval_on_selector_all(
         "#deep-table tr[data-choice]", "els => els.map(e => e.dataset.choice)"
     )
     deep = cli_json("advise", str(path), "--deep", "--budget", "200", "--seed", "1")
-    # every choice the deep advice ranks (it counts a die the file leaves out as free)
     assert sorted(rows) == sorted(f"{c['die']} on {c['ruin']}" for c in deep["choices"])
     assert "rollouts" in page.text_content("#deep-out")
+    assert page.text_content("#answer-bar").startswith(f"deep advice: {rows[0]}, win ")
 
 
 def test_index_lists_games_and_opens_a_saved_report(page, url):
@@ -154,4 +165,8 @@ def test_index_lists_games_and_opens_a_saved_report(page, url):
 def test_other_games_pages_load(page, url, game):
     page.goto(f"{url}/game/{game}")
     page.wait_for_selector("h1")
-    page.wait_for_timeout(300)  # its script ran (errors are collected by the fixture)
+    page.wait_for_function(  # its example state arrived, or it says there is none
+        "() => document.querySelector('#state').value || document.querySelector('#out p')"
+    )
+    if page.query_selector("#out p.error"):  # no advice for this game here yet
+        assert page.is_disabled("#go") and page.is_disabled("#deep")

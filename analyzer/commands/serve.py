@@ -29,6 +29,19 @@ warm), so every answer after that comes warm. Ctrl-C stops the server.
 """
 
 
+def lan_address() -> str | None:
+    """This machine's address on its home network (the one its default route leaves
+    by), or None; no packet is sent."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # a documentation address: a route, no traffic
+            return s.getsockname()[0]
+    except OSError:
+        return None
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``serve`` command to ``app``."""
 
@@ -60,5 +73,10 @@ def register(app: typer.Typer) -> None:
             )
         from analyzer.serve import serve
 
-        typer.echo(f"analyzer serve: loading the engines, then http://{host}:{port}/", err=True)
+        shown = host
+        if host in ("0.0.0.0", "::"):  # every address: show the one a phone would use
+            shown = lan_address() or host
+        if ":" in shown:
+            shown = f"[{shown}]"
+        typer.echo(f"analyzer serve: loading the engines, then http://{shown}:{port}/", err=True)
         serve(host=host, port=port, reports=reports)

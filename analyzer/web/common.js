@@ -16,13 +16,15 @@ function h(tag, attrs, ...kids) {
   return el;
 }
 
-// A row of chips; tapping one calls onTap(value). `on(value)` says which are lit.
-function chips(options, on, onTap, label) {
+// A row of chips; tapping one calls onTap(value). `on(value)` says which are lit,
+// `off(value)` (optional) which cannot be tapped now.
+function chips(options, on, onTap, label, off) {
   return h("div", {class: "row", "data-name": label || null},
     label ? h("span", {class: "label"}, label) : null,
     options.map(([value, text]) => h("button", {
       class: "chip" + (on(value) ? " on" : ""), type: "button",
       "data-value": String(value), "aria-pressed": on(value) ? "true" : "false",
+      disabled: !!(off && off(value)),
       onclick: () => onTap(value)}, text)));
 }
 
