@@ -222,6 +222,14 @@ def key_codes(values) -> tuple[np.ndarray, np.ndarray] | None:
         rank[order] = np.arange(len(texts))
         return rank[codes], texts[order]
     arr = values.to_numpy() if isinstance(values, pd.Series) else np.asarray(values)
+    found = _number_codes(arr)
+    return None if found is None else (found[0], _texts(found[1]))
+
+
+def _number_codes(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`key_codes` of a numpy array without the texts: ``(codes, values)``,
+    ``values`` the distinct numbers in sorted order (NaN left out, code -1). None
+    for an array that is not numbers or bools."""
     kind = arr.dtype.kind
     if kind in "iu" and len(arr):
         lo, hi = int(arr.min()), int(arr.max())
@@ -229,15 +237,16 @@ def key_codes(values) -> tuple[np.ndarray, np.ndarray] | None:
             shifted = arr.astype(np.int64) - lo
             present = np.bincount(shifted, minlength=hi - lo + 1) > 0
             codes = (np.cumsum(present) - 1)[shifted]
-            return codes, _texts((np.flatnonzero(present) + lo).astype(arr.dtype))
+            return codes, (np.flatnonzero(present) + lo).astype(arr.dtype)
     if kind in "iub":
         uniq, codes = np.unique(arr, return_inverse=True)
-        return codes.astype(np.int64).reshape(-1), _texts(uniq)
-    if kind == "f":  # the few values by hashing, then each row's place among them
-        ok = ~np.isnan(arr)
-        uniq = np.sort(pd.unique(arr[ok]))
-        codes = np.where(ok, np.searchsorted(uniq, np.where(ok, arr, 0.0)), -1)
-        return codes.astype(np.int64), _texts(uniq)
+        return codes.astype(np.int64).reshape(-1), uniq
+    if kind == "f":  # the few values by hashing (NaN: -1), then their sorted order
+        codes, uniq = pd.factorize(arr)
+        order = np.argsort(uniq, kind="stable")
+        rank = np.empty(len(uniq), np.int64)
+        rank[order] = np.arange(len(uniq))
+        return np.where(codes >= 0, rank[codes], -1).astype(np.int64), uniq[order]
     return None
 
 
@@ -289,6 +298,15 @@ class Table:
         if name not in self._keys:
             self._keys[name] = key_codes(self.df[name])
         return self._keys[name]
+
+    def codes(self, name: str):
+        """``(codes, distinct values)`` of column ``name``: :meth:`key` without
+        the texts (a numpy integer column's, the texts never built), for keys
+        whose groups are only counted."""
+        col = self.df[name]
+        if name not in self._keys and isinstance(col.dtype, np.dtype) and col.dtype.kind in "iu":
+            return _number_codes(col.to_numpy())
+        return self.key(name)
 
     def has_nan(self, metrics) -> bool:
         """Does any of the metrics' values miss (NaN)?"""
@@ -552,7 +570,7 @@ def _game_level_part(t: Table, columns: tuple[Column, ...]) -> Part | None:
     (a column some cells do not have: :func:`_game_level` handles that)."""
     from analyzer.groupsum import group_moments
 
-    found = [t.key("cell"), t.key("game")]
+    found = [t.key("cell"), t.codes("game")]  # the games only counted: no texts
     own = [c for c in columns if c.game_mean and c.name in t.names]
     means = ["score", *(c.name for c in own)]
     if any(f is None for f in found) or t.has_nan(["game_turns", "win", *means]):

@@ -190,6 +190,13 @@ def _scaled(x: float) -> int:
     return num << (_ULP_SCALE - (den.bit_length() - 1))
 
 
+def _has_missing(index: pd.Index) -> bool:
+    """Does any key of ``index`` hold a missing value?"""
+    if isinstance(index, pd.MultiIndex):
+        return any(bool((c < 0).any()) for c in index.codes)
+    return bool(index.hasnans)
+
+
 class _ExactSum:
     """Sum of partial aggregates, independent of how the games were split.
 
@@ -203,11 +210,35 @@ class _ExactSum:
 
     def __init__(self) -> None:
         self._index: pd.Index | None = None
+        self._where: dict = {}  #: each key's row in ``_index``
         self._acc: dict[str, np.ndarray] = {}
         self._resid: dict[str, dict[int, int]] = {}
 
     def _grow(self, index: pd.Index) -> np.ndarray:
         """Add unseen keys of ``index``; return the positions of its rows."""
+        if self._where is None or _has_missing(index):  # keys a dict cannot match (NaN)
+            return self._grow_pandas(index)
+        keys = index.tolist()
+        if len(set(keys)) != len(keys):
+            raise AnalyzerError("reducer: the partial aggregate has duplicate group keys")
+        if self._index is None:
+            self._index = index
+            self._where = {k: i for i, k in enumerate(keys)}
+            return np.arange(len(keys), dtype=np.intp)
+        where = self._where
+        unseen = np.array([k not in where for k in keys], bool)
+        if unseen.any():  # the new keys, in their order (``index.difference(sort=False)``)
+            new = index[unseen]
+            for k in new.tolist():
+                where[k] = len(where)
+            self._index = self._index.append(new)
+            for col, acc in self._acc.items():
+                self._acc[col] = np.concatenate([acc, np.zeros(len(new), acc.dtype)])
+        return np.array([where[k] for k in keys], np.intp)
+
+    def _grow_pandas(self, index: pd.Index) -> np.ndarray:
+        """:meth:`_grow` by pandas' own index operations (keys with missing values)."""
+        self._where = None
         if not index.is_unique:
             raise AnalyzerError("reducer: the partial aggregate has duplicate group keys")
         if self._index is None:
@@ -305,10 +336,12 @@ def concat_tables(frames: list[pd.DataFrame]) -> pd.DataFrame:
     when every part has it categorical with different categories (the union, in
     order of first appearance; pandas would fall back to object)."""
     out = pd.concat(frames, ignore_index=True)
+    each = [f.dtypes for f in frames]
+    categorical = {c for d in each for c, t in d.items() if isinstance(t, pd.CategoricalDtype)}
     for col in out.columns:
-        if isinstance(out[col].dtype, pd.CategoricalDtype):
-            continue
-        dtypes = [f[col].dtype for f in frames if col in f.columns]
+        if col not in categorical or isinstance(out[col].dtype, pd.CategoricalDtype):
+            continue  # (a column categorical in no part stays as pandas made it)
+        dtypes = [d[col] for d in each if col in d.index]
         if dtypes and all(isinstance(d, pd.CategoricalDtype) for d in dtypes):
             cats = list(dict.fromkeys(c for d in dtypes for c in d.categories))
             out[col] = pd.Categorical(out[col], categories=cats)

@@ -265,3 +265,37 @@ def test_synthetic_job_has_documented_columns():
     assert list(out["games"].columns) == games_columns()
     assert list(out["claims"].columns) == CLAIM_COLUMNS
     assert out["games"]["game"].tolist() == [5, 5, 5, 6, 6, 6]
+
+
+def _sorted_codes(values: np.ndarray):
+    """Plain twin of :func:`analyzer.aggregate.key_codes` for float keys: the distinct
+    values sorted, each row's place among them (-1 for NaN), pandas' texts."""
+    ok = ~np.isnan(values)
+    uniq = np.unique(values[ok])
+    codes = np.where(ok, np.searchsorted(uniq, np.where(ok, values, 0.0)), -1)
+    return codes, pd.Series(uniq).astype(str).tolist()
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_float_key_codes_match_a_sorted_twin(planted, monkeypatch):
+    """Float key columns (a score histogram's) are coded by hashing: the codes and
+    texts are those of sorting the distinct values; a planted bug (codes in order of
+    first appearance) is caught."""
+    from analyzer import aggregate as A
+
+    rng = np.random.default_rng(4)
+    values = rng.integers(-40, 400, 5000) / 60.0
+    values[rng.choice(5000, 50, replace=False)] = np.nan
+    values[:3] = [0.0, 1 / 3, np.nan]
+    if planted:
+
+        def first_seen(arr):
+            codes, uniq = pd.factorize(arr)
+            return codes.astype(np.int64), uniq
+
+        monkeypatch.setattr(A, "_number_codes", first_seen)
+    codes, texts = A.key_codes(pd.Series(values))
+    want_codes, want_texts = _sorted_codes(values)
+    same = np.array_equal(codes, want_codes) and list(texts) == want_texts
+    assert same != planted
+    assert codes.dtype == np.int64

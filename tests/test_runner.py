@@ -467,3 +467,65 @@ def test_sigkill_then_resume_equals_an_uninterrupted_run(tmp_path, reference):
     tables = pd.read_pickle(tmp_path / "tables.pkl")
     for name in reference.tables:
         pd.testing.assert_frame_equal(reference.tables[name], tables[name], check_exact=True)
+
+
+def _key_partials(seed: int, nan: bool = False) -> list[pd.DataFrame]:
+    """Partials over a varying subset of (cell, group, key, metric) keys, some new in
+    each batch (as score histograms are), with integer and float columns."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(6):
+        keys = [
+            (c, g, str(k), m)
+            for c in (0, 1)
+            for g in ("all", "score_hist")
+            for k in sorted(rng.choice(30, 6, replace=False))
+            for m in ("count", "score")
+        ]
+        idx = pd.MultiIndex.from_tuples(keys, names=["cell", "group", "key", "metric"])
+        if nan:
+            idx = pd.Index([float(i % 7) if i % 5 else np.nan for i in rng.permutation(len(keys))])
+            idx = idx[~idx.duplicated()]
+        out.append(
+            pd.DataFrame(
+                {"n": rng.integers(0, 9, len(idx)), "sum": rng.standard_normal(len(idx))},
+                index=idx,
+            )
+        )
+    return out
+
+
+@pytest.mark.parametrize("nan", [False, True])
+def test_exact_sum_key_lookup_matches_pandas_index_twin(nan):
+    """The sum's own key lookup (a dict) against pandas' index operations
+    (``_grow_pandas``, used for keys with missing values): the same rows, bits and
+    dtypes."""
+    fast, slow = runner._ExactSum(), runner._ExactSum()
+    slow._where = None  # pandas' index operations throughout
+    for part in _key_partials(5, nan):
+        fast.add(part)
+        slow.add(part)
+    a, b = fast.value(), slow.value()
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+    assert a.index.equals(b.index) and len(a) > (5 if nan else 30)
+
+
+def test_exact_sum_key_lookup_twin_fails_on_a_planted_bug(monkeypatch):
+    """The twin test above can fail: a lookup that puts a new key one row off."""
+    parts = _key_partials(5)
+    slow = runner._ExactSum()
+    slow._where = None
+    for part in parts:
+        slow.add(part)
+    real = runner._ExactSum._grow
+
+    def planted(self, index):
+        pos = real(self, index)
+        return np.where(pos == len(self._index) - 1, 0, pos)  # the newest key lands on row 0
+
+    monkeypatch.setattr(runner._ExactSum, "_grow", planted)
+    fast = runner._ExactSum()
+    for part in parts:
+        fast.add(part)
+    with pytest.raises(AssertionError):
+        pd.testing.assert_frame_equal(fast.value(), slow.value(), check_exact=True)

@@ -340,7 +340,7 @@ def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataF
             mask[side] = mask.get(side, 0) | 1 << i
         for side, m in mask.items():
             cols[f"tile_{side}"] = ((results[:, R.R_TILES_TOOK] & m) != 0).astype(np.int8)
-    return pd.DataFrame(cols)
+    return pd.DataFrame(cols, copy=False)  # the arrays are this frame's own: no copy
 
 
 def steals_frame(job: GameJob, steals: np.ndarray) -> pd.DataFrame:
