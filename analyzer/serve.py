@@ -110,13 +110,17 @@ def call_cli(argv: list[str]) -> tuple[int, str, str]:
         if not app.registered_commands:
             _register_commands()
     bufs = {"out": io.StringIO(), "err": io.StringIO()}
+    from analyzer.invocation import SERVING
+
     token = _CAPTURE.set(bufs)
+    serving = SERVING.set(True)
     try:
         # the CLI's own mapping of failures to one line and an exit code, without
         # run_cli's process-wide set-up (signals, warning filters): requests run in
         # threads at once
         code = _invoke(list(argv), False)
     finally:
+        SERVING.reset(serving)
         _CAPTURE.reset(token)
     return code, bufs["out"].getvalue(), bufs["err"].getvalue()
 

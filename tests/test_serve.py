@@ -402,3 +402,21 @@ def test_lan_address_is_an_address_or_none():
 
     got = lan_address()
     assert got is None or ipaddress.ip_address(got).version == 4
+
+
+def test_a_long_question_forks_no_child_in_the_server(monkeypatch):
+    """The CLI runs a question priced above a second in a forked child (Ctrl-C ends
+    it); the server, a process with threads, runs it in the request's thread."""
+    import multiprocessing
+
+    from analyzer.unearth import odds_cost
+
+    def no_fork(*a, **k):
+        raise AssertionError("forked from the server")
+
+    monkeypatch.setattr(multiprocessing, "get_context", no_fork)
+    big = {"claim": 30, "dice": "a:d8,b:d8,a:d8,b:d8,a:d8,b:d8,a:d8,b:d6"}
+    assert odds_cost.estimate is not None  # the priced path exists
+    status, body = serve.answer("unearth", "odds", big)
+    assert status == 200, body
+    assert json.loads(body)["claim_value"] == 30

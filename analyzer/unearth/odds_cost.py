@@ -95,8 +95,11 @@ def exact_odds(question: odds.OddsQuestion, rules: Rules | None = None) -> odds.
 def call_stoppably(fn, *args):
     """``fn(*args)`` in a forked child process; an interrupt (Ctrl-C, SIGTERM) in
     this process kills the child at once, however long its compiled call runs.
-    The child dies with this process. Without ``fork`` (Windows) it runs here."""
-    if not hasattr(os, "fork"):
+    The child dies with this process. Without ``fork`` (Windows), and for a web
+    request (``analyzer serve``: a process with threads forks no child), it runs here."""
+    from analyzer.invocation import serving
+
+    if not hasattr(os, "fork") or serving():
         return fn(*args)
     import multiprocessing
 
