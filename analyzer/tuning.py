@@ -626,7 +626,7 @@ def format_result(result: TuneResult) -> str:
     fair = s["fair_share"]
     lines = [
         f"Tuned {s['strategy']} at {s['players']} players against "
-        f"{', '.join(_seat_names(s))} (seats rotated; fair share {fair:.3f}); "
+        f"{', '.join(seat_names(s))} (seats rotated; fair share {fair:.3f}); "
         f"{s['trials']} trials x {s['games_per_trial']:,} games on the same seeds, "
         f"seed {s['seed']}; rules {s['rules_version']}, "
         f"strategies {s.get('strategies_version', '?')}; {s['optimiser']}",
@@ -659,7 +659,7 @@ def format_result(result: TuneResult) -> str:
     return "\n".join(lines)
 
 
-def _seat_names(s: dict) -> list[str]:
+def seat_names(s: dict) -> list[str]:
     """The field's names, a self seat marked as the tuned strategy's shipped row."""
     own = s["strategy"] if "self_play" in s else None
     return [f"{n} (its shipped row)" if n == own else n for n in s["field"]]
