@@ -165,8 +165,13 @@ def parse_tune(game, value, where: str, players, rules) -> TuneSpec:
             fld = [fld]
         _check(isinstance(fld, list) and len(fld) in (1, players - 1), where, "tune.field",
                value["field"], allowed)  # fmt: skip
+        mates = [s for s in game.row_strategies if s != strategy]
+        can_self = strategy in game.row_strategies and bool(mates)
+        if can_self:  # self-play: the tuned strategy's shipped row (analyzer.tuning)
+            fld = [strategy if s == "self" else s for s in fld]
         for s in fld:
-            _check(s in others, where, "tune.field", s, ", ".join(others)
+            _check(s in others or (can_self and s == strategy), where, "tune.field", s,
+                   ", ".join(others) + (", self (its shipped row)" if can_self else "")
                    + (f" (not the tuned {strategy}: it would change too)" if s == strategy
                       else ""))  # fmt: skip
     else:

@@ -10,6 +10,13 @@ registered game, at one player count:
   its frozen ``baseline``, else its default strategy), with the line-up rotated
   so that the tuned seat plays every seat equally often (cyclic rotations,
   :mod:`analyzer.scenario_file`).
+- **Self-play.** The field may name the tuned strategy itself (``self``, or its
+  name): those seats play its *shipped* row, so the search looks for the best
+  reply to the current default (alone, ``--field self``, or mixed with other
+  opponents, ``--field self,baseline,baseline``). Two rows of one strategy
+  cannot share a name in a game, so those seats play under a *stand-in*: another
+  strategy running the same code (:attr:`analyzer.games.Game.row_strategies`)
+  given the shipped row in full. A game without such strategies refuses it.
 - **Common random numbers.** Every candidate plays the same game indices of
   the same seed, so two candidates differ by their parameters, not by their
   luck; games are played by the one driver
@@ -261,8 +268,10 @@ def tune(
         raise bad_value("--players", players, f"an integer from 2 to {g.max_players}")
     names, defaults, lows, highs = _search_space(strat, params, parse_bounds(bounds), players)
     fld = _field(g, strategy, field_, players)
+    fixed = strat.params_for(players)
+    stand_in = _stand_in(g, strategy, fld)
     seed = resolve_seed(seed)
-    lineup = [strategy, *fld]
+    lineup = [strategy, *(stand_in if s == strategy else s for s in fld)]
     base = {
         "game": g.name,
         "players": players,
@@ -276,7 +285,10 @@ def tune(
         base["rules"] = dict(rulings)
     if overrides:
         base["overrides"] = dict(overrides)
-    fixed = strat.params_for(players)
+    # the self seats play the shipped row in full under the stand-in's name
+    selfplay = {stand_in: dict(fixed)} if stand_in else {}
+    if stand_in:
+        base["strategy_params"] = {**selfplay, strategy: dict(fixed)}
     floor = strat.share_floor  # (score columns, least share of the points from them)
     parse_scenario(base, "tune", default_name="tune")  # every input checked before a game
 
@@ -284,7 +296,8 @@ def tune(
         """The tuned seat's win share in each game (indexed by game), and with a
         share floor the share of its points from the floor's columns (else None);
         a row whose games never end (the engine's turn cap) loses them all."""
-        raw = {**base, "games": int(n_games), "strategy_params": {strategy: {**fixed, **row}}}
+        rows = {**selfplay, strategy: {**fixed, **row}}
+        raw = {**base, "games": int(n_games), "strategy_params": rows}
         sc = parse_scenario(raw, "tune", default_name="tune")
         try:
             run = run_scenario(
@@ -414,12 +427,22 @@ def tune(
         "shipped": dict(fixed),
         "fair_share": 1.0 / players,
         **({"share_columns": list(floor[0]), "share_floor": float(floor[1])} if floor else {}),
+        **(
+            {"self_play": {"stand_in": stand_in, "row": dict(fixed), "seats": fld.count(strategy)}}
+            if stand_in
+            else {}
+        ),
         "optimiser": f"CMA-ES, cma {cma.__version__} (sigma0 {SIGMA0} in the unit cube)",
         "objective": "mean win share of the tuned strategy's seat, seats rotated"
         + (
             f", less {FLOOR_PENALTY:g} times the shortfall below {floor[1]:.3g} of its points from "
             f"{' + '.join(floor[0])}"
             if floor
+            else ""
+        )
+        + (
+            f"; the field's {strategy} seats play its shipped row (as {stand_in}, same code)"
+            if stand_in
             else ""
         ),
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
@@ -429,6 +452,8 @@ def tune(
 
 def _field(g, strategy: str, field_, players: int) -> tuple[str, ...]:
     names = g.strategy_names()
+    mates = [s for s in g.row_strategies if s != strategy]
+    can_self = strategy in g.row_strategies and bool(mates)
     if field_ is None or field_ == "" or field_ == ():
         default = g.yardstick_name()
         if default == strategy:
@@ -439,13 +464,21 @@ def _field(g, strategy: str, field_, players: int) -> tuple[str, ...]:
         field_ = [default]
     if isinstance(field_, str):
         field_ = [s.strip() for s in field_.split(",") if s.strip()]
-    field_ = list(field_)
+    field_ = [strategy if s == "self" else s for s in field_]
     for s in field_:
         if s not in names:
-            raise bad_value("--field", s, ", ".join(names))
-        if s == strategy:
+            allowed = ", ".join(names) + (", self (the shipped row)" if can_self else "")
+            raise bad_value("--field", s, allowed)
+        if s == strategy and not can_self:
+            why = (
+                f"{g.name} names no strategy that plays {strategy}'s code under another name"
+                if g.row_strategies == () or strategy not in g.row_strategies
+                else "no other strategy plays its code"
+            )
             raise bad_value(
-                "--field", s, f"strategies other than the tuned {strategy} (it would change too)"
+                "--field",
+                s,
+                f"strategies other than the tuned {strategy} (self-play needs a stand-in: {why})",
             )
     if len(field_) == 1:
         field_ = field_ * (players - 1)
@@ -454,6 +487,23 @@ def _field(g, strategy: str, field_, players: int) -> tuple[str, ...]:
             "--field", ",".join(field_), f"one strategy, or {players - 1} (one per other seat)"
         )
     return tuple(field_)
+
+
+def _stand_in(g, strategy: str, fld: Sequence[str]) -> str | None:
+    """The strategy whose name the field's self seats play under: the first of the
+    game's :attr:`row_strategies` (same code) that is neither tuned nor in the
+    field; None when the field has no self seat."""
+    if strategy not in fld:
+        return None
+    free = [s for s in g.row_strategies if s != strategy and s not in fld]
+    if not free:
+        taken = ", ".join(s for s in g.row_strategies if s != strategy)
+        raise bad_value(
+            "--field",
+            ",".join(fld),
+            f"a field leaving one of {taken} free (the self seats play {strategy}'s row under it)",
+        )
+    return free[0]
 
 
 def _first_fresh_game(games: int, players: int, lineup) -> int:
@@ -576,7 +626,7 @@ def format_result(result: TuneResult) -> str:
     fair = s["fair_share"]
     lines = [
         f"Tuned {s['strategy']} at {s['players']} players against "
-        f"{', '.join(s['field'])} (seats rotated; fair share {fair:.3f}); "
+        f"{', '.join(seat_names(s))} (seats rotated; fair share {fair:.3f}); "
         f"{s['trials']} trials x {s['games_per_trial']:,} games on the same seeds, "
         f"seed {s['seed']}; rules {s['rules_version']}, "
         f"strategies {s.get('strategies_version', '?')}; {s['optimiser']}",
@@ -607,6 +657,12 @@ def format_result(result: TuneResult) -> str:
                 f"(shipped row {c['shipped_share']:.3f}; the floor is {s['share_floor']:.3f})"
             )
     return "\n".join(lines)
+
+
+def seat_names(s: dict) -> list[str]:
+    """The field's names, a self seat marked as the tuned strategy's shipped row."""
+    own = s["strategy"] if "self_play" in s else None
+    return [f"{n} (its shipped row)" if n == own else n for n in s["field"]]
 
 
 def trials_frame(result: TuneResult) -> pd.DataFrame:

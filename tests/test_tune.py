@@ -112,3 +112,74 @@ def test_cli_tunes_unearth_and_writes_the_file(capsys, tmp_path):
     code = run_cli(["tune", "--strategy", "baseline", "--games", "5"])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "frozen" in err
+
+
+def _uruk_share(lineup, params, games, seed):
+    """The first strategy's win share when ``lineup`` plays ``games`` games, seats
+    rotated, played straight by the driver (the reference for self-play)."""
+    from analyzer.driver import run_scenario
+    from analyzer.scenario_file import parse_scenario
+
+    raw = {"game": "uruk", "players": len(lineup), "games": games, "seed": seed}
+    raw |= {"lineup": lineup, "rotation": "cyclic", "output": {"claims": False}}
+    raw |= {"strategy_params": params}
+    t = run_scenario(parse_scenario(raw, "t", default_name="t"), progress=False, exact=False).games
+    return float(t.loc[t["strategy"].astype(str) == lineup[0], "win"].mean())
+
+
+def test_self_play_field_seats_the_shipped_row():
+    """``--field self`` (or the tuned name): the other seats play the tuned
+    strategy's shipped row, under a stand-in running the same code; the name
+    ``self`` and the strategy's own name are one field."""
+    from analyzer.games import load_game
+
+    row = next(s for s in load_game("uruk").strategies if s.name == "balanced").params_for(3)
+    r = tune("uruk", 3, "balanced", "self", trials=2, games=300, confirm_games=0, seed=5)
+    assert r.settings["field"] == ["balanced", "balanced"]
+    assert r.settings["self_play"] == {"stand_in": "builder", "row": row, "seats": 2}
+    assert "shipped row" in r.settings["objective"]
+    mirror = _uruk_share(["balanced", "builder", "builder"], {"builder": row}, 300, 5)
+    assert r.trials[0].win_share == pytest.approx(mirror)
+    own_rows = _uruk_share(["balanced", "builder", "builder"], {}, 300, 5)
+    assert r.trials[0].win_share != pytest.approx(own_rows)  # not the stand-in's own row
+    same = tune("uruk", 3, "balanced", "balanced", trials=2, games=300, confirm_games=0, seed=5)
+    assert [(t.params, t.win_share) for t in same.trials] == [
+        (t.params, t.win_share) for t in r.trials
+    ]
+
+
+def test_mixed_self_play_field():
+    """A field mixing the shipped row with other opponents; the stand-in is a
+    same-code strategy the field does not name."""
+    r = tune(
+        "uruk", 4, "balanced", "self,builder,baseline", trials=1, games=80, confirm_games=0, seed=4
+    )
+    assert r.settings["field"] == ["balanced", "builder", "baseline"]
+    assert r.settings["self_play"]["stand_in"] == "hoarder"
+    assert r.settings["self_play"]["seats"] == 1
+    with pytest.raises(InputError, match="leaving one of builder, hoarder free"):
+        tune("uruk", 4, "balanced", "self,builder,hoarder", trials=1, games=8, seed=4)
+
+
+def test_old_fields_write_no_self_play_keys():
+    r = tune("coin", 2, "lucky", "fair", trials=2, games=10, confirm_games=0, seed=1)
+    assert "self_play" not in r.settings
+    assert r.settings["objective"] == "mean win share of the tuned strategy's seat, seats rotated"
+
+
+@pytest.mark.parametrize("fld", ["self", "lucky"])
+def test_self_play_needs_a_stand_in(fld):
+    with pytest.raises(InputError, match="self-play needs a stand-in"):
+        tune("coin", 2, "lucky", fld, games=10, seed=1)
+
+
+def test_cli_self_play(capsys, tmp_path):
+    out = tmp_path / "self.toml"
+    code = run_cli(
+        ["tune", "--game", "uruk", "--players", "2", "--field", "self", "--trials", "2"]
+        + ["--games", "20", "--confirm-games", "20", "--seed", "3", "--out", str(out), "--quiet"]
+    )
+    cap = capsys.readouterr()
+    assert code == 0, cap.err
+    assert "against balanced (its shipped row)" in cap.out
+    assert read_result(out)["tune"]["self_play"]["stand_in"] == "builder"

@@ -23,6 +23,14 @@ Examples:
   analyzer tune --strategy collector --bound w_stone=0:5 --bound named=0:8 --trials 60
 
   analyzer tune --game uruk --players 3 --trials 30 --games 300 --out uruk3.json
+
+Self-play: the field may name the tuned strategy (or "self"): those seats play
+its shipped row, so the search looks for the best reply to the current default
+(Uruk; the game names which strategies can stand in for it):
+
+  analyzer tune --game uruk --players 4 --field self --trials 150 --games 2000
+
+  analyzer tune --game uruk --players 4 --field self,baseline,baseline
 """
 
 
@@ -40,7 +48,8 @@ def register(app: typer.Typer) -> None:
             "",
             "--field",
             help="opponents: one strategy for every other seat, or one per other seat "
-            "(default: the game's yardstick, its baseline)",
+            "(default: the game's yardstick, its baseline); 'self' or the tuned strategy's "
+            "name: its shipped row (self-play)",
         ),
         params: str = typer.Option(
             "",

@@ -170,6 +170,11 @@ class Game:
     #: what a scenario's ``forbid`` may forbid a seat (interventions): the key
     #: naming the things (``"wonders"``) -> what forbidding one means; empty: none
     interventions: dict[str, str] = field(default_factory=dict)
+    #: strategies that run the same code and differ only by their parameter row:
+    #: any of them plays another's row when given it in full, so ``analyzer tune``
+    #: can seat a strategy's shipped row against its candidate rows (self-play,
+    #: ``--field self``); empty: the game offers no self-play tuning
+    row_strategies: tuple[str, ...] = ()
 
     # ----------------------------------------------------------------- rules
 

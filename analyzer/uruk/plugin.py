@@ -129,6 +129,8 @@ class Uruk(Game):
     default_strategy: str = "balanced"
     yardstick: str | None = "baseline"
     questions: tuple = field(default_factory=_questions)
+    #: every strategy but random and baseline runs the same code (the name picks the row)
+    row_strategies: tuple[str, ...] = ("balanced", "builder", "hoarder")
 
     def __post_init__(self) -> None:
         from analyzer.uruk.rules import RULES_VERSION

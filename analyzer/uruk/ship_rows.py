@@ -14,6 +14,7 @@ import json
 from importlib import resources
 from pathlib import Path
 
+from analyzer.tuning import seat_names
 from analyzer.uruk.defaults import PARAM_NAMES, TUNED_NAMES, data
 
 _HEADER = resources.files("analyzer.uruk").joinpath("data", "strategies.toml")
@@ -34,7 +35,7 @@ def _summary(doc: dict, which: str) -> str:
     pre = "" if which == "best" else "shipped_"
     text = (
         f"win share {c[pre + 'win_share']:.3f} (95% CI {c[pre + 'low']:.3f} to "
-        f"{c[pre + 'high']:.3f}) against {', '.join(s['field'])} over {c['games']:,} "
+        f"{c[pre + 'high']:.3f}) against {', '.join(seat_names(s))} over {c['games']:,} "
         "fresh games"
     )
     if which == "best":
