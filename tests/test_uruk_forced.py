@@ -467,6 +467,35 @@ def test_deck_exhausted_first_time_removes_fifteen_later_none():
     tb.close()
 
 
+def test_a_pile_of_only_gods_ends_the_draw_instead_of_cycling_for_ever():
+    """Every invention in the hands (nothing ever made) and only gods and
+    disasters in the deck and discard pile, a trigger waiting: each god drawn is
+    discarded, so a rebuilt deck would cycle for ever. The draw ends with -1
+    after the pile was rebuilt once and ran out again; the cards stay counted."""
+    tb = base().deck("gibil", "enlil").gods_pending("nergal", "ischtar", 0)
+    cards.discard_card(tb.sv, tb.code("nannar"))
+    tb.s.sc[S.S_RESHUFFLES] = 1  # not the first rebuild: no cards leave the game
+    tb.close()
+    assert actions.do_take_card(tb.sv, tb.tv, 1, 3) == -1
+    assert tb.s.sc[S.S_RESHUFFLES] == 2  # rebuilt once during the draw, not again
+    assert tb.s.sc[S.S_DECK_N] == 0 and tb.s.sc[S.S_DISCARD_N] == 3
+    assert actions.draw_to_hand(tb.sv, tb.tv, 0) == -1  # and again: still no cycle
+    assert tb.s.hand[:3].sum() == 0
+    tb.check()
+
+
+def test_a_god_rebuilt_into_the_deck_before_an_invention_still_finds_it():
+    """The guard stops only a rebuilt deck without an invention: with one
+    invention under the gods of the discard pile, the draw finds it."""
+    tb = base().deck("gibil").gods_pending("nergal", "ischtar", 0)
+    for name in ("enlil", "nannar", "rad"):
+        cards.discard_card(tb.sv, tb.code(name))
+    tb.s.sc[S.S_RESHUFFLES] = 1
+    tb.close()
+    assert actions.do_take_card(tb.sv, tb.tv, 1, 3) == tb.code("rad")
+    tb.check()
+
+
 def test_empty_pool_takes_from_the_richest_who_takes_another_colour():
     tb = base()
     tb.supply(1, red=7)

@@ -120,8 +120,19 @@ def god_drawn(s, t, card):
 @njit
 def draw_invention(s, t):
     """Draw until an invention comes (god and disaster cards are handled on the
-    way); the invention, or -1 if no card is left anywhere."""
+    way); the invention, or -1 if no invention is left in the deck or the
+    discard pile.
+
+    A deck rebuilt during this draw that runs out again held no invention, and
+    nothing drawn since put one into the discard pile (gods and disasters only
+    move beside the display, to a trigger or to the pile): rebuilding it again
+    would cycle the same gods for ever (a game where nothing is ever made, so
+    every invention stays in the hands), so the draw ends there with -1, as
+    when no card is left. No game that ends otherwise draws differently."""
+    rebuilt = s.sc[S_RESHUFFLES]
     while True:
+        if s.sc[S_DECK_N] == 0 and s.sc[S_RESHUFFLES] > rebuilt:
+            return -1
         c = draw_raw(s, t)
         if c < t.n_inv:
             return c
