@@ -316,3 +316,16 @@ def test_ring_closeness_is_not_kept_while_a_closed_ring_waits_for_its_wonder():
     warm = ring_closeness(S, M, TT, 0)
     cold = ring_closeness(S, pack_memo(new_memo(T, 1, np.zeros(1, np.int64), m.given)), TT, 0)
     assert warm == cold == naive_ring_closeness(ring, {(0, 0): 0})
+
+
+@pytest.mark.parametrize("game", ["unearth", "uruk"])
+def test_ship_rows_rewrites_each_games_data_file_unchanged_from_no_results(game):
+    # the one writer (analyzer.ship_rows) serves every game: with no result it
+    # writes back exactly the file the game reads (header, version, every table)
+    import importlib
+
+    defaults = importlib.import_module(f"analyzer.{game}.defaults")
+    ship = importlib.import_module(f"analyzer.{game}.ship_rows")
+    doc = defaults.data()
+    text = ship.render(doc["version"], [], doc["strategies"])
+    assert text == defaults.ROWS.resource().read_text("utf-8")

@@ -11,9 +11,7 @@ not here. docs/strategies.md lists the rows and how they were made.
 
 from __future__ import annotations
 
-import tomllib
-from functools import cache
-from importlib import resources
+from analyzer.strategy_rows import RowsFile
 
 #: parameter names, in the order of a strategy's parameter row (docs/strategies.md)
 PARAM_NAMES = (
@@ -51,47 +49,15 @@ ROW_OF = {"search": "balanced"}
 BASELINE_ROW = (1.0, 1.3, 1.0, 0.4, 0.6, 1.0, 1.0, 2.0, 0.0, 0.0, 0.0, 0.0)
 
 
-@cache
-def data() -> dict:
-    """The parsed data file."""
-    text = resources.files("analyzer.unearth").joinpath("data", "strategies.toml").read_text()
-    doc = tomllib.loads(text)
-    for name, counts in doc.get("strategies", {}).items():
-        if name not in STRATEGY_NAMES or name in ("random", "baseline", *ROW_OF):
-            raise ValueError(f"data/strategies.toml: strategies.{name}: not a tunable strategy")
-        for n, table in counts.items():
-            row = table.get("params", {})
-            if set(row) != set(PARAM_NAMES):
-                missing = sorted(set(PARAM_NAMES) - set(row)) or sorted(set(row) - set(PARAM_NAMES))
-                raise ValueError(f"data/strategies.toml: strategies.{name}.{n}: params {missing}")
-    return doc
-
-
-def version() -> str:
-    """The strategies version (written beside the rules version)."""
-    return str(data()["version"])
-
-
-@cache
-def rows_by_players(name: str) -> tuple[tuple[int, tuple[float, ...]], ...]:
-    """``((players, row), ...)`` of ``name``, by increasing player count."""
-    if name == "random":
-        return ((2, (0.0,) * len(PARAM_NAMES)),)
-    if name == "baseline":
-        return ((2, BASELINE_ROW),)
-    name = ROW_OF.get(name, name)
-    counts = data()["strategies"][name]
-    return tuple(
-        (int(n), tuple(float(counts[n]["params"][p]) for p in PARAM_NAMES))
-        for n in sorted(counts, key=int)
-    )
-
-
-def default_row(name: str, players: int) -> tuple[float, ...]:
-    """``name``'s default parameter row at ``players`` seats."""
-    rows = rows_by_players(name)
-    row = rows[0][1]
-    for n, r in rows:
-        if n <= players:
-            row = r
-    return row
+#: the data file's reader (:class:`analyzer.strategy_rows.RowsFile`)
+ROWS = RowsFile(
+    "analyzer.unearth",
+    PARAM_NAMES,
+    tuned=tuple(x for x in STRATEGY_NAMES if x not in ("random", "baseline", *ROW_OF)),
+    fixed={"random": (0.0,) * len(PARAM_NAMES), "baseline": BASELINE_ROW},
+    row_of=ROW_OF,
+)
+data = ROWS.data
+version = ROWS.version
+rows_by_players = ROWS.rows_by_players
+default_row = ROWS.default_row

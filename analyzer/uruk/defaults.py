@@ -11,9 +11,7 @@ is in the file. docs/strategies.md lists the rows and how they were made.
 
 from __future__ import annotations
 
-import tomllib
-from functools import cache
-from importlib import resources
+from analyzer.strategy_rows import RowsFile
 
 #: parameter names, in the order of a strategy's row (analyzer.uruk.strategies)
 PARAM_NAMES = ("uniform", "w_points", "w_level", "w_resource", "w_card", "auction", "secret")
@@ -24,46 +22,14 @@ RANDOM_ROW = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 BASELINE_ROW = (0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5)
 
 
-@cache
-def data() -> dict:
-    """The parsed data file (checked: tunable strategies, full rows)."""
-    text = resources.files("analyzer.uruk").joinpath("data", "strategies.toml").read_text()
-    doc = tomllib.loads(text)
-    for name, counts in doc.get("strategies", {}).items():
-        if name not in TUNED_NAMES:
-            raise ValueError(f"data/strategies.toml: strategies.{name}: not a tunable strategy")
-        for n, table in counts.items():
-            row = table.get("params", {})
-            if set(row) != set(PARAM_NAMES):
-                odd = sorted(set(PARAM_NAMES) ^ set(row))
-                raise ValueError(f"data/strategies.toml: strategies.{name}.{n}: params {odd}")
-    return doc
-
-
-def version() -> str:
-    """The strategies version (written beside the rules version)."""
-    return str(data()["version"])
-
-
-@cache
-def rows_by_players(name: str) -> tuple[tuple[int, tuple[float, ...]], ...]:
-    """``((players, row), ...)`` of ``name``, by increasing player count."""
-    if name == "random":
-        return ((2, RANDOM_ROW),)
-    if name == "baseline":
-        return ((2, BASELINE_ROW),)
-    counts = data()["strategies"][name]
-    return tuple(
-        (int(n), tuple(float(counts[n]["params"][p]) for p in PARAM_NAMES))
-        for n in sorted(counts, key=int)
-    )
-
-
-def default_row(name: str, players: int) -> tuple[float, ...]:
-    """``name``'s default parameter row at ``players`` seats."""
-    rows = rows_by_players(name)
-    row = rows[0][1]
-    for n, r in rows:
-        if n <= players:
-            row = r
-    return row
+#: the data file's reader (:class:`analyzer.strategy_rows.RowsFile`)
+ROWS = RowsFile(
+    "analyzer.uruk",
+    PARAM_NAMES,
+    tuned=TUNED_NAMES,
+    fixed={"random": RANDOM_ROW, "baseline": BASELINE_ROW},
+)
+data = ROWS.data
+version = ROWS.version
+rows_by_players = ROWS.rows_by_players
+default_row = ROWS.default_row
