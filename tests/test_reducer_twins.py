@@ -222,3 +222,77 @@ def test_blockwise_is_one_stacked_block_at_a_time():
         assert_same(A.assemble([got]), A.assemble([A.stacked(t, "u", [block], METRICS)]))
         if len(block[1]):
             assert_same(got.frame(), A.stacked_pandas(df, "u", [block], METRICS))
+
+
+def _flag_table(rng: np.random.Generator, rows: int) -> pd.DataFrame:
+    """Cells in order (as a scenario's batch has them), flags 0/1/2 and float metrics
+    whose sums depend on the order and algorithm of summation."""
+    return pd.DataFrame(
+        {
+            "cell": np.sort(rng.integers(0, 3, rows)).astype(np.int16),
+            "seat": np.tile(np.arange(4, dtype=np.int8), rows // 4),
+            "win": rng.choice(np.float32([1, 0, 0.5, 1 / 3, 0.25]), rows),
+            "score": rng.integers(0, 4000, rows) / 60,
+            "gem": (rng.random(rows) < 0.3).astype(np.int8),
+            "alpha": rng.integers(0, 3, rows).astype(np.int16),
+            "zed": (rng.random(rows) < 0.6).astype(np.int8),
+        }
+    )
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_flag_blocks_equal_stacked_blocks_and_pandas(seed):
+    df = _flag_table(np.random.default_rng(seed), 2000)
+    flags, metrics = ["gem", "zed", "alpha"], ["win", "score"]
+    every = np.arange(len(df))
+    blocks = [(f, every, df[f].to_numpy(np.int64)) for f in flags]
+    new = A.flag_blocks(A.Table(df), "reward", flags, metrics).frame()
+    assert_same(new, A.stacked(A.Table(df), "reward", blocks, metrics).frame())
+    assert_same(new, A.stacked_pandas(df, "reward", blocks, metrics))
+
+
+def test_flag_blocks_catch_a_planted_summation_bug(monkeypatch):
+    """The comparison above fails when the kernel adds plainly instead of Kahan's way
+    (the tables tell the two apart), and when it keys a row by the wrong block."""
+    import analyzer.groupsum as gs
+
+    df = _flag_table(np.random.default_rng(4), 2000)
+    flags, metrics = ["gem", "zed"], ["win", "score"]
+    every = np.arange(len(df))
+    blocks = [(f, every, df[f].to_numpy(np.int64)) for f in flags]
+    old = A.stacked_pandas(df, "reward", blocks, metrics)
+    kernel = gs.block_moments
+
+    def plain(cell, n_cells, subs, n_subs, rank, values, exact):
+        return kernel(cell, n_cells, subs, n_subs, rank, values, np.ones_like(exact))
+
+    def swapped(cell, n_cells, subs, n_subs, rank, values, exact):
+        return kernel(cell, n_cells, subs[::-1].copy(), n_subs, rank, values, exact)
+
+    for bug in (plain, swapped):
+        monkeypatch.setattr(gs, "block_moments", bug)
+        with pytest.raises(AssertionError):
+            assert_same(A.flag_blocks(A.Table(df), "reward", flags, metrics).frame(), old)
+    monkeypatch.setattr(gs, "block_moments", kernel)
+    assert_same(A.flag_blocks(A.Table(df), "reward", flags, metrics).frame(), old)
+
+
+def test_flag_blocks_in_group_order_are_summed_as_pandas_does():
+    """One block whose flags come sorted: pandas sums with reduceat, and so do we."""
+    df = _flag_table(np.random.default_rng(5), 400).sort_values(["cell", "gem"], kind="stable")
+    df = df.reset_index(drop=True)
+    blocks = [("gem", np.arange(len(df)), df["gem"].to_numpy(np.int64))]
+    new = A.flag_blocks(A.Table(df), "reward", ["gem"], ["win", "score"]).frame()
+    assert_same(new, A.stacked_pandas(df, "reward", blocks, ["win", "score"]))
+
+
+def test_column_arrays_are_the_columns_arrays():
+    df = _batch("colorful_treasure", ["greedy", "random"], tables=False)["games"]
+    df["nullable"] = pd.array(np.arange(len(df)) % 3, dtype="Int64")
+    got = A.column_arrays(df)
+    assert list(got) == list(df.columns)
+    for name, col in df.items():
+        want = col.to_numpy() if isinstance(col.dtype, np.dtype) else col.array
+        assert type(got[name]) is type(want)
+        assert got[name].dtype == want.dtype
+        assert np.array_equal(np.asarray(got[name]), np.asarray(want))
