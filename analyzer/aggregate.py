@@ -655,7 +655,17 @@ def _game_level_part(t: Table, columns: tuple[Column, ...]) -> Part | None:
     names = ["mean_score", *(c.game_mean for c in own)]
     with np.errstate(invalid="ignore", divide="ignore"):
         level.update(zip(names, (s / n).T, strict=True))
-    return grouped(Table(pd.DataFrame(level)), "game", [], list(level)[1:])
+    metrics = list(level)[1:]
+    values = np.empty((len(metrics), n_games))
+    for j, m in enumerate(metrics):
+        values[j] = level[m]
+    cell = key_codes(level["cell"])
+    if np.isnan(values).any():  # grouped() of that table (pandas' path for NaN)
+        return grouped(Table(pd.DataFrame(level)), "game", [], metrics)
+    # grouped(Table(pd.DataFrame(level)), "game", [], metrics) without the table:
+    # every column is float64 (no sum exact in any order), none misses a value
+    source = (values, np.arange(len(metrics)), np.zeros(len(metrics), np.bool_))
+    return _summed("game", [cell], [cell[0]], metrics, source)
 
 
 def _game_columns(game: str) -> tuple[Column, ...]:
