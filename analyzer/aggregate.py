@@ -572,6 +572,8 @@ class Family:
         self.label, self.each = _labels([f[0] for f in self.found], self._sizes(self.keys))
         exact = t.exact(self.metrics)
         self.tight = [m for m, e in zip(self.metrics, exact, strict=True) if e]
+        self.tight_at = {m: k for k, m in enumerate(self.tight)}
+        self._loose: dict[bytes, dict] = {}  #: partition -> metric -> (sum, sumsq)
         cols = t.index(self.tight)
         self.s, self.ss = plain_moments(self.label, t.matrix(), cols, len(self.each[0]))
         self.size = np.bincount(self.label, minlength=len(self.each[0])).astype(np.float64)
@@ -602,17 +604,25 @@ class Family:
         kept = to_coarse >= 0
         sizes = np.bincount(to_coarse[kept], weights=self.size[kept], minlength=n_groups)
         n[:] = sizes.reshape(-1, 1)
-        loose = [j for j, m in enumerate(metrics) if m not in self.tight]
-        for j, m in enumerate(metrics):
-            if m in self.tight:
-                k = self.tight.index(m)
-                s[:, j] = np.bincount(to_coarse[kept], self.s[kept, k], minlength=n_groups)
-                ss[:, j] = np.bincount(to_coarse[kept], self.ss[kept, k], minlength=n_groups)
-        if loose:
-            cols = self.t.index([metrics[j] for j in loose])
-            _, s[:, loose], ss[:, loose] = group_moments(
-                rows, self.t.matrix(), cols, np.zeros(len(loose), bool), n_groups
+        tight = [j for j, m in enumerate(metrics) if m in self.tight_at]
+        if tight:  # integer sums: exact whatever the order, so a 0/1 matrix product
+            which = np.zeros((n_groups, len(to_coarse)))
+            which[to_coarse[kept], np.flatnonzero(kept)] = 1.0
+            at = [self.tight_at[metrics[j]] for j in tight]
+            s[:, tight], ss[:, tight] = which @ self.s[:, at], which @ self.ss[:, at]
+        # the other columns as pandas sums them, once per partition of the rows:
+        # groupings that split the rows alike (seat and seat x strategy when each
+        # seat plays one strategy) have the same sums, to the bit
+        done = self._loose.setdefault(to_coarse.tobytes(), {})
+        todo = [m for m in metrics if m not in self.tight_at and m not in done]
+        if todo:
+            _, s_new, ss_new = group_moments(
+                rows, self.t.matrix(), self.t.index(todo), np.zeros(len(todo), bool), n_groups
             )
+            done.update((m, (s_new[:, j], ss_new[:, j])) for j, m in enumerate(todo))
+        for j, m in enumerate(metrics):
+            if m not in self.tight_at:
+                s[:, j], ss[:, j] = done[m]
         found = [self.found[self.keys.index(k)] for k in coarse]
         return _part(group, found, each, metrics, n, s, ss)
 
