@@ -209,10 +209,29 @@ class _ExactSum:
     """
 
     def __init__(self) -> None:
-        self._index: pd.Index | None = None
+        #: the keys' index in pieces (the first partial's, then each partial's new
+        #: keys): appended once when read, not per batch (an append costs ms)
+        self._pieces: list[pd.Index] = []
+        self._size = 0  #: rows so far
         self._where: dict = {}  #: each key's row in ``_index``
         self._acc: dict[str, np.ndarray] = {}
         self._resid: dict[str, dict[int, int]] = {}
+
+    @property
+    def _index(self) -> pd.Index | None:
+        """Every key seen, in the order first seen (None before the first partial)."""
+        if not self._pieces:
+            return None
+        if len(self._pieces) > 1:
+            self._pieces = [self._pieces[0].append(self._pieces[1:])]
+        return self._pieces[0]
+
+    def _extend(self, new: pd.Index) -> None:
+        """Rows for the keys ``new`` (not seen before), after the others."""
+        self._pieces.append(new)
+        self._size += len(new)
+        for col, acc in self._acc.items():
+            self._acc[col] = np.concatenate([acc, np.zeros(len(new), acc.dtype)])
 
     def _grow(self, index: pd.Index) -> np.ndarray:
         """Add unseen keys of ``index``; return the positions of its rows."""
@@ -221,8 +240,8 @@ class _ExactSum:
         keys = index.tolist()
         if len(set(keys)) != len(keys):
             raise AnalyzerError("reducer: the partial aggregate has duplicate group keys")
-        if self._index is None:
-            self._index = index
+        if not self._pieces:
+            self._extend(index)
             self._where = {k: i for i, k in enumerate(keys)}
             return np.arange(len(keys), dtype=np.intp)
         where = self._where
@@ -231,9 +250,7 @@ class _ExactSum:
             new = index[unseen]
             for k in new.tolist():
                 where[k] = len(where)
-            self._index = self._index.append(new)
-            for col, acc in self._acc.items():
-                self._acc[col] = np.concatenate([acc, np.zeros(len(new), acc.dtype)])
+            self._extend(new)
         return np.array([where[k] for k in keys], np.intp)
 
     def _grow_pandas(self, index: pd.Index) -> np.ndarray:
@@ -242,18 +259,16 @@ class _ExactSum:
         if not index.is_unique:
             raise AnalyzerError("reducer: the partial aggregate has duplicate group keys")
         if self._index is None:
-            self._index = index
+            self._extend(index)
         else:
             new = index.difference(self._index, sort=False)
             if len(new):
-                self._index = self._index.append(new)
-                for col, acc in self._acc.items():
-                    self._acc[col] = np.concatenate([acc, np.zeros(len(new), acc.dtype)])
+                self._extend(new)
         return self._index.get_indexer(index)
 
     def add(self, partial: pd.DataFrame) -> None:
         pos = self._grow(partial.index)
-        n = len(self._index)
+        n = self._size
         for col in partial.columns:
             dtype = partial[col].dtype
             if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_integer_dtype(dtype):
