@@ -350,6 +350,9 @@ def concat_tables(frames: list[pd.DataFrame]) -> pd.DataFrame:
     """``pd.concat`` of same-shaped tables in order, keeping a column categorical
     when every part has it categorical with different categories (the union, in
     order of first appearance; pandas would fall back to object)."""
+    fast = _concat_same(frames)
+    if fast is not None:
+        return fast
     out = pd.concat(frames, ignore_index=True)
     each = [f.dtypes for f in frames]
     categorical = {c for d in each for c, t in d.items() if isinstance(t, pd.CategoricalDtype)}
@@ -361,6 +364,39 @@ def concat_tables(frames: list[pd.DataFrame]) -> pd.DataFrame:
             cats = list(dict.fromkeys(c for d in dtypes for c in d.categories))
             out[col] = pd.Categorical(out[col], categories=cats)
     return out
+
+
+def _concat_same(frames: list[pd.DataFrame]) -> pd.DataFrame | None:
+    """``pd.concat(frames, ignore_index=True)`` of frames with the same columns and
+    dtypes (numpy's, or categoricals of the same categories), no attributes: each
+    column's arrays joined once, without pandas' per-block planning. None for
+    anything else (then pandas joins them)."""
+    from analyzer.aggregate import column_arrays
+
+    first = frames[0] if frames else None
+    if len(frames) < 2 or first.attrs or not first.columns.is_unique:
+        return None
+    dtypes = first.dtypes
+    for f in frames[1:]:
+        if f.attrs or not f.columns.equals(first.columns) or not f.dtypes.equals(dtypes):
+            return None
+    each = [column_arrays(f) for f in frames]
+    out = {}
+    for name, dtype in dtypes.items():
+        parts = [e[name] for e in each]
+        if isinstance(dtype, np.dtype):
+            out[name] = np.concatenate(parts)
+        elif isinstance(dtype, pd.CategoricalDtype):
+            # the same categories in the same order (== holds for any order)
+            if not all(p.categories.equals(dtype.categories) for p in parts):
+                return None
+            codes = np.concatenate([p.codes for p in parts])
+            out[name] = pd.Categorical.from_codes(codes, dtype=dtype)
+        else:
+            return None
+    result = pd.DataFrame(out, copy=False)
+    result.columns = first.columns
+    return result
 
 
 def _atomic_write(path: Path, write: Callable[[str], None]) -> None:
