@@ -201,6 +201,25 @@ def _texts(values: np.ndarray) -> np.ndarray:
     of each integer or bool, pandas' own for anything else."""
     if values.dtype.kind in "iub":
         return np.array([str(v) for v in values.tolist()], dtype=object)
+    if values.dtype == np.float64:  # pandas' text of each value, asked once per value
+        bits = np.ascontiguousarray(values).view(np.int64).tolist()
+        new = [b for b in dict.fromkeys(bits) if b not in _FLOAT_TEXTS]
+        if new:
+            made = _texts_pandas(np.array(new, np.int64).view(np.float64))
+            _FLOAT_TEXTS.update(zip(new, made.tolist(), strict=True))
+            if len(_FLOAT_TEXTS) > 1 << 16:  # a bound on the memory it keeps
+                _FLOAT_TEXTS.clear()
+                return _texts_pandas(values)
+        return np.array([_FLOAT_TEXTS[b] for b in bits], dtype=object)
+    return _texts_pandas(values)
+
+
+#: the text pandas gives each float64 value seen (by its bits: 0.0 and -0.0 differ)
+_FLOAT_TEXTS: dict[int, str] = {}
+
+
+def _texts_pandas(values: np.ndarray) -> np.ndarray:
+    """``values`` as pandas' ``astype(str)`` gives them (object array)."""
     return np.asarray(pd.Series(values).astype(str).to_numpy(object), dtype=object)
 
 

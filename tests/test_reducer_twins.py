@@ -296,3 +296,17 @@ def test_column_arrays_are_the_columns_arrays():
         assert type(got[name]) is type(want)
         assert got[name].dtype == want.dtype
         assert np.array_equal(np.asarray(got[name]), np.asarray(want))
+
+
+def test_float_key_texts_are_pandas_texts_whatever_was_seen_before():
+    """Key texts of float columns are pandas' ``astype(str)``, also when remembered
+    from an earlier batch (-0.0 and 0.0 apart, NaN, infinities, tiny and huge)."""
+    values = np.array(
+        [0.0, -0.0, 1 / 3, 17.5, 1e-300, 1e300, np.inf, -np.inf, np.nan, 0.1 + 0.2, 2.0**60]
+    )
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        sample = rng.choice(values, 40)
+        want = pd.Series(sample).astype(str).to_numpy(object)
+        got = A._texts(sample)
+        assert got.dtype == object and got.tolist() == want.tolist()
