@@ -861,7 +861,7 @@ def assemble(parts) -> pd.DataFrame:
     levels, codes = [], []
     for name in ("cell", *_TEXT):
         uniq, inv = np.unique(cols[name], return_inverse=True)
-        levels.append(pd.Index(uniq))
+        levels.append(_level(uniq))
         codes.append(inv.reshape(-1))
     order = np.lexsort(codes[::-1])
     codes = [c[order] for c in codes]
@@ -880,6 +880,23 @@ def assemble(parts) -> pd.DataFrame:
 
 
 _TEXT = ("group", "key", "metric")
+#: the index levels made so far, by their values (an Index is immutable: batches
+#: share it, instead of converting the same texts to pandas' strings again)
+_LEVELS: dict[tuple, pd.Index] = {}
+
+
+def _level(values: np.ndarray) -> pd.Index:
+    """``pd.Index(values)`` (sorted distinct values of a partial's index level)."""
+    items = values.tolist()
+    if values.dtype == object and not all(type(v) is str for v in items):
+        return pd.Index(values)  # (1, 1.0 and True are one dict key)
+    key = (values.dtype.str, *items)
+    level = _LEVELS.get(key)
+    if level is None:
+        if len(_LEVELS) > 256:  # a bound on the memory it keeps
+            _LEVELS.clear()
+        level = _LEVELS[key] = pd.Index(values)
+    return level
 
 
 def _paired(
