@@ -223,3 +223,40 @@ def block_moments(cell, n_cells, subs, n_subs, rank, values, exact):
                     comp2[lab, j] = 0.0
                 ss[lab, j] = t
     return n, s, ss, in_order
+
+
+@njit
+def int_codes(arr, limit):
+    """``(ok, codes int64[N], values int64[G])``: each value of the integer array
+    ``arr`` as its rank among the distinct values (``values``, sorted), in two
+    sweeps through a table of the range; ``ok`` False (nothing else computed)
+    when the range spans ``limit`` or more values, or the values come near
+    int64's bounds."""
+    n_rows = len(arr)
+    codes = np.empty(n_rows, np.int64)
+    lo = np.int64(arr[0])
+    hi = lo
+    for i in range(n_rows):
+        v = np.int64(arr[i])
+        if v < lo:
+            lo = v
+        if v > hi:
+            hi = v
+    if lo < -(2**62) or hi > 2**62 or hi - lo >= limit:
+        return False, codes, np.empty(0, np.int64)
+    span = hi - lo + 1
+    remap = np.full(span, -1, np.int64)
+    for i in range(n_rows):
+        remap[np.int64(arr[i]) - lo] = 0
+    n_values = 0
+    for v in range(span):
+        if remap[v] == 0:
+            remap[v] = n_values
+            n_values += 1
+    values = np.empty(n_values, np.int64)
+    for v in range(span):
+        if remap[v] >= 0:
+            values[remap[v]] = v + lo
+    for i in range(n_rows):
+        codes[i] = remap[np.int64(arr[i]) - lo]
+    return True, codes, values

@@ -310,3 +310,29 @@ def test_float_key_texts_are_pandas_texts_whatever_was_seen_before():
         want = pd.Series(sample).astype(str).to_numpy(object)
         got = A._texts(sample)
         assert got.dtype == object and got.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize(
+    "dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
+)
+def test_integer_key_codes_are_numpys_unique(dtype):
+    """Integer key codes (the numba kernel, and numpy where it declines: a wide range,
+    values near int64's bounds, uint64) against ``np.unique``: ranks and values."""
+    from analyzer.groupsum import int_codes
+
+    rng = np.random.default_rng(11)
+    info = np.iinfo(dtype)
+    samples = [
+        rng.integers(max(info.min, -40), min(info.max, 90), 3000, endpoint=True),
+        np.full(7, min(info.max, 5)),
+        np.array([info.min, info.max, 0, info.max], dtype),  # the whole range: numpy's path
+    ]
+    for values in samples:
+        arr = np.asarray(values).astype(dtype)
+        codes, uniq = A._number_codes(arr)
+        want_uniq, want_codes = np.unique(arr, return_inverse=True)
+        assert uniq.dtype == arr.dtype and np.array_equal(uniq, want_uniq)
+        assert codes.dtype == np.int64 and np.array_equal(codes, want_codes.reshape(-1))
+    ok, codes, uniq = int_codes(np.array([3, -2, 3, 9], np.int16), 100)
+    assert ok and codes.tolist() == [1, 0, 1, 2] and uniq.tolist() == [-2, 3, 9]
+    assert not int_codes(np.array([0, 100], np.int16), 100)[0]  # a range of 101 values
