@@ -203,14 +203,15 @@ def _texts(values: np.ndarray) -> np.ndarray:
         return np.array([str(v) for v in values.tolist()], dtype=object)
     if values.dtype == np.float64:  # pandas' text of each value, asked once per value
         bits = np.ascontiguousarray(values).view(np.int64).tolist()
-        new = [b for b in dict.fromkeys(bits) if b not in _FLOAT_TEXTS]
+        text = {b: _FLOAT_TEXTS.get(b) for b in bits}  # this call's own (threads)
+        new = [b for b, t in text.items() if t is None]
         if new:
-            made = _texts_pandas(np.array(new, np.int64).view(np.float64))
-            _FLOAT_TEXTS.update(zip(new, made.tolist(), strict=True))
+            made = _texts_pandas(np.array(new, np.int64).view(np.float64)).tolist()
             if len(_FLOAT_TEXTS) > 1 << 16:  # a bound on the memory it keeps
                 _FLOAT_TEXTS.clear()
-                return _texts_pandas(values)
-        return np.array([_FLOAT_TEXTS[b] for b in bits], dtype=object)
+            for b, t in zip(new, made, strict=True):
+                text[b] = _FLOAT_TEXTS[b] = t
+        return np.array([text[b] for b in bits], dtype=object)
     return _texts_pandas(values)
 
 
