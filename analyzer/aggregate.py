@@ -201,6 +201,26 @@ def _texts(values: np.ndarray) -> np.ndarray:
     of each integer or bool, pandas' own for anything else."""
     if values.dtype.kind in "iub":
         return np.array([str(v) for v in values.tolist()], dtype=object)
+    if values.dtype == np.float64:  # pandas' text of each value, asked once per value
+        bits = np.ascontiguousarray(values).view(np.int64).tolist()
+        text = {b: _FLOAT_TEXTS.get(b) for b in bits}  # this call's own (threads)
+        new = [b for b, t in text.items() if t is None]
+        if new:
+            made = _texts_pandas(np.array(new, np.int64).view(np.float64)).tolist()
+            if len(_FLOAT_TEXTS) > 1 << 16:  # a bound on the memory it keeps
+                _FLOAT_TEXTS.clear()
+            for b, t in zip(new, made, strict=True):
+                text[b] = _FLOAT_TEXTS[b] = t
+        return np.array([text[b] for b in bits], dtype=object)
+    return _texts_pandas(values)
+
+
+#: the text pandas gives each float64 value seen (by its bits: 0.0 and -0.0 differ)
+_FLOAT_TEXTS: dict[int, str] = {}
+
+
+def _texts_pandas(values: np.ndarray) -> np.ndarray:
+    """``values`` as pandas' ``astype(str)`` gives them (object array)."""
     return np.asarray(pd.Series(values).astype(str).to_numpy(object), dtype=object)
 
 
@@ -231,7 +251,13 @@ def _number_codes(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     ``values`` the distinct numbers in sorted order (NaN left out, code -1). None
     for an array that is not numbers or bools."""
     kind = arr.dtype.kind
-    if kind in "iu" and len(arr):
+    if kind in "iu" and len(arr) and arr.dtype != np.uint64 and arr.ndim == 1:
+        from analyzer.groupsum import int_codes  # one kernel: two sweeps, not seven
+
+        ok, codes, values = int_codes(arr, max(1 << 16, 4 * len(arr)))
+        if ok:
+            return codes, values.astype(arr.dtype)
+    if kind in "iu" and len(arr):  # (the same, with numpy: the kernel's twin)
         lo, hi = int(arr.min()), int(arr.max())
         if hi - lo < max(1 << 16, 4 * len(arr)):
             shifted = arr.astype(np.int64) - lo
@@ -250,6 +276,20 @@ def _number_codes(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     return None
 
 
+def column_arrays(df: pd.DataFrame) -> dict:
+    """Each column's array by name (a numpy array, or pandas' own array for a
+    categorical or nullable column: what ``df[name].array`` holds), without a
+    Series per column: pandas builds one for every ``df[name]`` or ``items()``
+    step (about 20-70 µs each, several ms for a games table of 40 columns)."""
+    arrays = getattr(df, "_iter_column_arrays", None)  # pandas' own iterator
+    if arrays is None or not df.columns.is_unique:
+        return {
+            name: col.to_numpy() if isinstance(col.dtype, np.dtype) else col.array
+            for name, col in df.items()
+        }
+    return dict(zip(df.columns.tolist(), arrays(), strict=True))
+
+
 class Table:
     """A batch table read as numpy: every numeric column converted to float64 once,
     into one matrix (``float64[columns, rows]``) the sums index by row, and each
@@ -258,7 +298,8 @@ class Table:
     def __init__(self, df: pd.DataFrame) -> None:
         self.df = df
         self.rows = len(df)
-        self.names = set(df.columns)  #: the column names (a set: quick to ask)
+        self.cols = column_arrays(df)  #: each column's array by name
+        self.names = set(self.cols)  #: the column names (a set: quick to ask)
         self._keys: dict[str, tuple | None] = {}
         self._stat: dict[str, tuple[bool, float]] = {}
         self._raw: dict[str, np.ndarray] = {}  #: numeric columns as numpy holds them
@@ -267,13 +308,13 @@ class Table:
 
     def _build(self) -> None:
         """The matrix of every numeric column (missing values NaN)."""
-        cols = [(n, c) for n, c in self.df.items() if c.dtype.kind in "iufb"]
+        cols = [(n, c) for n, c in self.cols.items() if c.dtype.kind in "iufb"]
         self._pos = {n: j for j, (n, _) in enumerate(cols)}
         self._matrix = np.empty((len(cols), self.rows))
         for j, (name, col) in enumerate(cols):
-            if isinstance(col.dtype, np.dtype):  # numpy's own cast (NaN stays NaN)
-                self._raw[name] = col.to_numpy()
-                self._matrix[j] = self._raw[name]
+            if isinstance(col, np.ndarray):  # numpy's own cast (NaN stays NaN)
+                self._raw[name] = col
+                self._matrix[j] = col
             else:  # a nullable column: its missing values NaN
                 self._matrix[j] = col.to_numpy(np.float64, na_value=np.nan)
 
@@ -296,16 +337,16 @@ class Table:
     def key(self, name: str):
         """:func:`key_codes` of column ``name``."""
         if name not in self._keys:
-            self._keys[name] = key_codes(self.df[name])
+            self._keys[name] = key_codes(self.cols[name])
         return self._keys[name]
 
     def codes(self, name: str):
         """``(codes, distinct values)`` of column ``name``: :meth:`key` without
         the texts (a numpy integer column's, the texts never built), for keys
         whose groups are only counted."""
-        col = self.df[name]
-        if name not in self._keys and isinstance(col.dtype, np.dtype) and col.dtype.kind in "iu":
-            return _number_codes(col.to_numpy())
+        col = self.cols[name]
+        if name not in self._keys and isinstance(col, np.ndarray) and col.dtype.kind in "iu":
+            return _number_codes(col)
         return self.key(name)
 
     def has_nan(self, metrics) -> bool:
@@ -413,6 +454,53 @@ def stacked(t: Table, group: str, blocks: list, metrics: list[str]) -> Part:
     return _summed(group, found, codes, metrics, source)
 
 
+def flag_blocks(t: Table, group: str, flags: list[str], metrics: list[str]) -> Part:
+    """``stacked(t, group, [(f, every row, t's column f) for f in flags], metrics)``
+    (every block holds all the rows, in order, keyed ``<flag>|<value>``) summed in
+    one pass over the table's own columns (:func:`analyzer.groupsum.block_moments`),
+    without the stacked table or the float matrix: so a game sums "the seats that
+    took reward r, and the others" for every r (Colorful Treasure's rewards). The
+    same rows as :func:`stacked`, to the bit; :func:`stacked` is asked where this
+    one does not apply (float metrics only, integer flags and cells, no NaN,
+    stacked rows not in group order)."""
+    from analyzer.groupsum import block_moments
+
+    def fallback() -> Part:
+        every = np.arange(t.rows)
+        return stacked(t, group, [(f, every, t.floats(f).astype(np.int64)) for f in flags], metrics)
+
+    if not flags or not t.rows:
+        return fallback()
+    cols = [t.cols[m] for m in metrics]
+    raw = [t.cols[f] for f in flags]
+    if any(not isinstance(c, np.ndarray) or c.dtype.kind != "f" for c in cols) or any(
+        not isinstance(r, np.ndarray) or r.dtype.kind not in "iu" for r in raw
+    ):
+        return fallback()
+    cell = t.key("cell")
+    sub = _number_codes(np.concatenate(raw))
+    if cell is None or sub is None or cell[0].min() < 0:
+        return fallback()
+    values = np.empty((len(cols), t.rows))
+    for j, c in enumerate(cols):
+        values[j] = c
+    if np.isnan(values).any():
+        return fallback()
+    texts, rank = np.unique(np.array(flags, object), return_inverse=True)
+    subs = sub[0].reshape(len(flags), t.rows)
+    sizes = [len(cell[1]), len(texts), len(sub[1])]
+    exact = np.zeros(len(metrics), np.bool_)
+    n, s, ss, in_order = block_moments(
+        cell[0], sizes[0], subs, sizes[2], rank.reshape(-1).astype(np.int64), values, exact
+    )
+    if in_order:  # pandas would sum with reduceat: stacked() does
+        return fallback()
+    present = np.flatnonzero(n[:, 0] > 0)
+    each = [present // (sizes[1] * sizes[2]), present // sizes[2] % sizes[1], present % sizes[2]]
+    found = [cell, (None, texts), (None, _texts(sub[1]))]
+    return _part(group, found, each, metrics, n[present], s[present], ss[present])
+
+
 def blockwise(t: Table, group: str, blocks: list, metrics: list[str]) -> list:
     """``[stacked(t, group, [block], metrics) for block in blocks]`` (blocks without
     ``sub``), with the work they share done once: each block's own moments, as
@@ -510,6 +598,8 @@ class Family:
         self.label, self.each = _labels([f[0] for f in self.found], self._sizes(self.keys))
         exact = t.exact(self.metrics)
         self.tight = [m for m, e in zip(self.metrics, exact, strict=True) if e]
+        self.tight_at = {m: k for k, m in enumerate(self.tight)}
+        self._loose: dict[bytes, dict] = {}  #: partition -> metric -> (sum, sumsq)
         cols = t.index(self.tight)
         self.s, self.ss = plain_moments(self.label, t.matrix(), cols, len(self.each[0]))
         self.size = np.bincount(self.label, minlength=len(self.each[0])).astype(np.float64)
@@ -540,17 +630,25 @@ class Family:
         kept = to_coarse >= 0
         sizes = np.bincount(to_coarse[kept], weights=self.size[kept], minlength=n_groups)
         n[:] = sizes.reshape(-1, 1)
-        loose = [j for j, m in enumerate(metrics) if m not in self.tight]
-        for j, m in enumerate(metrics):
-            if m in self.tight:
-                k = self.tight.index(m)
-                s[:, j] = np.bincount(to_coarse[kept], self.s[kept, k], minlength=n_groups)
-                ss[:, j] = np.bincount(to_coarse[kept], self.ss[kept, k], minlength=n_groups)
-        if loose:
-            cols = self.t.index([metrics[j] for j in loose])
-            _, s[:, loose], ss[:, loose] = group_moments(
-                rows, self.t.matrix(), cols, np.zeros(len(loose), bool), n_groups
+        tight = [j for j, m in enumerate(metrics) if m in self.tight_at]
+        if tight:  # integer sums: exact whatever the order, so a 0/1 matrix product
+            which = np.zeros((n_groups, len(to_coarse)))
+            which[to_coarse[kept], np.flatnonzero(kept)] = 1.0
+            at = [self.tight_at[metrics[j]] for j in tight]
+            s[:, tight], ss[:, tight] = which @ self.s[:, at], which @ self.ss[:, at]
+        # the other columns as pandas sums them, once per partition of the rows:
+        # groupings that split the rows alike (seat and seat x strategy when each
+        # seat plays one strategy) have the same sums, to the bit
+        done = self._loose.setdefault(to_coarse.tobytes(), {})
+        todo = [m for m in metrics if m not in self.tight_at and m not in done]
+        if todo:
+            _, s_new, ss_new = group_moments(
+                rows, self.t.matrix(), self.t.index(todo), np.zeros(len(todo), bool), n_groups
             )
+            done.update((m, (s_new[:, j], ss_new[:, j])) for j, m in enumerate(todo))
+        for j, m in enumerate(metrics):
+            if m not in self.tight_at:
+                s[:, j], ss[:, j] = done[m]
         found = [self.found[self.keys.index(k)] for k in coarse]
         return _part(group, found, each, metrics, n, s, ss)
 
@@ -593,7 +691,17 @@ def _game_level_part(t: Table, columns: tuple[Column, ...]) -> Part | None:
     names = ["mean_score", *(c.game_mean for c in own)]
     with np.errstate(invalid="ignore", divide="ignore"):
         level.update(zip(names, (s / n).T, strict=True))
-    return grouped(Table(pd.DataFrame(level)), "game", [], list(level)[1:])
+    metrics = list(level)[1:]
+    values = np.empty((len(metrics), n_games))
+    for j, m in enumerate(metrics):
+        values[j] = level[m]
+    cell = key_codes(level["cell"])
+    if np.isnan(values).any():  # grouped() of that table (pandas' path for NaN)
+        return grouped(Table(pd.DataFrame(level)), "game", [], metrics)
+    # grouped(Table(pd.DataFrame(level)), "game", [], metrics) without the table:
+    # every column is float64 (no sum exact in any order), none misses a value
+    source = (values, np.arange(len(metrics)), np.zeros(len(metrics), np.bool_))
+    return _summed("game", [cell], [cell[0]], metrics, source)
 
 
 def _game_columns(game: str) -> tuple[Column, ...]:
@@ -760,7 +868,7 @@ def assemble(parts) -> pd.DataFrame:
     levels, codes = [], []
     for name in ("cell", *_TEXT):
         uniq, inv = np.unique(cols[name], return_inverse=True)
-        levels.append(pd.Index(uniq))
+        levels.append(_level(uniq))
         codes.append(inv.reshape(-1))
     order = np.lexsort(codes[::-1])
     codes = [c[order] for c in codes]
@@ -779,6 +887,23 @@ def assemble(parts) -> pd.DataFrame:
 
 
 _TEXT = ("group", "key", "metric")
+#: the index levels made so far, by their values (an Index is immutable: batches
+#: share it, instead of converting the same texts to pandas' strings again)
+_LEVELS: dict[tuple, pd.Index] = {}
+
+
+def _level(values: np.ndarray) -> pd.Index:
+    """``pd.Index(values)`` (sorted distinct values of a partial's index level)."""
+    items = values.tolist()
+    if values.dtype == object and not all(type(v) is str for v in items):
+        return pd.Index(values)  # (1, 1.0 and True are one dict key)
+    key = (values.dtype.str, *items)
+    level = _LEVELS.get(key)
+    if level is None:
+        if len(_LEVELS) > 256:  # a bound on the memory it keeps
+            _LEVELS.clear()
+        level = _LEVELS[key] = pd.Index(values)
+    return level
 
 
 def _paired(

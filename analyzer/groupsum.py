@@ -171,3 +171,92 @@ def compress_labels(codes, sizes, total):
         if label[i] >= 0:
             label[i] = remap[label[i]]
     return label, present
+
+
+@njit
+def block_moments(cell, n_cells, subs, n_subs, rank, values, exact):
+    """``(n, sum, sumsq, in_order)`` of a table stacking ``R`` blocks that each hold
+    every row of a table in order: block ``r`` keys row ``i`` by ``(cell[i],
+    rank[r], subs[r, i])`` (codes below ``n_cells``, ``R``, ``n_subs``), its values
+    are ``values[:, i]`` (``float64[K, N]``). Groups are numbered by their key codes
+    (the cell most significant): ``float64[n_cells * R * n_subs, K]`` each, a group
+    without rows all zero. Sums are :func:`kahan_moments`'s over the stacked rows,
+    bit for bit, without building them; ``in_order`` says whether the stacked rows
+    come in group order (then pandas would use ``np.add.reduceat``: the caller
+    must sum otherwise)."""
+    n_blocks, n_rows = subs.shape
+    k_cols = values.shape[0]
+    n_groups = n_cells * n_blocks * n_subs
+    n = np.zeros((n_groups, k_cols))
+    s = np.zeros((n_groups, k_cols))
+    ss = np.zeros((n_groups, k_cols))
+    comp = np.zeros((n_groups, k_cols))
+    comp2 = np.zeros((n_groups, k_cols))
+    in_order = True
+    prev = -1
+    for r in range(n_blocks):
+        for i in range(n_rows):
+            lab = (cell[i] * n_blocks + rank[r]) * n_subs + subs[r, i]
+            if lab < prev:
+                in_order = False
+            prev = lab
+            for j in range(k_cols):
+                val = values[j, i]
+                if val != val:
+                    continue
+                n[lab, j] += 1.0
+                if exact[j]:
+                    s[lab, j] += val
+                    ss[lab, j] += val * val
+                    continue
+                y = val - comp[lab, j]
+                t = s[lab, j] + y
+                comp[lab, j] = t - s[lab, j] - y
+                if comp[lab, j] != comp[lab, j]:
+                    comp[lab, j] = 0.0
+                s[lab, j] = t
+                sq = val * val
+                y = sq - comp2[lab, j]
+                t = ss[lab, j] + y
+                comp2[lab, j] = t - ss[lab, j] - y
+                if comp2[lab, j] != comp2[lab, j]:
+                    comp2[lab, j] = 0.0
+                ss[lab, j] = t
+    return n, s, ss, in_order
+
+
+@njit
+def int_codes(arr, limit):
+    """``(ok, codes int64[N], values int64[G])``: each value of the integer array
+    ``arr`` as its rank among the distinct values (``values``, sorted), in two
+    sweeps through a table of the range; ``ok`` False (nothing else computed)
+    when the range spans ``limit`` or more values, or the values come near
+    int64's bounds."""
+    n_rows = len(arr)
+    codes = np.empty(n_rows, np.int64)
+    lo = np.int64(arr[0])
+    hi = lo
+    for i in range(n_rows):
+        v = np.int64(arr[i])
+        if v < lo:
+            lo = v
+        if v > hi:
+            hi = v
+    if lo < -(2**62) or hi > 2**62 or hi - lo >= limit:
+        return False, codes, np.empty(0, np.int64)
+    span = hi - lo + 1
+    remap = np.full(span, -1, np.int64)
+    for i in range(n_rows):
+        remap[np.int64(arr[i]) - lo] = 0
+    n_values = 0
+    for v in range(span):
+        if remap[v] == 0:
+            remap[v] = n_values
+            n_values += 1
+    values = np.empty(n_values, np.int64)
+    for v in range(span):
+        if remap[v] >= 0:
+            values[remap[v]] = v + lo
+    for i in range(n_rows):
+        codes[i] = remap[np.int64(arr[i]) - lo]
+    return True, codes, values

@@ -209,10 +209,29 @@ class _ExactSum:
     """
 
     def __init__(self) -> None:
-        self._index: pd.Index | None = None
+        #: the keys' index in pieces (the first partial's, then each partial's new
+        #: keys): appended once when read, not per batch (an append costs ms)
+        self._pieces: list[pd.Index] = []
+        self._size = 0  #: rows so far
         self._where: dict = {}  #: each key's row in ``_index``
         self._acc: dict[str, np.ndarray] = {}
         self._resid: dict[str, dict[int, int]] = {}
+
+    @property
+    def _index(self) -> pd.Index | None:
+        """Every key seen, in the order first seen (None before the first partial)."""
+        if not self._pieces:
+            return None
+        if len(self._pieces) > 1:
+            self._pieces = [self._pieces[0].append(self._pieces[1:])]
+        return self._pieces[0]
+
+    def _extend(self, new: pd.Index) -> None:
+        """Rows for the keys ``new`` (not seen before), after the others."""
+        self._pieces.append(new)
+        self._size += len(new)
+        for col, acc in self._acc.items():
+            self._acc[col] = np.concatenate([acc, np.zeros(len(new), acc.dtype)])
 
     def _grow(self, index: pd.Index) -> np.ndarray:
         """Add unseen keys of ``index``; return the positions of its rows."""
@@ -221,8 +240,8 @@ class _ExactSum:
         keys = index.tolist()
         if len(set(keys)) != len(keys):
             raise AnalyzerError("reducer: the partial aggregate has duplicate group keys")
-        if self._index is None:
-            self._index = index
+        if not self._pieces:
+            self._extend(index)
             self._where = {k: i for i, k in enumerate(keys)}
             return np.arange(len(keys), dtype=np.intp)
         where = self._where
@@ -231,9 +250,7 @@ class _ExactSum:
             new = index[unseen]
             for k in new.tolist():
                 where[k] = len(where)
-            self._index = self._index.append(new)
-            for col, acc in self._acc.items():
-                self._acc[col] = np.concatenate([acc, np.zeros(len(new), acc.dtype)])
+            self._extend(new)
         return np.array([where[k] for k in keys], np.intp)
 
     def _grow_pandas(self, index: pd.Index) -> np.ndarray:
@@ -242,18 +259,16 @@ class _ExactSum:
         if not index.is_unique:
             raise AnalyzerError("reducer: the partial aggregate has duplicate group keys")
         if self._index is None:
-            self._index = index
+            self._extend(index)
         else:
             new = index.difference(self._index, sort=False)
             if len(new):
-                self._index = self._index.append(new)
-                for col, acc in self._acc.items():
-                    self._acc[col] = np.concatenate([acc, np.zeros(len(new), acc.dtype)])
+                self._extend(new)
         return self._index.get_indexer(index)
 
     def add(self, partial: pd.DataFrame) -> None:
         pos = self._grow(partial.index)
-        n = len(self._index)
+        n = self._size
         for col in partial.columns:
             dtype = partial[col].dtype
             if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_integer_dtype(dtype):
@@ -335,6 +350,9 @@ def concat_tables(frames: list[pd.DataFrame]) -> pd.DataFrame:
     """``pd.concat`` of same-shaped tables in order, keeping a column categorical
     when every part has it categorical with different categories (the union, in
     order of first appearance; pandas would fall back to object)."""
+    fast = _concat_same(frames)
+    if fast is not None:
+        return fast
     out = pd.concat(frames, ignore_index=True)
     each = [f.dtypes for f in frames]
     categorical = {c for d in each for c, t in d.items() if isinstance(t, pd.CategoricalDtype)}
@@ -346,6 +364,39 @@ def concat_tables(frames: list[pd.DataFrame]) -> pd.DataFrame:
             cats = list(dict.fromkeys(c for d in dtypes for c in d.categories))
             out[col] = pd.Categorical(out[col], categories=cats)
     return out
+
+
+def _concat_same(frames: list[pd.DataFrame]) -> pd.DataFrame | None:
+    """``pd.concat(frames, ignore_index=True)`` of frames with the same columns and
+    dtypes (numpy's, or categoricals of the same categories), no attributes: each
+    column's arrays joined once, without pandas' per-block planning. None for
+    anything else (then pandas joins them)."""
+    from analyzer.aggregate import column_arrays
+
+    first = frames[0] if frames else None
+    if len(frames) < 2 or first.attrs or not first.columns.is_unique:
+        return None
+    dtypes = first.dtypes
+    for f in frames[1:]:
+        if f.attrs or not f.columns.equals(first.columns) or not f.dtypes.equals(dtypes):
+            return None
+    each = [column_arrays(f) for f in frames]
+    out = {}
+    for name, dtype in dtypes.items():
+        parts = [e[name] for e in each]
+        if isinstance(dtype, np.dtype):
+            out[name] = np.concatenate(parts)
+        elif isinstance(dtype, pd.CategoricalDtype):
+            # the same categories in the same order (== holds for any order)
+            if not all(p.categories.equals(dtype.categories) for p in parts):
+                return None
+            codes = np.concatenate([p.codes for p in parts])
+            out[name] = pd.Categorical.from_codes(codes, dtype=dtype)
+        else:
+            return None
+    result = pd.DataFrame(out, copy=False)
+    result.columns = first.columns
+    return result
 
 
 def _atomic_write(path: Path, write: Callable[[str], None]) -> None:

@@ -222,3 +222,117 @@ def test_blockwise_is_one_stacked_block_at_a_time():
         assert_same(A.assemble([got]), A.assemble([A.stacked(t, "u", [block], METRICS)]))
         if len(block[1]):
             assert_same(got.frame(), A.stacked_pandas(df, "u", [block], METRICS))
+
+
+def _flag_table(rng: np.random.Generator, rows: int) -> pd.DataFrame:
+    """Cells in order (as a scenario's batch has them), flags 0/1/2 and float metrics
+    whose sums depend on the order and algorithm of summation."""
+    return pd.DataFrame(
+        {
+            "cell": np.sort(rng.integers(0, 3, rows)).astype(np.int16),
+            "seat": np.tile(np.arange(4, dtype=np.int8), rows // 4),
+            "win": rng.choice(np.float32([1, 0, 0.5, 1 / 3, 0.25]), rows),
+            "score": rng.integers(0, 4000, rows) / 60,
+            "gem": (rng.random(rows) < 0.3).astype(np.int8),
+            "alpha": rng.integers(0, 3, rows).astype(np.int16),
+            "zed": (rng.random(rows) < 0.6).astype(np.int8),
+        }
+    )
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_flag_blocks_equal_stacked_blocks_and_pandas(seed):
+    df = _flag_table(np.random.default_rng(seed), 2000)
+    flags, metrics = ["gem", "zed", "alpha"], ["win", "score"]
+    every = np.arange(len(df))
+    blocks = [(f, every, df[f].to_numpy(np.int64)) for f in flags]
+    new = A.flag_blocks(A.Table(df), "reward", flags, metrics).frame()
+    assert_same(new, A.stacked(A.Table(df), "reward", blocks, metrics).frame())
+    assert_same(new, A.stacked_pandas(df, "reward", blocks, metrics))
+
+
+def test_flag_blocks_catch_a_planted_summation_bug(monkeypatch):
+    """The comparison above fails when the kernel adds plainly instead of Kahan's way
+    (the tables tell the two apart), and when it keys a row by the wrong block."""
+    import analyzer.groupsum as gs
+
+    df = _flag_table(np.random.default_rng(4), 2000)
+    flags, metrics = ["gem", "zed"], ["win", "score"]
+    every = np.arange(len(df))
+    blocks = [(f, every, df[f].to_numpy(np.int64)) for f in flags]
+    old = A.stacked_pandas(df, "reward", blocks, metrics)
+    kernel = gs.block_moments
+
+    def plain(cell, n_cells, subs, n_subs, rank, values, exact):
+        return kernel(cell, n_cells, subs, n_subs, rank, values, np.ones_like(exact))
+
+    def swapped(cell, n_cells, subs, n_subs, rank, values, exact):
+        return kernel(cell, n_cells, subs[::-1].copy(), n_subs, rank, values, exact)
+
+    for bug in (plain, swapped):
+        monkeypatch.setattr(gs, "block_moments", bug)
+        with pytest.raises(AssertionError):
+            assert_same(A.flag_blocks(A.Table(df), "reward", flags, metrics).frame(), old)
+    monkeypatch.setattr(gs, "block_moments", kernel)
+    assert_same(A.flag_blocks(A.Table(df), "reward", flags, metrics).frame(), old)
+
+
+def test_flag_blocks_in_group_order_are_summed_as_pandas_does():
+    """One block whose flags come sorted: pandas sums with reduceat, and so do we."""
+    df = _flag_table(np.random.default_rng(5), 400).sort_values(["cell", "gem"], kind="stable")
+    df = df.reset_index(drop=True)
+    blocks = [("gem", np.arange(len(df)), df["gem"].to_numpy(np.int64))]
+    new = A.flag_blocks(A.Table(df), "reward", ["gem"], ["win", "score"]).frame()
+    assert_same(new, A.stacked_pandas(df, "reward", blocks, ["win", "score"]))
+
+
+def test_column_arrays_are_the_columns_arrays():
+    df = _batch("colorful_treasure", ["greedy", "random"], tables=False)["games"]
+    df["nullable"] = pd.array(np.arange(len(df)) % 3, dtype="Int64")
+    got = A.column_arrays(df)
+    assert list(got) == list(df.columns)
+    for name, col in df.items():
+        want = col.to_numpy() if isinstance(col.dtype, np.dtype) else col.array
+        assert type(got[name]) is type(want)
+        assert got[name].dtype == want.dtype
+        assert np.array_equal(np.asarray(got[name]), np.asarray(want))
+
+
+def test_float_key_texts_are_pandas_texts_whatever_was_seen_before():
+    """Key texts of float columns are pandas' ``astype(str)``, also when remembered
+    from an earlier batch (-0.0 and 0.0 apart, NaN, infinities, tiny and huge)."""
+    values = np.array(
+        [0.0, -0.0, 1 / 3, 17.5, 1e-300, 1e300, np.inf, -np.inf, np.nan, 0.1 + 0.2, 2.0**60]
+    )
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        sample = rng.choice(values, 40)
+        want = pd.Series(sample).astype(str).to_numpy(object)
+        got = A._texts(sample)
+        assert got.dtype == object and got.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize(
+    "dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
+)
+def test_integer_key_codes_are_numpys_unique(dtype):
+    """Integer key codes (the numba kernel, and numpy where it declines: a wide range,
+    values near int64's bounds, uint64) against ``np.unique``: ranks and values."""
+    from analyzer.groupsum import int_codes
+
+    rng = np.random.default_rng(11)
+    info = np.iinfo(dtype)
+    samples = [
+        rng.integers(max(info.min, -40), min(info.max, 90), 3000, endpoint=True),
+        np.full(7, min(info.max, 5)),
+        np.array([info.min, info.max, 0, info.max], dtype),  # the whole range: numpy's path
+    ]
+    for values in samples:
+        arr = np.asarray(values).astype(dtype)
+        codes, uniq = A._number_codes(arr)
+        want_uniq, want_codes = np.unique(arr, return_inverse=True)
+        assert uniq.dtype == arr.dtype and np.array_equal(uniq, want_uniq)
+        assert codes.dtype == np.int64 and np.array_equal(codes, want_codes.reshape(-1))
+    ok, codes, uniq = int_codes(np.array([3, -2, 3, 9], np.int16), 100)
+    assert ok and codes.tolist() == [1, 0, 1, 2] and uniq.tolist() == [-2, 3, 9]
+    assert not int_codes(np.array([0, 100], np.int16), 100)[0]  # a range of 101 values

@@ -529,3 +529,33 @@ def test_exact_sum_key_lookup_twin_fails_on_a_planted_bug(monkeypatch):
         fast.add(part)
     with pytest.raises(AssertionError):
         pd.testing.assert_frame_equal(fast.value(), slow.value(), check_exact=True)
+
+
+@pytest.mark.parametrize("game", ["colorful_treasure", "unearth"])
+def test_concat_of_same_shaped_batches_is_pandas_concat(game):
+    """The runner's own join of same-shaped batch tables (``_concat_same``) against
+    ``pd.concat``: the same frame, dtypes, categories and index; frames that differ
+    in a dtype or in categories go to pandas."""
+    from analyzer.driver import ScenarioJob
+    from analyzer.games import load_game
+
+    g = load_game(game)
+    job = g.make_job(3, ["random", "random", g.default_strategy], 4, g.load_rules({}, {}, "r"))
+    sj = ScenarioJob(jobs=((job,),), per_order=10**9)
+    frames = [sj(i * 50, 50)["games"] for i in range(3)]
+    fast = runner._concat_same(frames)
+    slow = pd.concat(frames, ignore_index=True)
+    pd.testing.assert_frame_equal(fast, slow, check_exact=True)
+    assert fast.columns.dtype == slow.columns.dtype and fast.index.equals(slow.index)
+    assert runner.concat_tables(frames).equals(slow)
+    other = frames[1].assign(seat=frames[1]["seat"].astype(np.int16))
+    assert runner._concat_same([frames[0], other]) is None
+    cats = frames[1].assign(strategy=frames[1]["strategy"].cat.add_categories(["zzz"]))
+    assert runner._concat_same([frames[0], cats]) is None
+    turned = frames[1]["strategy"].cat.reorder_categories(
+        frames[1]["strategy"].cat.categories[::-1]
+    )  # equal dtypes for pandas (unordered), other codes
+    assert runner._concat_same([frames[0], frames[1].assign(strategy=turned)]) is None
+    # a planted bug (a frame's rows twice) is seen by the comparison above
+    with pytest.raises(AssertionError):
+        pd.testing.assert_frame_equal(runner._concat_same([frames[0], frames[0]]), slow)

@@ -210,34 +210,36 @@ def deal_layouts(rules: Rules, seed: int, start: int, count: int) -> np.ndarray:
     return grids
 
 
-def recompute_scores(rules: Rules, players: int, results: np.ndarray) -> np.ndarray:
+def recompute_scores(rules: Rules, players: int, results: np.ndarray, columns=None) -> np.ndarray:
     """Scores in 60ths recomputed with numpy from the final holdings in ``results``
     (a twin of ``turn.final_scores`` written independently): gem table, diamond
     cards, plastic diamonds, the action tiles held, the shared treasure reward.
     The two "first to"
     rewards depend on the order of play, not the final state: their points are
     taken from ``results`` after checking that each went to at most one seat of a
-    game, at its value (else the game's first score is set to -1)."""
+    game, at its value (else the game's first score is set to -1). ``columns``:
+    ``results`` transposed, one row per result column (:func:`result_columns`)."""
     t = rules.tables
     R = engine
+    c = result_columns(results) if columns is None else columns
     table = np.asarray(t.gem_points, np.int64)
-    gems = np.minimum(results[:, R.R_GEMS : R.R_GEMS + t.n_colours], len(table) - 1)
-    pts = table[gems].sum(axis=1)
-    pts += results[:, R.R_DIAMOND] * t.diamond_card + results[:, R.R_PLASTIC] * t.plastic_diamond
+    gems = np.minimum(c[R.R_GEMS : R.R_GEMS + t.n_colours], len(table) - 1)
+    pts = table[gems].sum(axis=0)
+    pts += c[R.R_DIAMOND] * t.diamond_card + c[R.R_PLASTIC] * t.plastic_diamond
     for i in range(t.n_tiles):  # the action tiles held at the end
-        pts += ((results[:, R.R_TILES_HELD] >> i) & 1) * int(t.tile_points[i])
+        pts += ((c[R.R_TILES_HELD] >> i) & 1) * int(t.tile_points[i])
     out = pts * SCALE
     if t.rewards:
         games = results.shape[0] // players
-        treasure = results[:, R.R_TREASURE].reshape(games, players)
+        treasure = c[R.R_TREASURE].reshape(games, players)
         if t.stolen_ignore:  # only the cards never taken by a steal count
-            treasure = results[:, R.R_TREASURE_COUNTED].reshape(games, players)
+            treasure = c[R.R_TREASURE_COUNTED].reshape(games, players)
         best = treasure.max(axis=1, keepdims=True)
         top = (treasure == best) & (best >= t.treasure_min)
         tied = np.maximum(top.sum(axis=1, keepdims=True), 1)
         out += (top * (t.treasure_points * SCALE // tied)).reshape(-1)
         for j, value in ((3, t.gem_reward[players]), (4, t.explorer_points)):
-            got = results[:, R.R_PARTS + j].reshape(games, players)
+            got = c[R.R_PARTS + j].reshape(games, players)
             ok = ((got == 0) | (got == value * SCALE)).all(axis=1) & ((got > 0).sum(axis=1) <= 1)
             out += got.reshape(-1)
             out.reshape(games, players)[~ok, 0] = -1
@@ -253,10 +255,17 @@ def play_tables(job: GameJob, start: int, count: int) -> dict[str, pd.DataFrame]
     return out
 
 
-def check_results(job: GameJob, start: int, results: np.ndarray) -> None:
+def result_columns(results: np.ndarray) -> np.ndarray:
+    """``results`` (one row per seat-game) as one row per result column, contiguous:
+    a column is then read in one sweep, not one value every row's width."""
+    return np.ascontiguousarray(results.T)
+
+
+def check_results(job: GameJob, start: int, results: np.ndarray, columns=None) -> None:
     """Raise ``RuntimeError`` if a game broke an invariant or its score does not
-    recompute."""
-    bad = results[:, engine.R_BAD]
+    recompute. ``columns``: :func:`result_columns` of ``results`` (made if not given)."""
+    c = result_columns(results) if columns is None else columns
+    bad = c[engine.R_BAD]
     capped = np.flatnonzero(bad & engine.BAD_ABORTED)
     if len(capped):  # the rules as given never end: the run fails loudly
         from analyzer.errors import InputError
@@ -272,8 +281,8 @@ def check_results(job: GameJob, start: int, results: np.ndarray) -> None:
         )
     # the key and chest cards counted for the treasure reward (the recomputed score
     # reads them): all of a seat's under stolen_cards = count, never more than it holds
-    held = results[:, engine.R_TREASURE]
-    counted = results[:, engine.R_TREASURE_COUNTED]
+    held = c[engine.R_TREASURE]
+    counted = c[engine.R_TREASURE_COUNTED]
     wrong = (counted < 0) | (counted > held)
     if not job.rules.tables.stolen_ignore:
         wrong |= counted != held
@@ -283,8 +292,8 @@ def check_results(job: GameJob, start: int, results: np.ndarray) -> None:
             "colorful_treasure engine invariant failed (treasure cards counted) "
             f"in game {start + i}"
         )
-    again = recompute_scores(job.rules, job.players, results)
-    diff = np.flatnonzero(again != results[:, engine.R_SCORE])
+    again = recompute_scores(job.rules, job.players, results, c)
+    diff = np.flatnonzero(again != c[engine.R_SCORE])
     if len(diff):
         i = int(diff[0]) // job.players
         raise RuntimeError(f"colorful_treasure score does not recompute in game {start + i}")
@@ -292,7 +301,8 @@ def check_results(job: GameJob, start: int, results: np.ndarray) -> None:
 
 def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataFrame:
     """The ``games`` table: core columns, then those of ``plugin.games_columns``."""
-    check_results(job, start, results)
+    c = result_columns(results)  # each column read in one sweep
+    check_results(job, start, results, c)
     rules = job.rules
     n = job.players
     R = engine
@@ -301,15 +311,15 @@ def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataF
         "seat": np.tile(np.arange(n, dtype=np.int8), count),
         "n_players": np.full(count * n, n, np.int8),
         "strategy": strategy_column(job.strategies, count, strategy_categories(job.strategies)),
-        "score": results[:, R.R_SCORE] / SCALE,
+        "score": c[R.R_SCORE] / SCALE,
         "win": wins.astype(np.float32),
-        "game_turns": results[:, R.R_GAME_TURNS].astype(np.int16),
-        "turns": results[:, R.R_TURNS].astype(np.int16),
+        "game_turns": c[R.R_GAME_TURNS].astype(np.int16),
+        "turns": c[R.R_TURNS].astype(np.int16),
     }
     for i, name in enumerate(PART_NAMES):
-        cols[f"pts_{name}"] = results[:, R.R_PARTS + i] / SCALE
+        cols[f"pts_{name}"] = c[R.R_PARTS + i] / SCALE
     for g, colour in enumerate(rules.colours):
-        cols[f"gems_{colour}"] = results[:, R.R_GEMS + g].astype(np.int8)
+        cols[f"gems_{colour}"] = c[R.R_GEMS + g].astype(np.int8)
     simple = {
         "colours_held": R.R_COLOURS,
         "wonders_held": R.R_WONDERS,
@@ -326,20 +336,20 @@ def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataF
         "took_nothing": R.R_NOTHING,
     }
     for name, col in simple.items():
-        cols[name] = results[:, col].astype(np.int16)
-    cols["gem_reward"] = (results[:, R.R_PARTS + 3] > 0).astype(np.int8)
-    cols["explorer_reward"] = (results[:, R.R_PARTS + 4] > 0).astype(np.int8)
-    cols["treasure_reward"] = (results[:, R.R_PARTS + 5] > 0).astype(np.int8)
-    cols["cards_left"] = results[:, R.R_LEFT].astype(np.int8)
+        cols[name] = c[col].astype(np.int16)
+    cols["gem_reward"] = (c[R.R_PARTS + 3] > 0).astype(np.int8)
+    cols["explorer_reward"] = (c[R.R_PARTS + 4] > 0).astype(np.int8)
+    cols["treasure_reward"] = (c[R.R_PARTS + 5] > 0).astype(np.int8)
+    cols["cards_left"] = c[R.R_LEFT].astype(np.int8)
     if rules.tables.n_tiles:
-        cols["pts_tiles"] = results[:, R.R_PTS_TILES] / SCALE
-        cols["tiles_taken"] = results[:, R.R_TILES_TAKEN].astype(np.int8)
-        cols["tiles_used"] = results[:, R.R_TILES_USED].astype(np.int8)
+        cols["pts_tiles"] = c[R.R_PTS_TILES] / SCALE
+        cols["tiles_taken"] = c[R.R_TILES_TAKEN].astype(np.int8)
+        cols["tiles_used"] = c[R.R_TILES_USED].astype(np.int8)
         mask: dict[str, int] = {}  # the tiles showing each side (a designer may repeat one)
         for i, (_, side) in enumerate(rules.tile_sides()):
             mask[side] = mask.get(side, 0) | 1 << i
         for side, m in mask.items():
-            cols[f"tile_{side}"] = ((results[:, R.R_TILES_TOOK] & m) != 0).astype(np.int8)
+            cols[f"tile_{side}"] = ((c[R.R_TILES_TOOK] & m) != 0).astype(np.int8)
     return pd.DataFrame(cols, copy=False)  # the arrays are this frame's own: no copy
 
 

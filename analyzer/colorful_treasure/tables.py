@@ -26,13 +26,14 @@ def reduce(tables: dict[str, pd.DataFrame]) -> list:
     g = tables.get("games")
     if g is not None and len(g):
         tiles = [c for c in g if c.startswith("tile_")]
-        # only the columns read here: the numeric matrix is built for these alone
-        t = A.Table(g[["cell", "seat", "win", "score", *(r for r in REWARDS if r in g), *tiles]])
-        every = np.arange(len(g))
-        blocks = [(r, every, t.floats(r).astype(np.int64)) for r in REWARDS if r in g]
-        parts.append(A.stacked(t, "reward", blocks, ["win", "score"]))
-        parts.append(A.grouped(t, "ct_games", [], None, t.floats("seat") == 0))
+        t = A.Table(g)
+        # every reward's blocks in one pass over the columns (no stacked table)
+        rewards = [r for r in REWARDS if r in t.names]
+        parts.append(A.flag_blocks(t, "reward", rewards, ["win", "score"]))
+        parts.append(A.grouped(t, "ct_games", [], None, t.cols["seat"] == 0))
         if tiles:  # games with action tiles (cells without have NaN): holders of each side
+            # only the columns read here: the numeric matrix is built for these alone
+            t = A.Table(g[["cell", "seat", "win", "score", *tiles]])
             blocks = []
             for c in tiles:
                 held = t.floats(c)
