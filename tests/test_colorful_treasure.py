@@ -128,7 +128,7 @@ def test_bad_values_give_one_line_errors(rulings, overrides, message):
 def test_the_game_is_registered_and_describes_itself():
     game = load_game("colorful_treasure")
     assert game.title == "Colorful Treasure"
-    assert game.strategy_names() == ("random", "greedy", "perfect", "hunter", "baseline")
+    assert game.strategy_names() == ("random", "greedy", "perfect", "hunter", "baseline", "search")
     rules = game.load_rules({"take": "optional"}, {"rewards.treasure.points": 8}, "s.toml")
     assert game.rules_settings(rules) == (
         {

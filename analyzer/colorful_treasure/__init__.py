@@ -6,7 +6,8 @@ Section map (``docs/rules/colorful-treasure.md``):
   (data in ``data/``), integer codes in :mod:`.codes`
 - Set-up, A turn, Scoring (rewards, end scoring), memory: :mod:`.turn`
 - Game end, the turn as a whole, invariants: :mod:`.engine` (state in :mod:`.state`)
-- Players and memory: :mod:`.strategies`
+- Players and memory: :mod:`.strategies`; the ``search`` player :mod:`.search`
+- Table answers: exact odds :mod:`.odds`, deep advice :mod:`.deep`
 - Exact checks: :mod:`.exact`
 - Python entry point for whole games: :mod:`.game`; replays :mod:`.replay`
 - The game as the machinery sees it: :mod:`.plugin`; its tables and charts:

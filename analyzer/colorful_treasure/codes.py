@@ -54,14 +54,27 @@ class Plan(IntEnum):
 
 #: strategy names, in code order; the parameter rows of the first four live in
 #: ``data/players.toml``, baseline's is :data:`BASELINE_PARAMS`
-STRATEGY_NAMES = ("random", "greedy", "perfect", "hunter", "baseline")
+STRATEGY_NAMES = ("random", "greedy", "perfect", "hunter", "baseline", "search")
 #: the strategies before ``baseline``: the ``strategy`` column's categories unless a
 #: seat plays it (tables of earlier runs unchanged), the rows of ``data/players.toml``
 PLAYED_NAMES = STRATEGY_NAMES[:4]
 #: strategies that take no ``strategy_params`` and no ``players.<name>`` override
 FROZEN_STRATEGIES = ("baseline",)
 #: plan of each strategy code
-STRATEGY_PLANS = (Plan.RANDOM, Plan.EXPECT, Plan.EXPECT, Plan.EXPECT, Plan.BASELINE)
+STRATEGY_PLANS = (Plan.RANDOM, Plan.EXPECT, Plan.EXPECT, Plan.EXPECT, Plan.BASELINE, Plan.EXPECT)
+#: ``search`` plays ``greedy``'s row and plan except at the decisions it searches
+#: (:mod:`~analyzer.colorful_treasure.search`); a slow strategy: never tuned
+SEARCH = "search"
+#: the strategy ``search`` plays where it does not search, and its rollouts' players
+SEARCH_BASE = "greedy"
+#: defaults of the settings (``strategy_params = {search = {budget = 64}}``):
+#: name, default, what it is
+SEARCH_PARAMS = (
+    ("budget", 96.0, "rollouts per decision"),
+    ("width", 6.0, "reveal choices kept for the rollouts (greedy's and the best by ev)"),
+    ("margin", 0.01, "weight of the score margin (points) in a rollout's value"),
+    ("z", 1.0, "standard errors another choice must beat greedy's by"),
+)
 #: parameter names, in the order of a strategy's parameter row
 PARAM_NAMES = ("recall", "treasure", "reward", "deny", "third")
 P_RECALL, P_TREASURE, P_REWARD, P_DENY, P_THIRD = range(5)

@@ -141,6 +141,21 @@ def play_turn(s, t, seat, n, game):
     choose_first(s, t, seat, n, k)
     for i in range(k):
         reveal(s, seat, s.pick[i])
+    finish_turn(s, t, seat, n, game)
+
+
+@njit
+def finish_turn(s, t, seat, n, game):
+    """The rest of ``seat``'s turn once its first cards are face up: the extra
+    reveals, the take, the cards turned back (:func:`reveal_more_and_take`), then
+    :func:`pairs_and_rewards`."""
+    reveal_more_and_take(s, t, seat, n)
+    pairs_and_rewards(s, t, seat, n, game)
+
+
+@njit
+def reveal_more_and_take(s, t, seat, n):
+    """``seat``'s extra reveals, its take, and every card still face up turned back."""
     extra = 0
     for _ in range(t.extra_reveals):
         p = choose_extra(s, t, seat, n)
@@ -175,16 +190,57 @@ def play_turn(s, t, seat, n, game):
                 ):
                     take_from_grid(s, t, seat, c)
     turn_back(s, n, seat)
+
+
+@njit
+def pairs_and_rewards(s, t, seat, n, game):
+    """The end of ``seat``'s turn: a steal for each key and chest pair it holds,
+    then the rewards it now meets."""
     while pairs_ready(s, seat):
         discard_pair(s, t, seat)
         victim, card = choose_steal(s, t, seat, n)
-        if victim < 0:
-            s.stats[seat, ST_NO_VICTIM] += 1
-            trace(s, EV_NO_VICTIM, seat, 0, 0, 0)
-        else:
-            steal(s, t, seat, victim, card, game)
+        do_steal(s, t, seat, n, victim, card, game)
     check_rewards(s, t, seat, n)
     s.stats[seat, ST_TURNS] += 1
+
+
+@njit
+def do_steal(s, t, seat, n, victim, card, game):
+    """``seat``'s steal of ``card`` from ``victim`` (-1: nobody to steal from)."""
+    if victim < 0:
+        s.stats[seat, ST_NO_VICTIM] += 1
+        trace(s, EV_NO_VICTIM, seat, 0, 0, 0)
+    else:
+        steal(s, t, seat, victim, card, game)
+
+
+@njit
+def next_seat(s, t, seat, n, turns):
+    """After ``turns`` turns, the last one ``seat``'s: the seat to play next, or -1
+    when the game is over ("Game end"; the turn cap sets ``S_ABORTED``)."""
+    left = s.sc[S_LEFT]
+    if left == 0:
+        return -1
+    if left <= t.end_cards and (t.finish_round == 0 or seat == n - 1):
+        return -1
+    if t.last_end == 1 and left < t.first_reveals:
+        return -1  # ruling last_cards = "end": too few cards for a turn's reveals
+    if turns >= t.max_turns:  # (a game that has just ended is no abort)
+        s.sc[S_ABORTED] = 1
+        return -1
+    return seat + 1 if seat + 1 < n else 0
+
+
+@njit
+def start_game(s, t, n, key0, key1, game):
+    """Seed game ``game``'s stream and set it up (no turn played)."""
+    rng_seed(s.rng, key0, key1, game)
+    s.sc[S_GAME] = game
+    s.sc[S_N] = n
+    s.sc[S_ABORTED] = 0
+    setup(s, t, n)
+    if t.n_tiles > 0:
+        tiles_setup(s, t, n)
 
 
 @njit
@@ -195,13 +251,7 @@ def play_game(s, t, n, key0, key1, game):
     the last seat (seat ``n - 1``); the young variant ends when the grid is empty.
     With the ruling ``last_cards = "end"`` the game ends at once when fewer cards
     are left than a turn reveals at first. Draws only from the game's own stream."""
-    rng_seed(s.rng, key0, key1, game)
-    s.sc[S_GAME] = game
-    s.sc[S_N] = n
-    s.sc[S_ABORTED] = 0
-    setup(s, t, n)
-    if t.n_tiles > 0:
-        tiles_setup(s, t, n)
+    start_game(s, t, n, key0, key1, game)
     seat = 0
     turns = 0
     while True:
@@ -212,17 +262,9 @@ def play_game(s, t, n, key0, key1, game):
         else:
             play_turn(s, t, seat, n, game)
         turns += 1
-        left = s.sc[S_LEFT]
-        if left == 0:
+        seat = next_seat(s, t, seat, n, turns)
+        if seat < 0:
             break
-        if left <= t.end_cards and (t.finish_round == 0 or seat == n - 1):
-            break
-        if t.last_end == 1 and left < t.first_reveals:
-            break  # ruling last_cards = "end": too few cards for a turn's reveals
-        if turns >= t.max_turns:  # (a game that has just ended is no abort)
-            s.sc[S_ABORTED] = 1
-            break
-        seat = seat + 1 if seat + 1 < n else 0
     s.sc[S_TURN] = turns
     return turns
 
@@ -323,76 +365,83 @@ def play_batch(s, t, o, n, key0, key1, start, count):
 
     Each seat's Plan and parameter row are ``s.plan`` and ``s.prm``.
     A tied top score shares the win (``tie_share``) or gives no winner."""
-    results = o.results
-    wins = o.wins
     for i in range(count):
         turns = play_game(s, t, n, key0, key1, start + i)
-        final_scores(s, t, n)
-        bad = check_invariants(s, t, n)
-        best = s.parts[0, R_SCORE]
-        for q in range(n):
-            best = max(best, s.parts[q, R_SCORE])
-        top = 0
-        for q in range(n):
-            if s.parts[q, R_SCORE] == best:
-                top += 1
-            tot = s.parts[q, R_PTS_PART]
-            for j in range(N_PARTS):
-                tot += s.parts[q, j]
-            if tot != s.parts[q, R_SCORE]:
-                bad |= BAD_SCORE
-        s.sc[S_BAD] = bad
-        for q in range(n):
-            r = i * n + q
-            for j in range(N_PARTS + 1):
-                results[r, R_PARTS + j] = s.parts[q, j]
-            results[r, R_TURNS] = s.stats[q, ST_TURNS]
-            results[r, R_GAME_TURNS] = turns
-            results[r, R_DIAMOND] = s.held[q, H_DIAMOND]
-            results[r, R_PLASTIC] = s.held[q, H_PLASTIC]
-            results[r, R_TREASURE] = s.held[q, H_TREASURE]
-            results[r, R_COLOURS] = s.held[q, H_COLOURS]
-            results[r, R_WONDERS] = s.held[q, H_WONDERS]
-            results[r, R_CARDS] = s.held[q, H_CARDS]
-            results[r, R_MARKERS] = s.held[q, H_KEYS] + s.held[q, H_CHESTS]
-            results[r, R_STEALS] = s.stats[q, ST_STEALS]
-            results[r, R_ROBBED] = s.stats[q, ST_ROBBED]
-            results[r, R_STOLE_PLASTIC] = s.stats[q, ST_STOLE_PLASTIC]
-            results[r, R_THIRD] = s.stats[q, ST_THIRD]
-            results[r, R_TREASURE_TURNS] = s.stats[q, ST_TREASURE_TURNS]
-            results[r, R_NOTHING] = s.stats[q, ST_NOTHING]
-            results[r, R_NO_VICTIM] = s.stats[q, ST_NO_VICTIM]
-            results[r, R_BAD] = bad
-            results[r, R_LEFT] = s.sc[S_LEFT]
-            results[r, R_GEM_TURN] = s.sc[S_GEM_TURN]
-            results[r, R_EXPLORER_TURN] = s.sc[S_EXPLORER_TURN]
-            results[r, R_TREASURE_COUNTED] = s.counted[q]
-            results[r, R_PTS_TILES] = s.parts[q, R_PTS_PART]
-            results[r, R_TILES_TAKEN] = s.stats[q, ST_TILES_TAKEN]
-            results[r, R_TILES_USED] = s.stats[q, ST_TILES_USED]
-            took = 0
-            held = 0
-            if t.n_tiles > 0:
-                took = s.tiles_took[q]
-                for k in range(t.n_tiles):
-                    if s.tile_owner[k] == q:
-                        held |= 1 << k
-            results[r, R_TILES_TOOK] = took
-            results[r, R_TILES_HELD] = held
-            for g in range(t.n_colours):
-                results[r, R_GEMS + g] = s.gems[q, g]
-            won = s.parts[q, R_SCORE] == best
-            if not won:
-                wins[r] = 0.0
-            elif top == 1:
-                wins[r] = 1.0
-            elif t.tie_share == 1:
-                wins[r] = np.float32(1.0 / top)
-            else:
-                wins[r] = 0.0
-            if t.rewards == 1:  # the treasure majority, as scored
-                trace(s, EV_TREASURE, q, s.counted[q], s.parts[q, 5], 0)
-            trace(s, EV_END, q, s.parts[q, R_SCORE], np.int64(wins[r] * 1000.0 + 0.5), 0)
+        record_game(s, t, o, n, i, turns)
+
+
+@njit
+def record_game(s, t, o, n, i, turns):
+    """Score the game just played in ``s`` (``turns`` turns), check its invariants
+    and write its rows ``i * n ..`` of ``o`` (:func:`play_batch`)."""
+    results = o.results
+    wins = o.wins
+    final_scores(s, t, n)
+    bad = check_invariants(s, t, n)
+    best = s.parts[0, R_SCORE]
+    for q in range(n):
+        best = max(best, s.parts[q, R_SCORE])
+    top = 0
+    for q in range(n):
+        if s.parts[q, R_SCORE] == best:
+            top += 1
+        tot = s.parts[q, R_PTS_PART]
+        for j in range(N_PARTS):
+            tot += s.parts[q, j]
+        if tot != s.parts[q, R_SCORE]:
+            bad |= BAD_SCORE
+    s.sc[S_BAD] = bad
+    for q in range(n):
+        r = i * n + q
+        for j in range(N_PARTS + 1):
+            results[r, R_PARTS + j] = s.parts[q, j]
+        results[r, R_TURNS] = s.stats[q, ST_TURNS]
+        results[r, R_GAME_TURNS] = turns
+        results[r, R_DIAMOND] = s.held[q, H_DIAMOND]
+        results[r, R_PLASTIC] = s.held[q, H_PLASTIC]
+        results[r, R_TREASURE] = s.held[q, H_TREASURE]
+        results[r, R_COLOURS] = s.held[q, H_COLOURS]
+        results[r, R_WONDERS] = s.held[q, H_WONDERS]
+        results[r, R_CARDS] = s.held[q, H_CARDS]
+        results[r, R_MARKERS] = s.held[q, H_KEYS] + s.held[q, H_CHESTS]
+        results[r, R_STEALS] = s.stats[q, ST_STEALS]
+        results[r, R_ROBBED] = s.stats[q, ST_ROBBED]
+        results[r, R_STOLE_PLASTIC] = s.stats[q, ST_STOLE_PLASTIC]
+        results[r, R_THIRD] = s.stats[q, ST_THIRD]
+        results[r, R_TREASURE_TURNS] = s.stats[q, ST_TREASURE_TURNS]
+        results[r, R_NOTHING] = s.stats[q, ST_NOTHING]
+        results[r, R_NO_VICTIM] = s.stats[q, ST_NO_VICTIM]
+        results[r, R_BAD] = bad
+        results[r, R_LEFT] = s.sc[S_LEFT]
+        results[r, R_GEM_TURN] = s.sc[S_GEM_TURN]
+        results[r, R_EXPLORER_TURN] = s.sc[S_EXPLORER_TURN]
+        results[r, R_TREASURE_COUNTED] = s.counted[q]
+        results[r, R_PTS_TILES] = s.parts[q, R_PTS_PART]
+        results[r, R_TILES_TAKEN] = s.stats[q, ST_TILES_TAKEN]
+        results[r, R_TILES_USED] = s.stats[q, ST_TILES_USED]
+        took = 0
+        held = 0
+        if t.n_tiles > 0:
+            took = s.tiles_took[q]
+            for k in range(t.n_tiles):
+                if s.tile_owner[k] == q:
+                    held |= 1 << k
+        results[r, R_TILES_TOOK] = took
+        results[r, R_TILES_HELD] = held
+        for g in range(t.n_colours):
+            results[r, R_GEMS + g] = s.gems[q, g]
+        won = s.parts[q, R_SCORE] == best
+        if not won:
+            wins[r] = 0.0
+        elif top == 1:
+            wins[r] = 1.0
+        elif t.tie_share == 1:
+            wins[r] = np.float32(1.0 / top)
+        else:
+            wins[r] = 0.0
+        if t.rewards == 1:  # the treasure majority, as scored
+            trace(s, EV_TREASURE, q, s.counted[q], s.parts[q, 5], 0)
+        trace(s, EV_END, q, s.parts[q, R_SCORE], np.int64(wins[r] * 1000.0 + 0.5), 0)
 
 
 @njit

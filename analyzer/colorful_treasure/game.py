@@ -23,6 +23,9 @@ from analyzer.colorful_treasure.codes import (
     PARAM_NAMES,
     PLAYED_NAMES,
     SCALE,
+    SEARCH,
+    SEARCH_BASE,
+    SEARCH_PARAMS,
     STRATEGY_NAMES,
     STRATEGY_PLANS,
 )
@@ -90,6 +93,8 @@ def strategy_arrays(rules: Rules, strategies: Sequence[str], params: dict | None
     rows["baseline"] = dict(zip(PARAM_NAMES, BASELINE_PARAMS, strict=True))
     tunable = ", ".join(s for s in STRATEGY_NAMES if s not in FROZEN_STRATEGIES)
     for name, values in (params or {}).items():
+        if name == SEARCH:
+            continue  # its own settings (search_settings); its row is greedy's
         if name in FROZEN_STRATEGIES:
             raise bad_value("strategy_params", name, f"{tunable} ({name} is frozen: no parameters)")
         if name not in STRATEGY_NAMES:
@@ -102,6 +107,7 @@ def strategy_arrays(rules: Rules, strategies: Sequence[str], params: dict | None
             if key == "recall" and not 0.0 <= val <= 1.0:
                 raise bad_value(f"strategy_params.{name}.recall", val, "0.0 to 1.0")
             rows[name][key] = float(val)
+    rows[SEARCH] = rows[SEARCH_BASE]
     plan = np.array([STRATEGY_PLANS[STRATEGY_NAMES.index(s)] for s in strategies], np.int64)
     prm = np.array([[rows[s][p] for p in PARAM_NAMES] for s in strategies], np.float64)
     return plan, prm.reshape(len(strategies), len(PARAM_NAMES))
@@ -110,7 +116,36 @@ def strategy_arrays(rules: Rules, strategies: Sequence[str], params: dict | None
 def strategy_categories(strategies: Sequence[str]) -> tuple[str, ...]:
     """Categories of the ``strategy`` column: every strategy when a seat plays
     ``baseline``, else the four it had before (tables of earlier runs unchanged)."""
-    return STRATEGY_NAMES if set(strategies) - set(PLAYED_NAMES) else PLAYED_NAMES
+    if SEARCH in strategies:
+        return STRATEGY_NAMES
+    return STRATEGY_NAMES[:5] if set(strategies) - set(PLAYED_NAMES) else PLAYED_NAMES
+
+
+def search_settings(params: dict | None) -> dict[str, float]:
+    """The ``search`` player's settings: its defaults
+    (:data:`~analyzer.colorful_treasure.codes.SEARCH_PARAMS`) with
+    ``params["search"]`` applied (checked: ``strategy_params.search.<key>``)."""
+    out = {name: default for name, default, _ in SEARCH_PARAMS}
+    allowed = {
+        "budget": (2, 1_000_000, "a whole number from 2 to 1000000"),
+        "width": (0, 64, "a whole number from 0 (every pair) to 64"),
+        "margin": (0.0, 1.0, "a number from 0.0 to 1.0"),
+        "z": (0.0, 10.0, "a number from 0.0 to 10.0"),
+    }
+    for key, val in dict((params or {}).get(SEARCH, {})).items():
+        if key not in allowed:
+            raise bad_value("strategy_params.search", key, ", ".join(allowed))
+        low, high, words = allowed[key]
+        whole = key in ("budget", "width")
+        if (
+            isinstance(val, bool)
+            or not isinstance(val, int | float)
+            or not low <= val <= high
+            or (whole and val != int(val))
+        ):
+            raise bad_value(f"strategy_params.search.{key}", val, words)
+        out[key] = float(val)
+    return out
 
 
 @dataclass(frozen=True)
@@ -151,8 +186,26 @@ def _params(job: GameJob) -> dict:
     return {name: dict(values) for name, values in job.strategy_params}
 
 
+def rollout_state(rules: Rules, players: int, params: dict | None = None) -> State:
+    """The game the search's rollouts play on: every seat ``greedy`` with the
+    tuned row of the player count (and ``strategy_params.greedy``)."""
+    s = new_state(rules.tables, players)
+    plan, prm = strategy_arrays(rules, (SEARCH_BASE,) * players, params)
+    s.plan[:] = plan
+    s.prm[:] = prm
+    return s
+
+
 def play_raw(
-    job: GameJob, start: int, count: int, *, trace_rows: int = 0, deal=None, forced=(), plans=None
+    job: GameJob,
+    start: int,
+    count: int,
+    *,
+    trace_rows: int = 0,
+    deal=None,
+    forced=(),
+    plans=None,
+    search_out=None,
 ):
     """Run the kernel; return ``(results int64, wins float32, steals int64 rows, state)``.
 
@@ -161,10 +214,13 @@ def play_raw(
     game's next random choices (:func:`analyzer.rng.queue_outcomes`), so a test
     says "seat 0 reveals these two places" instead of searching for a seed.
     ``plans`` (int64[players], optional): each seat's Plan instead of its strategy's
-    (``benchmarks/ct_rulings_players.py`` seats ``Plan.EXPECT_PLAIN`` with it)."""
+    (``benchmarks/ct_rulings_players.py`` seats ``Plan.EXPECT_PLAIN`` with it).
+    With a ``search`` seat, ``search_out`` (a list) receives the search's work
+    space (its counters: ``analyzer.colorful_treasure.search.K_*``)."""
     t = job.rules.tables
     n = job.players
-    plan, prm = strategy_arrays(job.rules, job.strategies, _params(job))
+    params = _params(job)
+    plan, prm = strategy_arrays(job.rules, job.strategies, params)
     per_game = MAX_STEALS_PER_GAME + t.n_tiles  # a wild marker tile: one more steal
     s = new_state(t, n, trace_rows, count * per_game if job.steals else 1)
     if deal is not None:
@@ -176,16 +232,36 @@ def play_raw(
     results = np.zeros((count * n, engine.n_result_cols(t)), np.int64)
     wins = np.zeros(count * n, np.float32)
     key0, key1 = root_key(job.seed)
-    engine.play_batch(
-        make_view(s, "CTState"),
-        make_view(t, "CTTables"),
-        results_view(results, wins),
-        n,
-        key0,
-        key1,
-        start,
-        count,
-    )
+    if SEARCH in job.strategies:
+        from analyzer.colorful_treasure import search
+
+        w = search.new_search(t, n, **search_settings(params))
+        w.seats[:] = [name == SEARCH for name in job.strategies]
+        search.play_batch_search(
+            make_view(s, "CTState"),
+            make_view(t, "CTTables"),
+            results_view(results, wins),
+            make_view(rollout_state(job.rules, n, params), "CTState"),
+            search.pack_search(w),
+            n,
+            key0,
+            key1,
+            start,
+            count,
+        )
+        if search_out is not None:
+            search_out.append(w)
+    else:
+        engine.play_batch(
+            make_view(s, "CTState"),
+            make_view(t, "CTTables"),
+            results_view(results, wins),
+            n,
+            key0,
+            key1,
+            start,
+            count,
+        )
     n_steals = int(s.sc[S_STEAL_N])
     steals = s.steals[: min(n_steals, s.steals.shape[0])] if job.steals else None
     return results, wins, steals, s
@@ -390,6 +466,7 @@ def make_job(
     players = check_players(players, rules)
     strategies = resolve_strategies(players, strategies)
     strategy_arrays(rules, strategies, strategy_params)  # validates names and values
+    search_settings(strategy_params)  # and the search's settings, with a search seat or not
     frozen = tuple(
         (name, tuple(sorted(dict(vals).items())))
         for name, vals in sorted((strategy_params or {}).items())

@@ -48,7 +48,7 @@ EXAMPLE = """\
 players = 2             # players in the game (the gem reward depends on it)
 scoring = "basic"       # "basic" or "advanced" (plastic diamonds worth 2 or 3)
 # the cards I hold (taken from the grid or stolen): "<wonder> <card>"
-mine = ["pyramids red", "great_wall red", "taj_mahal diamond"]
+mine = ["pyramids red", "great_wall red", "taj_mahal diamond", "chichen_itza yellow"]
 # "first to" rewards already given, to anyone: "gem", "explorer"
 rewards_given = []
 
@@ -65,13 +65,35 @@ face_down = 3
 gone = ["red", "chest"]
 remembered = ["yellow", "diamond"]
 
+[grid.taj_mahal]
+face_down = 3
+gone = ["diamond", "purple"]
+
 [grid.machu_picchu]
 face_down = 5
 remembered = ["red"]
 
 [grid.colosseum]
-face_down = 2
-gone = ["red", "green", "diamond"]
+face_down = 3
+gone = ["red", "green"]
+
+[grid.petra]
+face_down = 5
+
+[grid.chichen_itza]
+face_down = 4
+gone = ["yellow"]
+remembered = ["blue"]
+
+[grid.angkor_wat]
+face_down = 5
+
+[grid.stonehenge]
+face_down = 4
+gone = ["key"]
+
+[grid.easter_island]
+face_down = 5
 """
 
 

@@ -26,6 +26,8 @@ _STRATEGY_TEXT = {
     "(deny at least 0.5)",
     "baseline": "greedy as shipped in strategies version 1 (its row and choices), frozen: "
     "the yardstick of ratings and tuning",
+    "search": "greedy (same row, same recall), the cards it reveals first and its steals "
+    "chosen by rollouts of the rest of the game (slow: about 1 s a game)",
 }
 
 #: score parts (``pts_<name>`` columns), with what each counts
@@ -46,6 +48,9 @@ def _strategies() -> tuple[Strategy, ...]:
         BASELINE_PARAMS,
         FROZEN_STRATEGIES,
         PARAM_NAMES,
+        SEARCH,
+        SEARCH_BASE,
+        SEARCH_PARAMS,
         STRATEGY_NAMES,
     )
     from analyzer.colorful_treasure.rules import default_rules, tuned_rows
@@ -54,20 +59,25 @@ def _strategies() -> tuple[Strategy, ...]:
     rules = default_rules()
     rows = rules.player_params()
     rows["baseline"] = dict(zip(PARAM_NAMES, BASELINE_PARAMS, strict=True))
+    rows[SEARCH] = rows[SEARCH_BASE]  # greedy's row; its settings come after it
     # the tuned rows by player count (data/strategies.toml), each a full row
     by_players = {
         name: tuple((n, tuple(rules.player_params(n)[name].items())) for n in sorted(counts))
         for name, counts in tuned_rows().items()
     }
+    extra = {SEARCH: tuple((p, v) for p, v, _ in SEARCH_PARAMS)}
+    if SEARCH_BASE in by_players:
+        by_players[SEARCH] = tuple((n, row + extra[SEARCH]) for n, row in by_players[SEARCH_BASE])
     # the ranges analyzer tune searches (data/tuning.toml, which says why; not recall)
     bounds = read_bounds("analyzer.colorful_treasure", PARAM_NAMES)
     return tuple(
         Strategy(
             name,
             _STRATEGY_TEXT[name],
-            tuple((p, rows[name][p]) for p in PARAM_NAMES),
-            bounds=() if name == "random" or name in FROZEN_STRATEGIES else bounds,
+            tuple((p, rows[name][p]) for p in PARAM_NAMES) + extra.get(name, ()),
+            bounds=() if name in ("random", SEARCH) or name in FROZEN_STRATEGIES else bounds,
             frozen=name in FROZEN_STRATEGIES,
+            slow=name == SEARCH,
             by_players=by_players.get(name, ()),
         )
         for name in STRATEGY_NAMES

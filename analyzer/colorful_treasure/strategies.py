@@ -927,6 +927,20 @@ def choose_first(s, t, seat, n, k):
         for i in range(k):
             out[i] = _random_face_down(s, t, i)
         return
+    chosen0, chosen1, kf = first_slots(s, t, seat, n, k)
+    out[0] = slot_place(s, t, chosen0, kf, 0)
+    if k >= 2:
+        # the second place is picked before the first card is seen
+        out[1] = slot_place(s, t, chosen1, kf, 1 << out[0])
+        for i in range(2, k):  # more than two at once (a designer's override): uniform
+            out[i] = _random_face_down(s, t, i)
+
+
+@njit
+def first_slots(s, t, seat, n, k):
+    """``(a, b, kf)``: the slots of :func:`choose_first`'s choice for plan
+    ``EXPECT`` (``b = a`` when ``k`` is 1; the first of equal values) and the
+    seat's remembered face-down cards. Draws no random numbers."""
     known = recount_memory(s, t, seat)
     upc = s.sc[S_UP_CARDS]
     kf = known & ~upc
@@ -965,12 +979,7 @@ def choose_first(s, t, seat, n, k):
             best = val
             chosen0 = a
             chosen1 = b
-    out[0] = slot_place(s, t, chosen0, kf, 0)
-    if k >= 2:
-        # the second place is picked before the first card is seen
-        out[1] = slot_place(s, t, chosen1, kf, 1 << out[0])
-        for i in range(2, k):  # more than two at once (a designer's override): uniform
-            out[i] = _random_face_down(s, t, i)
+    return chosen0, chosen1, kf
 
 
 @njit

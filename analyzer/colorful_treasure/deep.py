@@ -1,0 +1,363 @@
+"""Deep advice for Colorful Treasure: the choices of the cards to reveal first,
+ranked by win chance and expected final score from rollouts of the ``search``
+player (``analyzer advise --game colorful_treasure STATE.toml --deep``;
+``docs/odds.md``).
+
+The table state (:mod:`.odds`, :data:`~.odds.EXAMPLE`) says what the seat knows
+at the start of its turn. The rest of the game is filled in as *assumed* and
+listed with the answer:
+
+- the seats: me first (to play now), then the other players in turn order;
+- the cards gone that I do not hold are held by the other players, dealt at
+  random among them (the same deal for every ``--seed``); whoever holds a
+  wonder's diamond card took its plastic diamond; each seat's key and chest
+  cards have been paired as far as they go (their markers discarded);
+- a "first to" reward already given went to the next player;
+- the game has gone on for as many turns as cards are gone;
+- everything I do not remember is dealt again in every rollout, and the other
+  players remember what I remember (:mod:`.search`, "It never reads what it
+  cannot see").
+
+Each choice gets the same number of rollouts (the same dealt copies and streams
+for every choice: common random numbers), every seat then playing tuned
+``greedy``. The ranking, its intervals and its verdict come from
+:mod:`analyzer.search`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from analyzer.colorful_treasure.odds import TurnOdds, TurnState, turn_odds
+from analyzer.colorful_treasure.rules import Rules, load_rules
+from analyzer.errors import InputError, bad_value
+from analyzer.search import rank_rollouts, verdict_words
+from analyzer.seeding import resolve_seed, root_key
+
+#: seed of the assumed parts of the game (the same for every ``--seed``, so that
+#: runs with different seeds differ only by their rollouts)
+BUILD_SEED = 2026
+#: rollouts in all when ``--budget`` is not given
+DEFAULT_BUDGET = 60_000
+
+
+@dataclass(frozen=True)
+class DeepChoice:
+    """One reveal choice and what its rollouts say (95% intervals: Wilson for the
+    win chance, normal for the score and the paired difference)."""
+
+    choice: str  #: named as the exact ranking names it: "pyramids unknown + ..."
+    rollouts: int
+    win: float
+    win_ci: tuple[float, float]
+    score: float
+    score_ci: tuple[float, float]
+    greedy_value: float  #: greedy's exact expected points of the take (its ranking)
+    gain: float  #: mean paired win-share difference to the best choice
+    gain_ci: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class DeepAdvice:
+    players: int
+    choices: tuple[DeepChoice, ...]  #: best first
+    greedy_choice: str  #: the choice tuned greedy would make
+    rollouts: int
+    seconds: float
+    seed: int
+    assumed: tuple[str, ...]
+    within_noise: tuple[int, ...]  #: ranks (in ``choices``) not distinguishable from the best
+
+
+def _rules(state: TurnState, rules: Rules | None) -> Rules:
+    if rules is not None:
+        return rules
+    return load_rules({"scoring": state.scoring})
+
+
+def build(state: TurnState, rules: Rules, seed: int = BUILD_SEED):
+    """The game of ``state`` as the engine holds it (module docstring), seat 0 to
+    play; returns ``(State, assumed)``."""
+    from analyzer.colorful_treasure import engine, turn
+    from analyzer.colorful_treasure.game import strategy_arrays
+    from analyzer.colorful_treasure.state import (
+        H_CHESTS,
+        H_KEYS,
+        H_PLASTIC,
+        NEVER,
+        S_DISCARDED,
+        S_EXPLORER_OWNER,
+        S_GEM_OWNER,
+        S_GRID_CARDS,
+        S_GRID_PLACES,
+        S_LEFT,
+        S_SEAT,
+        S_TURN,
+        new_state,
+    )
+    from analyzer.kernel_view import make_view
+
+    t = rules.tables
+    n = state.players
+    s = new_state(t, n)
+    plan, prm = strategy_arrays(rules, ("greedy",) * n)
+    s.plan[:] = plan
+    s.prm[:] = prm
+    k0, k1 = root_key(seed)
+    sv, tv = make_view(s, "CTState"), make_view(t, "CTTables")
+    engine.start_game(sv, tv, n, k0, k1, 0)
+    rows = t.rows
+    in_grid: set[int] = set()
+    s.grid[:] = -1
+    for col in state.columns:
+        for i, c in enumerate(col.remembered + tuple(sorted(col.unknown))):
+            s.grid[col.wonder * rows + i] = c
+            in_grid.add(c)
+    free = {
+        w: [p for p in range(w * rows, (w + 1) * rows) if s.grid[p] < 0] for w in range(t.n_wonders)
+    }
+    for c in range(t.n_cards):
+        if c in in_grid:
+            s.pos_of[c] = int(np.flatnonzero(s.grid == c)[0])
+        else:
+            s.pos_of[c] = free[c // rows].pop(0)
+    s.sc[S_LEFT] = len(in_grid)
+    s.sc[S_GRID_CARDS] = sum(1 << c for c in in_grid)
+    s.sc[S_GRID_PLACES] = sum(1 << int(s.pos_of[c]) for c in in_grid)
+    gone = [c for c in range(t.n_cards) if c not in in_grid and c not in state.mine]
+    rng = np.random.default_rng(seed)
+    gone = [int(c) for c in rng.permutation(gone)]
+    holder = {c: 0 for c in state.mine}
+    for i, c in enumerate(gone):
+        holder[c] = 1 + i % (n - 1)
+    for c in sorted(holder):
+        turn.gain_card(sv, tv, holder[c], c)
+        if int(t.card_kind[c]) == 1 and s.board_plastic[c // rows] == 1:  # a diamond card
+            s.board_plastic[c // rows] = 0
+            s.held[holder[c], H_PLASTIC] += 1
+    from analyzer.colorful_treasure.codes import Kind
+
+    for q in range(n):
+        keys = sum(1 for c, h in holder.items() if h == q and t.card_kind[c] == Kind.KEY)
+        chests = sum(1 for c, h in holder.items() if h == q and t.card_kind[c] == Kind.CHEST)
+        pairs = min(keys, chests)
+        s.held[q, H_KEYS] = keys - pairs
+        s.held[q, H_CHESTS] = chests - pairs
+        s.sc[S_DISCARDED] += 2 * pairs
+    if "gem" in state.rewards_given:
+        s.sc[S_GEM_OWNER] = 1
+    if "explorer" in state.rewards_given:
+        s.sc[S_EXPLORER_OWNER] = 1
+    turns = len(gone) + len(state.mine)
+    s.sc[S_TURN] = turns
+    s.sc[S_SEAT] = 0
+    s.mem[:] = NEVER
+    s.kn[:] = 0
+    for col in state.columns:
+        for c in col.remembered:
+            s.mem[0, c] = turns
+            s.kn[0] |= 1 << c
+    seats = ", ".join(["me"] + [f"player {q + 1}" for q in range(1, n)])
+    assumed = [
+        f"seats in turn order: {seats} (me to play now)",
+        f"the {len(gone)} cards gone that I do not hold are held by the other players, dealt at "
+        "random among them; whoever holds a diamond card took its plastic diamond; key and "
+        "chest cards paired as far as they go",
+    ]
+    if state.rewards_given:
+        assumed.append(
+            f"rewards already given ({', '.join(sorted(state.rewards_given))}) went to player 2"
+        )
+    assumed += [
+        f"{turns} turns played so far",
+        "every place I do not remember is dealt again in every rollout (uniform over its "
+        "wonder's cards I do not know); the other players remember what I remember",
+        "every seat plays tuned greedy after my choice (the rest of my turn too), standard "
+        "rules (no action tiles)",
+    ]
+    return s, assumed
+
+
+def _slot_name(rules: Rules, slot: int) -> str:
+    t = rules.tables
+    ids = rules.wonder_ids
+    if slot < 0:
+        return f"{ids[-1 - slot]} unknown"
+    w = slot // t.rows
+    return rules.card_name(slot).replace(rules.wonder_names[w], ids[w]) + " (remembered)"
+
+
+def choice_name(state: TurnState, rules: Rules, a: int, b: int) -> str:
+    """A pair of slots named as the exact ranking (:func:`.odds.turn_odds`) names
+    it: the file's column order, a remembered place before the unknown ones."""
+    t = rules.tables
+    order = {col.wonder: i for i, col in enumerate(state.columns)}
+
+    def key(slot):
+        if slot < 0:
+            return (order[-1 - slot], 1, 0)
+        col = state.columns[order[slot // t.rows]]
+        return (order[slot // t.rows], 0, col.remembered.index(slot))
+
+    return " + ".join(_slot_name(rules, x) for x in sorted((a, b), key=key))
+
+
+def deep_advice(
+    state: TurnState,
+    rules: Rules | None = None,
+    *,
+    budget: int | None = None,
+    seed=None,
+) -> DeepAdvice:
+    """Rank the first-reveal choices of ``state`` by win chance from ``budget``
+    rollouts in all (``DEFAULT_BUDGET``), shared equally, seeded by ``seed``."""
+    from analyzer.colorful_treasure import search
+    from analyzer.colorful_treasure.game import rollout_state
+    from analyzer.kernel_view import make_view
+
+    rules = _rules(state, rules)
+    budget = DEFAULT_BUDGET if budget is None else budget
+    if isinstance(budget, bool) or not isinstance(budget, int) or not 2 <= budget <= 10_000_000:
+        raise bad_value("--budget", budget, "an integer from 2 to 10,000,000")
+    seed = resolve_seed(seed)
+    t = rules.tables
+    if int(t.first_reveals) != 2 or int(t.n_tiles) > 0:
+        raise InputError("--deep: needs the standard rules (two cards revealed first, no tiles)")
+    s, assumed = build(state, rules)
+    n = state.players
+    if sum(len(c.remembered) + len(c.unknown) for c in state.columns) < 3:
+        raise InputError(
+            "table state: grid: fewer than 3 face-down cards, nothing to choose "
+            "(allowed: at least 3 face-down cards)"
+        )
+    r = rollout_state(rules, n)
+    keep = max(budget // 2, 2)
+    w = search.new_search(t, n, budget=budget, width=0, keep=keep)
+    key0, _ = root_key(seed)
+    sv, tv = make_view(s, "CTState"), make_view(t, "CTTables")
+    t0 = time.perf_counter()
+    k = search.rank_all(
+        sv, tv, make_view(r, "CTState"), search.pack_search(w), 0, n, key0, budget, 0
+    )
+    seconds = time.perf_counter() - t0
+    names = [choice_name(state, rules, int(w.cand_a[c]), int(w.cand_b[c])) for c in range(k)]
+    ranking = rank_rollouts(w.n[:k], w.win[:k], w.score[:k], w.score2[:k], w.wins_by)
+    ranked = tuple(
+        DeepChoice(
+            choice=names[row.index],
+            rollouts=row.rollouts,
+            win=row.win,
+            win_ci=row.win_ci,
+            score=row.score,
+            score_ci=row.score_ci,
+            greedy_value=float(w.cand_h[row.index]),
+            gain=row.gain,
+            gain_ci=row.gain_ci,
+        )
+        for row in ranking.rows
+    )
+    return DeepAdvice(
+        players=n,
+        choices=ranked,
+        greedy_choice=names[0],
+        rollouts=int(w.count[search.K_ROLLOUTS]),
+        seconds=seconds,
+        seed=seed,
+        assumed=tuple(assumed),
+        within_noise=ranking.within_noise,
+    )
+
+
+# --------------------------------------------------------------------------- output
+
+
+def exact_points(state: TurnState, rules: Rules | None = None) -> dict[str, float]:
+    """Each choice's exact expected points this turn (:func:`.odds.turn_odds`), by name."""
+    odds: TurnOdds = turn_odds(state, _rules(state, rules))
+    return {c.name: float(c.points) for c in odds.choices}
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def render(advice: DeepAdvice, exact: dict):
+    """A rich table of the deep ranking, with the exact points this turn beside."""
+    from rich.table import Table
+
+    n_roll = advice.choices[0].rollouts
+    tab = Table(
+        title=(
+            f"Cards to reveal first, by win chance: {n_roll:,} rollouts each, "
+            f"{advice.players} players (± half a 95% interval)"
+        ),
+        title_justify="left",
+    )
+    for col, just in (
+        ("#", "right"),
+        ("reveal first", "left"),
+        ("win chance", "right"),
+        ("vs best, paired (% points)", "right"),
+        ("final score", "right"),
+        ("points this turn (exact)", "right"),
+    ):
+        tab.add_column(col, justify=just)
+    for i, c in enumerate(advice.choices, start=1):
+        half_w = (c.win_ci[1] - c.win_ci[0]) / 2
+        half_g = (c.gain_ci[1] - c.gain_ci[0]) / 2
+        half_s = (c.score_ci[1] - c.score_ci[0]) / 2
+        ex = exact.get(c.choice)
+        tab.add_row(
+            str(i),
+            c.choice + (" (greedy's)" if c.choice == advice.greedy_choice else ""),
+            f"{_pct(c.win)} ± {100 * half_w:.1f}",
+            "best" if i == 1 else f"{100 * c.gain:+.1f} ± {100 * half_g:.1f}",
+            f"{c.score:.1f} ± {half_s:.1f}",
+            "-" if ex is None else f"{ex:.3f}",
+        )
+    return tab
+
+
+def verdict(advice: DeepAdvice) -> str:
+    """The answer in words."""
+    best = advice.choices[0]
+    tied = [advice.choices[i].choice for i in advice.within_noise]
+    return verdict_words(f"reveal {best.choice}", best.win, tied)
+
+
+def to_json(advice: DeepAdvice, exact: dict) -> str:
+    """``advise --deep --json``: Unearth's shape (``choices`` best first, each with
+    its ``choice`` name, and ``within_noise_of_best``)."""
+    rows = [
+        {
+            "choice": c.choice,
+            "rollouts": c.rollouts,
+            "win": c.win,
+            "win_ci95": list(c.win_ci),
+            "score": c.score,
+            "score_ci95": list(c.score_ci),
+            "gain_vs_best": c.gain,
+            "gain_vs_best_ci95": list(c.gain_ci),
+            "points_this_turn_exact": exact.get(c.choice),
+            "greedy_value": c.greedy_value,
+            "greedy_choice": c.choice == advice.greedy_choice,
+        }
+        for c in advice.choices
+    ]
+    return json.dumps(
+        {
+            "goal": "win chance from rollouts of the whole game",
+            "seed": advice.seed,
+            "rollouts": advice.rollouts,
+            "seconds": round(advice.seconds, 3),
+            "players": "every seat tuned greedy in the rollouts",
+            "assumed": list(advice.assumed),
+            "within_noise_of_best": [advice.choices[i].choice for i in advice.within_noise],
+            "choices": rows,
+        },
+        indent=2,
+    )
