@@ -114,3 +114,34 @@ def test_missing_file_and_no_file(tmp_path, capsys):
     assert "no such file" in capsys.readouterr().err
     assert run_cli(["advise", "--game", "uruk"]) == 2
     assert "--example" in capsys.readouterr().err
+
+
+def test_deep_ranks_every_choice_reproducibly(tmp_path, capsys):
+    p = _write(tmp_path, example_text())
+    args = ["advise", "--game", "uruk", str(p), "--deep", "--budget", "390", "--seed", "4"]
+    assert run_cli([*args, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert run_cli([*args, "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    out.pop("seconds"), again.pop("seconds")
+    assert out == again
+    one = one_step(load_state(p, RULES), RULES)
+    assert {r["choice"] for r in out["choices"]} == {c.choice for c in one.choices}
+    wins = [r["win"] for r in out["choices"]]
+    assert wins == sorted(wins, reverse=True)
+    assert all(r["rollouts"] == 30 for r in out["choices"])  # 390 over 13 choices
+    assert sum(r["default"] for r in out["choices"]) == 1
+    assert set(out["within_noise_of_best"]) <= {r["choice"] for r in out["choices"][1:]}
+    lo, hi = out["choices"][0]["win_ci95"]
+    assert lo <= out["choices"][0]["win"] <= hi
+
+
+def test_deep_ranks_secret_bids(tmp_path):
+    from analyzer.uruk.deep import deep_advice
+
+    text = example_text().replace(
+        'decision = "action"', 'decision = "secret_bid"\ngod = "Erdbeben"', 1
+    )
+    advice = deep_advice(_state(tmp_path, text), RULES, budget=200, seed=1)
+    assert sorted(c.choice for c in advice.choices) == [f"bid {b}" for b in range(4)]
+    assert advice.rollouts == 200
