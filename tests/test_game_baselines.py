@@ -139,8 +139,8 @@ def test_strategy_column_keeps_its_categories(game):
 @pytest.mark.parametrize("game,untuned", [("colorful_treasure", "recall"), ("uruk", "uniform")])
 def test_declared_bounds(game, untuned):
     """Every parameter but the person's memory (Uruk: the random switch) has a
-    range for every tuned strategy, holding the shipped row; random, baseline and a
-    slow strategy (search: never tuned) declare none."""
+    range for every tuned strategy, holding the shipped row; random, baseline and
+    a slow strategy (a search player: never tuned) declare none."""
     g = load_game(game)
     for s in g.strategies:
         if s.name in ("random", "baseline") or s.slow:

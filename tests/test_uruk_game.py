@@ -28,7 +28,9 @@ def test_registered_with_strategies_and_player_range():
         "hoarder",
         "balanced",
         "baseline",
+        "search",
     )
+    assert [s.name for s in g.strategies if s.slow] == ["search"]
     rules = g.load_rules({}, {}, "x")
     assert g.player_range(rules) == (2, 4)
     assert all(dict(s.params) for s in g.strategies)

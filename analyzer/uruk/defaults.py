@@ -15,7 +15,16 @@ from analyzer.strategy_rows import RowsFile
 
 #: parameter names, in the order of a strategy's row (analyzer.uruk.strategies)
 PARAM_NAMES = ("uniform", "w_points", "w_level", "w_resource", "w_card", "auction", "secret")
-STRATEGY_NAMES = ("random", "builder", "hoarder", "balanced", "baseline")
+STRATEGY_NAMES = ("random", "builder", "hoarder", "balanced", "baseline", "search")
+#: the ``search`` player's own settings (``strategy_params = {search = {budget = 64}}``):
+#: (name, default, meaning); its row is ``balanced``'s
+SEARCH_PARAMS = (
+    ("budget", 256.0, "rollouts per decision"),
+    ("width", 4.0, "choices kept for rollouts: the best by balanced's evaluation"),
+    ("margin", 0.01, "weight of a rollout's score margin beside its win share"),
+    ("z", 1.0, "standard errors by which a choice must beat balanced's to replace it"),
+    ("bids", 1.0, "1: secret bids against disasters chosen by rollouts too; 0: as balanced"),
+)
 TUNED_NAMES = ("builder", "hoarder", "balanced")
 RANDOM_ROW = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 #: balanced as shipped in strategies version 1, frozen (strategies.BASELINE_PARAMS)
@@ -28,6 +37,7 @@ ROWS = RowsFile(
     PARAM_NAMES,
     tuned=TUNED_NAMES,
     fixed={"random": RANDOM_ROW, "baseline": BASELINE_ROW},
+    row_of={"search": "balanced"},
 )
 data = ROWS.data
 version = ROWS.version

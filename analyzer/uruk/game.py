@@ -20,7 +20,7 @@ from analyzer.games import strategy_column
 from analyzer.kernel_view import make_view, results_view
 from analyzer.seeding import resolve_seed, root_key
 from analyzer.uruk import engine
-from analyzer.uruk.defaults import default_row
+from analyzer.uruk.defaults import SEARCH_PARAMS, default_row
 from analyzer.uruk.rules import Rules, default_rules
 from analyzer.uruk.scoring import N_PARTS, PART_NAMES
 from analyzer.uruk.state import STAT_NAMES, new_state
@@ -63,14 +63,18 @@ def param_rows(strategies: Sequence[str], params: dict | None = None) -> np.ndar
         np.float64,
     )
     tunable = ", ".join(s for s in STRATEGY_NAMES if s not in FROZEN_STRATEGIES)
+    search_keys = tuple(k for k, _, _ in SEARCH_PARAMS)
     for name, values in (params or {}).items():
         if name in FROZEN_STRATEGIES:
             raise bad_value("strategy_params", name, f"{tunable} ({name} is frozen: no parameters)")
         if name not in STRATEGY_NAMES:
             raise bad_value("strategy_params", name, tunable)
         for key, val in values.items():
+            if name == "search" and key in search_keys:
+                continue  # the search's own settings (search_settings)
             if key not in PARAM_NAMES:
-                raise bad_value(f"strategy_params.{name}", key, ", ".join(PARAM_NAMES))
+                allowed = PARAM_NAMES + (search_keys if name == "search" else ())
+                raise bad_value(f"strategy_params.{name}", key, ", ".join(allowed))
             for seat, s in enumerate(strategies):
                 if s == name:
                     prm[seat, PARAM_NAMES.index(key)] = float(val)
@@ -80,7 +84,38 @@ def param_rows(strategies: Sequence[str], params: dict | None = None) -> np.ndar
 def strategy_categories(strategies: Sequence[str]) -> tuple[str, ...]:
     """Categories of the ``strategy`` column: every strategy when a seat plays
     ``baseline``, else the four it had before (tables of earlier runs unchanged)."""
-    return STRATEGY_NAMES if set(strategies) - set(PLAYED_NAMES) else PLAYED_NAMES
+    if "search" in strategies:
+        return STRATEGY_NAMES
+    # the categories before search existed (tables and their pinned hashes unchanged)
+    return STRATEGY_NAMES[:5] if set(strategies) - set(PLAYED_NAMES) else PLAYED_NAMES
+
+
+#: the search player's settings: (low, high, allowed) of each
+SEARCH_SETTINGS = {
+    "budget": (1, 1_000_000, "an integer from 1 to 1,000,000"),
+    "width": (1, 64, "an integer from 1 to 64"),
+    "margin": (0.0, 1.0, "a number from 0 to 1"),
+    "z": (0.0, 10.0, "a number from 0 to 10"),
+    "bids": (0, 1, "0 or 1"),
+}
+
+
+def search_settings(params: dict | None) -> dict[str, float]:
+    """The ``search`` player's settings: its defaults with ``params["search"]``
+    applied (checked: ``strategy_params.search.<key>: bad value ...``)."""
+    out = {name: default for name, default, _ in SEARCH_PARAMS}
+    for key, val in (params or {}).get("search", {}).items():
+        if key not in SEARCH_SETTINGS:
+            continue
+        low, high, allowed = SEARCH_SETTINGS[key]
+        ok = not isinstance(val, bool) and isinstance(val, int | float | np.integer | np.floating)
+        ok = ok and bool(np.isfinite(val))
+        if ok and isinstance(low, int) and float(val) != int(val):
+            ok = False
+        if not ok or not low <= val <= high:
+            raise bad_value(f"strategy_params.search.{key}", val, allowed)
+        out[key] = float(val)
+    return out
 
 
 @dataclass(frozen=True)
@@ -112,7 +147,21 @@ class GameJob:
         )
 
 
-def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0, state=None):
+def rollout_rows(t, n: int) -> np.ndarray:
+    """The rows the search's rollouts play: every seat tuned ``balanced``."""
+    from analyzer.uruk.state import MAX_PARAMS
+    from analyzer.uruk.strategies import BALANCED
+
+    rows = np.zeros((t.max_players, MAX_PARAMS), np.float64)
+    row = default_row("balanced", n)
+    rows[:n, : len(row)] = row
+    rows[:n, P_STRATEGY] = BALANCED
+    return rows
+
+
+def play_raw(
+    job: GameJob, start: int, count: int, *, trace_rows: int = 0, state=None, search_out=None
+):
     """Run the kernel: ``(results int32[count*n, W], wins float32[count*n], state)``."""
     t = job.rules.tables
     n = job.players
@@ -125,6 +174,27 @@ def play_raw(job: GameJob, start: int, count: int, *, trace_rows: int = 0, state
     results = np.zeros((count * n, engine.n_result_cols(t.n_inv)), np.int32)
     wins = np.zeros(count * n, np.float32)
     key0, key1 = root_key(job.seed)
+    if "search" in job.strategies:
+        from analyzer.uruk import search
+
+        w = search.new_search(
+            t, rollout_rows(t, n), **search_settings({k: dict(v) for k, v in job.strategy_params})
+        )
+        search.play_batch_search(
+            make_view(s, "UrukState"),
+            make_view(t, "UrukTables"),
+            results_view(results, wins),
+            make_view(new_state(t), "UrukState"),
+            search.pack_search(w),
+            n,
+            key0,
+            key1,
+            start,
+            count,
+        )
+        if search_out is not None:
+            search_out.append(w)
+        return results, wins, s
     engine.play_batch(
         make_view(s, "UrukState"),
         make_view(t, "UrukTables"),
@@ -204,6 +274,7 @@ def make_job(
     players = check_players(players, rules)
     strategies = resolve_strategies(players, strategies)
     param_rows(strategies, strategy_params)  # validates the names
+    search_settings(strategy_params)  # and the search's settings
     frozen = tuple(
         (name, tuple(sorted(vals.items())))
         for name, vals in sorted((strategy_params or {}).items())

@@ -23,6 +23,8 @@ _TEXT = {
     "balanced": "weighs points, levels, resources and cards together",
     "baseline": "balanced as shipped in strategies version 1 (its row and choices), frozen: "
     "the yardstick of ratings and tuning",
+    "search": "balanced, its actions and secret bids chosen by rollouts of the rest of the "
+    "game (determinized Monte Carlo; settings budget, width, margin, z, bids); slow",
 }
 _PARTS = {
     "inventions": "points of displayed inventions (1 bare, level with a village, 2x with a city)",
@@ -53,18 +55,22 @@ def _strategies() -> tuple[Strategy, ...]:
 
     # the ranges analyzer tune searches (data/tuning.toml, which says why; not uniform)
     bounds = read_bounds("analyzer.uruk", _PARAM_NAMES)
+    from analyzer.uruk.defaults import SEARCH_PARAMS
+
     out = []
     for name in _NAMES:
         rows = rows_by_players(name)
+        extra = tuple((p, v) for p, v, _ in SEARCH_PARAMS) if name == "search" else ()
         out.append(
             Strategy(
                 name,
                 _TEXT[name],
-                tuple(zip(_PARAM_NAMES, rows[0][1], strict=True)),
-                bounds=() if name in ("random", "baseline") else bounds,
+                tuple(zip(_PARAM_NAMES, rows[0][1], strict=True)) + extra,
+                bounds=() if name in ("random", "baseline", "search") else bounds,
                 frozen=name == "baseline",
+                slow=name == "search",
                 by_players=tuple(
-                    (n, tuple(zip(_PARAM_NAMES, row, strict=True))) for n, row in rows
+                    (n, tuple(zip(_PARAM_NAMES, row, strict=True)) + extra) for n, row in rows
                 ),
                 share_floor=_FLOORS.get(name),
             )

@@ -70,19 +70,22 @@ from analyzer.uruk.codes import Action, CardAction, Effect, EpochCost, GodEffect
 from analyzer.uruk.scoring import count_settlements, invention_points
 from analyzer.uruk.state import MAX_CAND, MAX_PARAMS
 
-STRATEGY_NAMES = ("random", "builder", "hoarder", "balanced", "baseline")
+STRATEGY_NAMES = ("random", "builder", "hoarder", "balanced", "baseline", "search")
 #: the strategies before ``baseline``: the ``strategy`` column's categories unless
 #: a seat plays it (tables of earlier runs unchanged)
 PLAYED_NAMES = STRATEGY_NAMES[:4]
 #: strategies that take no ``strategy_params``
 FROZEN_STRATEGIES = ("baseline",)
 #: strategy codes (STRATEGY_NAMES index), as a seat's row holds them in P_STRATEGY
-RANDOM, BUILDER, HOARDER, BALANCED, BASELINE = range(5)
+RANDOM, BUILDER, HOARDER, BALANCED, BASELINE, SEARCH = range(6)
 PARAM_NAMES = ("uniform", "w_points", "w_level", "w_resource", "w_card", "auction", "secret")
 N_PARAMS = len(PARAM_NAMES)
 #: column of a seat's row (``s.prm``) holding its strategy code: the last of the
 #: state's room, never a parameter
 P_STRATEGY = MAX_PARAMS - 1
+#: column of a seat's row holding a secret bid imposed from outside, plus one (0:
+#: none): the ``search`` player's bid chosen by rollouts (:mod:`analyzer.uruk.search`)
+P_FORCE_BID = MAX_PARAMS - 2
 #: ``baseline``'s row: ``balanced``'s as shipped in strategies version 1, frozen.
 #: Never tune or edit it: ratings of every version are measured against it (a new
 #: yardstick needs a new strategy name).
@@ -97,6 +100,7 @@ DEFAULT_PARAMS = np.array(
         [0.0, 0.6, 0.2, 0.5, 0.3, 1.5, 0.8],  # hoarder
         [0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5],  # balanced
         BASELINE_PARAMS,  # baseline: frozen
+        [0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5],  # search: balanced's row
     ]
 )
 STRATEGY_TEXT = {
@@ -107,6 +111,8 @@ STRATEGY_TEXT = {
     "balanced": "weighs points, levels, resources and cards together",
     "baseline": "balanced as shipped in strategies version 1 (its row and choices), frozen: "
     "the yardstick of ratings and tuning",
+    "search": "balanced, its actions and secret bids chosen by rollouts of the rest of the "
+    "game (determinized Monte Carlo; settings budget, width, margin, z, bids); slow",
 }
 
 P_UNIFORM = 0
@@ -463,6 +469,8 @@ def secret_bid(s, t, p, g):
     state and the open table only (never the others' bids)."""
     prm = s.prm[p]
     have = s.supply[p].sum()
+    if prm[P_FORCE_BID] > 0:  # the search player's bid (never set for the others)
+        return min(have, np.int64(prm[P_FORCE_BID]) - 1)
     if prm[P_UNIFORM] > 0:
         return rng_below(s.rng, have + 1)
     return min(have, int(prm[P_SECRET] * 4.0 * disaster_loss(s, t, p, g) + 0.5))
