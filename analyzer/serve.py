@@ -62,6 +62,8 @@ _CAPTURE: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
 _INSTALL_LOCK = threading.Lock()
 _CLI_LOCK = threading.Lock()
 _GROUP = None  # the click group of analyzer's commands, once built
+_DEEP: dict[str, bool] = {}  # game -> whether its advise answers --deep (asked once)
+_DEEP_LOCK = threading.Lock()
 
 
 class _Routed(io.TextIOBase):
@@ -313,6 +315,36 @@ def example(game: str) -> tuple[int, str]:
     return 200, out
 
 
+def deep_offered(game: str) -> bool:
+    """Whether ``advise --deep`` answers for ``game``: its advise has a ``--deep``
+    option and answers the example state with it (the smallest budget, a fixed seed)
+    instead of refusing it. Asked once per game and remembered, so a page offers the
+    deep advice exactly when the API gives it, whichever version of a game is
+    installed."""
+    with _DEEP_LOCK:
+        if game not in _DEEP:
+            _DEEP[game] = _ask_deep(game)
+        return _DEEP[game]
+
+
+def _ask_deep(game: str) -> bool:
+    if not supports(game, "advise"):
+        return False
+    params = _params(command("advise", game))
+    if "deep" not in params:
+        return False
+    status, text = example(game)
+    if status != 200:
+        return False
+    fields = {"state": text, "deep": True}
+    fields.update({k: 1 for k in ("budget", "seed") if k in params})
+    status, body = answer(game, "advise", fields)
+    if status == 400 and "budget" in fields and "budget" in body:  # a larger least budget
+        del fields["budget"]
+        status, body = answer(game, "advise", fields)
+    return status == 200
+
+
 # --------------------------------------------------------------------------- pages
 
 
@@ -335,6 +367,7 @@ def games_list() -> list[dict]:
                 "max_players": g.max_players,
                 "odds": supports(name, "odds"),
                 "advise": supports(name, "advise"),
+                "deep": deep_offered(name),
                 "page": g.web_page() is not None,
             }
         )
@@ -495,7 +528,7 @@ def warm_up() -> dict:
     for name in available_games():
         for i, (kind, fields) in enumerate(load_game(name).web_warm_up()):
             t0 = time.perf_counter()
-            if kind == "advise" and fields.get("state") == "example":
+            if fields.get("state") == "example":
                 status, text = example(name)
                 if status != 200:
                     continue
@@ -503,6 +536,9 @@ def warm_up() -> dict:
             if supports(name, kind):
                 answer(name, kind, fields)
             took[f"{name}/{kind}/{i}"] = round(time.perf_counter() - t0, 3)
+        t0 = time.perf_counter()
+        deep_offered(name)
+        took[f"{name}/deep?"] = round(time.perf_counter() - t0, 3)
     return took
 
 

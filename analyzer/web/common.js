@@ -89,6 +89,15 @@ function latest(fn, ms) {
   };
 }
 
+// The sticky line at the bottom: the current answer (or error) in one line; tapping it
+// scrolls to the whole answer.
+function answerBar(text, target, isError) {
+  const bar = document.getElementById("answer-bar");
+  bar.textContent = text;
+  bar.classList.toggle("error", !!isError);
+  bar.onclick = () => { const el = document.getElementById(target); if (el) el.scrollIntoView({behavior: "smooth"}); };
+}
+
 async function fillHeader() {
   const r = await api("/api/games");
   if (!r.ok) return;
