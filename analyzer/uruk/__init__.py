@@ -24,4 +24,4 @@ def _game():
     return Uruk()
 
 
-register_game("uruk", _game, commands=())  # no commands of its own
+register_game("uruk", _game, commands=("analyzer.uruk.commands.advise",))

@@ -1,0 +1,1 @@
+"""Uruk's table commands (``analyzer advise --game uruk``)."""
