@@ -61,6 +61,8 @@ _CAPTURE: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
 )
 _INSTALL_LOCK = threading.Lock()
 _CLI_LOCK = threading.Lock()
+_FIRST_LOCK = threading.RLock()
+_RAN: set[tuple[str, ...]] = set()  # the commands run once (their modules imported)
 _GROUP = None  # the click group of analyzer's commands, once built
 _DEEP: dict[str, bool] = {}  # game -> whether its advise answers --deep (asked once)
 _DEEP_LOCK = threading.Lock()
@@ -116,15 +118,34 @@ def call_cli(argv: list[str]) -> tuple[int, str, str]:
 
     token = _CAPTURE.set(bufs)
     serving = SERVING.set(True)
+    # a command's first run imports its modules: one first run at a time, since two
+    # threads importing modules that import each other can meet a half-made module
+    key = tuple(argv[:3]) if argv[1:2] == ["--game"] else tuple(argv[:1])
+    first = key not in _RAN
     try:
         # the CLI's own mapping of failures to one line and an exit code, without
         # run_cli's process-wide set-up (signals, warning filters): requests run in
         # threads at once
-        code = _invoke(list(argv), False)
+        if first:
+            with _FIRST_LOCK:
+                code = _invoke(list(argv), False)
+                _RAN.add(key)
+        else:
+            code = _invoke(list(argv), False)
     finally:
         SERVING.reset(serving)
         _CAPTURE.reset(token)
     return code, bufs["out"].getvalue(), bufs["err"].getvalue()
+
+
+def load_cli() -> None:
+    """Import the CLI and register its commands (before serving: requests in threads
+    must not be the first to import them)."""
+    from analyzer.cli import _register_commands, app
+
+    with _CLI_LOCK:
+        if not app.registered_commands:
+            _register_commands()
 
 
 class RequestError(Exception):
@@ -497,6 +518,7 @@ def make_app(reports: Path | str = "reports", *, warm: bool = True):
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        await run_in_threadpool(load_cli)
         if warm:
             await run_in_threadpool(warm_up)
         yield

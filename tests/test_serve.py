@@ -200,6 +200,18 @@ def test_colorful_treasure_page_and_its_odds_and_advice(client, tmp_path):
         assert r.status_code == 200 and r.text == done.stdout
 
 
+def test_uruk_page_and_its_advice(client, tmp_path):
+    page = client.get("/game/uruk").text
+    assert "Uruk at the table" in page and "{{CARDS}}" not in page
+    assert '"id": "lehmhaus", "name": "Lehmhaus", "colour": "red", "level": 1' in page
+    state = client.get("/api/uruk/example").text
+    path = tmp_path / "uruk.toml"
+    path.write_text(state, "utf-8")
+    r = client.post("/api/uruk/advise", json={"state": state})
+    done = cli("advise", "--game", "uruk", str(path), "--json")
+    assert r.status_code == 200 and r.text == done.stdout
+
+
 def test_saved_reports_listed_and_served(client):
     listed = client.get("/api/reports").json()
     assert [r["name"] for r in listed] == ["first_player"]

@@ -338,11 +338,129 @@ def test_the_generic_page_names_the_game_and_offers_deep_only_if_answered(
     assert json.loads(page.text_content("#out pre")) == ct_cli("advise", state, tmp_path)
 
 
-def test_uruk_page_loads(page, url):
-    page.goto(f"{url}/game/uruk")
-    page.wait_for_selector("h1")
-    page.wait_for_function(  # its example state arrived, or it says there is none
-        "() => document.querySelector('#state').value || document.querySelector('#out p')"
+def uruk_cli(state: str, tmp_path: Path, *args: str) -> dict:
+    path = tmp_path / "uruk.toml"
+    path.write_text(state, "utf-8")
+    return cli_json("advise", "--game", "uruk", str(path), *args)
+
+
+def uruk_shown(pg) -> list[list[str]]:
+    return pg.eval_on_selector_all(
+        "#advice-list li",
+        "els => els.map(e => [e.dataset.choice, e.querySelector('.value').textContent])",
     )
-    if page.query_selector("#out p.error"):  # no advice for this game here yet
-        assert page.is_disabled("#go") and page.is_disabled("#deep")
+
+
+def uruk_row(c: dict) -> list[str]:
+    now = "" if c["points_now"] is None else f" · points now {c['points_now']:g}"
+    return [c["choice"], f": value {c['value']:.2f}{now}"]
+
+
+# the example state after the taps of the test below, written out by hand
+URUK_DISCARD = (
+    '["statuette", "flaschenzug", "gewoelbe", "duerre", "leier", "astronomie", "zikkurat", '
+    '"waage", "muenzwesen", "kanalisation"]'
+)
+URUK_TAPPED = f"""\
+me = "anna"
+decision = "action"
+actions_left = 2
+functions_used = ["lehmhaus"]
+display = ["zahnrad", "zisterne", "wasseruhr"]
+epochs = [1, 6, 4, 3]
+discard = {URUK_DISCARD}
+
+[[seat]]
+name = "anna"
+inventions = {{ lehmhaus = "village", brennofen = "none" }}
+resources = {{ red = 3, yellow = 1 }}
+hand = ["tonrohr", "tonrohr", "rollenprinzip", "wasserrad"]
+
+[[seat]]
+name = "ben"
+inventions = {{ tongefaess = "village", domestizierung = "city" }}
+resources = {{ pink = 3, blue = 1 }}
+cards = 4
+"""
+
+
+def test_uruk_state_set_by_taps_matches_the_cli(page, url, tmp_path):
+    page.goto(f"{url}/game/uruk")
+    example = subprocess.run(
+        [sys.executable, "-m", "analyzer", "advise", "--game", "uruk", "--example"],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout  # fmt: skip
+    want = uruk_cli(example, tmp_path)["choices"]  # it opens on the CLI's example
+    page.wait_for_selector("#advice-list li")
+    assert uruk_shown(page) == [uruk_row(c) for c in want[:8]]
+    page.click('#decision .stepper[data-name="actions_left"] .minus')
+    page.click('#decision [data-name="functions used"] [data-value="lehmhaus"]')
+    page.click('#centre [data-list="display"] [data-card="leier"]')  # a tap removes it
+    page.click('#centre [data-add="display"]')
+    page.click('#centre [data-picker="display"] [data-value="wasseruhr"]')
+    page.click('#centre [data-name="epoch I"] .minus')
+    page.click('[data-seat="anna"] [data-list="hand"] [data-card="segelschiff"]')
+    page.click('[data-seat="anna"] [data-name="res red"] .plus')
+    page.click('[data-seat="ben"] [data-name="cards"] .minus')
+    page.click('[data-seat="ben"] [data-inv="domestizierung"]')  # village -> city
+    # a card whose copies are all placed cannot be picked
+    page.click('[data-seat="anna"] [data-add="hand"]')
+    assert page.is_disabled('[data-picker="hand"] [data-value="lehmhaus"]')  # its 1 copy is anna's
+    page.click('[data-seat="anna"] [data-add="hand"]')  # done
+    assert page.evaluate("stateToml()") == URUK_TAPPED
+    advice = uruk_cli(URUK_TAPPED, tmp_path)
+    page.wait_for_function(
+        "c => { const e = document.querySelector('#advice-list li'); "
+        "return e && e.dataset.choice === c && !document.querySelector('#advice-error'); }",
+        arg=advice["choices"][0]["choice"],
+    )
+    page.click("#all-choices")
+    page.wait_for_function(
+        "n => document.querySelectorAll('#advice-list li').length === n", arg=len(advice["choices"])
+    )
+    assert uruk_shown(page) == [uruk_row(c) for c in advice["choices"]]
+    best = advice["choices"][0]
+    assert page.text_content("#answer-bar") == "best: " + "".join(uruk_row(best)).replace(
+        ": ", ", ", 1
+    )
+    assert page.text_content("#assumed") == "Assumed: " + "; ".join(advice["assumed"]) + "."
+    # my secret bid against a disaster drawn after ben's turn
+    page.click('#decision [data-name="decide"] [data-value="secret_bid"]')
+    page.click('#decision [data-name="disaster"] [data-value="vulkanausbruch"]')
+    page.click('#decision [data-name="after whose turn"] [data-value="ben"]')
+    state = page.evaluate("stateToml()")
+    assert state.startswith('me = "anna"\ndecision = "secret_bid"\ngod = "vulkanausbruch"\n'
+                            'trigger = "ben"\ndisplay = ')  # fmt: skip
+    bids = uruk_cli(state, tmp_path)
+    assert bids["decision"] == "secret_bid"
+    page.wait_for_function(
+        "n => document.querySelectorAll('#advice-list li').length === n "
+        "&& document.querySelector('#advice-list li').dataset.choice.startsWith('bid ')",
+        arg=len(bids["choices"]),  # all: "show all" is still on
+    )
+    assert uruk_shown(page) == [uruk_row(c) for c in bids["choices"]]
+
+
+def test_uruk_deep_advice_only_where_the_api_gives_it(page, url, tmp_path):
+    page.goto(f"{url}/game/uruk")
+    page.wait_for_selector("#advice-list li")
+    state = page.evaluate("stateToml()")
+    path = tmp_path / "uruk.toml"
+    path.write_text(state, "utf-8")
+    deep = subprocess.run(
+        [sys.executable, "-m", "analyzer", "advise", "--game", "uruk", str(path), "--deep",
+         "--budget", "40", "--seed", "1", "--json"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    games = page.evaluate("api('/api/games').then(r => r.data)")
+    offered = next(g for g in games if g["name"] == "uruk")["deep"]
+    assert offered is (deep.returncode == 0)
+    page.wait_for_function("o => document.getElementById('deep-box').hidden === !o", arg=offered)
+    if not offered:
+        return
+    page.click("#deep-go")
+    page.wait_for_selector("#deep-table", timeout=240_000)
+    rows = page.eval_on_selector_all(
+        "#deep-table tr[data-choice]", "els => els.map(e => e.dataset.choice)"
+    )
+    assert sorted(rows) == sorted(c["choice"] for c in json.loads(deep.stdout)["choices"])
