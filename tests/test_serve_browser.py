@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -386,11 +387,9 @@ cards = 4
 
 def test_uruk_state_set_by_taps_matches_the_cli(page, url, tmp_path):
     page.goto(f"{url}/game/uruk")
-    example = subprocess.run(
-        [sys.executable, "-m", "analyzer", "advise", "--game", "uruk", "--example"],
-        capture_output=True, text=True, timeout=120, check=True,
-    ).stdout  # fmt: skip
-    want = uruk_cli(example, tmp_path)["choices"]  # it opens on the CLI's example
+    # it opens on the CLI's example (the file `advise --game uruk --example` prints)
+    example = resources.files("analyzer.uruk").joinpath("examples", "table.toml")
+    want = cli_json("advise", "--game", "uruk", str(example))["choices"]
     page.wait_for_selector("#advice-list li")
     assert uruk_shown(page) == [uruk_row(c) for c in want[:8]]
     page.click('#decision .stepper[data-name="actions_left"] .minus')
