@@ -463,3 +463,59 @@ def test_uruk_deep_advice_only_where_the_api_gives_it(page, url, tmp_path):
         "#deep-table tr[data-choice]", "els => els.map(e => e.dataset.choice)"
     )
     assert sorted(rows) == sorted(c["choice"] for c in json.loads(deep.stdout)["choices"])
+
+
+@pytest.mark.parametrize("game", ["colorful_treasure", "uruk"])
+def test_deep_advice_view_shows_a_deep_answer_with_its_progress(page, url, game):
+    """The deep-advice part of a page whose game's advise may not answer --deep yet:
+    the server's answers are stood in for (the games list says deep advice is offered,
+    and a deep answer in the shape of Unearth's arrives after a second), so the button,
+    the progress bar and the table of win chances are exercised either way."""
+    answer = {
+        "seed": 7,
+        "rollouts": 1200,
+        "assumed": ["every seat plays tuned"],
+        "within_noise_of_best": ["second choice"],
+        "choices": [
+            {"choice": "first choice", "win": 0.5, "win_ci95": [0.45, 0.55], "score": 31.0,
+             "score_ci95": [30.5, 31.5]},
+            {"choice": "second choice", "win": 0.48, "win_ci95": [0.43, 0.53], "score": 30.0,
+             "score_ci95": [29.5, 30.5]},
+        ],
+    }  # fmt: skip
+
+    def games(route):
+        listed = route.fetch().json()
+        for g in listed:
+            g["deep"] = g["deep"] or g["name"] == game
+        route.fulfill(json=listed)
+
+    def advise(route):
+        if json.loads(route.request.post_data or "{}").get("deep"):
+            page.wait_for_timeout(1000)
+            route.fulfill(json=answer)
+        else:
+            route.continue_()
+
+    page.route("**/api/games", games)
+    page.route(f"**/api/{game}/advise", advise)
+    page.goto(f"{url}/game/{game}")
+    page.wait_for_selector("#advice-list li")
+    page.wait_for_selector("#deep-go", state="visible")
+    page.click("#deep-go")
+    page.wait_for_selector("#deep-out .progress")
+    assert page.is_disabled("#deep-go")  # one deep advice at a time
+    page.wait_for_selector("#deep-table")
+    rows = page.eval_on_selector_all(
+        "#deep-table tr[data-choice]",
+        "els => els.map(e => [e.dataset.choice, ...[...e.cells].map(c => c.textContent)])",
+    )
+    assert rows == [
+        ["first choice", "first choice", "50.0% [45.0%, 55.0%]", "31.0 [30.5, 31.5]"],
+        ["second choice", "second choicewithin noise of the best", "48.0% [43.0%, 53.0%]",
+         "30.0 [29.5, 30.5]"],
+    ]  # fmt: skip
+    assert "1,200 rollouts, seed 7. Assumed: every seat plays tuned." in page.text_content(
+        "#deep-out"
+    )
+    assert page.text_content("#answer-bar") == "deep advice: first choice, win chance 50.0%"
