@@ -425,6 +425,7 @@ def test_uruk_state_set_by_taps_matches_the_cli(page, url, tmp_path):
     assert page.text_content("#assumed") == "Assumed: " + "; ".join(advice["assumed"]) + "."
     # my secret bid against a disaster drawn after ben's turn
     page.click('#decision [data-name="decide"] [data-value="secret_bid"]')
+    assert page.is_disabled('#decision [data-name="disaster"] [data-value="duerre"]')  # discarded
     page.click('#decision [data-name="disaster"] [data-value="vulkanausbruch"]')
     page.click('#decision [data-name="after whose turn"] [data-value="ben"]')
     state = page.evaluate("stateToml()")
