@@ -61,7 +61,11 @@ _CAPTURE: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
 )
 _INSTALL_LOCK = threading.Lock()
 _CLI_LOCK = threading.Lock()
+_FIRST_LOCK = threading.RLock()
+_RAN: set[tuple[str, ...]] = set()  # the commands run once (their modules imported)
 _GROUP = None  # the click group of analyzer's commands, once built
+_DEEP: dict[str, bool] = {}  # game -> whether its advise answers --deep (asked once)
+_DEEP_LOCK = threading.Lock()
 
 
 class _Routed(io.TextIOBase):
@@ -114,15 +118,34 @@ def call_cli(argv: list[str]) -> tuple[int, str, str]:
 
     token = _CAPTURE.set(bufs)
     serving = SERVING.set(True)
+    # a command's first run imports its modules: one first run at a time, since two
+    # threads importing modules that import each other can meet a half-made module
+    key = tuple(argv[:3]) if argv[1:2] == ["--game"] else tuple(argv[:1])
+    first = key not in _RAN
     try:
         # the CLI's own mapping of failures to one line and an exit code, without
         # run_cli's process-wide set-up (signals, warning filters): requests run in
         # threads at once
-        code = _invoke(list(argv), False)
+        if first:
+            with _FIRST_LOCK:
+                code = _invoke(list(argv), False)
+                _RAN.add(key)
+        else:
+            code = _invoke(list(argv), False)
     finally:
         SERVING.reset(serving)
         _CAPTURE.reset(token)
     return code, bufs["out"].getvalue(), bufs["err"].getvalue()
+
+
+def load_cli() -> None:
+    """Import the CLI and register its commands (before serving: requests in threads
+    must not be the first to import them)."""
+    from analyzer.cli import _register_commands, app
+
+    with _CLI_LOCK:
+        if not app.registered_commands:
+            _register_commands()
 
 
 class RequestError(Exception):
@@ -313,6 +336,36 @@ def example(game: str) -> tuple[int, str]:
     return 200, out
 
 
+def deep_offered(game: str) -> bool:
+    """Whether ``advise --deep`` answers for ``game``: its advise has a ``--deep``
+    option and answers the example state with it (the smallest budget, a fixed seed)
+    instead of refusing it. Asked once per game and remembered, so a page offers the
+    deep advice exactly when the API gives it, whichever version of a game is
+    installed."""
+    with _DEEP_LOCK:
+        if game not in _DEEP:
+            _DEEP[game] = _ask_deep(game)
+        return _DEEP[game]
+
+
+def _ask_deep(game: str) -> bool:
+    if not supports(game, "advise"):
+        return False
+    params = _params(command("advise", game))
+    if "deep" not in params:
+        return False
+    status, text = example(game)
+    if status != 200:
+        return False
+    fields = {"state": text, "deep": True}
+    fields.update({k: 1 for k in ("budget", "seed") if k in params})
+    status, body = answer(game, "advise", fields)
+    if status == 400 and "budget" in fields and "budget" in body:  # a larger least budget
+        del fields["budget"]
+        status, body = answer(game, "advise", fields)
+    return status == 200
+
+
 # --------------------------------------------------------------------------- pages
 
 
@@ -335,6 +388,7 @@ def games_list() -> list[dict]:
                 "max_players": g.max_players,
                 "odds": supports(name, "odds"),
                 "advise": supports(name, "advise"),
+                "deep": deep_offered(name),
                 "page": g.web_page() is not None,
             }
         )
@@ -464,6 +518,7 @@ def make_app(reports: Path | str = "reports", *, warm: bool = True):
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        await run_in_threadpool(load_cli)
         if warm:
             await run_in_threadpool(warm_up)
         yield
@@ -495,7 +550,7 @@ def warm_up() -> dict:
     for name in available_games():
         for i, (kind, fields) in enumerate(load_game(name).web_warm_up()):
             t0 = time.perf_counter()
-            if kind == "advise" and fields.get("state") == "example":
+            if fields.get("state") == "example":
                 status, text = example(name)
                 if status != 200:
                     continue
@@ -503,6 +558,9 @@ def warm_up() -> dict:
             if supports(name, kind):
                 answer(name, kind, fields)
             took[f"{name}/{kind}/{i}"] = round(time.perf_counter() - t0, 3)
+        t0 = time.perf_counter()
+        deep_offered(name)
+        took[f"{name}/deep?"] = round(time.perf_counter() - t0, 3)
     return took
 
 

@@ -82,6 +82,15 @@ def main() -> None:
             assert status == 200 and b"Unearth at the table" in body
         print(f"page load /game/unearth: median {1000 * statistics.median(loads):.1f} ms "
               f"({len(body):,} bytes, one request: styles and script inline)")  # fmt: skip
+        for name in ("colorful_treasure", "uruk"):
+            loads = []
+            for _ in range(5):
+                t = time.perf_counter()
+                status, body = get(f"{base}/game/{name}")
+                loads.append(time.perf_counter() - t)
+                assert status == 200 and b"at the table" in body
+            print(f"page load /game/{name}: median {1000 * statistics.median(loads):.1f} ms "
+                  f"({len(body):,} bytes)")  # fmt: skip
 
         cli = subprocess.run(
             [sys.executable, "-m", "analyzer", "odds", "--claim", "17", "--dice", SEVEN["dice"],

@@ -155,6 +155,63 @@ def test_pages_and_games(client):
     assert client.get("/game/nogame").status_code == 404
 
 
+def test_deep_advice_offered_exactly_where_the_api_answers_it(client, monkeypatch):
+    """/api/games says which games' advise answers --deep: asked of the API itself once
+    (a game's advise may have --deep and refuse it), so a page offers it only then."""
+    games = {g["name"]: g for g in client.get("/api/games").json()}
+    assert games["unearth"]["deep"] is True
+    for g in games.values():
+        if not g["advise"]:
+            assert g["deep"] is False
+    ct = client.get("/api/colorful_treasure/example").text
+    refused = client.post("/api/colorful_treasure/advise", json={"state": ct, "deep": True})
+    # whichever version of the game is installed, the flag says what the API does
+    assert games["colorful_treasure"]["deep"] is (refused.status_code == 200)
+    # an advise that refuses --deep: not offered; one that answers it: offered
+    asked = []
+
+    def fake(status):
+        def answer(game, kind, fields):
+            asked.append(fields)
+            return status, json.dumps({"error": "advise: deep is not available"})
+
+        return answer
+
+    for status, offered in ((400, False), (200, True)):
+        monkeypatch.setattr(serve, "_DEEP", {})
+        monkeypatch.setattr(serve, "answer", fake(status))
+        assert serve.deep_offered("unearth") is offered
+        assert asked[-1]["deep"] is True and asked[-1]["budget"] == 1
+        assert asked[-1]["state"].startswith("# ")  # the game's example state
+    n = len(asked)
+    assert serve.deep_offered("unearth") is True and len(asked) == n  # asked once
+
+
+def test_colorful_treasure_page_and_its_odds_and_advice(client, tmp_path):
+    page = client.get("/game/colorful_treasure").text
+    assert "Colorful Treasure at the table" in page and "{{WONDERS}}" not in page
+    assert '"great_wall", "name": "Great Wall", "cards": ["red", "yellow", "blue"' in page
+    state = client.get("/api/colorful_treasure/example").text
+    path = tmp_path / "turn.toml"
+    path.write_text(state, "utf-8")
+    for kind in ("odds", "advise"):
+        r = client.post(f"/api/colorful_treasure/{kind}", json={"state": state})
+        done = cli(kind, "--game", "colorful_treasure", str(path), "--json")
+        assert r.status_code == 200 and r.text == done.stdout
+
+
+def test_uruk_page_and_its_advice(client, tmp_path):
+    page = client.get("/game/uruk").text
+    assert "Uruk at the table" in page and "{{CARDS}}" not in page
+    assert '"id": "lehmhaus", "name": "Lehmhaus", "colour": "red", "level": 1' in page
+    state = client.get("/api/uruk/example").text
+    path = tmp_path / "uruk.toml"
+    path.write_text(state, "utf-8")
+    r = client.post("/api/uruk/advise", json={"state": state})
+    done = cli("advise", "--game", "uruk", str(path), "--json")
+    assert r.status_code == 200 and r.text == done.stdout
+
+
 def test_saved_reports_listed_and_served(client):
     listed = client.get("/api/reports").json()
     assert [r["name"] for r in listed] == ["first_player"]

@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -161,12 +162,361 @@ def test_index_lists_games_and_opens_a_saved_report(page, url):
     assert page.text_content("h1") == "the default report"
 
 
-@pytest.mark.parametrize("game", ["colorful_treasure", "uruk"])
-def test_other_games_pages_load(page, url, game):
-    page.goto(f"{url}/game/{game}")
-    page.wait_for_selector("h1")
-    page.wait_for_function(  # its example state arrived, or it says there is none
-        "() => document.querySelector('#state').value || document.querySelector('#out p')"
+def ct_cli(kind: str, state: str, tmp_path: Path) -> dict:
+    path = tmp_path / f"{kind}.toml"
+    path.write_text(state, "utf-8")
+    return cli_json(kind, "--game", "colorful_treasure", str(path))
+
+
+def ct_frac(f: str, digits: int = 3) -> str:
+    """How the page shows an exact fraction: with its decimal, a whole number alone."""
+    a, _, b = f.partition("/")
+    return f"{f} = {int(a) / int(b):.{digits}f}" if b else f
+
+
+def ct_shown(pg) -> list[tuple[str, str]]:
+    return pg.eval_on_selector_all(
+        "#advice-list li",
+        "els => els.map(e => [e.dataset.choice, e.querySelector('[data-points]').textContent])",
     )
-    if page.query_selector("#out p.error"):  # no advice for this game here yet
-        assert page.is_disabled("#go") and page.is_disabled("#deep")
+
+
+def ct_places(odds: dict) -> dict[str, dict[str, str]]:
+    """The odds' places as the page groups them: a remembered place alone, the places
+    of a wonder I do not remember in one row (they share their chances)."""
+    out = {}
+    for p in odds["places"]:
+        w = p["place"].split(" ")[0]
+        key = p["place"] if p["remembered"] else f"{w} ?"
+        assert out.setdefault(key, p["chances"]) == p["chances"]
+    return out
+
+
+# the example state after the taps of the test below, written out by hand
+CT_TAPPED = """\
+players = 3
+scoring = "advanced"
+mine = ["pyramids red", "pyramids yellow", "great_wall red", "taj_mahal diamond"]
+rewards_given = ["gem"]
+
+[grid.pyramids]
+face_down = 3
+gone = ["red", "yellow"]
+remembered = ["key"]
+
+[grid.great_wall]
+face_down = 3
+gone = ["red", "chest"]
+remembered = ["yellow", "diamond"]
+
+[grid.machu_picchu]
+face_down = 4
+gone = ["green"]
+remembered = ["red"]
+
+[grid.colosseum]
+face_down = 2
+gone = ["red", "green", "diamond"]
+remembered = ["purple"]
+
+[grid.petra]
+face_down = 1
+gone = ["red", "blue", "purple", "diamond"]
+remembered = []
+"""
+
+
+def test_colorful_treasure_grid_set_by_taps_matches_the_cli(page, url, tmp_path):
+    page.goto(f"{url}/game/colorful_treasure")
+    # it opens on the CLI's example state, answered as the CLI answers it
+    example = subprocess.run(
+        [sys.executable, "-m", "analyzer", "advise", "--game", "colorful_treasure", "--example"],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout  # fmt: skip
+    want = ct_cli("advise", example, tmp_path)["choices"]
+    page.wait_for_selector("#advice-list li")
+    assert ct_shown(page) == [
+        [c["choice"], f"{ct_frac(c['exact']['points'])} points"] for c in want[:5]
+    ]
+    # set a state by taps: one more player, advanced scoring, the gem reward given, and
+    # in the grid a card gone, one seen, one mine and a card of a finished wonder back
+    page.click('#setup .stepper[data-name="players"] .plus')
+    page.click('#setup [data-name="scoring"] [data-value="advanced"]')
+    page.click('#setup [data-name="rewards given"] [data-value="gem"]')
+    page.click('#brushes [data-value="gone"]')
+    page.click('#grid [data-card="machu_picchu green"]')
+    page.click('#brushes [data-value="seen"]')
+    page.click('#grid [data-card="colosseum purple"]')
+    page.click('#brushes [data-value="mine"]')
+    page.click('#grid [data-card="pyramids yellow"]')
+    page.click('#grid [data-card="pyramids red"]')  # a second tap: back face down...
+    page.click('#grid [data-card="pyramids red"]')  # ...and mine again
+    page.click('#brushes [data-value="down"]')
+    page.click('#grid [data-card="petra chest"]')  # Petra has a card face down again
+    assert page.get_attribute('#grid [data-card="pyramids red"]', "data-state") == "mine"
+    advice = ct_cli("advise", CT_TAPPED, tmp_path)
+    odds = ct_cli("odds", CT_TAPPED, tmp_path)
+    assert page.evaluate("stateToml()") == CT_TAPPED
+    page.wait_for_function(
+        "c => { const e = document.querySelector('#advice-list li'); "
+        "return e && e.dataset.choice === c; }",
+        arg=advice["choices"][0]["choice"],
+    )
+    page.click("#all-choices")  # every choice, ranked as the CLI ranks them
+    page.wait_for_function(
+        "n => document.querySelectorAll('#advice-list li').length === n", arg=len(advice["choices"])
+    )
+    assert ct_shown(page) == [
+        [c["choice"], f"{ct_frac(c['exact']['points'])} points"] for c in advice["choices"]
+    ]
+    best = advice["choices"][0]
+    assert page.text_content("#answer-bar").endswith(f", {ct_frac(best['exact']['points'])} points")
+    # the chance of each card of each face-down place, exact and as a percentage
+    shown = page.eval_on_selector_all(
+        "#places-list [data-place]",
+        "els => els.map(e => [e.dataset.place, [...e.querySelectorAll('[data-kind]')]"
+        ".map(k => [k.dataset.kind, k.textContent.trim()])])",
+    )
+    want_places = ct_places(odds)
+    assert [k for k, _ in shown] == list(want_places)
+    for key, kinds in shown:
+        for kind, text in kinds:
+            f = want_places[key][kind]
+            a, _, b = f.partition("/")
+            assert text == (
+                f"{kind} {f} = {100 * int(a) / int(b):.1f}%" if b else f"{kind} {100 * int(a)}%"
+            )
+    assert page.text_content("#assumed") == "Assumed: " + "; ".join(advice["assumed"]) + "."
+    assert "3 players, advanced scoring" in page.text_content("#assumed")
+
+
+def test_colorful_treasure_deep_advice_only_where_the_api_gives_it(page, url, tmp_path):
+    page.goto(f"{url}/game/colorful_treasure")
+    page.wait_for_selector("#advice-list li")
+    state = page.evaluate("stateToml()")
+    path = tmp_path / "turn.toml"
+    path.write_text(state, "utf-8")
+    deep = subprocess.run(
+        [sys.executable, "-m", "analyzer", "advise", "--game", "colorful_treasure", str(path),
+         "--deep", "--json"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    games = page.evaluate("api('/api/games').then(r => r.data)")
+    offered = next(g for g in games if g["name"] == "colorful_treasure")["deep"]
+    assert offered is (deep.returncode == 0)
+    page.wait_for_function("o => document.getElementById('deep-box').hidden === !o", arg=offered)
+    if not offered:  # today's advise refuses --deep: the page does not offer it
+        assert "deep" in deep.stderr
+        return
+    page.click("#deep-go")
+    page.wait_for_selector("#deep-table", timeout=240_000)
+    rows = page.eval_on_selector_all(
+        "#deep-table tr[data-choice]", "els => els.map(e => e.dataset.choice)"
+    )
+    assert sorted(rows) == sorted(c["choice"] for c in json.loads(deep.stdout)["choices"])
+    assert page.text_content("#answer-bar").startswith("deep advice: ")
+
+
+def test_the_generic_page_names_the_game_and_offers_deep_only_if_answered(
+    page, url, tmp_path, monkeypatch
+):
+    """A game without a page of its own (Colorful Treasure's page hidden here): its
+    example state as text, the command named with the game, no deep advice offered
+    where its advise refuses --deep, and the answer the CLI's."""
+    from analyzer.colorful_treasure.plugin import ColorfulTreasure
+
+    monkeypatch.setattr(ColorfulTreasure, "web_page", lambda self: None)
+    page.goto(f"{url}/game/colorful_treasure")
+    page.wait_for_function("() => document.querySelector('#state').value")
+    cmd = "analyzer advise --game colorful_treasure STATE.toml"
+    wait_text(page, "#command", cmd)
+    games = page.evaluate("api('/api/games').then(r => r.data)")
+    offered = next(g for g in games if g["name"] == "colorful_treasure")["deep"]
+    page.wait_for_function("o => document.getElementById('deep').hidden === !o", arg=offered)
+    page.click("#go")
+    page.wait_for_selector("#out pre")
+    state = page.input_value("#state")
+    assert json.loads(page.text_content("#out pre")) == ct_cli("advise", state, tmp_path)
+
+
+def uruk_cli(state: str, tmp_path: Path, *args: str) -> dict:
+    path = tmp_path / "uruk.toml"
+    path.write_text(state, "utf-8")
+    return cli_json("advise", "--game", "uruk", str(path), *args)
+
+
+def uruk_shown(pg) -> list[list[str]]:
+    return pg.eval_on_selector_all(
+        "#advice-list li",
+        "els => els.map(e => [e.dataset.choice, e.querySelector('.value').textContent])",
+    )
+
+
+def uruk_row(c: dict) -> list[str]:
+    now = "" if c["points_now"] is None else f" · points now {c['points_now']:g}"
+    return [c["choice"], f": value {c['value']:.2f}{now}"]
+
+
+# the example state after the taps of the test below, written out by hand
+URUK_DISCARD = (
+    '["statuette", "flaschenzug", "gewoelbe", "duerre", "leier", "astronomie", "zikkurat", '
+    '"waage", "muenzwesen", "kanalisation"]'
+)
+URUK_TAPPED = f"""\
+me = "anna"
+decision = "action"
+actions_left = 2
+functions_used = ["lehmhaus"]
+display = ["zahnrad", "zisterne", "wasseruhr"]
+epochs = [1, 6, 4, 3]
+discard = {URUK_DISCARD}
+
+[[seat]]
+name = "anna"
+inventions = {{ lehmhaus = "village", brennofen = "none" }}
+resources = {{ red = 3, yellow = 1 }}
+hand = ["tonrohr", "tonrohr", "rollenprinzip", "wasserrad"]
+
+[[seat]]
+name = "ben"
+inventions = {{ tongefaess = "village", domestizierung = "city" }}
+resources = {{ pink = 3, blue = 1 }}
+cards = 4
+"""
+
+
+def test_uruk_state_set_by_taps_matches_the_cli(page, url, tmp_path):
+    page.goto(f"{url}/game/uruk")
+    # it opens on the CLI's example (the file `advise --game uruk --example` prints)
+    example = resources.files("analyzer.uruk").joinpath("examples", "table.toml")
+    want = cli_json("advise", "--game", "uruk", str(example))["choices"]
+    page.wait_for_selector("#advice-list li")
+    assert uruk_shown(page) == [uruk_row(c) for c in want[:8]]
+    page.click('#decision .stepper[data-name="actions_left"] .minus')
+    page.click('#decision [data-name="functions used"] [data-value="lehmhaus"]')
+    page.click('#centre [data-list="display"] [data-card="leier"]')  # a tap removes it
+    page.click('#centre [data-add="display"]')
+    page.click('#centre [data-picker="display"] [data-value="wasseruhr"]')
+    page.click('#centre [data-name="epoch I"] .minus')
+    page.click('[data-seat="anna"] [data-list="hand"] [data-card="segelschiff"]')
+    page.click('[data-seat="anna"] [data-name="res red"] .plus')
+    page.click('[data-seat="ben"] [data-name="cards"] .minus')
+    page.click('[data-seat="ben"] [data-inv="domestizierung"]')  # village -> city
+    # a card whose copies are all placed cannot be picked
+    page.click('[data-seat="anna"] [data-add="hand"]')
+    assert page.is_disabled('[data-picker="hand"] [data-value="lehmhaus"]')  # its 1 copy is anna's
+    page.click('[data-seat="anna"] [data-add="hand"]')  # done
+    assert page.evaluate("stateToml()") == URUK_TAPPED
+    advice = uruk_cli(URUK_TAPPED, tmp_path)
+    page.wait_for_function(
+        "c => { const e = document.querySelector('#advice-list li'); "
+        "return e && e.dataset.choice === c && !document.querySelector('#advice-error'); }",
+        arg=advice["choices"][0]["choice"],
+    )
+    page.click("#all-choices")
+    page.wait_for_function(
+        "n => document.querySelectorAll('#advice-list li').length === n", arg=len(advice["choices"])
+    )
+    assert uruk_shown(page) == [uruk_row(c) for c in advice["choices"]]
+    best = advice["choices"][0]
+    assert page.text_content("#answer-bar") == "best: " + "".join(uruk_row(best)).replace(
+        ": ", ", ", 1
+    )
+    assert page.text_content("#assumed") == "Assumed: " + "; ".join(advice["assumed"]) + "."
+    # my secret bid against a disaster drawn after ben's turn
+    page.click('#decision [data-name="decide"] [data-value="secret_bid"]')
+    assert page.is_disabled('#decision [data-name="disaster"] [data-value="duerre"]')  # discarded
+    page.click('#decision [data-name="disaster"] [data-value="vulkanausbruch"]')
+    page.click('#decision [data-name="after whose turn"] [data-value="ben"]')
+    state = page.evaluate("stateToml()")
+    assert state.startswith('me = "anna"\ndecision = "secret_bid"\ngod = "vulkanausbruch"\n'
+                            'trigger = "ben"\ndisplay = ')  # fmt: skip
+    bids = uruk_cli(state, tmp_path)
+    assert bids["decision"] == "secret_bid"
+    page.wait_for_function(
+        "n => document.querySelectorAll('#advice-list li').length === n "
+        "&& document.querySelector('#advice-list li').dataset.choice.startsWith('bid ')",
+        arg=len(bids["choices"]),  # all: "show all" is still on
+    )
+    assert uruk_shown(page) == [uruk_row(c) for c in bids["choices"]]
+
+
+def test_uruk_deep_advice_only_where_the_api_gives_it(page, url, tmp_path):
+    page.goto(f"{url}/game/uruk")
+    page.wait_for_selector("#advice-list li")
+    state = page.evaluate("stateToml()")
+    path = tmp_path / "uruk.toml"
+    path.write_text(state, "utf-8")
+    deep = subprocess.run(
+        [sys.executable, "-m", "analyzer", "advise", "--game", "uruk", str(path), "--deep",
+         "--budget", "40", "--seed", "1", "--json"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    games = page.evaluate("api('/api/games').then(r => r.data)")
+    offered = next(g for g in games if g["name"] == "uruk")["deep"]
+    assert offered is (deep.returncode == 0)
+    page.wait_for_function("o => document.getElementById('deep-box').hidden === !o", arg=offered)
+    if not offered:
+        return
+    page.click("#deep-go")
+    page.wait_for_selector("#deep-table", timeout=240_000)
+    rows = page.eval_on_selector_all(
+        "#deep-table tr[data-choice]", "els => els.map(e => e.dataset.choice)"
+    )
+    assert sorted(rows) == sorted(c["choice"] for c in json.loads(deep.stdout)["choices"])
+
+
+@pytest.mark.parametrize("game", ["colorful_treasure", "uruk"])
+def test_deep_advice_view_shows_a_deep_answer_with_its_progress(page, url, game):
+    """The deep-advice part of a page whose game's advise may not answer --deep yet:
+    the server's answers are stood in for (the games list says deep advice is offered,
+    and a deep answer in the shape of Unearth's arrives after a second), so the button,
+    the progress bar and the table of win chances are exercised either way."""
+    answer = {
+        "seed": 7,
+        "rollouts": 1200,
+        "assumed": ["every seat plays tuned"],
+        "within_noise_of_best": ["second choice"],
+        "choices": [
+            {"choice": "first choice", "win": 0.5, "win_ci95": [0.45, 0.55], "score": 31.0,
+             "score_ci95": [30.5, 31.5]},
+            {"choice": "second choice", "win": 0.48, "win_ci95": [0.43, 0.53], "score": 30.0,
+             "score_ci95": [29.5, 30.5]},
+        ],
+    }  # fmt: skip
+
+    def games(route):
+        listed = route.fetch().json()
+        for g in listed:
+            g["deep"] = g["deep"] or g["name"] == game
+        route.fulfill(json=listed)
+
+    def advise(route):
+        if json.loads(route.request.post_data or "{}").get("deep"):
+            page.wait_for_timeout(1000)
+            route.fulfill(json=answer)
+        else:
+            route.continue_()
+
+    page.route("**/api/games", games)
+    page.route(f"**/api/{game}/advise", advise)
+    page.goto(f"{url}/game/{game}")
+    page.wait_for_selector("#advice-list li")
+    page.wait_for_selector("#deep-go", state="visible")
+    page.click("#deep-go")
+    page.wait_for_selector("#deep-out .progress")
+    assert page.is_disabled("#deep-go")  # one deep advice at a time
+    page.wait_for_selector("#deep-table")
+    rows = page.eval_on_selector_all(
+        "#deep-table tr[data-choice]",
+        "els => els.map(e => [e.dataset.choice, ...[...e.cells].map(c => c.textContent)])",
+    )
+    assert rows == [
+        ["first choice", "first choice", "50.0% [45.0%, 55.0%]", "31.0 [30.5, 31.5]"],
+        ["second choice", "second choicewithin noise of the best", "48.0% [43.0%, 53.0%]",
+         "30.0 [29.5, 30.5]"],
+    ]  # fmt: skip
+    assert "1,200 rollouts, seed 7. Assumed: every seat plays tuned." in page.text_content(
+        "#deep-out"
+    )
+    assert page.text_content("#answer-bar") == "deep advice: first choice, win chance 50.0%"

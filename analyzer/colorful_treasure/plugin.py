@@ -330,6 +330,38 @@ class ColorfulTreasure(Game):
             ("exact", "Exact chances of a fresh grid", "no sampling error"),
         )
 
+    # ----------------------------------------------------------------- the web page
+
+    def web_page(self) -> str | None:
+        import json
+        from importlib import resources
+
+        html = resources.files(__package__).joinpath("web", "page.html").read_text("utf-8")
+        return html.replace("{{WONDERS}}", json.dumps(web_wonders()))
+
+    def web_warm_up(self):
+        return (("odds", {"state": "example"}), ("advise", {"state": "example"}))
+
+
+def web_wonders() -> list[dict]:
+    """The wonders of the default rules as the page shows them: id, name and the
+    names of its cards in the order of the rules (``"red"``, ``"diamond"``,
+    ``"key"``: the words the table state uses)."""
+    from analyzer.colorful_treasure.codes import Kind
+    from analyzer.colorful_treasure.rules import default_rules
+
+    rules = default_rules()
+    t = rules.tables
+    out = []
+    for w, (wid, name) in enumerate(zip(rules.wonder_ids, rules.wonder_names, strict=True)):
+        cards = []
+        for c in range(w * t.rows, (w + 1) * t.rows):
+            kind = int(t.card_kind[c])
+            gem = kind == Kind.GEM
+            cards.append(rules.colours[int(t.card_colour[c])] if gem else Kind(kind).name.lower())
+        out.append({"id": wid, "name": name, "cards": cards})
+    return out
+
 
 def _match(name: str, pattern: str) -> bool:
     import fnmatch

@@ -241,6 +241,30 @@ class Uruk(Game):
             ]
         return []
 
+    # ----------------------------------------------------------------- the web page
+
+    def web_page(self) -> str | None:
+        import json
+        from importlib import resources
+
+        from analyzer.uruk.rules import base_data
+
+        data = base_data()
+        cards = {  # what the page's card picker and steppers need of the rules
+            "inventions": [
+                {k: r[k] for k in ("id", "name", "colour", "level", "copies")}
+                for r in data["inventions"]["invention"]
+            ],
+            "gods": [{k: r[k] for k in ("id", "name", "kind")} for r in data["gods"]["card"]],
+            "epochs": [{"id": e["id"], "stones": e["stones"]} for e in data["epochs"]["epoch"]],
+            "colours": data["components"]["colours"],
+        }
+        html = resources.files(__package__).joinpath("web", "page.html").read_text("utf-8")
+        return html.replace("{{CARDS}}", json.dumps(cards, ensure_ascii=False))
+
+    def web_warm_up(self):
+        return (("advise", {"state": "example"}),)
+
     def table_pages(self):
         return (
             (

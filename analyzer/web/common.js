@@ -89,6 +89,37 @@ function latest(fn, ms) {
   };
 }
 
+// The sticky line at the bottom: the current answer (or error) in one line; tapping it
+// scrolls to the whole answer.
+function answerBar(text, target, isError) {
+  const bar = document.getElementById("answer-bar");
+  bar.textContent = text;
+  bar.classList.toggle("error", !!isError);
+  bar.onclick = () => { const el = document.getElementById(target); if (el) el.scrollIntoView({behavior: "smooth"}); };
+}
+
+// A deep advice as it comes (any game's advise --deep --json): each choice with its estimates and their 95% intervals
+// (win chance, final score, points: whichever the answer carries), best first;
+// `pretty` turns a choice's name into what the page shows.
+function deepView(d, pretty) {
+  const cs = d.choices || [], noise = new Set(d.within_noise_of_best || []);
+  const name = (c) => c.choice || JSON.stringify(c);
+  const est = [["win", "win chance", pct], ["score", "final score", (x) => Number(x).toFixed(1)],
+               ["points", "points", (x) => Number(x).toFixed(2)]].filter(([k]) => cs.some((c) => typeof c[k] === "number"));
+  if (cs.length) answerBar(`deep advice: ${pretty(name(cs[0]))}` +
+    (est.length ? `, ${est[0][1]} ${est[0][2](cs[0][est[0][0]])}` : ""), "deep-out");
+  const ci = (c, k, f) => { const b = c[k + "_ci95"]; return b ? ` [${f(b[0])}, ${f(b[1])}]` : ""; };
+  return h("div", {},
+    h("table", {id: "deep-table"},
+      h("tr", {}, h("th", {}, "choice"), est.map(([, t]) => h("th", {}, t + " [95%]"))),
+      cs.map((c, i) => h("tr", {"data-choice": name(c)},
+        h("td", {}, pretty(name(c)), i > 0 && noise.has(name(c)) ? h("div", {class: "noise"}, "within noise of the best") : null),
+        est.map(([k, , f]) => h("td", {}, typeof c[k] === "number" ? f(c[k]) + ci(c, k, f) : ""))))),
+    h("p", {class: "note"}, [d.rollouts ? `${Number(d.rollouts).toLocaleString()} rollouts` : null,
+      d.seed !== undefined ? `seed ${d.seed}` : null].filter(Boolean).join(", ") +
+      (d.assumed ? ". Assumed: " + [].concat(d.assumed).join("; ") + "." : "")));
+}
+
 async function fillHeader() {
   const r = await api("/api/games");
   if (!r.ok) return;
