@@ -135,12 +135,13 @@ def main(argv=None):
         out = run(a.players, a.strategy, a.games, a.branches, cut, a.seed)
         seat = out[:, :, 0, :]
         w, sc, lw, ls = (seat[:, :, i] for i in range(4))
-        sw, vw = between_share(w)
-        ss, _ = between_share(sc)
-        saw, vaw = between_share(w - lw)
-        sas, _ = between_share(sc - ls)
+        sw, vw, ew = between_share(w)
+        ss, _, es = between_share(sc)
+        saw, vaw, eaw = between_share(w - lw)
+        sas, _, eas = between_share(sc - ls)
         print(
-            f"{cut:3d} | {sw:+.3f} | {ss:+.3f} | {saw:+.3f} | {sas:+.3f} | {vw:.4f} {vaw:.4f}",
+            f"{cut:3d} | {sw:+.3f} ({ew:.3f}) | {ss:+.3f} ({es:.3f}) | {saw:+.3f} ({eaw:.3f}) "
+            f"| {sas:+.3f} ({eas:.3f}) | {vw:.4f} {vaw:.4f}",
             flush=True,
         )
 
