@@ -95,6 +95,7 @@ def run_sections(
             workers=workers,
             progress=say,
             command=command_line(),
+            luck=sc.luck,
         )
         out["ladder"] = ladder_doc(result, time.perf_counter() - t0)
     if sc.tune is not None:
@@ -118,6 +119,7 @@ def run_sections(
             workers=workers,
             progress=say,
             command=command_line(),
+            luck=sc.luck,
         )
         doc = result.as_dict()
         doc["tune"]["seconds"] = round(time.perf_counter() - t0, 3)
