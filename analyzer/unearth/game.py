@@ -201,7 +201,9 @@ class GameJob:
             f"rules={self.rules.describe()}, claims={self.claims}, "
             f"strategy_params={self.strategy_params}"
             + (f", forbid={self.forbid}" if self.forbid else "")
-            + (", luck=v1)" if self.luck else ")")
+            # the value estimate's version (data/luck_value.toml): a checkpoint's luck
+            # columns all come from one V (v2: refitted per player count)
+            + (", luck=v2)" if self.luck else ")")
         )
 
 
