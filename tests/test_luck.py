@@ -116,7 +116,7 @@ def test_reveals_enumerated_as_the_engine_deals_them():
 
 
 def _luck(players, games, seed, plant=0):
-    par = load_value_params()
+    par = load_value_params(players)  # the shipped V of this player count
     if plant:
         par = np.append(par, float(plant))
     job = make_job(players, "balanced", seed)
