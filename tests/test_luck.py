@@ -280,3 +280,31 @@ def test_tuning_compares_adjusted_outcomes_and_no_luck_keeps_the_old_result():
     assert on.trials[0].win_share != off.trials[0].win_share
     assert "luck-adjusted wins; plain:" in format_result(on)
     assert "plain:" not in format_result(off)
+
+
+def test_adjusted_results_round_trip_and_the_cli_switch(tmp_path, capsys):
+    """An adjusted tuning result is written and read back whole; ``--no-luck`` of
+    ``analyzer tune`` and ``analyzer ladder`` gives the plain figures."""
+    import json
+
+    from analyzer.cli import run_cli
+    from analyzer.tuning import read_result, tune, write_result
+
+    r = tune("unearth", 2, "balanced", trials=1, games=8, confirm_games=8, seed=2)
+    doc = read_result(write_result(r, tmp_path / "t.toml"))
+    assert doc == json.loads(json.dumps(r.as_dict())) and doc["tune"]["luck_adjusted"] is True
+    args = ["--players", "2", "--games", "8", "--seed", "2", "--quiet"]
+    for cmd in (["tune", "--trials", "1", "--confirm-games", "8"], ["ladder", "--bootstrap", "0"]):
+        for flag in ("--luck", "--no-luck"):
+            code = run_cli(
+                [
+                    *cmd,
+                    *args,
+                    "--strategies" if cmd[0] == "ladder" else "--strategy",
+                    "balanced,baseline" if cmd[0] == "ladder" else "balanced",
+                    flag,
+                ]
+            )
+            out = capsys.readouterr().out
+            assert code == 0
+            assert ("luck-adjusted" in out) == (flag == "--luck"), (cmd[0], flag)
