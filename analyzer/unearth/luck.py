@@ -29,11 +29,12 @@ including its face-down ruin, the counts left): a seat's score value is its
 score if the game ended now, plus for each ruin on the table its chance of
 claiming it (by its best die there, the seat to move next favoured) times the
 points that ruin would add to its sets, plus a promised stone's worth, its
-delver cards' worth and, for every seat alike, the game's pace (pips the ruins
-left still need); the win values are a softmax of the score values whose
-temperature shrinks as the ruins run out; a finished game is valued by its
-outcome. The parameters are fitted (:mod:`analyzer.unearth.luck_fit`) on games
-of other seeds and shipped in ``data/luck_value.toml``.
+delver cards' and tableau stones' worth and, for every seat alike, the game's
+pace (pips the ruins left still need); the win values are a softmax of the
+score values whose temperature shrinks as the ruins run out; a finished game is
+valued by its outcome. The parameters are fitted per player count
+(:mod:`analyzer.unearth.luck_fit`) on games of other seeds and shipped in
+``data/luck_value.toml``.
 """
 
 from __future__ import annotations
