@@ -31,6 +31,15 @@ driver (:func:`analyzer.driver.run_scenario`), for any registered game:
   games of a drawn index together (common random numbers stay paired), then
   refits. The head-to-head matrix (A's mean win share against a field of B,
   over all seats and games) has Wilson intervals.
+- **Luck-adjusted outcomes.** When the game has luck terms (a ``luck_win``
+  column, ``docs/statistics.md``) and ``luck`` is on (the default), each seat's
+  outcome is its adjusted win ``win - luck_win``: the same expectation, less
+  variance, so the same games rate the strategies more precisely. Adjusted
+  wins leave [0, 1] (a game's still sum to 1): the MM fixed point solves the
+  same moment equations (each strategy's expected wins equal its observed
+  adjusted wins; a total at or below 0 is floored at a tiny positive share),
+  and the head-to-head shares get normal intervals. ``luck=False`` (``--no-luck``)
+  rates plain outcomes, as before.
 """
 
 from __future__ import annotations
@@ -125,7 +134,8 @@ def fit_bradley_terry(
     ``prior``: virtual
     2-player games between every pair of strategies, drawn (half a win each), so
     that a strategy that never wins keeps a finite rating (0: none). No random
-    numbers.
+    numbers. Luck-adjusted win shares (outside [0, 1]) are accepted: a strategy
+    whose total, prior included, is not positive is floored at a tiny share.
     """
     counts = np.asarray(counts, float)
     wins = np.asarray(wins, float)
@@ -139,6 +149,8 @@ def fit_bradley_terry(
         wins = np.vstack([wins, virtual * (prior / 2)])
     games = wins.sum(axis=1)  # outcomes per line-up (the likelihood's denominators)
     total_wins = wins.sum(axis=0)
+    if (total_wins <= 0).any():  # adjusted wins: moment equations need positive totals
+        total_wins = np.maximum(total_wins, 1e-9 * max(float(games.sum()), 1.0))
     pi = np.ones(n_strat)
     for _ in range(max_iter):
         denom = (games / (counts @ pi)) @ counts
@@ -180,19 +192,21 @@ def ladder(
     resume: bool = False,
     progress: Callable[[str], None] | None = None,
     command: Sequence[str] | None = None,
+    luck: bool = True,
 ) -> Ladder:
     """Play the round robin of ``strategies`` at ``players`` seats (``games``
     games per line-up, the same game indices of ``seed`` for every line-up) and
-    rate them. ``progress`` gets one line per finished line-up. Returns a
-    :class:`Ladder`. Deterministic in its arguments (``seed`` None: fresh,
-    recorded in ``info``).
+    rate them. ``progress`` gets one line per finished line-up. ``luck``: rate
+    luck-adjusted outcomes when the game has luck terms (False: plain wins, as
+    before). Returns a :class:`Ladder`. Deterministic in its arguments (``seed``
+    None: fresh, recorded in ``info``).
     """
     from analyzer._version import __version__
     from analyzer.driver import run_scenario
     from analyzer.games import load_game
     from analyzer.scenario_file import parse_scenario
     from analyzer.seeding import resolve_seed
-    from analyzer.stats import wilson
+    from analyzer.stats import mean_ci, wilson
 
     g = load_game(game, where="--game")
     strategies = check_strategies(g, strategies)
@@ -223,12 +237,13 @@ def ladder(
         base["overrides"] = dict(overrides)
     if strategy_params:
         base["strategy_params"] = {k: dict(v) for k, v in strategy_params.items()}
-    base["output"] = {"claims": False, "luck": False}
+    base["output"] = {"claims": False, "luck": bool(luck)}
     # validate everything (players, rulings, params) before the first game
     parse_scenario({**base, "strategies": list(ups[0])}, "ladder", default_name="ladder")
 
     wins: list[np.ndarray] = []
     info_run: dict = {}
+    adjusted = False
     for i, up in enumerate(ups):
         sc = parse_scenario({**base, "strategies": list(up)}, "ladder", default_name="ladder")
         ck = None if checkpoint_dir is None else f"{checkpoint_dir}/lineup{i:03d}"
@@ -236,7 +251,11 @@ def ladder(
             sc, workers=workers, progress=False, exact=False, checkpoint_dir=ck, resume=resume
         )
         table = run.games.sort_values(["game", "seat"])
-        w = table["win"].to_numpy(np.float64).reshape(-1, int(players))
+        w = table["win"].to_numpy(np.float64)
+        if luck and "luck_win" in table:  # the luck-adjusted outcome (docs/statistics.md)
+            w = w - table["luck_win"].to_numpy(np.float64)
+            adjusted = True
+        w = w.reshape(-1, int(players))
         wins.append(w)
         info_run = run.info
         if progress:
@@ -276,13 +295,18 @@ def ladder(
             if sa == sb:
                 continue
             total, n = 0.0, 0
+            values = []
             for k in range(int(players)):
                 seats = [sb] * int(players)
                 seats[k] = sa
                 c = ups.index(tuple(seats))
                 total += float(wins[c][:, k].sum())
+                values.append(wins[c][:, k])
                 n += games
-            lo, hi = wilson(total, n)
+            if adjusted:  # adjusted shares leave [0, 1]: a normal interval
+                _, lo, hi = mean_ci(np.concatenate(values))
+            else:
+                lo, hi = wilson(total, n)
             rows.append(
                 {
                     "strategy": sa,
@@ -325,6 +349,11 @@ def ladder(
             "generalised Bradley-Terry (Luce choice) by maximum likelihood, Hunter's MM "
             "algorithm; Elo = 400 log10(strength), anchor 0; 95% percentile bootstrap "
             "over game indices (line-ups kept paired); Wilson intervals on win shares"
+            if not adjusted
+            else "generalised Bradley-Terry (Luce choice) fitted to luck-adjusted win "
+            "shares (win - luck_win) by Hunter's MM fixed point (the moment equations); "
+            "Elo = 400 log10(strength), anchor 0; 95% percentile bootstrap over game "
+            "indices (line-ups kept paired); normal intervals on adjusted win shares"
         ),
         "rules": info_run.get("rules", {}),
         "strategy_rows": info_run.get("strategy_rows", []),
@@ -332,6 +361,8 @@ def ladder(
         "analyzer_version": __version__,
         "command": " ".join(shlex.quote(a) for a in (command or sys.argv)),
     }
+    if adjusted:  # old runs and --no-luck keep the keys they had
+        info["luck_adjusted"] = True
     return Ladder(ratings=ratings, matrix=matrix, info=info, lineups=ups, wins=wins)
 
 
@@ -386,6 +417,11 @@ def format_ladder(result: Ladder) -> str:
         f"({info['games_total']:,} games, the same game seeds for every line-up), "
         f"seed {info['seed']}; rules {info['rules_version']}, "
         f"strategies {info.get('strategies_version', '?')}",
+        *(
+            ["luck-adjusted outcomes (win - luck_win; --no-luck for plain wins)"]
+            if info.get("luck_adjusted")
+            else []
+        ),
         "",
         f"Ratings: Bradley-Terry strengths on the Elo scale, {info['anchor']} = 0; "
         f"95% interval from {info['bootstrap']} bootstrap resamples of games",
@@ -403,7 +439,8 @@ def format_ladder(result: Ladder) -> str:
         "",
         f"Head-to-head: win share of one seat of the row's strategy against "
         f"{'the column' if n == 2 else f'{n - 1} seats of the column'} "
-        f"(fair share {1 / n:.2f}), all seats, 95% Wilson interval",
+        f"(fair share {1 / n:.2f}), all seats, 95% "
+        f"{'normal' if info.get('luck_adjusted') else 'Wilson'} interval",
         "  " + f"{'':<12}" + "".join(f"{c:>{width}}" for c in names),
     ]
     cell = {(r.strategy, r.opponent): r for r in result.matrix.itertuples(index=False)}

@@ -95,6 +95,7 @@ def run_sections(
             workers=workers,
             progress=say,
             command=command_line(),
+            luck=sc.luck,
         )
         out["ladder"] = ladder_doc(result, time.perf_counter() - t0)
     if sc.tune is not None:
@@ -118,6 +119,7 @@ def run_sections(
             workers=workers,
             progress=say,
             command=command_line(),
+            luck=sc.luck,
         )
         doc = result.as_dict()
         doc["tune"]["seconds"] = round(time.perf_counter() - t0, 3)
@@ -384,6 +386,7 @@ def ratings_table(doc: dict) -> pd.DataFrame:
     from analyzer.stats import wilson
 
     rows = []
+    adjusted = bool(doc.get("luck_adjusted"))
     for i, r in enumerate(doc["ratings"], 1):
         lo, hi = wilson(r["win_share"] * r["seat_games"], r["seat_games"])
         rows.append(
@@ -393,7 +396,12 @@ def ratings_table(doc: dict) -> pd.DataFrame:
                 "Elo [95% CI]": "0 (anchor)"
                 if r["strategy"] == doc["anchor"]
                 else f"{elo_text(r['elo'])} {_interval(r['low'], r['high'])}",
-                "win share [95% CI]": _pct(r["win_share"], lo, hi),
+                # a luck-adjusted share has no Wilson interval (the matrix gives normal ones)
+                **(
+                    {"luck-adjusted win share": f"{r['win_share']:.3f}"}
+                    if adjusted
+                    else {"win share [95% CI]": _pct(r["win_share"], lo, hi)}
+                ),
                 "seat-games": f"{int(r['seat_games']):,}",
             }
         )
@@ -481,8 +489,14 @@ def display_items(info: dict) -> list[tuple[str, pd.DataFrame, str, str]]:
                 "tune_trials",
                 t,
                 "Tuning: every trial",
+                f"{'luck-adjusted ' if tun['tune'].get('luck_adjusted') else ''}"
                 f"win share of the tuned seat in {tun['tune']['games_per_trial']:,} search games "
-                "(the same seeds for every trial)",
+                "(the same seeds for every trial"
+                + (
+                    "; the Wilson interval is a plain win's, a guide only)"
+                    if tun["tune"].get("luck_adjusted")
+                    else ")"
+                ),
             )
         )
     return items
@@ -492,9 +506,11 @@ def matrix_note(doc: dict) -> str:
     n = doc["players"]
     per = doc["matrix"][0]["games"] if doc["matrix"] else 0
     field_ = "the column's strategy" if n == 2 else f"{n - 1} seats of the column's strategy"
+    kind = "luck-adjusted win share" if doc.get("luck_adjusted") else "win share"
+    ci = "normal" if doc.get("luck_adjusted") else "Wilson"
     return (
-        f"win share of one seat of the row's strategy against {field_} (fair share "
-        f"{1 / n:.2f}), 95% Wilson interval; n = {per:,} seat-games per cell, every seat"
+        f"{kind} of one seat of the row's strategy against {field_} (fair share "
+        f"{1 / n:.2f}), 95% {ci} interval; n = {per:,} seat-games per cell, every seat"
     )
 
 

@@ -35,6 +35,13 @@ registered game, at one player count:
   bounds), starts at the strategy's shipped row (trial 1, the incumbent) with
   step 0.3, and draws its normal variates from a numpy Generator seeded by
   ``seed``, so a run is deterministic.
+- **Luck-adjusted outcomes.** When the game has luck terms (a ``luck_win``
+  column, ``docs/statistics.md``) and ``luck`` is on (the default), a game's
+  outcome for the tuned seat is its adjusted win ``win - luck_win``: the same
+  expectation, less variance, so candidates are ranked on less noise for the
+  same games. The confirmation then gives normal intervals (adjusted shares
+  leave [0, 1]) and the plain win shares beside them; ``luck=False``
+  (``--no-luck``) compares plain wins and writes the same result as before.
 - **Winner's curse.** The best of many noisy candidates is flattered by its
   own search games. The best row (and the shipped row, for a paired
   comparison) is therefore played again on fresh game indices, after those
@@ -224,6 +231,7 @@ def tune(
     workers: int | None = 1,
     progress: Callable[[str], None] | None = None,
     command: Sequence[str] | None = None,
+    luck: bool = True,
 ) -> TuneResult:
     """Search ``strategy``'s parameters (``params``: a subset; ``bounds``:
     ranges) for the highest win share against ``field_`` at ``players`` seats.
@@ -231,6 +239,7 @@ def tune(
     ``trials`` candidates (the shipped row first) each play ``games`` games
     (rounded up to a multiple of the seat orders) on the same game indices;
     the best and the shipped row then play ``confirm_games`` fresh games.
+    ``luck``: compare luck-adjusted outcomes when the game has luck terms.
     Deterministic in its arguments (``seed`` None: fresh, recorded).
     """
     import cma
@@ -279,7 +288,7 @@ def tune(
         "seed": seed,
         "lineup": lineup,
         "rotation": "cyclic",
-        "output": {"claims": False, "luck": False},
+        "output": {"claims": False, "luck": bool(luck)},
     }
     if rulings:
         base["rules"] = dict(rulings)
@@ -291,11 +300,15 @@ def tune(
         base["strategy_params"] = {**selfplay, strategy: dict(fixed)}
     floor = strat.share_floor  # (score columns, least share of the points from them)
     parse_scenario(base, "tune", default_name="tune")  # every input checked before a game
+    adjusted = [False]  # the games have luck terms and luck is on
+    plain: dict = {}  # the last play's plain wins (beside the adjusted ones)
 
     def play(row: dict, n_games: int, first_game: int) -> tuple[np.ndarray, float | None]:
-        """The tuned seat's win share in each game (indexed by game), and with a
-        share floor the share of its points from the floor's columns (else None);
-        a row whose games never end (the engine's turn cap) loses them all."""
+        """The tuned seat's win share in each game (indexed by game; luck-adjusted
+        when the games have luck terms and ``luck`` is on, the plain ones then in
+        ``plain["w"]``), and with a share floor the share of its points from the
+        floor's columns (else None); a row whose games never end (the engine's
+        turn cap) loses them all."""
         rows = {**selfplay, strategy: {**fixed, **row}}
         raw = {**base, "games": int(n_games), "strategy_params": rows}
         sc = parse_scenario(raw, "tune", default_name="tune")
@@ -308,14 +321,21 @@ def tune(
                 progress("tune: this row makes games that never end: scored as losing them all")
             from analyzer.scenario_file import games_per_order, seat_orders
 
-            return np.zeros(games_per_order(sc) * len(seat_orders(sc))), 0.0 if floor else None
+            lost = np.zeros(games_per_order(sc) * len(seat_orders(sc)))
+            plain["w"] = lost
+            return lost, 0.0 if floor else None
         t = run.games
-        mine = t[t["strategy"].astype(str) == strategy]
+        mine = t[t["strategy"].astype(str) == strategy].sort_values("game")
         share = None
         if floor:
             points = float(mine["score"].clip(lower=0).sum())
             share = float(mine[list(floor[0])].sum().sum()) / max(points, 1.0)
-        return mine.sort_values("game")["win"].to_numpy(np.float64), share
+        w = mine["win"].to_numpy(np.float64)
+        plain["w"] = w
+        if luck and "luck_win" in mine:  # the luck-adjusted outcome (docs/statistics.md)
+            adjusted[0] = True
+            return w - mine["luck_win"].to_numpy(np.float64), share
+        return w, share
 
     def objective(w: np.ndarray, share: float | None) -> float:
         """Win share, less ten times the shortfall below the share floor (if any):
@@ -385,9 +405,15 @@ def tune(
         if progress:
             progress(f"tune: confirming the best row (trial {best.index}) on fresh games")
         w_best, best_share = play(best.params, confirm_games, first)
+        p_best = plain["w"]
         w_ship, ship_share = play(done[0].params, confirm_games, first)
-        lo, hi = wilson(w_best.sum(), len(w_best))
-        slo, shi = wilson(w_ship.sum(), len(w_ship))
+        p_ship = plain["w"]
+        if adjusted[0]:  # adjusted shares leave [0, 1]: normal intervals
+            _, lo, hi = mean_ci(w_best)
+            _, slo, shi = mean_ci(w_ship)
+        else:
+            lo, hi = wilson(w_best.sum(), len(w_best))
+            slo, shi = wilson(w_ship.sum(), len(w_ship))
         gain, glo, ghi = mean_ci(w_best - w_ship)
         confirm.update(
             {
@@ -404,6 +430,17 @@ def tune(
                 "gain_high": float(ghi),
             }
         )
+        if adjusted[0]:  # the plain figures of the same games beside the adjusted ones
+            pg, pglo, pghi = mean_ci(p_best - p_ship)
+            confirm.update(
+                {
+                    "plain_win_share": float(p_best.mean()),
+                    "plain_shipped_win_share": float(p_ship.mean()),
+                    "plain_gain": float(pg),
+                    "plain_gain_low": float(pglo),
+                    "plain_gain_high": float(pghi),
+                }
+            )
         if floor:
             confirm["share"] = best_share
             confirm["shipped_share"] = ship_share
@@ -447,6 +484,9 @@ def tune(
         ),
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
     }
+    if adjusted[0]:  # old results and --no-luck keep the keys they had
+        settings["objective"] = "luck-adjusted (win - luck_win) " + settings["objective"]
+        settings["luck_adjusted"] = True
     return TuneResult(settings=settings, trials=done, best=best, confirm=confirm)
 
 
@@ -642,6 +682,15 @@ def format_result(result: TuneResult) -> str:
             f"(95% CI {c['shipped_low']:.3f} to {c['shipped_high']:.3f}); paired gain "
             f"{c['gain']:+.3f} (95% CI {c['gain_low']:+.3f} to {c['gain_high']:+.3f})",
         ]
+        if "plain_gain" in c:
+            plain_w = c["plain_gain_high"] - c["plain_gain_low"]
+            ratio = (c["gain_high"] - c["gain_low"]) / plain_w if plain_w > 0 else math.nan
+            lines.append(
+                f"  (luck-adjusted wins; plain: {c['plain_win_share']:.3f} against "
+                f"{c['plain_shipped_win_share']:.3f}, paired gain {c['plain_gain']:+.3f} "
+                f"(95% CI {c['plain_gain_low']:+.3f} to {c['plain_gain_high']:+.3f}); "
+                f"the adjusted interval is {ratio:.2f}x as wide)"
+            )
         verdict = (
             "better than the shipped row"
             if c["gain_low"] > 0

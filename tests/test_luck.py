@@ -116,7 +116,7 @@ def test_reveals_enumerated_as_the_engine_deals_them():
 
 
 def _luck(players, games, seed, plant=0):
-    par = load_value_params()
+    par = load_value_params(players)  # the shipped V of this player count
     if plant:
         par = np.append(par, float(plant))
     job = make_job(players, "balanced", seed)
@@ -212,12 +212,99 @@ def test_one_switch_turns_the_terms_off_everywhere():
         parse_scenario({**raw, "output": {"luck": "no"}}, "x.toml")
 
 
-def test_ladders_and_tuning_play_without_the_terms():
-    """They compare plain outcomes today, so they do not pay for the terms."""
-    import inspect
+def test_ladders_rate_adjusted_outcomes_and_no_luck_rates_plain_ones():
+    """A ladder of a game with luck terms rates ``win - luck_win`` of the very games
+    ``--no-luck`` rates plainly (the line-up's games, played by ``simulate``, give the
+    difference); adjusted shares of a game still sum to 1. (A game without terms,
+    the coin of ``tests/test_ratings.py``, is rated on plain wins as before.)"""
+    from analyzer.ratings import format_ladder, ladder
 
-    from analyzer import ratings, tuning
+    kw = dict(game="unearth", players=2, strategies=["balanced", "baseline"], games=30, seed=5)
+    on = ladder(**kw, bootstrap=20)
+    off = ladder(**kw, bootstrap=20, luck=False)
+    assert on.info.get("luck_adjusted") is True and "luck_adjusted" not in off.info
+    assert "normal interval" in format_ladder(on) and "Wilson" in format_ladder(off)
+    g = analyzer.simulate(players=2, strategies=list(on.lineups[0]), games=30, seed=5)
+    g = g.sort_values(["game", "seat"])
+    luck_win = g["luck_win"].to_numpy().reshape(-1, 2)
+    np.testing.assert_array_equal(off.wins[0], g["win"].to_numpy().reshape(-1, 2))
+    np.testing.assert_allclose(on.wins[0], off.wins[0] - luck_win, atol=1e-12)
+    assert np.abs(luck_win).max() > 0.01  # the terms are on and the ratings see them
+    np.testing.assert_allclose(on.wins[0].sum(axis=1), 1.0, atol=1e-9)
+    assert set(np.unique(off.wins[0])) <= {0.0, 0.5, 1.0}
 
-    assert '"luck": False' in inspect.getsource(tuning) and '"luck": False' in inspect.getsource(
-        ratings
+
+def test_rating_fit_accepts_adjusted_outcomes_outside_0_1():
+    """Adjusted win shares leave [0, 1]: the MM fixed point still solves the moment
+    equations (each strategy's expected wins equal its observed ones), and a total
+    at or below 0 gives a tiny, finite strength instead of a failure."""
+    from analyzer.ratings import fit_bradley_terry
+
+    counts = np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0], [1.0, 0.0, 1.0]])
+    wins = np.array([[61.3, 38.7], [52.4, 47.6], [71.1, 28.9]])  # adjusted, not whole
+    w = np.zeros((3, 3))
+    w[0, [0, 1]] = wins[0]
+    w[1, [1, 2]] = wins[1]
+    w[2, [0, 2]] = wins[2]
+    pi = fit_bradley_terry(counts, w, prior=0.0)
+    games = w.sum(axis=1)
+    expected = ((games / (counts @ pi))[:, None] * counts * pi).sum(axis=0)
+    np.testing.assert_allclose(expected, w.sum(axis=0), rtol=1e-6)
+    w[1, 2], w[2, 2] = -1.5, -0.5  # a strategy whose adjusted wins total below 0
+    w[1, 1], w[2, 0] = 101.5, 100.5
+    pi = fit_bradley_terry(counts, w, prior=0.0)
+    assert np.all(np.isfinite(pi)) and pi[2] < 1e-6 * pi[0]
+
+
+def test_tuning_compares_adjusted_outcomes_and_no_luck_keeps_the_old_result():
+    """``tune`` ranks candidates on adjusted wins of a game with terms and says so
+    (the plain confirmation beside it); ``luck=False`` writes the keys of before."""
+    from analyzer.tuning import format_result, tune
+
+    kw = dict(
+        game="unearth",
+        players=2,
+        strategy="balanced",
+        trials=2,
+        games=16,
+        confirm_games=16,
+        seed=3,
     )
+    on = tune(**kw)
+    off = tune(**kw, luck=False)
+    assert on.settings["luck_adjusted"] is True and "luck_adjusted" not in off.settings
+    assert on.settings["objective"].startswith("luck-adjusted")
+    assert "plain_gain" in on.confirm and "plain_gain" not in off.confirm
+    # the same games: the plain confirmation of the adjusted run is the --no-luck one
+    assert on.confirm["plain_win_share"] == pytest.approx(off.confirm["win_share"])
+    assert on.trials[0].win_share != off.trials[0].win_share
+    assert "luck-adjusted wins; plain:" in format_result(on)
+    assert "plain:" not in format_result(off)
+
+
+def test_adjusted_results_round_trip_and_the_cli_switch(tmp_path, capsys):
+    """An adjusted tuning result is written and read back whole; ``--no-luck`` of
+    ``analyzer tune`` and ``analyzer ladder`` gives the plain figures."""
+    import json
+
+    from analyzer.cli import run_cli
+    from analyzer.tuning import read_result, tune, write_result
+
+    r = tune("unearth", 2, "balanced", trials=1, games=8, confirm_games=8, seed=2)
+    doc = read_result(write_result(r, tmp_path / "t.toml"))
+    assert doc == json.loads(json.dumps(r.as_dict())) and doc["tune"]["luck_adjusted"] is True
+    args = ["--players", "2", "--games", "8", "--seed", "2", "--quiet"]
+    for cmd in (["tune", "--trials", "1", "--confirm-games", "8"], ["ladder", "--bootstrap", "0"]):
+        for flag in ("--luck", "--no-luck"):
+            code = run_cli(
+                [
+                    *cmd,
+                    *args,
+                    "--strategies" if cmd[0] == "ladder" else "--strategy",
+                    "balanced,baseline" if cmd[0] == "ladder" else "balanced",
+                    flag,
+                ]
+            )
+            out = capsys.readouterr().out
+            assert code == 0
+            assert ("luck-adjusted" in out) == (flag == "--luck"), (cmd[0], flag)

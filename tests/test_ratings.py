@@ -143,10 +143,12 @@ def test_bad_input_is_one_clear_error(kwargs, message):
         ladder(**args)
 
 
-def test_unearth_baseline_and_balanced_on_its_frozen_row_tie_exactly():
+@pytest.mark.parametrize("luck", [False, True], ids=["plain", "luck-adjusted"])
+def test_unearth_baseline_and_balanced_on_its_frozen_row_tie_exactly(luck):
     """balanced given baseline's frozen row and baseline play the same games with
     seats swapped on the same seeds (common random numbers): each wins exactly
-    half, both rate 0."""
+    half, both rate 0 (luck-adjusted: to rounding, the terms of the swapped
+    games being the same sums in another order)."""
     from analyzer.unearth.defaults import BASELINE_ROW, PARAM_NAMES
 
     lad = ladder(
@@ -158,9 +160,15 @@ def test_unearth_baseline_and_balanced_on_its_frozen_row_tie_exactly():
         strategy_params={"balanced": dict(zip(PARAM_NAMES, BASELINE_ROW, strict=True))},
         bootstrap=50,
         command=["analyzer", "ladder"],
+        luck=luck,
     )
-    assert list(lad.matrix["win_share"]) == [0.5, 0.5]
-    assert (lad.ratings[["elo", "low", "high"]] == 0).all().all()
+    if not luck:
+        assert list(lad.matrix["win_share"]) == [0.5, 0.5]
+        assert (lad.ratings[["elo", "low", "high"]] == 0).all().all()
+    else:
+        assert lad.info["luck_adjusted"] is True
+        np.testing.assert_allclose(lad.matrix["win_share"], [0.5, 0.5], atol=1e-12)
+        np.testing.assert_allclose(lad.ratings[["elo", "low", "high"]], 0.0, atol=1e-6)
 
 
 def test_cli_unearth_ladder_rates_tuned_balanced_above_baseline(capsys, tmp_path):

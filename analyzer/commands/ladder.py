@@ -12,7 +12,9 @@ swapped; at more players each strategy in one seat against a field of another,
 in every seat), all line-ups on the same game seeds (common random numbers), and
 print Bradley-Terry ratings on the Elo scale (the anchor, baseline by default,
 is 0) with 95% bootstrap intervals and the head-to-head matrix of win shares
-with 95% Wilson intervals.
+with 95% intervals. A game with luck terms is rated on luck-adjusted wins
+(win - luck_win: the same expectation, less variance; normal intervals);
+--no-luck rates plain wins (Wilson intervals), as before.
 
 Examples:
 
@@ -25,6 +27,8 @@ Examples:
   analyzer ladder --game uruk --players 3 --games 300 --out ladders/uruk3
 
   analyzer ladder --games 5000 --checkpoint runs/ladder --resume
+
+  analyzer ladder --players 2 --strategies balanced,baseline --games 2000 --no-luck
 """
 
 
@@ -63,6 +67,11 @@ def register(app: typer.Typer) -> None:
             None, "--out", help="folder for ratings.csv, matrix.csv, ladder.json (atomic)"
         ),
         quiet: bool = typer.Option(False, "--quiet", help="no progress lines"),
+        luck: bool = typer.Option(
+            True,
+            "--luck/--no-luck",
+            help="rate luck-adjusted wins when the game has luck terms (--no-luck: plain wins)",
+        ),
     ) -> None:
         import sys
 
@@ -88,6 +97,7 @@ def register(app: typer.Typer) -> None:
             resume=resume,
             progress=None if quiet else lambda line: print(line, file=sys.stderr, flush=True),
             command=command_line(),
+            luck=luck,
         )
         typer.echo(format_ladder(result))
         if out is not None:

@@ -78,6 +78,12 @@ def register(app: typer.Typer) -> None:
             None, "--out", help="write the result to FILE.toml or FILE.json (atomically)"
         ),
         quiet: bool = typer.Option(False, "--quiet", help="no progress lines"),
+        luck: bool = typer.Option(
+            True,
+            "--luck/--no-luck",
+            help="compare luck-adjusted wins when the game has luck terms "
+            "(--no-luck: plain wins, the result as before)",
+        ),
     ) -> None:
         import sys
 
@@ -107,6 +113,7 @@ def register(app: typer.Typer) -> None:
             workers=workers,
             progress=None if quiet else lambda line: print(line, file=sys.stderr, flush=True),
             command=command_line(),
+            luck=luck,
         )
         typer.echo(format_result(result))
         if out is not None:

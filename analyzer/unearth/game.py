@@ -201,7 +201,9 @@ class GameJob:
             f"rules={self.rules.describe()}, claims={self.claims}, "
             f"strategy_params={self.strategy_params}"
             + (f", forbid={self.forbid}" if self.forbid else "")
-            + (", luck=v1)" if self.luck else ")")
+            # the value estimate's version (data/luck_value.toml): a checkpoint's luck
+            # columns all come from one V (v2: refitted per player count)
+            + (", luck=v2)" if self.luck else ")")
         )
 
 
@@ -216,14 +218,15 @@ def play_raw(
     With a ``search`` seat, ``search_out`` (a list) receives the search's work
     space (its counters: ``analyzer.unearth.search.K_*``). With ``job.luck`` the
     state's ``luck_out`` holds each row's luck by kind of event, valued with
-    ``luck_par`` (float64[N_LUCK_PAR]; ``None``: the shipped value estimate)."""
+    ``luck_par`` (float64[N_LUCK_PAR]; ``None``: the shipped value estimate for
+    the job's player count)."""
     t = job.rules.tables
     n = job.players
     codes, prm = strategy_arrays(job.strategies, _params_dict(job))
     claim_rows = count * engine.MAX_CLAIMS_PER_GAME if job.claims else 0
     luck = None
     if job.luck:
-        luck = value_tables(t, load_value_params() if luck_par is None else luck_par)
+        luck = value_tables(t, load_value_params(n) if luck_par is None else luck_par)
     s = new_state(t, n, trace_rows, claim_rows, luck, count * n if job.luck else 0)
     m = new_memo(t, n, codes, prm, forbid_masks(n, job.rules, job.forbid))
     o = engine.new_batch(t, n, count)

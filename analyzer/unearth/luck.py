@@ -13,7 +13,8 @@ Events with a term (``docs/rules/unearth.md``):
 
 - **a die's roll** (every roll and reroll, "A turn"): its faces, equally likely;
   after the outcome the die shows the face (with the event's modifier) on its
-  ruin, and a natural 1-3 promises its owner a stone;
+  ruin, and a natural 1-3 promises its owner a stone (worth ``stone`` points,
+  ``tableau`` points once in its tableau);
 - **a ruin revealed** ("End of age"): the next card of the ruins deck, uniform
   over the ruins still in the deck (its order is a uniform shuffle of them given
   everything that has happened), or, last, uniform over the end-of-age cards;
@@ -28,11 +29,12 @@ including its face-down ruin, the counts left): a seat's score value is its
 score if the game ended now, plus for each ruin on the table its chance of
 claiming it (by its best die there, the seat to move next favoured) times the
 points that ruin would add to its sets, plus a promised stone's worth, its
-delver cards' worth and, for every seat alike, the game's pace (pips the ruins
-left still need); the win values are a softmax of the score values whose
-temperature shrinks as the ruins run out; a finished game is valued by its
-outcome. The parameters are fitted (:mod:`analyzer.unearth.luck_fit`) on games
-of other seeds and shipped in ``data/luck_value.toml``.
+delver cards' and tableau stones' worth and, for every seat alike, the game's
+pace (pips the ruins left still need); the win values are a softmax of the
+score values whose temperature shrinks as the ruins run out; a finished game is
+valued by its outcome. The parameters are fitted per player count
+(:mod:`analyzer.unearth.luck_fit`) on games of other seeds and shipped in
+``data/luck_value.toml``.
 """
 
 from __future__ import annotations
@@ -77,7 +79,8 @@ LP_PENDING = 6  #: weight of a ruin's gain times a seat's chance below its claim
 LP_CARD = 7  #: points a delver card in hand is worth (consolation cards included)
 LP_PACE = 8  #: points every seat still makes per pip of dice the ruins left still need
 LP_TEMPO = 9  #: strength a ruin gives the seat to move next (it may finish it first)
-N_LUCK_PAR = 10
+LP_TABLEAU = 10  #: points a stone in a seat's tableau is worth (rings and wonders to come)
+N_LUCK_PAR = 11
 #: tests only: a ``luck_par`` one longer plants a known bias (``tests/test_luck.py``
 #: shows the checks catch it): 1, a die's expectation taken in the state after its
 #: outcome (the actual roll already on the ruin, each face on top); 2, ``V`` after a reveal
@@ -94,14 +97,20 @@ PAR_NAMES = (
     "card",
     "pace",
     "tempo",
+    "tableau",
 )
 
 
-def load_value_params() -> np.ndarray:
-    """The shipped parameters of ``V`` (``data/luck_value.toml``), float64[N_LUCK_PAR]."""
+def load_value_params(players: int | None = None) -> np.ndarray:
+    """The shipped parameters of ``V`` (``data/luck_value.toml``), float64[N_LUCK_PAR]:
+    table ``[value]``, overridden by ``[players.N]`` for ``players`` = N when the
+    file fits that player count apart (a parameter missing from both is 0)."""
     text = resources.files("analyzer.unearth").joinpath("data/luck_value.toml").read_text()
-    par = tomllib.loads(text)["value"]
-    return np.array([float(par[name]) for name in PAR_NAMES], np.float64)
+    data = tomllib.loads(text)
+    par = dict(data["value"])
+    if players is not None:
+        par.update(data.get("players", {}).get(str(players), {}))
+    return np.array([float(par.get(name, 0.0)) for name in PAR_NAMES], np.float64)
 
 
 @njit(inline="always")
@@ -303,7 +312,12 @@ def base_values(s, t, n, skip):
         cards = 0
         for kind in range(s.hand.shape[1]):
             cards += s.hand[p, kind]
-        base[p] = current_score(s, t, p) + s.luck_par[LP_CARD] * cards
+        stones = 0
+        for c in range(s.n_stones.shape[1]):
+            stones += s.n_stones[p, c]
+        base[p] = (
+            current_score(s, t, p) + s.luck_par[LP_CARD] * cards + s.luck_par[LP_TABLEAU] * stones
+        )
     need = 0.0
     for slot in range(s.sc[S_N_SLOTS]):
         if slot != skip:

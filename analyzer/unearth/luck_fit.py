@@ -4,11 +4,12 @@ on games of seeds that no analysis uses, and write it as data.
     .venv/bin/python -m analyzer.unearth.luck_fit --games 2000 --seed 4242
 
 plays ``balanced`` games at 2, 3 and 4 players (the same games for every trial:
-the terms only observe) and searches the parameters coordinate by coordinate
-(each multiplied or divided by a step that halves when no move helps) for the
-least residual variance: the mean over player counts and seats of
-``sd(score - luck_score) / sd(score) + sd(win - luck_win) / sd(win)``. The
-result and this command go to ``analyzer/unearth/data/luck_value.toml``.
+the terms only observe) and, for each player count apart, searches the
+parameters coordinate by coordinate (each multiplied or divided by a step whose
+square root is taken when no move helps) for the least residual variance: over
+that count's seats, ``sd(score - luck_score) / sd(score) + sd(win - luck_win) /
+sd(win)``. The result (table ``[players.N]`` per count, ``[value]`` kept for the
+others) and this command go to ``analyzer/unearth/data/luck_value.toml``.
 
 Fitting on the games it then adjusts would make the adjusted variance look
 smaller than it is; the luck terms stay unbiased whatever the parameters.
@@ -50,9 +51,11 @@ def residual(runs, par) -> float:
 
 
 def fit(games: int, seed: int, players=(2, 3, 4), rounds: int = 3, log=print) -> np.ndarray:
-    """Coordinate search of the parameters from the shipped ones (see module docstring)."""
+    """Coordinate search of the parameters from the shipped ones, on the residual
+    of all of ``players`` together (see module docstring)."""
     runs = [_play(n, games, seed + n) for n in players]
-    par = load_value_params()
+    par = load_value_params(players[0] if len(players) == 1 else None)
+    par[par == 0] = 0.5  # a multiplicative search cannot leave 0: new parameters start here
     best = residual(runs, par)
     log(f"start {best:.4f} {dict(zip(PAR_NAMES, par.round(3), strict=True))}")
     step = 2.0
@@ -71,7 +74,9 @@ def fit(games: int, seed: int, players=(2, 3, 4), rounds: int = 3, log=print) ->
     return par
 
 
-def write(par, command: str, score: float | None = None, path: Path = OUT) -> None:
+def write(par, command: str, score=None, path: Path = OUT, by_players=None) -> None:
+    """Write ``par`` as ``[value]`` and each ``by_players[n] = (par, residual)`` as
+    ``[players.n]``."""
     lines = [
         "# The value estimate V of the luck terms (analyzer/unearth/luck.py), fitted",
         "# on games of seeds the analyses never use, never on the games it adjusts:",
@@ -82,6 +87,10 @@ def write(par, command: str, score: float | None = None, path: Path = OUT) -> No
         lines.append(f"# residual (mean sd ratio, score and win, on those games): {score:.4f}")
     lines.append("[value]")
     lines += [f"{name} = {float(v):.4g}" for name, v in zip(PAR_NAMES, par, strict=True)]
+    for n, (p_n, res_n) in sorted((by_players or {}).items()):
+        lines.append(f"\n# {n} players; residual on the training games {res_n:.4f}")
+        lines.append(f"[players.{n}]")
+        lines += [f"{name} = {float(v):.4g}" for name, v in zip(PAR_NAMES, p_n, strict=True)]
     tmp = path.with_suffix(".tmp")
     tmp.write_text("\n".join(lines) + "\n")
     tmp.replace(path)
@@ -92,13 +101,26 @@ def main(argv=None) -> None:
     ap.add_argument("--games", type=int, default=2000, help="games per player count")
     ap.add_argument("--seed", type=int, default=4242, help="training seed (+ player count)")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument(
+        "--per-players",
+        action="store_true",
+        help="fit each player count apart ([players.N]; [value] kept as it is)",
+    )
     a = ap.parse_args(argv)
-    par = fit(a.games, a.seed, rounds=a.rounds)
-    runs = [_play(n, a.games, a.seed + n) for n in (2, 3, 4)]
     cmd = f".venv/bin/python -m analyzer.unearth.luck_fit --games {a.games} --seed {a.seed}"
     if a.rounds != 3:
         cmd += f" --rounds {a.rounds}"
-    write(par, cmd, residual(runs, par))
+    if a.per_players:
+        cmd += " --per-players"
+        by = {}
+        for n in (2, 3, 4):
+            p_n = fit(a.games, a.seed, players=(n,), rounds=a.rounds)
+            by[n] = (p_n, residual([_play(n, a.games, a.seed + n)], p_n))
+        write(load_value_params(), cmd, path=OUT, by_players=by)
+    else:
+        par = fit(a.games, a.seed, rounds=a.rounds)
+        runs = [_play(n, a.games, a.seed + n) for n in (2, 3, 4)]
+        write(par, cmd, residual(runs, par))
     print(OUT.read_text())
 
 
