@@ -44,7 +44,7 @@ def cpu(job, games, start=0):
 
 
 def cost(players, games, rounds, seed):
-    on = make_job(players, STRATEGY, seed, steals=False)
+    on = make_job(players, STRATEGY, seed, steals=False, luck=True)
     off = make_job(players, STRATEGY, seed, steals=False, luck=False)
     cpu(on, 2)
     cpu(off, 2)
@@ -78,7 +78,7 @@ def split(values, luck_by_kind, label):
 
 
 def first_seat(players, games, seed):
-    job = make_job(players, STRATEGY, seed, steals=False)
+    job = make_job(players, STRATEGY, seed, steals=False, luck=True)
     res, wins, _, s = play_raw(job, 0, games)
     luck = s.luck_out.reshape(games, players, -1, 2)
     win = wins.reshape(games, players)[:, 0].astype(float)
@@ -89,8 +89,8 @@ def first_seat(players, games, seed):
 
 def paired(games, seed):
     """RIVAL in seat 0 of game g and seat 1 of the swapped game g (same seed)."""
-    ab = make_job(2, (RIVAL, "baseline"), seed, steals=False)
-    ba = make_job(2, ("baseline", RIVAL), seed, steals=False)
+    ab = make_job(2, (RIVAL, "baseline"), seed, steals=False, luck=True)
+    ba = make_job(2, ("baseline", RIVAL), seed, steals=False, luck=True)
     _, w1, _, s1 = play_raw(ab, 0, games)
     _, w2, _, s2 = play_raw(ba, 0, games)
     l1 = s1.luck_out.reshape(games, 2, -1, 2)[:, 0, :, 0]
@@ -104,7 +104,7 @@ def seeds_check(games, seeds, seed):
     against the intervals each run claims, and plain against adjusted pooled."""
     rows = []
     for k in range(seeds):
-        job = make_job(4, STRATEGY, seed + 1000 + k, steals=False)
+        job = make_job(4, STRATEGY, seed + 1000 + k, steals=False, luck=True)
         _, wins, _, s = play_raw(job, 0, games)
         luck = s.luck_out.reshape(games, 4, -1, 2)[:, 0, :, 0].sum(axis=1)
         rows.append((wins.reshape(games, 4)[:, 0].astype(float), luck))

@@ -19,12 +19,12 @@ RULES = load_rules()
 
 
 def test_terms_only_observe_and_do_not_depend_on_the_split():
-    on = simulate(3, "greedy", 40, 5)
+    on = simulate(3, "greedy", 40, 5, luck=True)
     off = simulate(3, "greedy", 40, 5, luck=False)
     assert set(LUCK_COLUMNS) <= set(on.columns) and not set(LUCK_COLUMNS) & set(off.columns)
     assert on.drop(columns=list(LUCK_COLUMNS)).equals(off)
-    a = simulate(3, "greedy", 20, 5)
-    b = simulate(3, "greedy", 20, 5, first_game=20)
+    a = simulate(3, "greedy", 20, 5, luck=True)
+    b = simulate(3, "greedy", 20, 5, first_game=20, luck=True)
     both = np.concatenate([a[list(LUCK_COLUMNS)].to_numpy(), b[list(LUCK_COLUMNS)].to_numpy()])
     np.testing.assert_array_equal(both, on[list(LUCK_COLUMNS)].to_numpy())
     # the seats' win terms of a game sum to 0 (the win values of every state sum to 1)
@@ -62,7 +62,7 @@ def _luck(players, games, seed, plant=0, rules=None):
     par = load_value_params()
     if plant:
         par = np.append(par, float(plant))
-    job = make_job(players, "greedy", seed, rules, steals=False)
+    job = make_job(players, "greedy", seed, rules, steals=False, luck=True)
     res, wins, _, s = play_raw(job, 0, games, luck_par=par)
     return res, wins, s.luck_out.copy()
 
@@ -111,3 +111,21 @@ def test_plain_and_adjusted_estimates_agree(fair):
         gap = abs(est["mean"] - est["adj"])
         assert gap < 2 * max(est["half"], est["adj_half"])
         assert est["ratio"] < 1.0  # the terms remove some variance
+
+
+def test_terms_are_off_by_default_and_the_switch_turns_them_on():
+    """Colorful Treasure declares its terms off (they cost more than they save so far):
+    ``analyzer.simulate`` and a scenario without ``[output] luck`` play without them,
+    ``luck=True`` / ``luck = true`` with them, the same games either way."""
+    import analyzer
+    from analyzer.scenario_file import parse_scenario
+
+    kw = dict(game="colorful_treasure", players=3, strategies="greedy", games=30, seed=7)
+    plain = analyzer.simulate(**kw)
+    on = analyzer.simulate(luck=True, **kw)
+    assert not set(LUCK_COLUMNS) & set(plain.columns)
+    assert set(LUCK_COLUMNS) <= set(on.columns)
+    assert on.drop(columns=list(LUCK_COLUMNS)).equals(plain)
+    raw = {"game": "colorful_treasure", "players": 2, "games": 10, "seed": 1, "strategies": "greedy"}
+    assert parse_scenario(raw, "x.toml").luck is None
+    assert parse_scenario({**raw, "output": {"luck": True}}, "x.toml").luck is True

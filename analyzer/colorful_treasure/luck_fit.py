@@ -30,7 +30,7 @@ def _play(players: int, games: int, seed: int, strategy: str = "greedy"):
     from analyzer.colorful_treasure.engine import R_SCORE
     from analyzer.colorful_treasure.game import make_job, play_raw
 
-    job = make_job(players, strategy, seed, steals=False)
+    job = make_job(players, strategy, seed, steals=False, luck=True)
 
     def run(par):
         res, wins, _, s = play_raw(job, 0, games, luck_par=par)
