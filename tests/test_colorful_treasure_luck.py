@@ -126,6 +126,12 @@ def test_terms_are_off_by_default_and_the_switch_turns_them_on():
     assert not set(LUCK_COLUMNS) & set(plain.columns)
     assert set(LUCK_COLUMNS) <= set(on.columns)
     assert on.drop(columns=list(LUCK_COLUMNS)).equals(plain)
-    raw = {"game": "colorful_treasure", "players": 2, "games": 10, "seed": 1, "strategies": "greedy"}
+    raw = {
+        "game": "colorful_treasure",
+        "players": 2,
+        "games": 10,
+        "seed": 1,
+        "strategies": "greedy",
+    }
     assert parse_scenario(raw, "x.toml").luck is None
     assert parse_scenario({**raw, "output": {"luck": True}}, "x.toml").luck is True
