@@ -20,10 +20,13 @@ from analyzer.uruk import state as S
 from analyzer.uruk.engine import R_SCORE
 from analyzer.uruk.game import make_job, play_raw, simulate
 from analyzer.uruk.luck import (
+    DEAL_L1,
+    KIND_DEAL,
     KIND_HAND,
     KIND_NAMES,
     N_KINDS,
     count_pile,
+    deal_features,
     load_value_params,
     pile_bounds,
 )
@@ -131,13 +134,35 @@ def test_luck_terms_have_mean_zero(fair):
 
 
 @pytest.mark.parametrize(
-    "plant", [1, 2, 3], ids=["expectation-after-outcome", "reads-deck-order", "wrong-piles"]
+    "plant",
+    [1, 2, 3, 4],
+    ids=["expectation-after-outcome", "reads-deck-order", "wrong-piles", "deal-uncentred"],
 )
 def test_a_planted_bias_is_caught(fair, plant):
     _, _, luck = _luck(2, 4000, 3131, plant)
-    assert abs(_z(luck[:, KIND_HAND, 1])) > 6
+    kind = KIND_DEAL if plant == 4 else KIND_HAND
+    assert abs(_z(luck[:, kind, 1])) > 6
     # the fair terms of the same games pass the same check
-    assert abs(_z(fair[2][:, KIND_HAND, 1])) < 4
+    assert abs(_z(fair[2][:, kind, 1])) < 4
+
+
+def test_the_deal_term_is_centred_on_the_table():
+    """The deal's win terms of a game sum to zero and its features are the
+    engine's deal: a seat holding the level-1 card j has feature j set."""
+    _, _, luck = _luck(3, 200, 77)
+    sums = luck[:, KIND_DEAL, 0].reshape(200, 3).sum(axis=1)
+    np.testing.assert_allclose(sums, 0.0, atol=1e-12)
+    t = RULES.tables
+    s = S.new_state(t, luck=load_value_params())
+    sv, tv = make_view(s, "UrukState"), make_view(t, "UrukTables")
+    rng_seed(s.rng, 1, 2, 3)
+    cards.setup(sv, tv, 3)
+    level1 = [x for x in range(t.n_inv) if t.inv_level[x] == 1]
+    for p in range(3):
+        deal_features(sv, tv, p)
+        assert s.luck_f[p, level1.index(s.inv[p, 0])] == 1.0
+        assert s.luck_f[p, :DEAL_L1].sum() == 1.0
+        assert s.luck_f[p, DEAL_L1 + 1] == np.minimum(s.hand[p], 2).sum()
 
 
 def test_plain_and_adjusted_estimates_agree(fair):

@@ -21,7 +21,7 @@ from analyzer.uruk.actions import (
 from analyzer.uruk.cards import refill_display, setup, trace
 from analyzer.uruk.codes import Action
 from analyzer.uruk.gods import activate
-from analyzer.uruk.luck import KIND_DISPLAY, luck_reset, luck_to, store_luck
+from analyzer.uruk.luck import KIND_DISPLAY, luck_deal, luck_reset, luck_to, store_luck
 from analyzer.uruk.scoring import N_PARTS, count_settlements, score_parts, win_shares
 from analyzer.uruk.state import (
     EV_ACTION,
@@ -158,6 +158,7 @@ def play_game(s, t, n):
     """Play one game from set-up to the end (state already seeded)."""
     luck_reset(s)
     setup(s, t, n)
+    luck_deal(s, t, n)
     p = 0
     final_left = 0
     while True:

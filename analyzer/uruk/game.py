@@ -21,7 +21,7 @@ from analyzer.kernel_view import make_view, results_view
 from analyzer.seeding import resolve_seed, root_key
 from analyzer.uruk import engine
 from analyzer.uruk.defaults import default_row
-from analyzer.uruk.luck import load_value_params
+from analyzer.uruk.luck import load_deal_params, load_value_params
 from analyzer.uruk.rules import Rules, default_rules
 from analyzer.uruk.scoring import N_PARTS, PART_NAMES
 from analyzer.uruk.state import STAT_NAMES, new_state
@@ -123,19 +123,28 @@ class GameJob:
 
 
 def play_raw(
-    job: GameJob, start: int, count: int, *, trace_rows: int = 0, state=None, luck_par=None
+    job: GameJob,
+    start: int,
+    count: int,
+    *,
+    trace_rows: int = 0,
+    state=None,
+    luck_par=None,
+    luck_deal=None,
 ):
     """Run the kernel: ``(results int32[count*n, W], wins float32[count*n], state)``.
     With ``job.luck`` (and no ``state`` given) the state's ``luck_out`` holds each
     row's luck by kind of draw, valued with ``luck_par`` (``None``: the shipped
-    value estimate)."""
+    value estimate; ``luck_deal``: the set-up deal's weights, ``None``: the shipped ones)."""
     t = job.rules.tables
     n = job.players
     if state is None:
-        luck = None
+        luck = deal = None
         if job.luck:
             luck = load_value_params() if luck_par is None else luck_par
-        state = new_state(t, trace_rows, luck=luck, luck_rows=count * n if job.luck else 0)
+            deal = load_deal_params(n) if luck_deal is None else luck_deal
+        rows = count * n if job.luck else 0
+        state = new_state(t, trace_rows, luck=luck, luck_rows=rows, luck_deal=deal)
     s = state
     prm = job.params()
     s.prm[:] = 0.0

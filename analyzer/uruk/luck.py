@@ -43,13 +43,29 @@ import numpy as np
 from analyzer.jit import njit
 from analyzer.luck import event_begin, event_end, event_outcome
 from analyzer.uruk.scoring import score_parts
-from analyzer.uruk.state import LUCK_KINDS, LUCK_SC_PILE, S_DECK_N, S_N, S_RESHUFFLES
+from analyzer.uruk.state import (
+    LUCK_KINDS,
+    LUCK_SC_PILE,
+    N_DEAL_F,
+    S_DECK_N,
+    S_N,
+    S_RESHUFFLES,
+)
 
 #: kinds of chance event, the first axis of ``State.luck``
 KIND_HAND = 0
 KIND_DISPLAY = 1
+KIND_DEAL = 2
 N_KINDS = LUCK_KINDS
-KIND_NAMES = ("draws to a hand", "display refills")
+KIND_NAMES = ("draws to a hand", "display refills", "the set-up deal")
+
+#: the deal's features of a seat (``State.luck_f``): its level-1 invention (one of
+#: the first DEAL_L1 level-1 inventions, one-hot), then its hand's cards of that
+#: invention's colour, its cards counted up to two per invention, its pairs
+DEAL_L1 = 5
+F_OWN = DEAL_L1
+F_UPTO2 = DEAL_L1 + 1
+F_PAIRS = DEAL_L1 + 2
 
 #: where the next card drawn goes (``State.luck_to``): nowhere valued (set-up discards)
 TO_NONE = -1
@@ -68,7 +84,8 @@ N_LUCK_PAR = 7
 #: taken in the state after the outcome (each card valued with the card drawn
 #: already held); 2, ``V`` reads the hidden deck (a bonus to the seat credited when the
 #: card valued is the one really drawn); 3, a wrong enumeration (uniform over the
-#: whole deck, its two piles ignored)
+#: whole deck, its two piles ignored); 4, the deal's term without its expectation
+#: (each seat's features not centred on the table's)
 LP_PLANT = N_LUCK_PAR
 PAR_NAMES = ("card", "level", "match", "trade", "display", "tau0", "tau1")
 
@@ -78,11 +95,26 @@ SC_KIND = 1  #: its kind (KIND_*)
 SC_PILE = LUCK_SC_PILE  #: cards of the bottom pile (level 3 and 4, gods, disasters)
 
 
+def _shipped() -> dict:
+    text = resources.files("analyzer.uruk").joinpath("data/luck_value.toml").read_text()
+    return tomllib.loads(text)
+
+
 def load_value_params() -> np.ndarray:
     """The shipped parameters of ``V`` (``data/luck_value.toml``), float64[N_LUCK_PAR]."""
-    text = resources.files("analyzer.uruk").joinpath("data/luck_value.toml").read_text()
-    par = tomllib.loads(text)["value"]
+    par = _shipped()["value"]
     return np.array([float(par[name]) for name in PAR_NAMES], np.float64)
+
+
+def load_deal_params(players: int) -> np.ndarray:
+    """The shipped weights of the deal's term at ``players`` seats (float64[2,
+    N_DEAL_F]: win, score; zeros if none are shipped for that count)."""
+    deal = _shipped().get("deal", {}).get(str(players))
+    out = np.zeros((2, N_DEAL_F))
+    if deal:
+        out[0] = np.asarray(deal["win"], float)
+        out[1] = np.asarray(deal["score"], float)
+    return out
 
 
 @njit(inline="always")
@@ -259,6 +291,55 @@ def luck_draw(s, t):
         vs[q] += gv[j]
         event_outcome(acc, vs, n, tau, gp[j], j == hit)
     event_end(acc, s.luck[kind, 0], s.luck[kind, 1], n)
+
+
+@njit
+def deal_features(s, t, p):
+    """Seat ``p``'s deal features into ``s.luck_f[p]`` (see ``DEAL_L1``)."""
+    f = s.luck_f[p]
+    f[:] = 0.0
+    x1 = s.inv[p, 0]
+    j = 0
+    for x in range(x1):
+        if t.inv_level[x] == 1:
+            j += 1
+    if j < DEAL_L1:
+        f[j] = 1.0
+    colour = t.inv_colour[x1]
+    for x in range(t.n_inv):
+        h = s.hand[p, x]
+        if h > 0:
+            if t.inv_colour[x] == colour:
+                f[F_OWN] += h
+            f[F_UPTO2] += min(h, 2)
+            if h >= 2:
+                f[F_PAIRS] += 1
+
+
+@njit
+def luck_deal(s, t, n):
+    """The set-up deal's terms (after the set-up; the deal's features do not
+    change before the first turn): ``V_p = c + w . (f_p - mean_q f_q)`` for the
+    win (``c = 1/n``) and the score, with ``w`` the weights ``s.luck_deal`` at
+    this player count. The deal is exchangeable between the seats (each seat's
+    level-1 card and hand are a uniform shuffle's), so ``E[V_p]`` is ``c``
+    exactly: the term is ``w . (f_p - mean f)``, and the win terms sum to zero."""
+    if not luck_on(s):
+        return
+    f = s.luck_f
+    for p in range(n):
+        deal_features(s, t, p)
+    plant = _plant(s)
+    for j in range(N_DEAL_F):
+        m = 0.0
+        if plant != 4:
+            for p in range(n):
+                m += f[p, j]
+            m /= n
+        for p in range(n):
+            d = f[p, j] - m
+            s.luck[KIND_DEAL, 0, p] += s.luck_deal[0, j] * d
+            s.luck[KIND_DEAL, 1, p] += s.luck_deal[1, j] * d
 
 
 @njit

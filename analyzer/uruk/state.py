@@ -125,7 +125,9 @@ EV_SETTLE_COST = 39  #: a = settlement discount invention used (-1), b = saved, 
 #: candidate actions a strategy may weigh in one decision
 MAX_CAND = 64
 #: kinds of chance event the luck terms are summed by (analyzer.uruk.luck.KIND_*)
-LUCK_KINDS = 2
+LUCK_KINDS = 3
+#: features of a seat's deal the set-up deal's luck term weighs (analyzer.uruk.luck)
+N_DEAL_F = 8
 #: ``State.luck_sc``: the seat and kind of the next draw (analyzer.uruk.luck), then
 LUCK_SC_PILE = 2  #: the set-up's bottom pile's size (:func:`bottom_pile`)
 N_LUCK_SC = 3
@@ -171,6 +173,8 @@ class State(NamedTuple):
     luck_gv: np.ndarray  #: float64[card codes + 1] scratch: the outcomes' distinct values
     luck_gp: np.ndarray  #: float64[card codes + 1] ... their probabilities
     luck_sc: np.ndarray  #: [3] the seat and kind of the next draw, the bottom pile's size
+    luck_deal: np.ndarray  #: float64[2, N_DEAL_F] the deal's weights at this player count
+    luck_f: np.ndarray  #: float64[P, N_DEAL_F] scratch: each seat's deal features
 
 
 #: room for a seat's strategy parameters (``strategies.N_PARAMS`` of them are used)
@@ -189,11 +193,17 @@ def bottom_pile(t: Tables) -> int:
 
 
 def new_state(
-    t: Tables, trace_rows: int = 0, queue: int = 0, luck=None, luck_rows: int = 0
+    t: Tables,
+    trace_rows: int = 0,
+    queue: int = 0,
+    luck=None,
+    luck_rows: int = 0,
+    luck_deal=None,
 ) -> State:
     """A zeroed state for ``t`` (``trace_rows`` trace rows, ``queue`` forced outcomes).
     ``luck`` (``None``: off): the luck terms' parameters (float64[N_LUCK_PAR], one
-    more for a planted test bias), their totals written for ``luck_rows`` rows."""
+    more for a planted test bias), their totals written for ``luck_rows`` rows;
+    ``luck_deal``: the set-up deal's weights (float64[2, N_DEAL_F]; None: zero)."""
     p = t.max_players
     luck_sc = np.zeros(N_LUCK_SC, np.int64)
     luck_sc[LUCK_SC_PILE] = bottom_pile(t)
@@ -236,4 +246,6 @@ def new_state(
         luck_gv=np.zeros(t.n_inv + max(t.n_gods, 1) + 1, np.float64),
         luck_gp=np.zeros(t.n_inv + max(t.n_gods, 1) + 1, np.float64),
         luck_sc=luck_sc,
+        luck_deal=np.zeros((2, N_DEAL_F)) if luck_deal is None else np.array(luck_deal, float),
+        luck_f=np.zeros((p, N_DEAL_F), np.float64),
     )
