@@ -38,7 +38,7 @@ def simulate(
     batch_size: int = 5000,
     progress: bool = False,
     forbid: dict | None = None,
-    luck: bool = True,
+    luck: bool | None = None,
 ):
     """Simulate ``games`` whole games of one configuration and return the per-game table.
 
@@ -56,7 +56,9 @@ def simulate(
     (``{"wonders": ["eternal_flame"], "seats": [0]}``; ``seats = "each"`` forbids
     each seat in turn, a block of games each); the table then has a ``treated``
     column (1: the seat was forbidden). ``luck=False`` plays a game that has luck
-    terms without them (no ``luck_win``, ``luck_score`` columns; docs/statistics.md).
+    terms without them (no ``luck_win``, ``luck_score`` columns; docs/statistics.md),
+    ``luck=True`` with them; None (default): the game's default (on but for
+    Colorful Treasure, whose terms cost more than they save so far).
     """
     from analyzer.games import load_game
     from analyzer.summary import simulate_games

@@ -110,8 +110,8 @@ def scenario_job(sc: Scenario, cells: list[Cell], seed: int) -> ScenarioJob:
 
     def make(cell: Cell, k: int, order):
         extra = {}
-        if not sc.luck and _takes_luck(game):
-            extra["luck"] = False
+        if sc.luck is not None and _takes_luck(game):
+            extra["luck"] = sc.luck
         if cell.forbid and cell.treated[k]:
             extra["forbid"] = {seat: dict(cell.forbid) for seat in cell.treated[k]}
         return game.make_job(

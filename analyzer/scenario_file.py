@@ -200,8 +200,9 @@ class Scenario:
     claims: bool = True  #: also record the per-claim table
     #: the luck terms of a game that has them (columns ``luck_win``, ``luck_score``;
     #: docs/statistics.md); False: played without them (ladders and tuning, which do
-    #: not use them, and a run that wants the plain engine's speed)
-    luck: bool = True
+    #: not use them, and a run that wants the plain engine's speed); None: the
+    #: game's default (on for Unearth and Uruk, off for Colorful Treasure)
+    luck: bool | None = None
     save_tables: bool = True  #: False: aggregate only (bounded memory, no Parquet tables)
     batch_size: int = 5000  #: DEFAULT_BATCH
     game: str = DEFAULT_GAME  #: registered game name (``analyzer.games``)
@@ -632,10 +633,10 @@ def _output(raw: dict, where: str) -> tuple[bool, bool, int]:
     return claims, save_tables, batch_size
 
 
-def _output_luck(raw: dict, where: str) -> bool:
-    """``[output] luck``: play the game's luck terms (default true)."""
-    luck = (raw.get("output") or {}).get("luck", True)
-    _check(isinstance(luck, bool), where, "output.luck", luck, "true or false")
+def _output_luck(raw: dict, where: str) -> bool | None:
+    """``[output] luck``: play the game's luck terms (absent: None, the game's default)."""
+    luck = (raw.get("output") or {}).get("luck")
+    _check(luck is None or isinstance(luck, bool), where, "output.luck", luck, "true or false")
     return luck
 
 

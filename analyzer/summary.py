@@ -162,7 +162,7 @@ def simulate_games(
     strategy_params: dict | None = None,
     first_game: int = 0,
     forbid: dict | None = None,
-    luck: bool = True,
+    luck: bool | None = None,
 ) -> Simulation:
     """Play games of one configuration with the one driver and summarise them.
 
@@ -216,7 +216,7 @@ def simulate_games(
         rulings=rulings,
         overrides=dict(overrides or {}),
         claims=claims,
-        luck=bool(luck),
+        luck=None if luck is None else bool(luck),
         save_tables=path is not None or keep_tables,
         batch_size=batch_size,
         game=game,

@@ -15,6 +15,7 @@ import numpy as np
 
 from analyzer.colorful_treasure.bits import popcount
 from analyzer.colorful_treasure.codes import Kind
+from analyzer.colorful_treasure.luck import luck_reset, luck_reveal, store_luck
 from analyzer.colorful_treasure.state import (
     EV_END,
     EV_KIND,
@@ -141,6 +142,7 @@ def play_turn(s, t, seat, n, game):
     choose_first(s, t, seat, n, k)
     for i in range(k):
         reveal(s, seat, s.pick[i])
+        luck_reveal(s, t, seat, s.pick[i], s.pick[i + 1] if i + 1 < k else -1)
     finish_turn(s, t, seat, n, game)
 
 
@@ -163,6 +165,7 @@ def reveal_more_and_take(s, t, seat, n):
             trace_opts(s, EV_STOP, seat, 0, 0, s.sc[S_N_UP], face_down_places(s), 0)
             break
         reveal(s, seat, p)
+        luck_reveal(s, t, seat, p, -1)
         extra += 1
     if extra > 0:
         s.stats[seat, ST_THIRD] += 1
@@ -239,6 +242,7 @@ def start_game(s, t, n, key0, key1, game):
     s.sc[S_N] = n
     s.sc[S_ABORTED] = 0
     setup(s, t, n)
+    luck_reset(s)
     if t.n_tiles > 0:
         tiles_setup(s, t, n)
 
@@ -378,6 +382,7 @@ def record_game(s, t, o, n, i, turns):
     wins = o.wins
     final_scores(s, t, n)
     bad = check_invariants(s, t, n)
+    store_luck(s, n, i * n)
     best = s.parts[0, R_SCORE]
     for q in range(n):
         best = max(best, s.parts[q, R_SCORE])

@@ -277,11 +277,18 @@ class ColorfulTreasure(Game):
         *,
         claims: bool = False,
         strategy_params: dict | None = None,
+        luck: bool = False,
     ):
         from analyzer.colorful_treasure.game import make_job
 
         return make_job(
-            players, tuple(strategies), seed, rules, steals=claims, strategy_params=strategy_params
+            players,
+            tuple(strategies),
+            seed,
+            rules,
+            steals=claims,
+            strategy_params=strategy_params,
+            luck=luck,
         )
 
     def replay(self, job, game: int) -> str:

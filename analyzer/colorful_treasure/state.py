@@ -25,6 +25,7 @@ import numpy as np
 
 from analyzer.colorful_treasure.codes import MAX_REVEALS, PARAM_NAMES
 from analyzer.jit import njit
+from analyzer.luck import ACC_ROWS
 from analyzer.rng import QUEUE_WORDS
 
 # ------------------------------------------------------------------ scalar slots
@@ -123,6 +124,9 @@ EV_TREASURE = 20
 
 #: steals log rows: (game, turn, thief, victim, item) with item the card or -1 (plastic)
 N_STEAL_COLS = 5
+#: kinds of chance event the luck terms are summed by (analyzer.colorful_treasure.luck.KIND_*)
+LUCK_KINDS = 2
+
 MAX_FORCED = 64  #: room for forced chance outcomes in ``rng`` (tests; analyzer.rng)
 NEVER = -1  #: ``mem`` value of a card a seat does not remember
 ALWAYS = 1 << 40  #: ``mem`` value of a card remembered for good (recall 1)
@@ -182,6 +186,16 @@ class State(NamedTuple):
     tiles_took: np.ndarray  #: int64[P] mask of the tiles each seat took
     plan: np.ndarray  #: int64[P] each seat's Plan (its strategy)
     prm: np.ndarray  #: float64[P, len(PARAM_NAMES)] each seat's parameter row
+    # luck terms (analyzer.colorful_treasure.luck): off when ``luck_par`` has shape (1,)
+    luck_par: np.ndarray  #: float64[N_LUCK_PAR] the value estimate's parameters
+    luck: np.ndarray  #: float64[LUCK_KINDS, 2, P] this game's luck by kind of event: win, score
+    luck_out: np.ndarray  #: float64[rows, LUCK_KINDS, 2] each (game, seat)'s luck (store_luck)
+    luck_acc: np.ndarray  #: float64[ACC_ROWS, P] one event's expectations (analyzer.luck)
+    luck_vs: np.ndarray  #: float64[P] one outcome's score values
+    luck_base: np.ndarray  #: float64[P] the seats' scores if the game ended now
+    luck_cnt: np.ndarray  #: int64[n_colours + 3] scratch: face-up cards by card_key
+    luck_seen: np.ndarray  #: int64[2] mask of the cards anyone has seen this game; the
+    #: game turn whose scores are in ``luck_base``
 
 
 #: bits per kind in a word of :func:`column_table` (one per wonder: at most 12)
@@ -231,8 +245,13 @@ def gain_table(t) -> np.ndarray:
     return out
 
 
-def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> State:
-    """Allocate a :class:`State` for games of ``players`` seats under tables ``t``."""
+def new_state(
+    t, players: int, trace_rows: int = 0, steal_rows: int = 1, luck=None, luck_rows: int = 0
+) -> State:
+    """Allocate a :class:`State` for games of ``players`` seats under tables ``t``.
+    ``luck`` (``None``: off): the luck terms' parameters (float64[N_LUCK_PAR], one
+    more for a planted test bias), their totals written for ``luck_rows`` rows."""
+    luck_par = np.zeros(1) if luck is None else np.asarray(luck, np.float64)
     n, w = t.n_cards, t.n_wonders
     sc = np.zeros(N_SCALARS, np.int64)
     sc[S_SV_TURN] = -1
@@ -284,6 +303,14 @@ def new_state(t, players: int, trace_rows: int = 0, steal_rows: int = 1) -> Stat
         tiles_took=np.zeros(players, np.int64),
         plan=np.zeros(players, np.int64),
         prm=np.zeros((players, len(PARAM_NAMES)), np.float64),
+        luck_par=np.array(luck_par, np.float64),
+        luck=np.zeros((LUCK_KINDS, 2, players), np.float64),
+        luck_out=np.zeros((max(luck_rows, 1), LUCK_KINDS, 2), np.float64),
+        luck_acc=np.zeros((ACC_ROWS, players), np.float64),
+        luck_vs=np.zeros(players, np.float64),
+        luck_base=np.zeros(players, np.float64),
+        luck_cnt=np.zeros(t.n_colours + 3, np.int64),
+        luck_seen=np.full(2, -1, np.int64),
     )
 
 

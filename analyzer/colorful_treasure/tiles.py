@@ -43,6 +43,7 @@ from analyzer.colorful_treasure.codes import (
     Kind,
     Plan,
 )
+from analyzer.colorful_treasure.luck import luck_reveal, luck_seen
 from analyzer.colorful_treasure.state import (
     ALWAYS,
     EV_KIND,
@@ -195,6 +196,7 @@ def _peek(s, seat, p, options):
     """``seat`` looks at place ``p``, one of the place mask ``options`` (for the trace)."""
     c = s.grid[p]
     remember_one(s, seat, c)
+    luck_seen(s, c)
     trace_opts(s, EV_PEEK, seat, p, c, 0, options, 0)
 
 
@@ -689,6 +691,7 @@ def take_treasure_or_kind(s, t, seat, n):
     choose_first(s, t, seat, n, k)
     for i in range(k):
         reveal(s, seat, s.pick[i])
+        luck_reveal(s, t, seat, s.pick[i], s.pick[i + 1] if i + 1 < k else -1)
     extra = 0
     for _ in range(t.extra_reveals):
         p = choose_extra(s, t, seat, n)
@@ -696,6 +699,7 @@ def take_treasure_or_kind(s, t, seat, n):
             trace_opts(s, EV_STOP, seat, 0, 0, s.sc[S_N_UP], face_down_places(s), 0)
             break
         reveal(s, seat, p)
+        luck_reveal(s, t, seat, p, -1)
         extra += 1
     if extra > 0:
         s.stats[seat, ST_THIRD] += 1
@@ -706,6 +710,7 @@ def take_treasure_or_kind(s, t, seat, n):
             if p >= 0:
                 use_tile(s, t, seat, i)
                 reveal(s, seat, p)
+                luck_reveal(s, t, seat, p, -1)
             else:
                 pass_tile(s, t, seat, i)
     treasure = must_take_treasure(s, t)

@@ -75,11 +75,12 @@ def register(app: typer.Typer) -> None:
         ),
         batch_size: int = typer.Option(5000, "--batch-size", help="games per batch"),
         quiet: bool = typer.Option(False, "--quiet", help="no progress display"),
-        luck: bool = typer.Option(
-            True,
+        luck: bool | None = typer.Option(
+            None,
             "--luck/--no-luck",
             help="the luck terms of a game that has them (columns luck_win, luck_score; "
-            "docs/statistics.md); --no-luck: the plain engine",
+            "docs/statistics.md); default: the game's (on, off for colorful_treasure); "
+            "--no-luck: the plain engine",
         ),
     ) -> None:
         from analyzer.summary import simulate_games

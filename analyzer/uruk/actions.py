@@ -11,6 +11,7 @@ from analyzer.jit import njit
 from analyzer.uruk.cards import discard_card, draw_invention, stones_changed, trace
 from analyzer.uruk.choices import pair_card, pair_colour, rob_colour, settle_colours
 from analyzer.uruk.codes import ANY, OWN, CardAction, Effect, EpochCost, GodEffect
+from analyzer.uruk.luck import KIND_HAND, luck_to
 from analyzer.uruk.position import max_level, settle_discount, slot_of, stone_epoch
 from analyzer.uruk.state import (
     EV_CARD_ACTION,
@@ -269,6 +270,7 @@ def do_take_card(s, t, p, a):
         x = s.display[a]
         s.display[a] = -1
     else:
+        luck_to(s, p, KIND_HAND)
         x = draw_invention(s, t)
         a = -1
         if x < 0:
@@ -282,6 +284,7 @@ def do_take_card(s, t, p, a):
 @njit
 def draw_to_hand(s, t, p):
     """Draw one invention from the deck to seat ``p``'s hand (god effects, card actions)."""
+    luck_to(s, p, KIND_HAND)
     x = draw_invention(s, t)
     if x >= 0:
         s.hand[p, x] += 1

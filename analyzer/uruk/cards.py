@@ -7,6 +7,7 @@ Only :func:`setup` and :func:`reshuffle` draw random numbers (shuffles).
 
 from analyzer.jit import njit
 from analyzer.rng import rng_shuffle
+from analyzer.uruk.luck import KIND_DISPLAY, KIND_HAND, TO_NONE, luck_draw, luck_to
 from analyzer.uruk.state import (
     EV_DEAL,
     EV_DEALT,
@@ -93,6 +94,7 @@ def draw_raw(s, t):
         if s.sc[S_DISCARD_N] == 0 or reshuffle(s, t) == 0:
             return -1
     s.sc[S_DECK_N] -= 1
+    luck_draw(s, t)
     return s.deck[s.sc[S_DECK_N]]
 
 
@@ -244,7 +246,9 @@ def setup(s, t, n):
         nd += 1
     s.discard[:] = -1
     s.sc[S_DECK_N] = nd
+    luck_to(s, 0, KIND_DISPLAY)  # the first player picks first
     refill_display(s, t)
+    luck_to(s, TO_NONE, KIND_HAND)
     for _ in range(t.setup_discard[n]):
         c = draw_raw(s, t)
         if c < 0:

@@ -21,6 +21,7 @@ from analyzer.uruk.actions import (
 from analyzer.uruk.cards import refill_display, setup, trace
 from analyzer.uruk.codes import Action
 from analyzer.uruk.gods import activate
+from analyzer.uruk.luck import KIND_DISPLAY, luck_deal, luck_reset, luck_to, store_luck
 from analyzer.uruk.scoring import N_PARTS, count_settlements, score_parts, win_shares
 from analyzer.uruk.state import (
     EV_ACTION,
@@ -38,6 +39,7 @@ from analyzer.uruk.state import (
     S_END,
     S_FINAL,
     S_GODS_HELD,
+    S_N,
     S_PENDING,
     S_POOL_STONES,
     S_RESHUFFLES,
@@ -144,6 +146,7 @@ def play_turn(s, t, p):
         if i < 0:
             break
         do_action(s, t, p, s.cand[i, 0], s.cand[i, 1], s.cand[i, 2])
+    luck_to(s, (p + 1) % s.sc[S_N], KIND_DISPLAY)  # the next seat picks first
     refill_display(s, t)
     if s.sc[S_TRIGGER] >= 0:
         activate(s, t)
@@ -153,7 +156,9 @@ def play_turn(s, t, p):
 @njit
 def play_game(s, t, n):
     """Play one game from set-up to the end (state already seeded)."""
+    luck_reset(s)
     setup(s, t, n)
+    luck_deal(s, t, n)
     p = 0
     final_left = 0
     while True:
@@ -292,3 +297,4 @@ def play_batch(s, t, o, n, key0, key1, start, count):
         rng_seed(s.rng, key0, key1, start + g)
         play_game(s, t, n)
         write_results(s, t, o, n, g * n)
+        store_luck(s, n, g * n)

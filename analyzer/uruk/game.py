@@ -21,6 +21,7 @@ from analyzer.kernel_view import make_view, results_view
 from analyzer.seeding import resolve_seed, root_key
 from analyzer.uruk import engine
 from analyzer.uruk.defaults import SEARCH_PARAMS, default_row
+from analyzer.uruk.luck import load_deal_params, load_value_params
 from analyzer.uruk.rules import Rules, default_rules
 from analyzer.uruk.scoring import N_PARTS, PART_NAMES
 from analyzer.uruk.state import STAT_NAMES, new_state
@@ -127,10 +128,19 @@ class GameJob:
     seed: int
     rules: Rules = field(default_factory=default_rules)
     strategy_params: tuple = ()  #: ((strategy, ((param, value), ...)), ...)
+    #: luck terms (columns ``luck_win``, ``luck_score``; ``docs/statistics.md``):
+    #: they only observe, the games are the same either way. Off by default: the
+    #: card draws they value explain almost none of a game's variance so far
+    luck: bool = False
 
     def __call__(self, start: int, count: int) -> dict[str, pd.DataFrame]:
-        results, wins, _ = play_raw(self, start, count)
-        return {"games": games_frame(self, start, count, results, wins)}
+        results, wins, s = play_raw(self, start, count)
+        games = games_frame(self, start, count, results, wins)
+        if self.luck:
+            luck = s.luck_out[: count * self.players].sum(axis=1)
+            games["luck_win"] = luck[:, 0]
+            games["luck_score"] = luck[:, 1]
+        return {"games": games}
 
     def warm_up(self) -> None:
         """Compile (or load from the cache) the kernels: play one game."""
@@ -143,7 +153,7 @@ class GameJob:
         return (
             f"UrukGameJob(players={self.players}, strategies={self.strategies}, "
             f"seed={self.seed}, rules={self.rules.describe()}, "
-            f"strategy_params={self.strategy_params})"
+            f"strategy_params={self.strategy_params}" + (", luck=v1)" if self.luck else ")")
         )
 
 
@@ -160,12 +170,30 @@ def rollout_rows(t, n: int) -> np.ndarray:
 
 
 def play_raw(
-    job: GameJob, start: int, count: int, *, trace_rows: int = 0, state=None, search_out=None
+    job: GameJob,
+    start: int,
+    count: int,
+    *,
+    trace_rows: int = 0,
+    state=None,
+    search_out=None,
+    luck_par=None,
+    luck_deal=None,
 ):
-    """Run the kernel: ``(results int32[count*n, W], wins float32[count*n], state)``."""
+    """Run the kernel: ``(results int32[count*n, W], wins float32[count*n], state)``.
+    With ``job.luck`` (and no ``state`` given) the state's ``luck_out`` holds each
+    row's luck by kind of draw, valued with ``luck_par`` (``None``: the shipped
+    value estimate; ``luck_deal``: the set-up deal's weights, ``None``: the shipped ones)."""
     t = job.rules.tables
     n = job.players
-    s = state if state is not None else new_state(t, trace_rows)
+    if state is None:
+        luck = deal = None
+        if job.luck:
+            luck = load_value_params() if luck_par is None else luck_par
+            deal = load_deal_params(n) if luck_deal is None else luck_deal
+        rows = count * n if job.luck else 0
+        state = new_state(t, trace_rows, luck=luck, luck_rows=rows, luck_deal=deal)
+    s = state
     prm = job.params()
     s.prm[:] = 0.0
     s.prm[: prm.shape[0], : prm.shape[1]] = prm
@@ -268,8 +296,10 @@ def make_job(
     rules: Rules | None = None,
     *,
     strategy_params: dict | None = None,
+    luck: bool = False,
 ) -> GameJob:
-    """Validate the arguments and build a :class:`GameJob`."""
+    """Validate the arguments and build a :class:`GameJob`. ``luck=True``: the luck
+    terms (columns ``luck_win``/``luck_score``; off by default, docs/statistics.md)."""
     rules = rules or default_rules()
     players = check_players(players, rules)
     strategies = resolve_strategies(players, strategies)
@@ -279,7 +309,7 @@ def make_job(
         (name, tuple(sorted(vals.items())))
         for name, vals in sorted((strategy_params or {}).items())
     )
-    return GameJob(players, strategies, resolve_seed(seed), rules, frozen)
+    return GameJob(players, strategies, resolve_seed(seed), rules, frozen, bool(luck))
 
 
 def simulate(
@@ -291,9 +321,11 @@ def simulate(
     *,
     first_game: int = 0,
     strategy_params: dict | None = None,
+    luck: bool = False,
 ) -> pd.DataFrame:
-    """Simulate ``games`` whole games of Uruk in this process; the ``games`` table."""
+    """Simulate ``games`` whole games of Uruk in this process; the ``games`` table
+    (``luck=True``: with the luck terms' columns)."""
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
         raise bad_value("games", games, "a positive integer")
-    job = make_job(players, strategies, seed, rules, strategy_params=strategy_params)
+    job = make_job(players, strategies, seed, rules, strategy_params=strategy_params, luck=luck)
     return job(first_game, int(games))["games"]

@@ -205,10 +205,13 @@ class Uruk(Game):
         *,
         claims: bool = False,
         strategy_params: dict | None = None,
+        luck: bool = False,
     ):
         from analyzer.uruk.game import make_job
 
-        return make_job(players, tuple(strategies), seed, rules, strategy_params=strategy_params)
+        return make_job(
+            players, tuple(strategies), seed, rules, strategy_params=strategy_params, luck=luck
+        )
 
     def replay(self, job, game: int) -> str:
         from analyzer.uruk.replay import replay_game

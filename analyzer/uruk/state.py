@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from analyzer.luck import ACC_ROWS
 from analyzer.rng import QUEUE_WORDS
 from analyzer.uruk.rules import N_EPOCHS, Tables
 
@@ -123,6 +124,13 @@ EV_SETTLE_COST = 39  #: a = settlement discount invention used (-1), b = saved, 
 
 #: candidate actions a strategy may weigh in one decision
 MAX_CAND = 64
+#: kinds of chance event the luck terms are summed by (analyzer.uruk.luck.KIND_*)
+LUCK_KINDS = 3
+#: features of a seat's deal the set-up deal's luck term weighs (analyzer.uruk.luck)
+N_DEAL_F = 8
+#: ``State.luck_sc``: the seat and kind of the next draw (analyzer.uruk.luck), then
+LUCK_SC_PILE = 2  #: the set-up's bottom pile's size (:func:`bottom_pile`)
+N_LUCK_SC = 3
 
 
 class State(NamedTuple):
@@ -153,6 +161,20 @@ class State(NamedTuple):
     prm: np.ndarray  #: float64[P, MAX_PARAMS] each seat's parameters (strategies.PARAM_NAMES)
     work: np.ndarray  #: [P] scratch: secret bids, auction bids
     tally: np.ndarray  #: [n_colours] scratch: hand cards by colour
+    # luck terms (analyzer.uruk.luck): off when ``luck_par`` has shape (1,)
+    luck_par: np.ndarray  #: float64[N_LUCK_PAR] the value estimate's parameters
+    luck: np.ndarray  #: float64[LUCK_KINDS, 2, P] this game's luck by kind of event: win, score
+    luck_out: np.ndarray  #: float64[rows, LUCK_KINDS, 2] each (game, seat)'s luck (store_luck)
+    luck_acc: np.ndarray  #: float64[ACC_ROWS, P] one event's expectations (analyzer.luck)
+    luck_vs: np.ndarray  #: float64[P] one outcome's score values
+    luck_base: np.ndarray  #: float64[P] the seats' score values before the draw
+    luck_cnt: np.ndarray  #: [card codes] scratch: the pile's cards by card code
+    luck_gain: np.ndarray  #: float64[n_inv] scratch: each invention's worth to the seat drawn for
+    luck_gv: np.ndarray  #: float64[card codes + 1] scratch: the outcomes' distinct values
+    luck_gp: np.ndarray  #: float64[card codes + 1] ... their probabilities
+    luck_sc: np.ndarray  #: [3] the seat and kind of the next draw, the bottom pile's size
+    luck_deal: np.ndarray  #: float64[2, N_DEAL_F] the deal's weights at this player count
+    luck_f: np.ndarray  #: float64[P, N_DEAL_F] scratch: each seat's deal features
 
 
 #: room for a seat's strategy parameters (``strategies.N_PARAMS`` of them are used)
@@ -164,9 +186,27 @@ def n_cards(t: Tables) -> int:
     return int(t.inv_copies.sum() + t.god_copies.sum())
 
 
-def new_state(t: Tables, trace_rows: int = 0, queue: int = 0) -> State:
-    """A zeroed state for ``t`` (``trace_rows`` trace rows, ``queue`` forced outcomes)."""
+def bottom_pile(t: Tables) -> int:
+    """Cards of the set-up's bottom pile: level 3 and 4 inventions, gods, disasters."""
+    lv = np.asarray(t.inv_level)
+    return int(np.asarray(t.inv_copies)[(lv >= 3) & (lv <= 4)].sum() + np.sum(t.god_copies))
+
+
+def new_state(
+    t: Tables,
+    trace_rows: int = 0,
+    queue: int = 0,
+    luck=None,
+    luck_rows: int = 0,
+    luck_deal=None,
+) -> State:
+    """A zeroed state for ``t`` (``trace_rows`` trace rows, ``queue`` forced outcomes).
+    ``luck`` (``None``: off): the luck terms' parameters (float64[N_LUCK_PAR], one
+    more for a planted test bias), their totals written for ``luck_rows`` rows;
+    ``luck_deal``: the set-up deal's weights (float64[2, N_DEAL_F]; None: zero)."""
     p = t.max_players
+    luck_sc = np.zeros(N_LUCK_SC, np.int64)
+    luck_sc[LUCK_SC_PILE] = bottom_pile(t)
     cards = max(n_cards(t), 1)
     i = np.int64
     return State(
@@ -195,4 +235,17 @@ def new_state(t: Tables, trace_rows: int = 0, queue: int = 0) -> State:
         prm=np.zeros((p, MAX_PARAMS), np.float64),
         work=np.zeros(p, i),
         tally=np.zeros(t.n_colours, i),
+        luck_par=np.zeros(1) if luck is None else np.array(luck, np.float64),
+        luck=np.zeros((LUCK_KINDS, 2, p), np.float64),
+        luck_out=np.zeros((max(luck_rows, 1), LUCK_KINDS, 2), np.float64),
+        luck_acc=np.zeros((ACC_ROWS, p), np.float64),
+        luck_vs=np.zeros(p, np.float64),
+        luck_base=np.zeros(p, np.float64),
+        luck_cnt=np.zeros(t.n_inv + max(t.n_gods, 1), i),
+        luck_gain=np.zeros(t.n_inv, np.float64),
+        luck_gv=np.zeros(t.n_inv + max(t.n_gods, 1) + 1, np.float64),
+        luck_gp=np.zeros(t.n_inv + max(t.n_gods, 1) + 1, np.float64),
+        luck_sc=luck_sc,
+        luck_deal=np.zeros((2, N_DEAL_F)) if luck_deal is None else np.array(luck_deal, float),
+        luck_f=np.zeros((p, N_DEAL_F), np.float64),
     )
