@@ -31,8 +31,9 @@ driver (:func:`analyzer.driver.run_scenario`), for any registered game:
   games of a drawn index together (common random numbers stay paired), then
   refits. The head-to-head matrix (A's mean win share against a field of B,
   over all seats and games) has Wilson intervals.
-- **Luck-adjusted outcomes.** When the game has luck terms (a ``luck_win``
-  column, ``docs/statistics.md``) and ``luck`` is on (the default), each seat's
+- **Luck-adjusted outcomes.** When the game's luck terms are on by default (a
+  ``luck_win`` column, ``docs/statistics.md``; Unearth today) and ``luck`` is on
+  (the default), each seat's
   outcome is its adjusted win ``win - luck_win``: the same expectation, less
   variance, so the same games rate the strategies more precisely. Adjusted
   wins leave [0, 1] (a game's still sum to 1): the MM fixed point solves the
@@ -237,7 +238,9 @@ def ladder(
         base["overrides"] = dict(overrides)
     if strategy_params:
         base["strategy_params"] = {k: dict(v) for k, v in strategy_params.items()}
-    base["output"] = {"claims": False, "luck": bool(luck)}
+    # luck on: the game's own default (a game whose terms cost more than they
+    # gain, off by default, is rated on plain wins); off: never the terms
+    base["output"] = {"claims": False} if luck else {"claims": False, "luck": False}
     # validate everything (players, rulings, params) before the first game
     parse_scenario({**base, "strategies": list(ups[0])}, "ladder", default_name="ladder")
 

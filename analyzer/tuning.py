@@ -35,8 +35,9 @@ registered game, at one player count:
   bounds), starts at the strategy's shipped row (trial 1, the incumbent) with
   step 0.3, and draws its normal variates from a numpy Generator seeded by
   ``seed``, so a run is deterministic.
-- **Luck-adjusted outcomes.** When the game has luck terms (a ``luck_win``
-  column, ``docs/statistics.md``) and ``luck`` is on (the default), a game's
+- **Luck-adjusted outcomes.** When the game's luck terms are on by default (a
+  ``luck_win`` column, ``docs/statistics.md``; Unearth today) and ``luck`` is on
+  (the default), a game's
   outcome for the tuned seat is its adjusted win ``win - luck_win``: the same
   expectation, less variance, so candidates are ranked on less noise for the
   same games. The confirmation then gives normal intervals (adjusted shares
@@ -288,7 +289,9 @@ def tune(
         "seed": seed,
         "lineup": lineup,
         "rotation": "cyclic",
-        "output": {"claims": False, "luck": bool(luck)},
+        # luck on: the game's own default (off where the terms cost more than
+        # they gain: plain wins then); off: never the terms
+        "output": {"claims": False} if luck else {"claims": False, "luck": False},
     }
     if rulings:
         base["rules"] = dict(rulings)
