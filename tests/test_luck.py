@@ -234,6 +234,23 @@ def test_ladders_rate_adjusted_outcomes_and_no_luck_rates_plain_ones():
     assert set(np.unique(off.wins[0])) <= {0.0, 0.5, 1.0}
 
 
+@pytest.mark.parametrize("game", ["colorful_treasure", "uruk"])
+def test_ladders_and_tuning_keep_a_games_terms_off_where_it_ships_them_off(game):
+    """Colorful Treasure's and Uruk's terms are off by default (they cost more than
+    they gain): a ladder or a tuning run rates their plain wins and does not turn
+    the terms on, though luck-adjusted rating is on by default."""
+    from analyzer.ratings import ladder
+    from analyzer.tuning import tune
+
+    strategies = ["random", "baseline"]
+    r = ladder(game=game, players=2, strategies=strategies, games=6, seed=5, bootstrap=5)
+    assert "luck_adjusted" not in r.info
+    assert set(np.unique(r.wins[0])) <= {0.0, 0.5, 1.0}
+    kw = dict(game=game, players=2, trials=1, games=4, confirm_games=4, seed=3)
+    t = tune(strategy="balanced" if game == "uruk" else "greedy", **kw)
+    assert "luck_adjusted" not in t.settings
+
+
 def test_rating_fit_accepts_adjusted_outcomes_outside_0_1():
     """Adjusted win shares leave [0, 1]: the MM fixed point still solves the moment
     equations (each strategy's expected wins equal its observed ones), and a total
