@@ -74,3 +74,46 @@ def test_serve_answers_each_games_table_commands():
     assert serve.answer("uruk", "odds", {})[0] == 404
     flags = {g["name"]: (g["odds"], g["advise"]) for g in serve.games_list()}
     assert flags["colorful_treasure"] == (True, True) and flags["uruk"] == (False, True)
+
+
+def test_threads_never_share_a_built_table_command():
+    """typer's wrapper of a command's function keeps one dict of arguments per built
+    command: two threads running one built command at once could swap arguments
+    (``analyzer serve`` answered a request with another's claim). Each thread
+    builds its own; the help is not extended again by a second build."""
+    import threading
+
+    from analyzer.cli import _register_commands, app
+    from analyzer.commands.table import GAMES
+
+    if not app.registered_commands:
+        _register_commands()
+    got = []
+    t = threading.Thread(target=lambda: got.append(GAMES["odds"].get("unearth")))
+    t.start()
+    t.join()
+    mine = GAMES["odds"].get("unearth")
+    assert mine is GAMES["odds"].get("unearth")  # built once per thread
+    assert got[0] is not mine
+    assert mine.help == got[0].help and mine.help.count("--game NAME picks the game") == 1
+
+
+def test_concurrent_odds_in_one_process_each_get_their_own_answer():
+    """Many threads asking different odds questions through the in-process CLI (as
+    ``analyzer serve`` does): each answer is its own question's."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from analyzer.serve import call_cli
+
+    claims = [9 + (i % 9) for i in range(64)]
+
+    def ask(claim):
+        code, out, err = call_cli(
+            ["odds", "--claim", str(claim), "--dice", "me:d6,you:d4", "--json"]
+        )
+        assert code == 0, err
+        return json.loads(out)["claim_value"]
+
+    ask(9)  # the first run imports the command's modules
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        assert list(pool.map(ask, claims)) == claims

@@ -11,6 +11,9 @@ options, help, output and errors are its own.
 
 from __future__ import annotations
 
+import copy
+import threading
+
 import click
 import typer
 
@@ -18,7 +21,8 @@ from analyzer.games import DEFAULT_GAME
 
 #: the commands a game may declare through this dispatcher
 TABLE_COMMANDS = ("odds", "advise")
-#: verb -> {game: its click command, built on first use} (``analyzer serve`` reads them)
+#: verb -> {game: its click command, built on first use in each thread} (``analyzer
+#: serve`` reads them)
 GAMES: dict[str, dict] = {}
 
 GAME_HELP = (
@@ -60,11 +64,16 @@ def register(app: typer.Typer, verb: str, commands: dict, epilog: str) -> None:
     games = sorted(commands)
     default = DEFAULT_GAME if DEFAULT_GAME in commands else games[0]
     note = GAME_HELP.format(default=default, games=", ".join(games), verb=verb)
-    built: dict[str, click.Command] = {}
+    # one built command per thread: typer's wrapper of a command's function fills
+    # one dict of arguments per built command, so two threads running the same one
+    # at once (``analyzer serve`` answers requests in threads) could call the
+    # function with each other's arguments
+    local = threading.local()
 
     def command(game: str) -> click.Command:
+        built = local.__dict__.setdefault("built", {})
         if game not in built:
-            info = commands[game]
+            info = copy.copy(commands[game])
             sub = typer.Typer(
                 add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None
             )
