@@ -302,6 +302,8 @@ def field_words(line: str, words: dict[str, str]) -> str:
     for word in sorted(words, key=len, reverse=True):
         line = line.replace(word, words[word])
     line = re.sub(r"^analyzer: error: ", "", line.strip())
+    # click's own line for a value its type refuses, said the way the others are
+    line = re.sub(r"^(?:Error: )?Invalid value for '([^']+)': ", r"\1: ", line)
     return line
 
 

@@ -477,3 +477,12 @@ def test_a_long_question_forks_no_child_in_the_server(monkeypatch):
     status, body = serve.answer("unearth", "odds", big)
     assert status == 200, body
     assert json.loads(body)["claim_value"] == 30
+
+
+def test_a_value_clicks_type_refuses_is_named_by_its_field(client):
+    """click's own line for a refused value ("Invalid value for '--seed': ...") reads
+    like every other: the field first."""
+    state = client.get("/api/unearth/example").text
+    r = client.post("/api/unearth/advise", json={"state": state, "seed": "x"})
+    assert r.status_code == 400
+    assert r.json()["error"].startswith("seed: "), r.json()["error"]
