@@ -371,7 +371,7 @@ def _concat_same(frames: list[pd.DataFrame]) -> pd.DataFrame | None:
     dtypes (numpy's, or categoricals of the same categories), no attributes: each
     column's arrays joined once, without pandas' per-block planning. None for
     anything else (then pandas joins them)."""
-    from analyzer.aggregate import column_arrays
+    from analyzer.frames import column_arrays
 
     first = frames[0] if frames else None
     if len(frames) < 2 or first.attrs or not first.columns.is_unique:
