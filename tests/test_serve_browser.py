@@ -69,6 +69,8 @@ def browser():
 def page(browser, request):
     ctx = browser.new_context(viewport=PHONE)
     pg = ctx.new_page()
+    # a first answer compiles its game's kernels when the numba cache is cold (minutes)
+    pg.set_default_timeout(240_000)
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     yield pg
