@@ -338,7 +338,7 @@ def example(game: str) -> tuple[int, str]:
 
 def deep_offered(game: str) -> bool:
     """Whether ``advise --deep`` answers for ``game``: its advise has a ``--deep``
-    option and answers the example state with it (the smallest budget, a fixed seed)
+    option and answers the example state with it (a budget of 2, a fixed seed)
     instead of refusing it. Asked once per game and remembered, so a page offers the
     deep advice exactly when the API gives it, whichever version of a game is
     installed."""
@@ -358,7 +358,7 @@ def _ask_deep(game: str) -> bool:
     if status != 200:
         return False
     fields = {"state": text, "deep": True}
-    fields.update({k: 1 for k in ("budget", "seed") if k in params})
+    fields.update({k: 2 for k in ("budget", "seed") if k in params})  # 2: the least any takes
     status, body = answer(game, "advise", fields)
     if status == 400 and "budget" in fields and "budget" in body:  # a larger least budget
         del fields["budget"]
