@@ -302,7 +302,8 @@ def field_words(line: str, words: dict[str, str]) -> str:
     for word in sorted(words, key=len, reverse=True):
         line = line.replace(word, words[word])
     line = re.sub(r"^analyzer: error: ", "", line.strip())
-    return line
+    # click's wording of a value its type refuses: the field first, as every other line
+    return re.sub(r"^Invalid value for '([^']+)': ", r"\1: bad value: ", line)
 
 
 def answer(game: str, kind: str, fields: dict) -> tuple[int, str]:
