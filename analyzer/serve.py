@@ -302,9 +302,8 @@ def field_words(line: str, words: dict[str, str]) -> str:
     for word in sorted(words, key=len, reverse=True):
         line = line.replace(word, words[word])
     line = re.sub(r"^analyzer: error: ", "", line.strip())
-    # click's own line for a value its type refuses, said the way the others are
-    line = re.sub(r"^(?:Error: )?Invalid value for '([^']+)': ", r"\1: ", line)
-    return line
+    # click's wording of a value its type refuses: the field first, as every other line
+    return re.sub(r"^Invalid value for '([^']+)': ", r"\1: bad value: ", line)
 
 
 def answer(game: str, kind: str, fields: dict) -> tuple[int, str]:
@@ -340,7 +339,7 @@ def example(game: str) -> tuple[int, str]:
 
 def deep_offered(game: str) -> bool:
     """Whether ``advise --deep`` answers for ``game``: its advise has a ``--deep``
-    option and answers the example state with it (the smallest budget, a fixed seed)
+    option and answers the example state with it (a budget of 2, a fixed seed)
     instead of refusing it. Asked once per game and remembered, so a page offers the
     deep advice exactly when the API gives it, whichever version of a game is
     installed."""
@@ -360,7 +359,7 @@ def _ask_deep(game: str) -> bool:
     if status != 200:
         return False
     fields = {"state": text, "deep": True}
-    fields.update({k: 1 for k in ("budget", "seed") if k in params})
+    fields.update({k: 2 for k in ("budget", "seed") if k in params})  # 2: the least any takes
     status, body = answer(game, "advise", fields)
     if status == 400 and "budget" in fields and "budget" in body:  # a larger least budget
         del fields["budget"]

@@ -181,7 +181,7 @@ def test_deep_advice_offered_exactly_where_the_api_answers_it(client, monkeypatc
         monkeypatch.setattr(serve, "_DEEP", {})
         monkeypatch.setattr(serve, "answer", fake(status))
         assert serve.deep_offered("unearth") is offered
-        assert asked[-1]["deep"] is True and asked[-1]["budget"] == 1
+        assert asked[-1]["deep"] is True and asked[-1]["budget"] == 2
         assert asked[-1]["state"].startswith("# ")  # the game's example state
     n = len(asked)
     assert serve.deep_offered("unearth") is True and len(asked) == n  # asked once

@@ -69,6 +69,8 @@ def browser():
 def page(browser, request):
     ctx = browser.new_context(viewport=PHONE)
     pg = ctx.new_page()
+    # a first answer compiles its game's kernels when the numba cache is cold (minutes)
+    pg.set_default_timeout(240_000)
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     yield pg
@@ -298,15 +300,15 @@ def test_colorful_treasure_deep_advice_only_where_the_api_gives_it(page, url, tm
     path.write_text(state, "utf-8")
     deep = subprocess.run(
         [sys.executable, "-m", "analyzer", "advise", "--game", "colorful_treasure", str(path),
-         "--deep", "--json"],
+         "--deep", "--budget", "200", "--seed", "1", "--json"],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     games = page.evaluate("api('/api/games').then(r => r.data)")
     offered = next(g for g in games if g["name"] == "colorful_treasure")["deep"]
     assert offered is (deep.returncode == 0)
     page.wait_for_function("o => document.getElementById('deep-box').hidden === !o", arg=offered)
-    if not offered:  # today's advise refuses --deep: the page does not offer it
-        assert "deep" in deep.stderr
+    if not offered:  # an advise that refuses --deep (or its options): not offered
+        assert deep.returncode == 2 and "Traceback" not in deep.stderr
         return
     page.click("#deep-go")
     page.wait_for_selector("#deep-table", timeout=240_000)

@@ -343,8 +343,13 @@ class ColorfulTreasure(Game):
         import json
         from importlib import resources
 
+        from analyzer.colorful_treasure.odds import EXAMPLE
+
+        wonders = web_wonders()
         html = resources.files(__package__).joinpath("web", "page.html").read_text("utf-8")
-        return html.replace("{{WONDERS}}", json.dumps(web_wonders()))
+        return html.replace("{{WONDERS}}", json.dumps(wonders)).replace(
+            "{{EXAMPLE}}", json.dumps(web_state(EXAMPLE, wonders))
+        )
 
     def web_warm_up(self):
         return (("odds", {"state": "example"}), ("advise", {"state": "example"}))
@@ -374,3 +379,32 @@ def _match(name: str, pattern: str) -> bool:
     import fnmatch
 
     return fnmatch.fnmatchcase(name, pattern)
+
+
+def web_state(text: str, wonders: list[dict]) -> dict:
+    """A table state (TOML text, as ``advise --example`` prints) as the page holds it:
+    players, scoring, rewards given and each card's mark (``down``, ``seen``, ``gone``,
+    ``mine``), so the page opens on the same state as the command's example."""
+    import tomllib
+
+    raw = tomllib.loads(text)
+    grid = raw.get("grid", {})
+    mine = {tuple(item.split()) for item in raw.get("mine", [])}
+    cards = {}
+    for w in wonders:
+        col = grid.get(w["id"])
+        marks = {}
+        for c in w["cards"]:
+            if (w["id"], c) in mine:
+                marks[c] = "mine"
+            elif col is None or c in col.get("gone", []):
+                marks[c] = "gone"  # a wonder not listed has no card left
+            else:
+                marks[c] = "seen" if c in col.get("remembered", []) else "down"
+        cards[w["id"]] = marks
+    return {
+        "players": raw.get("players", 2),
+        "scoring": raw.get("scoring", "basic"),
+        "rewards": list(raw.get("rewards_given", [])),
+        "cards": cards,
+    }
