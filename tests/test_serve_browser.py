@@ -250,7 +250,7 @@ remembered = []
 face_down = 5
 gone = []
 remembered = []
-"""
+"""  # noqa: E501
 
 
 def test_colorful_treasure_grid_set_by_taps_matches_the_cli(page, url, tmp_path):
