@@ -54,8 +54,10 @@ def test_ct_odds_and_advise(tmp_path, capsys):
 
 
 def test_bad_input_is_one_line(tmp_path, capsys):
-    err = _out(capsys, ["odds", "--game", "uruk", "x.toml"], 2).err  # Uruk has no odds
+    err = _out(capsys, ["odds", "--game", "uruk", "x.toml"], 2).err
     assert err.count("\n") == 1 and "colorful_treasure, unearth" in err
+    err = _out(capsys, ["advise", "--game", "uruk", "x.toml"], 2).err
+    assert err.count("\n") == 1 and "x.toml: no such file" in err
     p = tmp_path / "bad.toml"
     p.write_text("players = 9\n[grid.pyramids]\nface_down = 5\n")
     err = _out(capsys, ["odds", *CT, str(p)], 2).err

@@ -311,20 +311,23 @@ def test_play_on_finishes_the_game_the_engine_plays():
         assert r.sc[S_TURN] == results[0, engine.R_GAME_TURNS]
 
 
-def test_a_search_seat_without_choices_plays_balanceds_games():
-    """width 1 and no bids: every decision is balanced's, so the games (and the
-    game's random stream) are exactly those of balanced against balanced."""
+@pytest.mark.parametrize("bids", [0, 2])
+def test_a_search_seat_without_choices_plays_balanceds_games(bids):
+    """width 1: every decision is balanced's (its actions; its secret bids and
+    auction limits by its own rule), so the games (and the game's random
+    stream) are exactly those of balanced against balanced."""
     a = make_job(
-        2, ("search", "balanced"), seed=5, strategy_params={"search": {"width": 1, "bids": 0}}
+        2, ("balanced", "search"), seed=5, strategy_params={"search": {"width": 1, "bids": bids}}
     )
     b = make_job(2, ("balanced", "balanced"), seed=5)
-    ra, wa, _ = play_raw(a, 0, 6)
-    rb, wb, _ = play_raw(b, 0, 6)
+    ra, wa, _ = play_raw(a, 0, 8)
+    rb, wb, _ = play_raw(b, 0, 8)
+    assert ra[:, engine.R_ACTIVATIONS].sum() > 0  # gods and disasters were decided
     assert np.array_equal(ra, rb) and np.array_equal(wa, wb)
 
 
 def test_search_games_are_reproducible_and_batch_independent():
-    sp = {"search": {"budget": 16}}
+    sp = {"search": {"budget": 16, "bids": 2}}
     job = make_job(2, ("balanced", "search"), seed=8, strategy_params=sp)
     r1, w1, _ = play_raw(job, 0, 3)
     r2, w2, _ = play_raw(job, 1, 2)

@@ -23,7 +23,12 @@ SEARCH_PARAMS = (
     ("width", 4.0, "choices kept for rollouts: the best by balanced's evaluation"),
     ("margin", 0.01, "weight of a rollout's score margin beside its win share"),
     ("z", 1.0, "standard errors by which a choice must beat balanced's to replace it"),
-    ("bids", 1.0, "1: secret bids against disasters chosen by rollouts too; 0: as balanced"),
+    (
+        "bids",
+        1.0,
+        "1: secret bids against disasters chosen by rollouts too; 2: and the limit in a god "
+        "auction; 0: both as balanced",
+    ),
 )
 TUNED_NAMES = ("builder", "hoarder", "balanced")
 RANDOM_ROW = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)

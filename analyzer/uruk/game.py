@@ -97,7 +97,7 @@ SEARCH_SETTINGS = {
     "width": (1, 64, "an integer from 1 to 64"),
     "margin": (0.0, 1.0, "a number from 0 to 1"),
     "z": (0.0, 10.0, "a number from 0 to 10"),
-    "bids": (0, 1, "0 or 1"),
+    "bids": (0, 2, "0, 1 or 2"),
 }
 
 

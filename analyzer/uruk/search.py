@@ -70,7 +70,16 @@ from analyzer.uruk.state import (
     S_TURN,
     ST_TURNS,
 )
-from analyzer.uruk.strategies import P_FORCE_BID, P_STRATEGY, candidates, choose, secret_bid
+from analyzer.uruk.strategies import (
+    P_AUCTION,
+    P_FORCE_BID,
+    P_FORCE_LIMIT,
+    P_STRATEGY,
+    candidates,
+    choose,
+    god_value,
+    secret_bid,
+)
 
 #: the ``search`` strategy's code (its index in ``strategies.STRATEGY_NAMES``)
 SEARCH = 5
@@ -80,7 +89,7 @@ CFG_BUDGET = 0  #: rollouts per decision
 CFG_WIDTH = 1  #: choices kept for the rollouts (the best by balanced's evaluation)
 CFG_MARGIN = 2  #: weight of (my score - best other score) in a rollout's value
 CFG_Z = 3  #: standard errors by which a choice must beat balanced's to replace it
-CFG_BIDS = 4  #: 1: search the secret bids too
+CFG_BIDS = 4  #: 1: search the secret bids too; 2: and the auction limits
 N_CFG = 5
 
 #: mixed into the root key so the search's stream is not any game's stream
@@ -88,13 +97,15 @@ _SALT = np.uint64(0x0B0C5EA2C4D1A2B3)
 
 K_DECISIONS = 0  #: decisions searched (more than one choice)
 K_ROLLOUTS = 1  #: rollouts played
-K_BIDS = 2  #: of the decisions, secret bids
+K_BIDS = 2  #: of the decisions, secret bids and auction limits
 N_COUNT = 3
 
 #: what a rollout starts with: the choice is an action, or a secret bid
 MODE_ACTION = 0
 MODE_BID = 1
+MODE_AUCTION = 2  #: the choice is ``p``'s limit in the open auction of the god activated
 
+_AUCTION = GodKind.AUCTION.value
 _DISASTER = GodKind.DISASTER.value
 
 
@@ -379,12 +390,22 @@ def _outcome(r, t, w, p):
 
 
 @njit
+def _force(w, c):
+    """The value a bid choice writes into the seat's row: 0 (``balanced``'s own
+    rule, choice -1) or the bid or limit plus one."""
+    if w.cand[c, 0] < 0:
+        return 0.0
+    return w.cand[c, 0] + 1.0
+
+
+@njit
 def rollout(s, t, r, w, p, c, base, j, mode, k_left, final_left):
     """Rollout ``j`` of choice ``c`` of seat ``p`` from the game ``s``: returns
     ``p``'s (win share, final score, best other final score). ``mode``
     :data:`MODE_ACTION`: ``s`` is in ``p``'s turn, the choice its next action,
-    ``k_left`` actions after it; :data:`MODE_BID`: the activation after the
-    trigger seat's turn is due, the choice ``p``'s secret bid."""
+    ``k_left`` actions after it; :data:`MODE_BID` (:data:`MODE_AUCTION`): the
+    activation after the trigger seat's turn is due, the choice ``p``'s secret
+    bid (its limit in the auction), -1 for ``balanced``'s own rule."""
     copy_game(r, s, w)
     rng_seed(r.rng, base, 0, j)
     determinize(r, t, w, p)
@@ -395,9 +416,10 @@ def rollout(s, t, r, w, p, c, base, j, mode, k_left, final_left):
         play_on(r, t, p, final_left)
     else:
         q = r.sc[S_TRIGGER_SEAT]
-        r.prm[p, P_FORCE_BID] = w.cand[c, 0] + 1
+        r.prm[p, P_FORCE_BID if mode == MODE_BID else P_FORCE_LIMIT] = _force(w, c)
         activate(r, t)
         r.prm[p, P_FORCE_BID] = 0.0
+        r.prm[p, P_FORCE_LIMIT] = 0.0
         r.sc[S_TURN] += 1
         play_on(r, t, q, final_left)
     w.count[K_ROLLOUTS] += 1
@@ -444,13 +466,14 @@ def list_actions(s, t, w, p, width):
 
 
 @njit
-def list_bids(s, t, w, p, g, width):
+def list_bids(s, t, w, p, g, width, rule_first):
     """Seat ``p``'s secret bids against disaster ``g`` into ``w.cand``:
-    ``balanced``'s bid first, then the others nearest to it (lower first on
-    ties), at most ``width`` (all if <= 0). Returns how many."""
+    ``balanced``'s bid first (``rule_first``: as -1, its own rule when the bid
+    is made; else the bid its rule gives now), then the others nearest to it
+    (lower first on ties), at most ``width`` (all if <= 0). Returns how many."""
     have = s.supply[p].sum()
     b0 = secret_bid(s, t, p, g)
-    w.cand[0, 0] = b0
+    w.cand[0, 0] = -1 if rule_first else b0
     k = 1
     for d in range(1, have + 1):
         for b in (b0 - d, b0 + d):
@@ -460,7 +483,30 @@ def list_bids(s, t, w, p, g, width):
     for i in range(k):
         w.cand[i, 1] = 0
         w.cand[i, 2] = 0
-        w.cand_h[i] = -abs(w.cand[i, 0] - b0)
+        w.cand_h[i] = -abs(w.cand[i, 0] - b0) if i > 0 else 0.0
+    if width > 0 and k > width:
+        k = width
+    reset_choices(w, k)
+    return k
+
+
+@njit
+def list_limits(s, t, w, p, g, width):
+    """Seat ``p``'s limits in the open auction of god ``g`` into ``w.cand``:
+    ``balanced``'s own rule first (-1), then never bidding (0), then fixed
+    limits 3, 6 and 10 above the limit its rule gives now, at most ``width``.
+    Returns how many."""
+    base = np.int64(s.prm[p, P_AUCTION] * 2.5 * god_value(s, t, p, g) + 0.5)
+    w.cand[0, 0] = -1
+    w.cand[1, 0] = 0
+    w.cand[2, 0] = base + 3
+    w.cand[3, 0] = base + 6
+    w.cand[4, 0] = base + 10
+    k = 5
+    for i in range(k):
+        w.cand[i, 1] = 0
+        w.cand[i, 2] = 0
+        w.cand_h[i] = -i
     if width > 0 and k > width:
         k = width
     reset_choices(w, k)
@@ -506,7 +552,7 @@ def rank_all(s, t, r, w, p, key0, budget, mode, k_left, final_left, g):
     if mode == MODE_ACTION:
         n = list_actions(s, t, w, p, 0)
     else:
-        n = list_bids(s, t, w, p, g, 0)
+        n = list_bids(s, t, w, p, g, 0, False)
     if n == 0:
         return 0
     rng_seed(w.rng, np.uint64(key0) ^ _SALT, 0, 0)
@@ -551,24 +597,29 @@ def search_bids(s, t, r, w, trig):
     if w.cfg[CFG_BIDS] <= 0:
         return
     g = s.sc[S_PENDING] - t.n_inv
-    if t.god_kind[g] != _DISASTER:
+    kind = t.god_kind[g]
+    if kind != _DISASTER and (kind != _AUCTION or w.cfg[CFG_BIDS] < 2):
         return
+    mode = MODE_BID if kind == _DISASTER else MODE_AUCTION
     width = np.int64(w.cfg[CFG_WIDTH])
     budget = np.int64(w.cfg[CFG_BUDGET])
     fl = final_left_now(s, trig)
     for p in range(s.sc[S_N]):
         if s.prm[p, P_STRATEGY] != SEARCH:
             continue
-        n = list_bids(s, t, w, p, g, width)
+        if mode == MODE_BID:
+            n = list_bids(s, t, w, p, g, width, True)
+        else:
+            n = list_limits(s, t, w, p, g, width)
         c = 0
         if n > 1:
             w.count[K_DECISIONS] += 1
             w.count[K_BIDS] += 1
-            c = halving(s, t, r, w, p, n, budget, MODE_BID, 0, fl)
-        s.work[p] = w.cand[c, 0] + 1  # kept until every search seat has decided
+            c = halving(s, t, r, w, p, n, budget, mode, 0, fl)
+        s.work[p] = np.int64(_force(w, c))  # kept until every search seat has decided
     for p in range(s.sc[S_N]):
         if s.prm[p, P_STRATEGY] == SEARCH:
-            s.prm[p, P_FORCE_BID] = s.work[p]
+            s.prm[p, P_FORCE_BID if mode == MODE_BID else P_FORCE_LIMIT] = s.work[p]
 
 
 @njit
@@ -590,6 +641,7 @@ def play_game_search(s, t, r, w, n):
             activate(s, t)
             for q in range(n):
                 s.prm[q, P_FORCE_BID] = 0.0
+                s.prm[q, P_FORCE_LIMIT] = 0.0
         s.sc[S_TURN] += 1
         if s.sc[S_FINAL] == 1:
             final_left -= 1

@@ -86,6 +86,9 @@ P_STRATEGY = MAX_PARAMS - 1
 #: column of a seat's row holding a secret bid imposed from outside, plus one (0:
 #: none): the ``search`` player's bid chosen by rollouts (:mod:`analyzer.uruk.search`)
 P_FORCE_BID = MAX_PARAMS - 2
+#: column of a seat's row holding an auction limit (bid value) imposed from
+#: outside, plus one (0: none): the ``search`` player's limit chosen by rollouts
+P_FORCE_LIMIT = MAX_PARAMS - 3
 #: ``baseline``'s row: ``balanced``'s as shipped in strategies version 1, frozen.
 #: Never tune or edit it: ratings of every version are measured against it (a new
 #: yardstick needs a new strategy name).
@@ -413,7 +416,9 @@ def raise_bid(s, t, p, g, standing, own):
     bonus = bid_bonus(s, t, p)
     if own == 0:
         own = bonus
-    if prm[P_UNIFORM] > 0:
+    if prm[P_FORCE_LIMIT] > 0:  # the search player's limit (never set for the others)
+        limit = prm[P_FORCE_LIMIT] - 1.0
+    elif prm[P_UNIFORM] > 0:
         limit = own + rng_below(s.rng, 8)
     else:
         limit = prm[P_AUCTION] * 2.5 * god_value(s, t, p, g)
