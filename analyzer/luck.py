@@ -120,3 +120,54 @@ def adjusted(values, luck, level: float = 0.95) -> dict:
         out[f"{pre}half"] = half
     out["ratio"] = out["adj_half"] / out["half"] if out["half"] > 0 else math.nan
     return out
+
+
+# --------------------------------------------------------------------------- fitting V
+#
+# Each game's ``luck_fit`` plays games of separate seeds once per parameter row
+# tried and searches the row that leaves the least variance; what is shared is
+# the objective and the search.
+
+
+def residual(runs, par) -> float:
+    """The objective of a fit: over ``runs`` (each ``run(par) -> (score, win,
+    luck)``, ``luck[:, 0]`` the summed win terms and ``luck[:, 1]`` the score
+    terms), the adjusted score's standard deviation over the plain one plus the
+    same for the win, averaged over the runs (2: nothing removed, 0: everything)."""
+    total = 0.0
+    for run in runs:
+        score, win, luck = run(par)
+        total += np.std(score - luck[:, 1]) / np.std(score)
+        total += np.std(win - luck[:, 0]) / np.std(win)
+    return total / len(runs)
+
+
+def scale(name: str, value: float, step: float, sign: float) -> float:
+    """The default move of :func:`coordinate_search`: ``value`` times ``step`` (up)
+    or divided by it (down)."""
+    return value * step**sign
+
+
+def coordinate_search(objective, par, names, *, rounds: int = 3, move=scale, log=print):
+    """Minimise ``objective(par)`` one parameter at a time from ``par``: each
+    parameter moved by ``move(name, value, step, sign)`` up, then down, for as long
+    as the objective falls (by more than 1e-5), ``rounds`` times over with the
+    step (first 2) shrinking to its square root each round. Returns the best row
+    (a copy); ``log`` gets a line per improvement."""
+    par = np.array(par, dtype=np.float64)
+    best = objective(par)
+    log(f"start {best:.4f} {dict(zip(names, par.round(3), strict=True))}")
+    step = 2.0
+    for _ in range(rounds):
+        for i in range(len(par)):
+            for sign in (1.0, -1.0):
+                while True:
+                    trial = par.copy()
+                    trial[i] = move(names[i], trial[i], step, sign)
+                    value = objective(trial)
+                    if value >= best - 1e-5:
+                        break
+                    par, best = trial, value
+                    log(f"{names[i]} -> {par[i]:.3f}: {best:.4f}")
+        step = step**0.5
+    return par

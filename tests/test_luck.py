@@ -325,3 +325,35 @@ def test_adjusted_results_round_trip_and_the_cli_switch(tmp_path, capsys):
             out = capsys.readouterr().out
             assert code == 0
             assert ("luck-adjusted" in out) == (flag == "--luck"), (cmd[0], flag)
+
+
+def test_the_shared_fit_search_finds_a_minimum_and_residual_is_one_without_terms():
+    """Each game's ``luck_fit`` searches its V's row with :func:`analyzer.luck.coordinate_search`
+    on :func:`analyzer.luck.residual`: the search walks to the minimum of a separable
+    bowl (multiplicative steps, and a game's own additive move), and terms that are
+    all zero leave a residual of exactly 2 (two ratios of 1)."""
+    from analyzer.luck import coordinate_search, residual
+
+    target = np.array([3.0, 0.25])
+
+    def bowl(p):
+        return float(((np.log(p) - np.log(target)) ** 2).sum())
+
+    got = coordinate_search(bowl, [1.0, 1.0], ("a", "b"), rounds=8, log=lambda line: None)
+    np.testing.assert_allclose(got, target, rtol=0.1)
+    lines = []
+    add = coordinate_search(
+        lambda p: float(((p - [-2.0, 5.0]) ** 2).sum()),
+        [0.0, 0.0],
+        ("a", "b"),
+        rounds=8,
+        move=lambda name, v, step, sign: v + sign * (step - 1.0),
+        log=lines.append,
+    )
+    np.testing.assert_allclose(add, [-2.0, 5.0], atol=0.2)
+    assert lines[0].startswith("start ") and len(lines) > 2
+    rng = np.random.default_rng(1)
+    score, win = rng.normal(size=50), rng.integers(0, 2, 50).astype(float)
+    assert residual([lambda par: (score, win, np.zeros((50, 2)))], None) == 2.0
+    perfect = np.column_stack([win - win.mean(), score - score.mean()])
+    assert residual([lambda par: (score, win, perfect)], None) < 1e-12

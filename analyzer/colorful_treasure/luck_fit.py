@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.colorful_treasure.luck import PAR_NAMES, load_value_params
+from analyzer.luck import coordinate_search, residual
 
 OUT = Path(__file__).parent / "data" / "luck_value.toml"
 
@@ -40,36 +41,11 @@ def _play(players: int, games: int, seed: int, strategy: str = "greedy"):
     return run
 
 
-def residual(runs, par) -> float:
-    """Mean over player counts of the score and win residual sd ratios."""
-    total = 0.0
-    for run in runs:
-        score, win, luck = run(par)
-        total += np.std(score - luck[:, 1]) / np.std(score)
-        total += np.std(win - luck[:, 0]) / np.std(win)
-    return total / len(runs)
-
-
 def fit(games: int, seed: int, players=(2, 3, 4), rounds: int = 3, log=print) -> np.ndarray:
     """Coordinate search of the parameters from the shipped ones (see module docstring)."""
     runs = [_play(n, games, seed + n) for n in players]
     par = load_value_params()
-    best = residual(runs, par)
-    log(f"start {best:.4f} {dict(zip(PAR_NAMES, par.round(3), strict=True))}")
-    step = 2.0
-    for _ in range(rounds):
-        for i in range(len(par)):
-            for factor in (step, 1.0 / step):
-                while True:
-                    trial = par.copy()
-                    trial[i] *= factor
-                    value = residual(runs, trial)
-                    if value >= best - 1e-5:
-                        break
-                    par, best = trial, value
-                    log(f"{PAR_NAMES[i]} -> {par[i]:.3f}: {best:.4f}")
-        step = step**0.5
-    return par
+    return coordinate_search(lambda p: residual(runs, p), par, PAR_NAMES, rounds=rounds, log=log)
 
 
 def write(par, command: str, score: float | None = None, path: Path = OUT) -> None:

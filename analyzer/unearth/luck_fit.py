@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from analyzer.luck import coordinate_search, residual
 from analyzer.unearth.luck import PAR_NAMES, load_value_params
 
 OUT = Path(__file__).parent / "data" / "luck_value.toml"
@@ -40,38 +41,13 @@ def _play(players: int, games: int, seed: int):
     return run
 
 
-def residual(runs, par) -> float:
-    """Mean over player counts of the score and win residual sd ratios."""
-    total = 0.0
-    for run in runs:
-        score, win, luck = run(par)
-        total += np.std(score - luck[:, 1]) / np.std(score)
-        total += np.std(win - luck[:, 0]) / np.std(win)
-    return total / len(runs)
-
-
 def fit(games: int, seed: int, players=(2, 3, 4), rounds: int = 3, log=print) -> np.ndarray:
     """Coordinate search of the parameters from the shipped ones, on the residual
     of all of ``players`` together (see module docstring)."""
     runs = [_play(n, games, seed + n) for n in players]
     par = load_value_params(players[0] if len(players) == 1 else None)
     par[par == 0] = 0.5  # a multiplicative search cannot leave 0: new parameters start here
-    best = residual(runs, par)
-    log(f"start {best:.4f} {dict(zip(PAR_NAMES, par.round(3), strict=True))}")
-    step = 2.0
-    for _ in range(rounds):
-        for i in range(len(par)):
-            for factor in (step, 1.0 / step):
-                while True:
-                    trial = par.copy()
-                    trial[i] *= factor
-                    value = residual(runs, trial)
-                    if value >= best - 1e-5:
-                        break
-                    par, best = trial, value
-                    log(f"{PAR_NAMES[i]} -> {par[i]:.3f}: {best:.4f}")
-        step = step**0.5
-    return par
+    return coordinate_search(lambda p: residual(runs, p), par, PAR_NAMES, rounds=rounds, log=log)
 
 
 def write(par, command: str, score=None, path: Path = OUT, by_players=None) -> None:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from analyzer.luck import coordinate_search, residual
 from analyzer.uruk.luck import PAR_NAMES, load_value_params
 
 OUT = Path(__file__).parent / "data" / "luck_value.toml"
@@ -43,40 +44,20 @@ def _play(players: int, games: int, seed: int, strategy: str = "balanced"):
     return run
 
 
-def residual(runs, par) -> float:
-    """Mean over player counts of the score and win residual sd ratios."""
-    total = 0.0
-    for run in runs:
-        score, win, luck = run(par)
-        total += np.std(score - luck[:, 1]) / np.std(score)
-        total += np.std(win - luck[:, 0]) / np.std(win)
-    return total / len(runs)
-
-
 def fit(games: int, seed: int, players=(2, 3, 4), rounds: int = 3, log=print) -> np.ndarray:
     """Coordinate search of the parameters from the shipped ones (see module docstring)."""
     runs = [_play(n, games, seed + n) for n in players]
     par = load_value_params()
-    best = residual(runs, par)
-    log(f"start {best:.4f} {dict(zip(PAR_NAMES, par.round(3), strict=True))}")
-    step = 2.0
-    for _ in range(rounds):
-        for i in range(len(par)):
-            for sign in (1.0, -1.0):
-                while True:
-                    trial = par.copy()
-                    # multiplicative for the temperatures (positive), additive for weights
-                    if PAR_NAMES[i].startswith("tau"):
-                        trial[i] = max(trial[i] * step**sign, 1e-3)
-                    else:
-                        trial[i] += sign * (step - 1.0) * max(abs(trial[i]), 0.25)
-                    value = residual(runs, trial)
-                    if value >= best - 1e-5:
-                        break
-                    par, best = trial, value
-                    log(f"{PAR_NAMES[i]} -> {par[i]:.3f}: {best:.4f}")
-        step = step**0.5
-    return par
+    return coordinate_search(
+        lambda p: residual(runs, p), par, PAR_NAMES, rounds=rounds, move=_move, log=log
+    )
+
+
+def _move(name: str, value: float, step: float, sign: float) -> float:
+    """Multiplicative for the temperatures (positive), additive for the weights."""
+    if name.startswith("tau"):
+        return max(value * step**sign, 1e-3)
+    return value + sign * (step - 1.0) * max(abs(value), 0.25)
 
 
 def deal_table(players: int, games: int, seed: int, strategy: str = "balanced"):
