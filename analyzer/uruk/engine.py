@@ -161,20 +161,29 @@ def play_game(s, t, n):
     luck_deal(s, t, n)
     p = 0
     final_left = 0
-    while True:
+    while p >= 0:
         play_turn(s, t, p)
-        if s.sc[S_FINAL] == 1:
-            final_left -= 1
-            if final_left == 0:
-                break
-        elif s.sc[S_END] == 1 and p == n - 1:
-            # the round is finished: every player has one more turn, first player first
-            s.sc[S_FINAL] = 1
-            final_left = n
-        if s.sc[S_TURN] >= t.max_turns:
-            s.sc[S_CAPPED] = 1
-            break
-        p = (p + 1) % n
+        p, final_left = after_turn(s, t, n, p, final_left)
+
+
+@njit
+def after_turn(s, t, n, p, final_left):
+    """The game loop's step after seat ``p``'s turn: ``(the next seat, or -1 when the
+    game is over; final_left)``. ``final_left`` counts the turns of the last round
+    still to play (0 before it): the round in which card IV ran empty is finished,
+    then every player has one more turn, first player first; a game still running
+    at ``max_turns`` turns stops there, flagged."""
+    if s.sc[S_FINAL] == 1:
+        final_left -= 1
+        if final_left == 0:
+            return -1, final_left
+    elif s.sc[S_END] == 1 and p == n - 1:
+        s.sc[S_FINAL] = 1
+        final_left = n
+    if s.sc[S_TURN] >= t.max_turns:
+        s.sc[S_CAPPED] = 1
+        return -1, final_left
+    return (p + 1) % n, final_left
 
 
 @njit

@@ -51,16 +51,14 @@ from analyzer.search import (
 )
 from analyzer.uruk.cards import refill_display, setup, trace
 from analyzer.uruk.codes import GodKind
-from analyzer.uruk.engine import do_action, write_results
+from analyzer.uruk.engine import after_turn, do_action, write_results
 from analyzer.uruk.gods import activate
 from analyzer.uruk.scoring import count_settlements, score_parts, win_shares
 from analyzer.uruk.state import (
     EV_TURN,
     MAX_CAND,
     S_ACTIVE,
-    S_CAPPED,
     S_DECK_N,
-    S_END,
     S_FINAL,
     S_N,
     S_PENDING,
@@ -357,17 +355,9 @@ def play_on(s, t, p, final_left):
     gave it during that turn."""
     n = s.sc[S_N]
     while True:
-        if s.sc[S_FINAL] == 1:
-            final_left -= 1
-            if final_left == 0:
-                break
-        elif s.sc[S_END] == 1 and p == n - 1:
-            s.sc[S_FINAL] = 1
-            final_left = n
-        if s.sc[S_TURN] >= t.max_turns:
-            s.sc[S_CAPPED] = 1
+        p, final_left = after_turn(s, t, n, p, final_left)
+        if p < 0:
             break
-        p = (p + 1) % n
         k = _turn_start(s, t, p)
         _actions(s, t, p, k)
         _turn_end(s, t)
@@ -643,17 +633,9 @@ def play_game_search(s, t, r, w, n):
                 s.prm[q, P_FORCE_BID] = 0.0
                 s.prm[q, P_FORCE_LIMIT] = 0.0
         s.sc[S_TURN] += 1
-        if s.sc[S_FINAL] == 1:
-            final_left -= 1
-            if final_left == 0:
-                break
-        elif s.sc[S_END] == 1 and p == n - 1:
-            s.sc[S_FINAL] = 1
-            final_left = n
-        if s.sc[S_TURN] >= t.max_turns:
-            s.sc[S_CAPPED] = 1
+        p, final_left = after_turn(s, t, n, p, final_left)
+        if p < 0:
             break
-        p = (p + 1) % n
 
 
 @njit
