@@ -294,3 +294,19 @@ def test_every_shipped_game_declares_its_strategies_version():
     assert load_game("unearth").strategies_version == STRATEGIES_VERSION == version() == "2"
     assert load_game("uruk").strategies_version == "3"  # issue 27: 3 = self-play 4p row
     assert load_game("colorful_treasure").strategies_version == "2"  # issue 27's players
+
+
+@pytest.mark.parametrize("output, adjusted", [("", True), ("[output]\nluck = false\n", False)])
+def test_a_scenarios_ladder_rates_adjusted_wins_unless_luck_is_off(tmp_path, output, adjusted):
+    """A scenario without an ``[output] luck`` key plays the game's default: Unearth's
+    terms are on, so its ladder rates luck-adjusted wins, as ``analyzer ladder`` does;
+    ``luck = false`` rates plain wins."""
+    text = (
+        'game = "unearth"\nname = "u"\nseed = 2\n'
+        + output
+        + '[ladder]\nplayers = 2\nstrategies = ["random", "baseline"]\ngames = 8\nbootstrap = 5\n'
+    )
+    code, out = _run(tmp_path, text, "u")
+    assert code == 0
+    saved = json.loads((out / "ladder" / "ladder.json").read_text())
+    assert bool(saved.get("luck_adjusted")) is adjusted
