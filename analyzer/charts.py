@@ -904,7 +904,8 @@ def ladder(doc: dict, stamp: str) -> Figure:
     right = np.nanmax(np.concatenate([hi[has], x, [0.0]]))
     pad = max(0.12 * (right - left), 20.0)
     ax.set_xlim(left - pad, right + pad)
-    ax.set_ylim(y.min() - 0.7, y.max() + 0.7)
+    # a band below the last row for the legend: it never covers a row or its label
+    ax.set_ylim(y.min() - 2.0, y.max() + 0.7)
     ax.set_yticks(y, r["strategy"].tolist())
     ax.set_xlabel(f"Elo rating against {anchor} (400 × log10 of the strength ratio)")
     ax.grid(axis="x", alpha=0.3)
