@@ -29,7 +29,7 @@ ul.findings { list-style: none; padding-left: 0.4em; } ul.findings li { margin: 
 figure { margin: 1.2em 0; } figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 figcaption { font-weight: bold; margin-bottom: 0.3em; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0 1.2em;
-        display: block; max-width: 100%; overflow-x: auto; }  /* a wide table scrolls, the page does not */
+        display: block; max-width: 100%; overflow-x: auto; }  /* it scrolls, not the page */
 th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: right; }
 th { background: #e8e8e8; cursor: pointer; user-select: none; }
 th.asc::after { content: " \\25B2"; } th.desc::after { content: " \\25BC"; }
