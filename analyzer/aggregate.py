@@ -854,9 +854,9 @@ def assemble(parts) -> pd.DataFrame:
     cols = {f: np.concatenate([getattr(p, f) for p in parts]) for f in ("cell", *_TEXT, *MOMENTS)}
     levels, codes = [], []
     for name in ("cell", *_TEXT):
-        uniq, inv = np.unique(cols[name], return_inverse=True)
+        uniq, inv = _unique(cols[name])
         levels.append(_level(uniq))
-        codes.append(inv.reshape(-1))
+        codes.append(inv)
     order = np.lexsort(codes[::-1])
     codes = [c[order] for c in codes]
     same = np.ones(len(order) - 1, bool)
@@ -873,6 +873,20 @@ def assemble(parts) -> pd.DataFrame:
     return pd.DataFrame(values, index=idx)
 
 
+def _unique(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` (the inverse flat), texts through a
+    dict: numpy sorts every row of an object array with Python's comparisons,
+    this only the distinct texts (a batch's partial has a few hundred rows, a few
+    dozen distinct texts)."""
+    items = values.tolist() if values.dtype == object else None
+    if items is None or not set(map(type, items)) <= {str}:
+        uniq, inv = np.unique(values, return_inverse=True)
+        return uniq, inv.reshape(-1)
+    distinct = sorted(set(items))
+    at = {v: i for i, v in enumerate(distinct)}
+    return np.array(distinct, dtype=object), np.array([at[v] for v in items], np.int64)
+
+
 _TEXT = ("group", "key", "metric")
 #: the index levels made so far, by their values (an Index is immutable: batches
 #: share it, instead of converting the same texts to pandas' strings again)
@@ -882,7 +896,7 @@ _LEVELS: dict[tuple, pd.Index] = {}
 def _level(values: np.ndarray) -> pd.Index:
     """``pd.Index(values)`` (sorted distinct values of a partial's index level)."""
     items = values.tolist()
-    if values.dtype == object and not all(type(v) is str for v in items):
+    if values.dtype == object and not set(map(type, items)) <= {str}:
         return pd.Index(values)  # (1, 1.0 and True are one dict key)
     key = (values.dtype.str, *items)
     level = _LEVELS.get(key)
@@ -1021,7 +1035,43 @@ def per_use(n: float, sum_d: float, sumsq_d: float, sum_u: float, sumsq_u: float
 
 
 def group_rows(agg: pd.DataFrame, group: str) -> pd.DataFrame:
-    """Rows of one group as columns ``cell, key, metric, n, sum, sumsq``."""
+    """Rows of one group as columns ``cell, key, metric, n, sum, sumsq``: those of
+    :func:`group_rows_pandas`, read from the index's codes (a report, a summary and
+    the runner's headline ask for a group a dozen times: pandas' ``xs`` and
+    ``reset_index`` cost about 0.3 ms each time)."""
+    idx = agg.index
+    if (
+        agg.empty
+        or not isinstance(idx, pd.MultiIndex)
+        or list(idx.names) != INDEX
+        or list(agg.columns) != MOMENTS
+        or not all(isinstance(t, np.dtype) for t in agg.dtypes)
+    ):
+        return group_rows_pandas(agg, group)
+    try:
+        at = idx.levels[1].get_loc(group)
+    except KeyError:  # no such group (pandas' xs raises it too)
+        return pd.DataFrame(columns=["cell", "key", "metric", *MOMENTS])
+    except TypeError:
+        return group_rows_pandas(agg, group)
+    if not isinstance(at, int | np.integer):
+        return group_rows_pandas(agg, group)
+    rows = np.flatnonzero(idx.codes[1] == at)
+    if not len(rows):  # a level value no row uses: as pandas answers it
+        return group_rows_pandas(agg, group)
+    cols = {}
+    for j, name in ((0, "cell"), (2, "key"), (3, "metric")):
+        codes = idx.codes[j][rows]
+        if len(codes) and codes.min() < 0:  # a missing key: pandas' own way
+            return group_rows_pandas(agg, group)
+        cols[name] = idx.levels[j].take(codes)
+    arrays = column_arrays(agg)
+    cols.update((m, arrays[m][rows]) for m in MOMENTS)
+    return pd.DataFrame(cols, copy=False)
+
+
+def group_rows_pandas(agg: pd.DataFrame, group: str) -> pd.DataFrame:
+    """:func:`group_rows` with pandas' ``xs`` (the twin the tests compare it with)."""
     if agg.empty:
         return pd.DataFrame(columns=["cell", "key", "metric", *MOMENTS])
     try:
@@ -1437,12 +1487,13 @@ def _headline(label: str, s: float, n: float):
     )
 
 
-def _adjusted_headline(agg: pd.DataFrame, seat: str, label: str):
+def _adjusted_headline(agg: pd.DataFrame, seat: str, label: str, rows=None):
     """Seat ``seat``'s luck-adjusted win rate in cell 0 (normal 95% interval), or
-    None without luck columns in the run."""
+    None without luck columns in the run. ``rows``: ``group_rows(agg, "luck")``
+    if the caller has it."""
     from analyzer.runner import Headline
 
-    rows = group_rows(agg, "luck")
+    rows = group_rows(agg, "luck") if rows is None else rows
     if rows.empty:
         return None
     r = rows[(rows["cell"] == 0) & (rows["metric"] == "win_adj") & (rows["key"] == seat)]
@@ -1475,12 +1526,14 @@ def widest_seat_headline(agg: pd.DataFrame):
     rows = _seat_win(agg, None)
     if rows.empty:
         return _headline("win rate", 0.0, 0.0)
+    luck = group_rows(agg, "luck")  # once, not once per seat
     best = None
-    for _, r in sorted(rows.iterrows(), key=lambda kv: int(kv[1]["key"])):
-        label = f"seat {r['key']} win rate"
-        h = _adjusted_headline(agg, str(r["key"]), label)
+    each = zip(rows["key"].tolist(), rows["sum"].tolist(), rows["n"].tolist(), strict=True)
+    for key, wins, n in sorted(each, key=lambda r: int(r[0])):
+        label = f"seat {key} win rate"
+        h = _adjusted_headline(agg, str(key), label, luck)
         if h is None:
-            h = _headline(label, float(r["sum"]), float(r["n"]))
+            h = _headline(label, float(wins), float(n))
         if best is None or h.half_width > best.half_width:
             best = h
     return best

@@ -190,6 +190,19 @@ def _scaled(x: float) -> int:
     return num << (_ULP_SCALE - (den.bit_length() - 1))
 
 
+def _keys(index: pd.Index) -> list:
+    """``index.tolist()`` (a MultiIndex's keys as tuples), for a MultiIndex without
+    missing values built from its levels and codes: pandas would first build every
+    key of the index as an object array (about 0.15 ms for a batch's partial)."""
+    if not isinstance(index, pd.MultiIndex) or not all(len(lev) for lev in index.levels):
+        return index.tolist()
+    cols = [
+        np.asarray(level.tolist(), dtype=object).take(codes)
+        for level, codes in zip(index.levels, index.codes, strict=True)
+    ]
+    return list(zip(*cols, strict=True))
+
+
 def _has_missing(index: pd.Index) -> bool:
     """Does any key of ``index`` hold a missing value?"""
     if isinstance(index, pd.MultiIndex):
@@ -237,7 +250,7 @@ class _ExactSum:
         """Add unseen keys of ``index``; return the positions of its rows."""
         if self._where is None or _has_missing(index):  # keys a dict cannot match (NaN)
             return self._grow_pandas(index)
-        keys = index.tolist()
+        keys = _keys(index)
         if len(set(keys)) != len(keys):
             raise AnalyzerError("reducer: the partial aggregate has duplicate group keys")
         if not self._pieces:
@@ -267,11 +280,16 @@ class _ExactSum:
         return self._index.get_indexer(index)
 
     def add(self, partial: pd.DataFrame) -> None:
+        from analyzer.frames import column_arrays
+
         pos = self._grow(partial.index)
         n = self._size
-        for col in partial.columns:
-            dtype = partial[col].dtype
-            if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_integer_dtype(dtype):
+        for col, array in column_arrays(partial).items():
+            dtype = array.dtype
+            if isinstance(dtype, np.dtype) and dtype.kind in "biuf":  # numpy's own: no Series
+                kind = np.float64 if dtype.kind == "f" else np.int64
+                values = array.astype(kind, copy=False)
+            elif pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_integer_dtype(dtype):
                 values = partial[col].to_numpy(dtype=np.int64)
                 kind = np.int64
             elif pd.api.types.is_float_dtype(dtype):
