@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analyzer.frames import column_arrays
+from analyzer.frames import column_arrays, scratch
 from analyzer.games import DEFAULT_GAME, Column, check_games_table, load_game
 from analyzer.stats import wilson, z_value
 
@@ -297,7 +297,9 @@ class Table:
         """The matrix of every numeric column (missing values NaN)."""
         cols = [(n, c) for n, c in self.cols.items() if c.dtype.kind in "iufb"]
         self._pos = {n: j for j, (n, _) in enumerate(cols)}
-        self._matrix = np.empty((len(cols), self.rows))
+        # every row is written below; a scratch array: the previous table's once
+        # nothing refers to it (no new memory to map each batch)
+        self._matrix = scratch((len(cols), self.rows), np.float64)
         for j, (name, col) in enumerate(cols):
             if isinstance(col, np.ndarray):  # numpy's own cast (NaN stays NaN)
                 self._raw[name] = col
@@ -548,7 +550,7 @@ def _part(group: str, found: list, each: list, names: list[str], n, s, ss) -> Pa
     ``found`` each key's ``(codes, texts)``, the cell's first) and moments ``n``,
     ``s``, ``ss`` (``[groups, len(names)]``)."""
     n_groups, k = len(each[0]), len(names)
-    cells = found[0][1][each[0]].astype(np.int64)
+    cells = found[0][1].astype(np.int64)[each[0]]  # (each distinct text read once)
     if len(found) > 1:
         texts = [f[1][e] for f, e in zip(found[1:], each[1:], strict=True)]
         key = np.array(["|".join(parts) for parts in zip(*texts, strict=True)], object)
@@ -671,7 +673,7 @@ def _game_level_part(t: Table, columns: tuple[Column, ...]) -> Part | None:
     shared = ((win > 0) & (win < 1)).astype(np.float64)
     n, s, _ = group_moments(label, t.matrix(), t.index(means), np.zeros(len(means), bool), n_games)
     level = {
-        "cell": found[0][1][cell_code].astype(np.int64),
+        "cell": found[0][1].astype(np.int64)[cell_code],  # (each distinct text read once)
         "game_turns": t.floats("game_turns")[first],
         "shared_win": (np.bincount(label, weights=shared, minlength=n_games) > 0).astype(float),
     }

@@ -417,6 +417,114 @@ def _concat_same(frames: list[pd.DataFrame]) -> pd.DataFrame | None:
     return result
 
 
+def _same_shape(first: pd.DataFrame, frame: pd.DataFrame) -> bool:
+    """Can ``frame`` be joined to ``first`` column by column (:func:`_concat_same`'s
+    conditions: the same unique columns and dtypes, numpy's or categoricals of the
+    same categories, no attributes)?"""
+    if first.attrs or frame.attrs or not first.columns.is_unique:
+        return False
+    if not frame.columns.equals(first.columns) or not frame.dtypes.equals(first.dtypes):
+        return False
+    for name, dtype in first.dtypes.items():
+        if isinstance(dtype, pd.CategoricalDtype):
+            if not frame[name].array.categories.equals(dtype.categories):
+                return False
+        elif not isinstance(dtype, np.dtype):
+            return False
+    return True
+
+
+class _Joined:
+    """One kept table of a run (``keep_tables``), joined as the batches come: from
+    the second batch on, each batch's columns are copied into arrays sized for the
+    whole run, and the batch's own frame is let go (its memory serves the next
+    batch). The table at the end is :func:`concat_tables` of the batches, to the
+    bit (the same columns, dtypes, categories and index), without keeping every
+    batch and then a second copy of them all: a run maps half the memory, and
+    copies each batch while it is fresh in the cache. ``games_left``: the run's
+    games still to come (None: not known, a precision run; its batches are kept
+    and joined at the end). Anything :func:`_concat_same` would not join (a dtype
+    or categories that change, an extension dtype) keeps the batches and joins
+    them with :func:`concat_tables`."""
+
+    def __init__(self, games_left: int | None) -> None:
+        self.games_left = games_left
+        self.frames: list[pd.DataFrame] = []  #: batches kept as they are
+        self.games = 0  #: games of the batches in ``frames``
+        self.first: pd.DataFrame | None = None  #: no rows: the shape every batch has
+        self.arrays: dict[str, np.ndarray] = {}  #: each column's values (codes for categoricals)
+        self.rows = 0  #: rows written into ``arrays``
+
+    def add(self, frame: pd.DataFrame, games: int) -> None:
+        if self.games_left is not None:
+            self.games_left -= games
+        if self.first is not None:
+            if _same_shape(self.first, frame):
+                self._write(frame)
+                return
+            self.frames = [self._joined()]  # back to keeping the batches as they are
+            self.first, self.arrays = None, {}
+            self.games_left = None
+        self.frames.append(frame)
+        self.games += games
+        if (
+            len(self.frames) == 2
+            and self.games_left is not None
+            and len(frame.columns)
+            and _same_shape(self.frames[0], frame)
+        ):
+            rows = sum(len(f) for f in self.frames)
+            ahead = math.ceil(rows / max(1, self.games) * max(0, self.games_left))
+            self.first = frame.iloc[:0].copy()
+            self._start(rows + ahead)
+            for f in self.frames:
+                self._write(f)
+            self.frames = []
+
+    def _start(self, capacity: int) -> None:
+        from analyzer.frames import column_arrays
+
+        for name, col in column_arrays(self.first).items():
+            dtype = col.codes.dtype if isinstance(col, pd.Categorical) else col.dtype
+            self.arrays[name] = np.empty(capacity, dtype)
+
+    def _write(self, frame: pd.DataFrame) -> None:
+        from analyzer.frames import column_arrays
+
+        need = self.rows + len(frame)
+        if need > len(next(iter(self.arrays.values()))):  # more rows than foreseen
+            grown = int(need * 1.5)
+            for name, arr in self.arrays.items():
+                bigger = np.empty(grown, arr.dtype)
+                bigger[: self.rows] = arr[: self.rows]
+                self.arrays[name] = bigger
+        for name, col in column_arrays(frame).items():
+            values = col.codes if isinstance(col, pd.Categorical) else col
+            self.arrays[name][self.rows : need] = values
+        self.rows = need
+
+    def _joined(self) -> pd.DataFrame:
+        """The rows written so far as one frame (the columns trimmed to them)."""
+        out = {}
+        for name, dtype in self.first.dtypes.items():
+            arr = self.arrays[name]
+            # a column sized past its rows (a table whose rows per game vary) is
+            # copied to its length, so the frame does not hold the spare rows
+            arr = arr if len(arr) == self.rows else arr[: self.rows].copy()
+            if isinstance(dtype, pd.CategoricalDtype):
+                arr = pd.Categorical.from_codes(arr, dtype=dtype)
+            out[name] = arr
+        result = pd.DataFrame(out, copy=False)
+        result.columns = self.first.columns
+        return result
+
+    def table(self) -> pd.DataFrame:
+        """The whole table: the batches joined in order."""
+        if self.first is not None:
+            return self._joined()
+        return concat_tables(self.frames) if self.frames else pd.DataFrame()
+
+
 def _atomic_write(path: Path, write: Callable[[str], None]) -> None:
     """Call ``write(tmp_path)`` on a temp file next to ``path``, then rename it into
     place (:func:`analyzer.outputs.atomic_write`: the umask's mode, one-line errors)."""
@@ -924,7 +1032,7 @@ def run(
     next_i = next(todo, None)
 
     aggregate = _ExactSum()
-    tables: dict[str, list[pd.DataFrame]] = {}
+    tables: dict[str, _Joined] = {}
     ready: dict[int, tuple] = {}
     pending: dict[cf.Future, int] = {}
     games = computed = consumed = 0
@@ -966,10 +1074,14 @@ def run(
                     ready[i] = result
                 continue
             aggregate.add(partial)
+            batch_games = _batch_span(consumed, size, total)[1]
             if keep:
+                # a precision run's games are not known: its batches are kept as they come
+                left = total - games if options.precision is None else None
                 for name, frame in (batch_tables or {}).items():
-                    tables.setdefault(name, []).append(frame)
-            games += _batch_span(consumed, size, total)[1]
+                    tables.setdefault(name, _Joined(left)).add(frame, batch_games)
+            batch_tables = partial = None  # (the joined copy is kept, not the batch)
+            games += batch_games
             consumed += 1
             if headline is not None and (options.precision is not None or progress.enabled):
                 head = headline(aggregate.value())  # else only once, at the end
@@ -989,8 +1101,8 @@ def run(
     seconds = time.perf_counter() - t0
     out_tables = {}
     if keep:
-        for name, frames in tables.items():
-            out_tables[name] = concat_tables(frames) if frames else pd.DataFrame()
+        for name, joined in tables.items():
+            out_tables[name] = joined.table()
     total_aggregate = aggregate.value()
     if headline is not None and consumed and stopped_by != "precision":
         head = headline(total_aggregate)  # the same as after the last batch

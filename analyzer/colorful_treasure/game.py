@@ -33,6 +33,7 @@ from analyzer.colorful_treasure.luck import load_value_params
 from analyzer.colorful_treasure.rules import Rules, default_rules
 from analyzer.colorful_treasure.state import N_STEAL_COLS, S_STEAL_N, State, new_state
 from analyzer.errors import InputError, bad_value
+from analyzer.frames import scratch
 from analyzer.games import strategy_column
 from analyzer.kernel_view import make_view, results_view
 from analyzer.rng import queue_outcomes
@@ -350,8 +351,12 @@ def play_tables(job: GameJob, start: int, count: int) -> dict[str, pd.DataFrame]
 
 def result_columns(results: np.ndarray) -> np.ndarray:
     """``results`` (one row per seat-game) as one row per result column, contiguous:
-    a column is then read in one sweep, not one value every row's width."""
-    return np.ascontiguousarray(results.T)
+    a column is then read in one sweep, not one value every row's width. Written
+    into a scratch array (:func:`analyzer.frames.scratch`): the previous batch's
+    once nothing refers to it, so a batch maps no new memory for it."""
+    out = scratch(results.shape[::-1], results.dtype)
+    np.copyto(out, results.T)
+    return out
 
 
 def check_results(job: GameJob, start: int, results: np.ndarray, columns=None) -> None:
