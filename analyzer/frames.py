@@ -52,12 +52,14 @@ def column_arrays(df: pd.DataFrame) -> dict:
     Series per column: pandas builds one for every ``df[name]`` or ``items()``
     step (about 20-70 µs each, several ms for a games table of 40 columns)."""
     arrays = getattr(df, "_iter_column_arrays", None)  # pandas' own iterator
-    if arrays is None or not df.columns.is_unique:
+    names = df.columns.tolist()
+    # (a set of the names, not ``is_unique``: that builds the Index's hash table)
+    if arrays is None or len(set(names)) != len(names):
         return {
             name: col.to_numpy() if isinstance(col.dtype, np.dtype) else col.array
             for name, col in df.items()
         }
-    return dict(zip(df.columns.tolist(), arrays(), strict=True))
+    return dict(zip(names, arrays(), strict=True))
 
 
 __all__ = ["column_arrays", "scratch"]

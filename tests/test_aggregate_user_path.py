@@ -277,3 +277,27 @@ def test_scratch_arrays_are_reused_only_when_nothing_holds_them():
     again = [scratch((3, 1000), np.float64) for _ in range(2)]
     assert first_id in {id(x) for x in again}  # the arrays freed are handed out again
     assert scratch((2, 1000), np.int64).dtype == np.int64
+
+
+# --------------------------------------------------------------------------- the driver's columns
+
+
+@pytest.mark.parametrize("treated", [None, (0, 2)])
+def test_cell_columns_are_the_pandas_inserts(treated):
+    """The driver's ``cell``/``order`` (and ``treated``) columns put in front by one
+    new frame over the batch's arrays are the frame pandas' ``insert``\\ s make:
+    values, dtypes, column order and index; a batch already holding such a column
+    goes to pandas (which refuses it)."""
+    from analyzer.driver import _with_cell, _with_cell_pandas
+
+    g = load_game("colorful_treasure")
+    job = g.make_job(3, ["random"] * 3, 5, g.load_rules({}, {}, "rules"))
+    df = job(0, 30)["games"]
+    fast, slow = _with_cell(df, 2, 1, treated), _with_cell_pandas(df, 2, 1, treated)
+    pd.testing.assert_frame_equal(fast, slow, check_exact=True)
+    assert fast.columns.equals(slow.columns) and fast.columns.dtype == slow.columns.dtype
+    assert list(fast.columns[:3]) == ["cell", "order", "treated" if treated else "game"]
+    with pytest.raises(ValueError):
+        _with_cell(df.assign(order=0), 0, 0)
+    with pytest.raises(AssertionError):  # the comparison sees a cell one off
+        pd.testing.assert_frame_equal(_with_cell(df, 3, 1, treated), slow, check_exact=True)
