@@ -1072,6 +1072,38 @@ def group_rows(agg: pd.DataFrame, group: str) -> pd.DataFrame:
     return pd.DataFrame(cols, copy=False)
 
 
+def group_lists(agg: pd.DataFrame, group: str) -> dict[str, list]:
+    """:func:`group_rows` as plain lists by column (``cell, key, metric, n, sum,
+    sumsq``), for callers that read a few values (the summary, the runner's
+    headline): the same rows, without building a frame of pandas strings."""
+    idx = agg.index
+    if (
+        agg.empty
+        or not isinstance(idx, pd.MultiIndex)
+        or list(idx.names) != INDEX
+        or list(agg.columns) != MOMENTS
+        or not all(isinstance(t, np.dtype) for t in agg.dtypes)
+    ):
+        rows = group_rows(agg, group)
+        return {c: rows[c].tolist() for c in ["cell", "key", "metric", *MOMENTS]}
+    try:
+        at = idx.levels[1].get_loc(group)
+    except (KeyError, TypeError):
+        rows = group_rows(agg, group)
+        return {c: rows[c].tolist() for c in ["cell", "key", "metric", *MOMENTS]}
+    rows = np.flatnonzero(idx.codes[1] == at) if isinstance(at, int | np.integer) else None
+    if rows is None or not len(rows) or any(idx.codes[j][rows].min() < 0 for j in (0, 2, 3)):
+        frame = group_rows(agg, group)
+        return {c: frame[c].tolist() for c in ["cell", "key", "metric", *MOMENTS]}
+    out = {
+        name: np.asarray(idx.levels[j].tolist(), dtype=object)[idx.codes[j][rows]].tolist()
+        for j, name in ((0, "cell"), (2, "key"), (3, "metric"))
+    }
+    arrays = column_arrays(agg)
+    out.update((m, arrays[m][rows].tolist()) for m in MOMENTS)
+    return out
+
+
 def group_rows_pandas(agg: pd.DataFrame, group: str) -> pd.DataFrame:
     """:func:`group_rows` with pandas' ``xs`` (the twin the tests compare it with)."""
     if agg.empty:
@@ -1467,6 +1499,19 @@ def _fmt(v) -> str:
     return str(v)
 
 
+def _seat_wins(agg: pd.DataFrame) -> list[tuple[str, float, float]]:
+    """``(seat, wins, n)`` of each seat row of cell 0's win rate, in the
+    aggregate's order (:func:`_seat_win` without a frame)."""
+    rows = group_lists(agg, "seat")
+    return [
+        (key, s, n)
+        for cell, key, metric, n, s in zip(
+            rows["cell"], rows["key"], rows["metric"], rows["n"], rows["sum"], strict=True
+        )
+        if cell == 0 and metric == "win"
+    ]
+
+
 def _seat_win(agg: pd.DataFrame, seat: str | None):
     """``(label, successes, n)`` of each seat of cell 0 (or only ``seat``)."""
     rows = group_rows(agg, "seat")
@@ -1525,13 +1570,12 @@ def widest_seat_headline(agg: pd.DataFrame):
     """The seat win rate of cell 0 with the widest 95% interval (ties: lowest
     seat; luck-adjusted as :func:`first_player_headline`): when it is precise
     enough, every seat's win rate is."""
-    rows = _seat_win(agg, None)
-    if rows.empty:
+    rows = _seat_wins(agg)
+    if not rows:
         return _headline("win rate", 0.0, 0.0)
     luck = group_rows(agg, "luck")  # once, not once per seat
     best = None
-    each = zip(rows["key"].tolist(), rows["sum"].tolist(), rows["n"].tolist(), strict=True)
-    for key, wins, n in sorted(each, key=lambda r: int(r[0])):
+    for key, wins, n in sorted(rows, key=lambda r: int(r[0])):
         label = f"seat {key} win rate"
         h = _adjusted_headline(agg, str(key), label, luck)
         if h is None:

@@ -13,7 +13,7 @@ import pandas as pd
 #: each thread's scratch arrays (:func:`scratch`)
 _SCRATCH = threading.local()
 #: scratch arrays a thread keeps at most, and the largest it keeps (bytes)
-SCRATCH_KEPT = 4
+SCRATCH_KEPT = 8
 SCRATCH_MAX_BYTES = 64 << 20
 
 

@@ -38,21 +38,21 @@ def summary_table(aggregate: pd.DataFrame, level: float = 0.95, cell: int = 0) -
     the moments). Seats are in seat order, strategies in name order.
     """
     from analyzer import stats
-    from analyzer.aggregate import group_rows
+    from analyzer.aggregate import group_lists
 
     rows = []
     for by in ("seat", "strategy"):
-        block = group_rows(aggregate, by)
+        block = group_lists(aggregate, by)
         # (key, metric) -> (n, sum, sumsq) of the cell, read once (no frame per group)
         moments = {
             (key, metric): values
             for c, key, metric, *values in zip(
-                block["cell"].tolist(),
-                block["key"].tolist(),
-                block["metric"].tolist(),
-                block["n"].tolist(),
-                block["sum"].tolist(),
-                block["sumsq"].tolist(),
+                block["cell"],
+                block["key"],
+                block["metric"],
+                block["n"],
+                block["sum"],
+                block["sumsq"],
                 strict=True,
             )
             if c == cell

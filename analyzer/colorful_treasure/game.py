@@ -482,10 +482,13 @@ def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataF
     }
     small = [(name, col, kind == "got") for name, kind, col in plan if kind in ("int8", "got")]
     rows = results.shape[0]
+    # scratch arrays (frames.scratch): the table's columns are views of the last
+    # three, handed out again only once no table holds them (the runner's join
+    # copies a batch's table and lets it go)
     c = scratch(results.shape[::-1], results.dtype)
-    points = np.empty((len(kinds["points"]), rows), np.float64)
-    int16 = np.empty((len(kinds["int16"]), rows), np.int16)
-    int8 = np.empty((len(small), rows), np.int8)
+    points = scratch((len(kinds["points"]), rows), np.float64)
+    int16 = scratch((len(kinds["int16"]), rows), np.int16)
+    int8 = scratch((len(small), rows), np.int8)
     split_results(
         results,
         c,
