@@ -417,21 +417,29 @@ def _concat_same(frames: list[pd.DataFrame]) -> pd.DataFrame | None:
     return result
 
 
-def _same_shape(first: pd.DataFrame, frame: pd.DataFrame) -> bool:
-    """Can ``frame`` be joined to ``first`` column by column (:func:`_concat_same`'s
-    conditions: the same unique columns and dtypes, numpy's or categoricals of the
-    same categories, no attributes)?"""
-    if first.attrs or frame.attrs or not first.columns.is_unique:
-        return False
-    if not frame.columns.equals(first.columns) or not frame.dtypes.equals(first.dtypes):
-        return False
-    for name, dtype in first.dtypes.items():
-        if isinstance(dtype, pd.CategoricalDtype):
-            if not frame[name].array.categories.equals(dtype.categories):
-                return False
-        elif not isinstance(dtype, np.dtype):
-            return False
-    return True
+def _joinable(frame: pd.DataFrame) -> dict | None:
+    """``frame``'s columns by name (:func:`analyzer.frames.column_arrays`) if it can
+    be joined column by column as :func:`_concat_same` joins (unique names, numpy
+    dtypes or categoricals, no attributes), else None."""
+    from analyzer.frames import column_arrays
+
+    if frame.attrs:
+        return None
+    arrays = column_arrays(frame)
+    if len(arrays) != len(frame.columns) or not arrays:
+        return None
+    if not all(isinstance(a, np.ndarray | pd.Categorical) for a in arrays.values()):
+        return None
+    return arrays
+
+
+def _shape(arrays: dict) -> list:
+    """What two batches must share to be joined: each column's name and dtype (a
+    categorical's categories in their order too, as :func:`_concat_same` asks)."""
+    return [
+        (name, a.dtype, tuple(a.categories) if isinstance(a, pd.Categorical) else None)
+        for name, a in arrays.items()
+    ]
 
 
 class _Joined:
@@ -451,7 +459,8 @@ class _Joined:
         self.games_left = games_left
         self.frames: list[pd.DataFrame] = []  #: batches kept as they are
         self.games = 0  #: games of the batches in ``frames``
-        self.first: pd.DataFrame | None = None  #: no rows: the shape every batch has
+        self.first: pd.DataFrame | None = None  #: no rows: the table's columns
+        self.shape: list | None = None  #: :func:`_shape` of every batch joined
         self.arrays: dict[str, np.ndarray] = {}  #: each column's values (codes for categoricals)
         self.rows = 0  #: rows written into ``arrays``
 
@@ -459,46 +468,39 @@ class _Joined:
         if self.games_left is not None:
             self.games_left -= games
         if self.first is not None:
-            if _same_shape(self.first, frame):
-                self._write(frame)
+            arrays = _joinable(frame)
+            if arrays is not None and _shape(arrays) == self.shape:
+                self._write(arrays, len(frame))
                 return
             self.frames = [self._joined()]  # back to keeping the batches as they are
-            self.first, self.arrays = None, {}
+            self.first, self.shape, self.arrays = None, None, {}
             self.games_left = None
         self.frames.append(frame)
         self.games += games
-        if (
-            len(self.frames) == 2
-            and self.games_left is not None
-            and len(frame.columns)
-            and _same_shape(self.frames[0], frame)
-        ):
-            rows = sum(len(f) for f in self.frames)
-            ahead = math.ceil(rows / max(1, self.games) * max(0, self.games_left))
-            self.first = frame.iloc[:0].copy()
-            self._start(rows + ahead)
-            for f in self.frames:
-                self._write(f)
-            self.frames = []
-
-    def _start(self, capacity: int) -> None:
-        from analyzer.frames import column_arrays
-
-        for name, col in column_arrays(self.first).items():
+        if len(self.frames) != 2 or self.games_left is None:
+            return
+        each = [_joinable(f) for f in self.frames]
+        if any(a is None for a in each) or _shape(each[0]) != _shape(each[1]):
+            return
+        rows = sum(len(f) for f in self.frames)
+        ahead = math.ceil(rows / max(1, self.games) * max(0, self.games_left))
+        self.first, self.shape = frame.iloc[:0].copy(), _shape(each[1])
+        for name, col in each[1].items():
             dtype = col.codes.dtype if isinstance(col, pd.Categorical) else col.dtype
-            self.arrays[name] = np.empty(capacity, dtype)
+            self.arrays[name] = np.empty(rows + ahead, dtype)
+        for f, arrays in zip(self.frames, each, strict=True):
+            self._write(arrays, len(f))
+        self.frames = []
 
-    def _write(self, frame: pd.DataFrame) -> None:
-        from analyzer.frames import column_arrays
-
-        need = self.rows + len(frame)
+    def _write(self, arrays: dict, n: int) -> None:
+        need = self.rows + n
         if need > len(next(iter(self.arrays.values()))):  # more rows than foreseen
             grown = int(need * 1.5)
             for name, arr in self.arrays.items():
                 bigger = np.empty(grown, arr.dtype)
                 bigger[: self.rows] = arr[: self.rows]
                 self.arrays[name] = bigger
-        for name, col in column_arrays(frame).items():
+        for name, col in arrays.items():
             values = col.codes if isinstance(col, pd.Categorical) else col
             self.arrays[name][self.rows : need] = values
         self.rows = need

@@ -238,9 +238,9 @@ def test_joined_tables_twin_fails_on_a_planted_bug(monkeypatch):
     batches = _batches([40, 40, 40])
     real = runner._Joined._write
 
-    def planted(self, frame):
+    def planted(self, arrays, n):
         self.rows = max(0, self.rows - 1)
-        real(self, frame)
+        real(self, arrays, n)
 
     monkeypatch.setattr(runner._Joined, "_write", planted)
     joined = runner._Joined(120)
