@@ -289,23 +289,24 @@ class Table:
         self.names = set(self.cols)  #: the column names (a set: quick to ask)
         self._keys: dict[str, tuple | None] = {}
         self._stat: dict[str, tuple[bool, float]] = {}
-        self._raw: dict[str, np.ndarray] = {}  #: numeric columns as numpy holds them
         self._pos: dict[str, int] | None = None
         self._matrix: np.ndarray | None = None
+        self._floats: dict[str, np.ndarray] = {}  #: columns as float64, made one by one
+        self._some: dict[tuple, np.ndarray] = {}  #: :meth:`values` of some columns
+
+    def _numeric(self) -> list:
+        """``(name, array)`` of every numeric column (what the matrix holds)."""
+        return [(n, c) for n, c in self.cols.items() if c.dtype.kind in "iufb"]
 
     def _build(self) -> None:
         """The matrix of every numeric column (missing values NaN)."""
-        cols = [(n, c) for n, c in self.cols.items() if c.dtype.kind in "iufb"]
+        cols = self._numeric()
         self._pos = {n: j for j, (n, _) in enumerate(cols)}
         # every row is written below; a scratch array: the previous table's once
         # nothing refers to it (no new memory to map each batch)
         self._matrix = scratch((len(cols), self.rows), np.float64)
-        for j, (name, col) in enumerate(cols):
-            if isinstance(col, np.ndarray):  # numpy's own cast (NaN stays NaN)
-                self._raw[name] = col
-                self._matrix[j] = col
-            else:  # a nullable column: its missing values NaN
-                self._matrix[j] = col.to_numpy(np.float64, na_value=np.nan)
+        for j, (_, col) in enumerate(cols):
+            _to_floats(col, self._matrix[j])
 
     def matrix(self) -> np.ndarray:
         """``float64[numeric columns, rows]``: every numeric column, one row each."""
@@ -319,9 +320,53 @@ class Table:
             self._build()
         return np.array([self._pos[m] for m in metrics], np.int64)
 
+    def values(self, metrics) -> tuple[np.ndarray, np.ndarray]:
+        """``(values, rows)``: the float64 values of ``metrics`` are the rows ``rows``
+        of ``values``, as the sums' kernels take them: the matrix's rows once it is
+        built, else a matrix of these columns alone (the same numbers; a batch
+        summing a few float columns does not convert every column)."""
+        if self._matrix is not None:
+            return self._matrix, self.index(metrics)
+        key = tuple(metrics)
+        some = self._some.get(key)
+        if some is None:
+            numeric = dict(self._numeric())
+            some = np.empty((len(key), self.rows))
+            for j, m in enumerate(key):
+                if m in self._floats:
+                    some[j] = self._floats[m]
+                else:
+                    _to_floats(numeric[m], some[j])
+            self._some[key] = some
+        return some, np.arange(len(key), dtype=np.int64)
+
     def floats(self, name: str) -> np.ndarray:
         """Column ``name`` as float64 (missing values NaN)."""
-        return self.matrix()[self.index([name])[0]]
+        if self._matrix is not None:
+            return self._matrix[self.index([name])[0]]
+        out = self._floats.get(name)
+        if out is None:
+            col = dict(self._numeric())[name]
+            out = self._floats[name] = _to_floats(col, np.empty(self.rows))
+        return out
+
+    def ints(self, metrics) -> list[tuple[np.ndarray, list[int]]]:
+        """The integer columns ``metrics`` (numpy's own, no missing values) as they
+        are, stacked by dtype: ``[(int[k, rows], positions in metrics), ...]`` (bools
+        as uint8), for sums that need no float (:meth:`exact` columns)."""
+        by_type: dict[np.dtype, list[int]] = {}
+        for j, m in enumerate(metrics):
+            col = self.cols[m]
+            if not isinstance(col, np.ndarray) or col.dtype.kind not in "iub":
+                raise TypeError(f"column {m!r} is not a numpy integer column")
+            by_type.setdefault(col.dtype, []).append(j)
+        out = []
+        for dtype, where in by_type.items():
+            cols = [self.cols[metrics[j]] for j in where]
+            if dtype.kind == "b":
+                cols = [c.view(np.uint8) for c in cols]
+            out.append((np.stack(cols) if cols else np.empty((0, self.rows)), where))
+        return out
 
     def key(self, name: str):
         """:func:`key_codes` of column ``name``."""
@@ -353,8 +398,9 @@ class Table:
         column holds integers)."""
         out = self._stat.get(name)
         if out is None:
-            self.matrix()
-            raw = self._raw.get(name, self.floats(name))
+            raw = self.cols[name]
+            if not isinstance(raw, np.ndarray) or raw.dtype.kind not in "iufb":
+                raw = self.floats(name)  # (a nullable column; not a number: KeyError)
             if raw.dtype.kind in "iub":
                 square = float(1 << (16 * raw.dtype.itemsize))  # the type's bound, squared
                 if raw.dtype.itemsize > 2 or self.rows * square >= 2.0**53:  # the values' own
@@ -366,6 +412,16 @@ class Table:
                 out = (bool(np.isnan(self.floats(name)).any()), np.inf)
             self._stat[name] = out
         return out
+
+
+def _to_floats(col, out: np.ndarray) -> np.ndarray:
+    """``col`` (a numeric column) written into ``out`` as float64: numpy's own cast
+    (NaN stays NaN), a nullable column's missing values NaN."""
+    if isinstance(col, np.ndarray):
+        out[:] = col
+    else:
+        out[:] = col.to_numpy(np.float64, na_value=np.nan)
+    return out
 
 
 def _labels(codes: list[np.ndarray], sizes: list[int]) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -410,10 +466,10 @@ def grouped(t: Table, group: str, keys: list[str], metrics: list[str] | None, ro
         codes[0] = np.where(rows, codes[0], -1)
     source = None
     if metrics is not None:
-        cols = t.index(metrics)
-        if t.has_nan(metrics) and np.isnan(t.matrix()[cols][:, codes[0] >= 0]).any():
+        values, cols = t.values(metrics)
+        if t.has_nan(metrics) and np.isnan(values[cols][:, codes[0] >= 0]).any():
             return _grouped_pandas(t, group, keys, metrics, rows)
-        source = (t.matrix(), cols, t.exact(metrics))
+        source = (values, cols, t.exact(metrics))
     return _summed(group, found, codes, metrics, source)
 
 
@@ -435,7 +491,8 @@ def stacked(t: Table, group: str, blocks: list, metrics: list[str]) -> Part:
         found.append(key_codes(np.concatenate([np.asarray(sub) for _, _, sub in blocks])))
     if cell is None or found[-1] is None or (len(idx) and cell[0].min() < 0):
         return Part.from_frame(stacked_pandas(t.df, group, blocks, metrics))
-    values = t.matrix()[t.index(metrics)][:, idx]
+    some, cols = t.values(metrics)
+    values = some[cols][:, idx]
     if np.isnan(values).any():
         return Part.from_frame(stacked_pandas(t.df, group, blocks, metrics))
     codes = [cell[0][idx], *(f[0] for f in found[1:])]
@@ -499,7 +556,7 @@ def blockwise(t: Table, group: str, blocks: list, metrics: list[str]) -> list:
     cell = t.key("cell")
     if cell is None or (t.rows and cell[0].min() < 0) or t.has_nan(metrics):
         return [stacked(t, group, [block], metrics) for block in blocks]
-    cols = t.index(metrics)
+    matrix, cols = t.values(metrics)
     parts = []
     for key, rows, _ in blocks:
         rows = np.asarray(rows, np.int64)
@@ -507,7 +564,7 @@ def blockwise(t: Table, group: str, blocks: list, metrics: list[str]) -> list:
         present = np.flatnonzero(np.bincount(codes, minlength=len(cell[1])))
         remap = np.full(len(cell[1]), -1, np.int64)
         remap[present] = np.arange(len(present))
-        values = t.matrix()[cols][:, rows]
+        values = matrix[cols][:, rows]
         exact = t.exact(metrics, len(rows))
         n, s, ss = group_moments(remap[codes], values, np.arange(len(cols)), exact, len(present))
         found = [cell, (None, np.array([key], object))]
@@ -589,8 +646,13 @@ class Family:
         self.tight = [m for m, e in zip(self.metrics, exact, strict=True) if e]
         self.tight_at = {m: k for k, m in enumerate(self.tight)}
         self._loose: dict[bytes, dict] = {}  #: partition -> metric -> (sum, sumsq)
-        cols = t.index(self.tight)
-        self.s, self.ss = plain_moments(self.label, t.matrix(), cols, len(self.each[0]))
+        # integer columns summed as they are (int8, int16, ...): no float copy of them
+        n_groups = len(self.each[0])
+        self.s = np.zeros((n_groups, len(self.tight)))
+        self.ss = np.zeros((n_groups, len(self.tight)))
+        for block, where in t.ints(self.tight):
+            cols = np.arange(len(where), dtype=np.int64)
+            self.s[:, where], self.ss[:, where] = plain_moments(self.label, block, cols, n_groups)
         self.size = np.bincount(self.label, minlength=len(self.each[0])).astype(np.float64)
 
     def _sizes(self, keys: list[str]) -> list[int]:
@@ -631,8 +693,9 @@ class Family:
         done = self._loose.setdefault(to_coarse.tobytes(), {})
         todo = [m for m in metrics if m not in self.tight_at and m not in done]
         if todo:
+            values, cols = self.t.values(todo)
             _, s_new, ss_new = group_moments(
-                rows, self.t.matrix(), self.t.index(todo), np.zeros(len(todo), bool), n_groups
+                rows, values, cols, np.zeros(len(todo), bool), n_groups
             )
             done.update((m, (s_new[:, j], ss_new[:, j])) for j, m in enumerate(todo))
         for j, m in enumerate(metrics):
@@ -671,7 +734,8 @@ def _game_level_part(t: Table, columns: tuple[Column, ...]) -> Part | None:
         np.minimum.at(first, label, np.arange(t.rows))
     win = t.floats("win")
     shared = ((win > 0) & (win < 1)).astype(np.float64)
-    n, s, _ = group_moments(label, t.matrix(), t.index(means), np.zeros(len(means), bool), n_games)
+    values, cols = t.values(means)
+    n, s, _ = group_moments(label, values, cols, np.zeros(len(means), bool), n_games)
     level = {
         "cell": found[0][1].astype(np.int64)[cell_code],  # (each distinct text read once)
         "game_turns": t.floats("game_turns")[first],

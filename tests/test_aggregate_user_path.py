@@ -313,3 +313,86 @@ def test_cell_columns_are_the_pandas_inserts(treated):
         _with_cell(df.assign(order=0), 0, 0)
     with pytest.raises(AssertionError):  # the comparison sees a cell one off
         pd.testing.assert_frame_equal(_with_cell(df, 3, 1, treated), slow, check_exact=True)
+
+
+# --------------------------------------------------------------------------- the reducer's floats
+
+
+def _mixed_table(rows: int = 400) -> pd.DataFrame:
+    """A batch table with every kind of numeric column a game may declare."""
+    rng = np.random.default_rng(8)
+    nullable = pd.array(rng.integers(0, 5, rows), dtype="Int64")
+    nullable[::7] = pd.NA
+    return pd.DataFrame(
+        {
+            "cell": np.repeat(np.arange(2, dtype=np.int16), rows // 2),
+            "seat": np.tile(np.arange(4, dtype=np.int8), rows // 4),
+            "strategy": pd.Categorical(rng.choice(["a", "b"], rows)),
+            "flag": rng.integers(0, 2, rows).astype(bool),
+            "small": rng.integers(-9, 9, rows).astype(np.int8),
+            "mid": rng.integers(0, 3000, rows).astype(np.int16),
+            "big": rng.integers(0, 1 << 40, rows),
+            "share": rng.random(rows).astype(np.float32),
+            "score": rng.standard_normal(rows),
+            "maybe": nullable,
+        }
+    )
+
+
+METRICS = ["flag", "small", "mid", "big", "share", "score", "maybe"]
+
+
+def test_table_floats_without_the_matrix_are_the_matrix_rows():
+    """A table's float rows made column by column (``values``, ``floats``) and its
+    integer columns as they are (``ints``) hold the numbers of the full matrix's
+    rows, bit for bit; the statistics read from them are the same."""
+    df = _mixed_table()
+    full, some = A.Table(df), A.Table(df)
+    matrix = full.matrix()
+    values, cols = some.values(METRICS)
+    assert some._matrix is None  # (no full matrix was built for these)
+    np.testing.assert_array_equal(values[cols], matrix[full.index(METRICS)])
+    for m in METRICS:
+        np.testing.assert_array_equal(A.Table(df).floats(m), matrix[full.index([m])[0]])
+    assert some.exact(METRICS).tolist() == full.exact(METRICS).tolist()
+    assert some.has_nan(["maybe"]) and not some.has_nan(METRICS[:-1])
+    ints = ["flag", "small", "mid", "big"]
+    for block, where in some.ints(ints):
+        for k, j in enumerate(where):
+            np.testing.assert_array_equal(
+                block[k].astype(np.float64), matrix[full.index([ints[j]])[0]]
+            )
+    with pytest.raises(TypeError):
+        some.ints(["score"])
+
+
+@pytest.mark.parametrize("keys", [[], ["seat"], ["strategy"], ["seat", "strategy"]])
+def test_family_on_native_integers_is_pandas(keys):
+    """The grouped sums of a family (integer columns summed as they are, floats
+    from the columns asked for) are pandas' groupby sums, bit for bit."""
+    df = _mixed_table()
+    metrics = METRICS[:-1]  # (a column with missing values goes to pandas anyway)
+    fam = A.Family(A.Table(df), ["seat", "strategy"], metrics)
+    got = fam.part("g", keys, metrics).frame()
+    want = A.moments_pandas(df, "g", keys, metrics)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    with_nan = A.grouped(A.Table(df), "g", keys, METRICS).frame()
+    pd.testing.assert_frame_equal(
+        with_nan, A.moments_pandas(df, "g", keys, METRICS), check_exact=True
+    )
+
+
+def test_family_twin_fails_on_a_planted_bug(monkeypatch):
+    """The comparison above can fail: integer columns handed to the sums with
+    their rows in the wrong order."""
+    real = A.Table.ints
+    monkeypatch.setattr(
+        A.Table, "ints", lambda self, m: [(b[:, ::-1], w) for b, w in real(self, m)]
+    )
+    df = _mixed_table()
+    metrics = METRICS[:-1]
+    fam = A.Family(A.Table(df), ["seat", "strategy"], metrics)
+    with pytest.raises(AssertionError):
+        pd.testing.assert_frame_equal(
+            fam.part("g", ["seat"], metrics).frame(), A.moments_pandas(df, "g", ["seat"], metrics)
+        )
