@@ -260,10 +260,10 @@ class _ExactSum:
         where = self._where
         unseen = np.array([k not in where for k in keys], bool)
         if unseen.any():  # the new keys, in their order (``index.difference(sort=False)``)
-            new = index[unseen]
-            for k in new.tolist():
-                where[k] = len(where)
-            self._extend(new)
+            for k, fresh in zip(keys, unseen.tolist(), strict=True):
+                if fresh:  # (the keys at hand: not new.tolist(), which builds them again)
+                    where[k] = len(where)
+            self._extend(index[unseen])
         return np.array([where[k] for k in keys], np.intp)
 
     def _grow_pandas(self, index: pd.Index) -> np.ndarray:
