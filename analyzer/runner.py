@@ -317,7 +317,7 @@ class _ExactSum:
 
     def value(self) -> pd.DataFrame:
         """The sum so far as a numeric DataFrame sorted by index (empty if nothing added)."""
-        if self._index is None:
+        if not self._pieces:
             return pd.DataFrame()
         out = {}
         for col, acc in self._acc.items():
@@ -326,7 +326,19 @@ class _ExactSum:
                 if r and math.isfinite(values[p]):
                     values[p] = float(Fraction(values[p]) + Fraction(r, 1 << _ULP_SCALE))
             out[col] = values
-        return pd.DataFrame(out, index=self._index).sort_index()
+        return pd.DataFrame(out, index=self._keys_index()).sort_index()
+
+    def _keys_index(self) -> pd.Index:
+        """Every key seen, in the order first seen: with the dict of keys, a
+        MultiIndex made once from them (appending a batch's index of new keys to
+        the others costs ~0.15 ms a batch), else :attr:`_index`."""
+        first = self._pieces[0]
+        if self._where is None or len(self._pieces) == 1 or not isinstance(first, pd.MultiIndex):
+            return self._index
+        keys = list(self._where)  # (in the order of their rows)
+        return pd.MultiIndex.from_arrays(
+            [list(level) for level in zip(*keys, strict=True)], names=first.names
+        )
 
 
 # --------------------------------------------------------------------------- checkpoints
