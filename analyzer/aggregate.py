@@ -675,7 +675,6 @@ class Family:
         codes = [np.where(keep, c, -1) for c in fine]
         to_coarse, each = _labels(codes, self._sizes(coarse))
         n_groups = len(each[0])
-        rows = np.where(to_coarse[self.label] >= 0, to_coarse[self.label], -1)
         n = np.zeros((n_groups, len(metrics)))
         s, ss = np.zeros_like(n), np.zeros_like(n)
         kept = to_coarse >= 0
@@ -693,6 +692,7 @@ class Family:
         done = self._loose.setdefault(to_coarse.tobytes(), {})
         todo = [m for m in metrics if m not in self.tight_at and m not in done]
         if todo:
+            rows = to_coarse[self.label]  # each row's group (-1: left out)
             values, cols = self.t.values(todo)
             _, s_new, ss_new = group_moments(
                 rows, values, cols, np.zeros(len(todo), bool), n_groups
