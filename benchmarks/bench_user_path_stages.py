@@ -5,7 +5,8 @@ Complements ``bench_user_path.py`` (which gives the totals): per batch of
 CPU time of
 
 - ``kernel``: ``play_raw`` (state set-up and the compiled kernel);
-- ``check``: ``check_results`` (the invariant checks and the score recomputation);
+- ``check``: ``check_results`` (the invariant checks and the score recomputation,
+  with its own transposed copy of the results);
 - ``games_frame``: the games table from the kernel's rows (``check`` included);
 - ``scenario_job``: the driver's batch function (kernel, tables and its ``cell`` /
   ``order`` columns), minus ``kernel`` and ``games_frame``;
@@ -42,9 +43,11 @@ def main() -> None:
     from analyzer.games import load_game
 
     g = load_game("colorful_treasure")
-    job = g.make_job(4, [args.strategy] * 4, args.seed, g.load_rules({}, {}, "rules"))
+    rules = g.load_rules({}, {}, "rules")
+    job = g.make_job(4, [args.strategy] * 4, args.seed, rules)
     scenario_job = ScenarioJob(jobs=((job,),), per_order=10**12)
-    reducer = Reducer((), game="colorful_treasure")
+    # the run's declared columns, as the driver hands them (else each batch loads the rules)
+    reducer = Reducer((), game="colorful_treasure", columns=tuple(g.columns(rules)))
     reducer(scenario_job(0, 100))  # compile / load every kernel first
 
     clock = time.process_time
