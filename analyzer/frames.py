@@ -12,9 +12,11 @@ import pandas as pd
 
 #: each thread's scratch arrays (:func:`scratch`)
 _SCRATCH = threading.local()
-#: scratch arrays a thread keeps at most, and the largest it keeps (bytes)
+#: scratch arrays a thread keeps at most, the largest it keeps and the most bytes
+#: it keeps in all (a run of huge batches does not hold on to its memory)
 SCRATCH_KEPT = 8
 SCRATCH_MAX_BYTES = 64 << 20
+SCRATCH_TOTAL_BYTES = 160 << 20
 
 
 def scratch(shape: tuple[int, ...], dtype=np.float64) -> np.ndarray:
@@ -22,7 +24,8 @@ def scratch(shape: tuple[int, ...], dtype=np.float64) -> np.ndarray:
     lives only within one call (a batch's transposed results, the reducer's float
     matrix): one this thread made before when nothing refers to it or to a view of
     it any longer, else a new one (kept for next time, up to
-    :data:`SCRATCH_KEPT` arrays of at most :data:`SCRATCH_MAX_BYTES` each).
+    :data:`SCRATCH_KEPT` arrays of at most :data:`SCRATCH_MAX_BYTES` each,
+    :data:`SCRATCH_TOTAL_BYTES` in all).
 
     A fresh array of a few MB is new memory the kernel maps page by page (about
     4 µs for each 4 kB page on this box, 6 MB a batch: several ms); a reused one
@@ -40,9 +43,10 @@ def scratch(shape: tuple[int, ...], dtype=np.float64) -> np.ndarray:
             return pool[i]
     out = np.empty(shape, dtype)
     if out.nbytes <= SCRATCH_MAX_BYTES:
-        if len(pool) >= SCRATCH_KEPT:
-            pool.pop(0)  # the oldest goes (still alive for whoever holds it)
         pool.append(out)
+        # the oldest go first (still alive for whoever holds them)
+        while len(pool) > SCRATCH_KEPT or sum(a.nbytes for a in pool) > SCRATCH_TOTAL_BYTES:
+            pool.pop(0)
     return out
 
 

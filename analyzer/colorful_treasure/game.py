@@ -29,13 +29,13 @@ from analyzer.colorful_treasure.codes import (
     STRATEGY_NAMES,
     STRATEGY_PLANS,
 )
+from analyzer.colorful_treasure.columns import split_results
 from analyzer.colorful_treasure.luck import load_value_params
 from analyzer.colorful_treasure.rules import Rules, default_rules
 from analyzer.colorful_treasure.state import N_STEAL_COLS, S_STEAL_N, State, new_state
 from analyzer.errors import InputError, bad_value
 from analyzer.frames import scratch
 from analyzer.games import strategy_column
-from analyzer.jit import njit
 from analyzer.kernel_view import make_view, results_view
 from analyzer.rng import queue_outcomes
 from analyzer.seeding import resolve_seed, root_key
@@ -434,39 +434,6 @@ def column_plan(rules: Rules) -> list[tuple[str, str, int]]:
         plan.append(("tiles_taken", "int8", R.R_TILES_TAKEN))
         plan.append(("tiles_used", "int8", R.R_TILES_USED))
     return plan
-
-
-@njit
-def split_results(
-    results, columns, scale, points_src, points, int16_src, int16, int8_src, got, int8
-):
-    """``results`` (int64[rows, R], a row per seat-game) transposed into ``columns``
-    (int64[R, rows], what the checks read; row by row: twice as fast as numpy's
-    transposed copy), then the games table's typed columns from it, each in one
-    sweep: ``points[k] = columns[points_src[k]] / scale`` (float64), ``int16[k]`` and
-    ``int8[k]`` the columns ``int16_src[k]``, ``int8_src[k]`` cast as numpy's
-    ``astype`` casts (wrapping), or with ``got[k]`` 1 where the column is
-    positive, else 0."""
-    n_rows, n_cols = results.shape
-    for i in range(n_rows):
-        for j in range(n_cols):
-            columns[j, i] = results[i, j]
-    for k in range(len(points_src)):
-        src = points_src[k]
-        for i in range(n_rows):
-            points[k, i] = np.float64(columns[src, i]) / scale
-    for k in range(len(int16_src)):
-        src = int16_src[k]
-        for i in range(n_rows):
-            int16[k, i] = np.int16(columns[src, i])
-    for k in range(len(int8_src)):
-        src = int8_src[k]
-        if got[k]:
-            for i in range(n_rows):
-                int8[k, i] = np.int8(1 if columns[src, i] > 0 else 0)
-        else:
-            for i in range(n_rows):
-                int8[k, i] = np.int8(columns[src, i])
 
 
 def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataFrame:
