@@ -128,7 +128,9 @@ def group_moments(labels: np.ndarray, values: np.ndarray, cols, exact, n_groups:
     if not len(loose):
         return n, s, ss
     if PANDAS_REDUCEAT and len(lab) and bool(np.all(lab[1:] >= lab[:-1])):
-        vals = values[cols[loose]]
+        rows = cols[loose]
+        every = len(rows) == len(values) and bool((rows == np.arange(len(rows))).all())
+        vals = values if every else values[rows]  # (only read: no copy of every row)
         if len(lab) != len(labels):
             vals = vals[:, used]
         starts = np.flatnonzero(np.r_[True, lab[1:] != lab[:-1]])
