@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import pytest
 
@@ -14,24 +15,12 @@ from analyzer.errors import InputError
 from analyzer.search import RolloutRow
 
 
-@dataclass(frozen=True)
-class Choice:
-    name: str
-    rollouts: int
-    win: float
-    win_ci: tuple[float, float]
-    score: float
-    score_ci: tuple[float, float]
-    gain: float
-    gain_ci: tuple[float, float]
-
-
 def _choices():
     rows = [
         RolloutRow(0, 40, 0.5, (0.35, 0.65), 30.0, (29.0, 31.0), 0.0, (0.0, 0.0)),
         RolloutRow(1, 40, 0.25, (0.14, 0.4), 28.0, (27.5, 28.5), -0.25, (-0.4, -0.1)),
     ]
-    return [Choice(f"c{r.index}", **deep.estimates(r)) for r in rows]
+    return [SimpleNamespace(name=f"c{r.index}", **deep.estimates(r)) for r in rows]
 
 
 def test_check_budget():

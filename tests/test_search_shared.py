@@ -21,7 +21,9 @@ from analyzer.jit import njit
 from analyzer.kernel_view import make_view
 
 
-class Work(NamedTuple):
+class Driven(NamedTuple):
+    cfg: np.ndarray
+    rng: np.ndarray
     alive: np.ndarray
     n: np.ndarray
     win: np.ndarray
@@ -31,11 +33,13 @@ class Work(NamedTuple):
     value: np.ndarray
     dsum: np.ndarray
     dsq: np.ndarray
+    wins_by: np.ndarray
 
 
-def _work(k):
-    f = np.zeros
-    return Work(f(k, np.int64), *(f(k, np.float64) for _ in range(8)))
+def _driven(n, z, margin, keep=1):
+    cfg = np.zeros(4)
+    cfg[S.CFG_MARGIN], cfg[S.CFG_Z] = margin, z
+    return Driven(cfg=cfg, rng=np.zeros(6, np.uint64), **S.tally_arrays(n, keep))
 
 
 def outcome(c, j, shift):
@@ -49,8 +53,8 @@ def outcome(c, j, shift):
 
 
 def kernels(n, budget, z, margin, shift):
-    w = _work(n)
-    v = make_view(w, "Work")
+    w = _driven(n, z, margin)
+    v = make_view(w, "Driven")
     S.reset_choices(v, n)
     rounds = S.halving_rounds(n)
     alive, j0 = n, 0
@@ -138,21 +142,6 @@ def test_statistics_in_python():
 # ---------------------------------------------------------------- the bound drivers
 
 
-class Driven(NamedTuple):
-    cfg: np.ndarray
-    rng: np.ndarray
-    alive: np.ndarray
-    n: np.ndarray
-    win: np.ndarray
-    win2: np.ndarray
-    score: np.ndarray
-    score2: np.ndarray
-    value: np.ndarray
-    dsum: np.ndarray
-    dsq: np.ndarray
-    wins_by: np.ndarray
-
-
 def _shift(c, a, b):
     return a * ((c * 5) % 7 - 3) + b * c
 
@@ -171,14 +160,6 @@ def _synthetic_roll(args, c, base, j):
 
 
 _halving_choice, _rollouts_for_all = S.bind_rollouts(_synthetic_roll)
-
-
-def _driven(n, z, margin, keep=1):
-    cfg = np.zeros(4)
-    cfg[S.CFG_MARGIN], cfg[S.CFG_Z] = margin, z
-    return Driven(
-        cfg, np.zeros(6, np.uint64), *S.tally_arrays(n, keep).values()
-    )  # tally_arrays' order is the fields'
 
 
 @pytest.mark.parametrize(
