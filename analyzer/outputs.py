@@ -87,6 +87,33 @@ def _unlink(path) -> None:
         pass
 
 
+def luck_value_lines(names, par) -> list[str]:
+    """A parameter row as TOML lines ``name = value`` (4 significant digits)."""
+    return [f"{name} = {float(v):.4g}" for name, v in zip(names, par, strict=True)]
+
+
+def write_luck_values(path, names, par, command: str, *, module: str, score=None, tables=()):
+    """Write a game's fitted ``V`` as its data file (``data/luck_value.toml``):
+    a header naming the game's luck ``module`` and the ``command`` that fitted it,
+    ``score`` (the fit's :func:`analyzer.luck.residual`) if given, table ``[value]`` from
+    ``par`` (parameters ``names``), then each of ``tables`` (a game's further
+    tables, each a list of lines) after a blank line. Atomic, with the umask's
+    mode (:func:`atomic_write`)."""
+    lines = [
+        f"# The value estimate V of the luck terms ({module}),",
+        "# fitted on games of seeds the analyses never use, never on the games it adjusts:",
+        f"#     {command}",
+        "# (a coordinate search starting from the values this file held before)",
+    ]
+    if score is not None:
+        lines.append(f"# residual (mean sd ratio, score and win, on those games): {score:.4f}")
+    lines += ["[value]", *luck_value_lines(names, par)]
+    for table in tables:
+        lines += ["", *table]
+    text = "\n".join(lines) + "\n"
+    atomic_write(path, lambda tmp: Path(tmp).write_text(text), "writing the luck value file")
+
+
 # --------------------------------------------------------------------------- report folders
 
 

@@ -23,19 +23,38 @@ the game's kernels; what is the same in every game lives here, once:
 
 The kernels read a work view with the fields ``alive``, ``n``, ``win``,
 ``win2``, ``score``, ``score2``, ``value``, ``dsum``, ``dsq`` (float64 per
-choice; ``alive`` int64) and the rollout value's weight given as ``margin``.
-Numba compiles them for each game's view, so a game's arithmetic is exactly
-what it was when these lines lived in the game.
+choice; ``alive`` int64; :func:`tally_arrays` makes them), ``wins_by``
+(float64[choices, rollouts kept]), ``rng`` (the search's stream) and ``cfg``
+(float64 settings, starting with :data:`CFG_BUDGET`, :data:`CFG_WIDTH`,
+:data:`CFG_MARGIN`, :data:`CFG_Z`). Numba compiles them for each game's view,
+so a game's arithmetic is exactly what it was when these lines lived in the game.
+
+**The drivers**, a decision of the ``search`` player by sequential halving
+and deep advice's rollouts of every choice, play a game's rollouts through
+``roll(args, c, base, j)``: a game's kernel that plays rollout ``j`` of choice
+``c`` from the stream ``base`` and returns the seat's (win share, final score,
+best other final score), ``args`` the tuple of what it needs.
+:func:`bind_rollouts` makes them for a game's ``roll``.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from types import FunctionType
 
 import numpy as np
 
 from analyzer.jit import njit
+from analyzer.rng import rng_next, rng_seed
+
+#: the settings every game's search keeps first in its ``cfg`` row (a game adds its own after)
+CFG_BUDGET = 0  #: rollouts per decision
+CFG_WIDTH = 1  #: choices kept for the rollouts
+CFG_MARGIN = 2  #: weight of (my score - best other score) in a rollout's value
+#: how sure the rollouts must be before another choice replaces the base player's:
+#: its mean paired gain must exceed this many standard errors
+CFG_Z = 3
 
 # ====================================================================== kernels
 
@@ -135,7 +154,128 @@ def guard_pick(w, n, z):
     return best
 
 
+def roll(args, c, base, j):  # pragma: no cover - replaced by each game's kernel
+    """The name :func:`bind_rollouts` gives a game's rollout kernel in the drivers."""
+    raise NotImplementedError("analyzer.search.bind_rollouts binds a game's roll")
+
+
+def _halving_choice(args, w, n, budget):
+    """Sequential halving over the ``n`` listed choices with about ``budget``
+    rollouts (``roll(args, c, base, j)``, module docstring); returns the index
+    of the chosen one.
+
+    Choice 0 (the base player's) is never dropped: every other choice's
+    rollouts are paired with its rollouts on the same dealt copy and stream,
+    and the choice kept is the one with the best paired gain over choice 0 that
+    exceeds ``z`` standard errors, or choice 0 if none does."""
+    margin = w.cfg[CFG_MARGIN]
+    rounds = halving_rounds(n)
+    base = rng_next(w.rng)
+    alive = n
+    j0 = 0
+    while True:
+        per = halving_share(budget, alive, rounds)
+        for j in range(j0, j0 + per):
+            win, score, other = roll(args, 0, base, j)
+            v0 = record(w, 0, win, score, other, margin)
+            for c in range(1, n):
+                if w.alive[c]:
+                    win, score, other = roll(args, c, base, j)
+                    record_paired(w, c, record(w, c, win, score, other, margin), v0)
+        j0 += per
+        if alive <= 2:
+            break
+        alive = drop_worst(w, n, alive)
+    return guard_pick(w, n, w.cfg[CFG_Z])
+
+
+def _rollouts_for_all(args, w, n, key0, salt, budget):
+    """Deep advice: each of the ``n`` listed choices with ``budget // n``
+    rollouts (at least 2, at most the room of ``w.wins_by``), rollout ``j`` on
+    the same dealt copy and stream for every choice, from the search's stream
+    seeded by ``key0`` mixed with the game's ``salt``; ``w.wins_by`` keeps each
+    rollout's win share."""
+    rng_seed(w.rng, np.uint64(key0) ^ salt, 0, 0)
+    base = rng_next(w.rng)
+    per = budget // n
+    if per < 2:
+        per = 2
+    if per > w.wins_by.shape[1]:
+        per = w.wins_by.shape[1]
+    margin = w.cfg[CFG_MARGIN]
+    for j in range(per):
+        for c in range(n):
+            win, score, other = roll(args, c, base, j)
+            record(w, c, win, score, other, margin)
+            w.wins_by[c, j] = win
+
+
+def bind_rollouts(game_roll):
+    """The drivers for one game: ``(halving_choice(args, w, n, budget),
+    rollouts_for_all(args, w, n, key0, salt, budget))`` (their docstrings
+    above), kernels that call ``game_roll`` as ``roll`` (module docstring).
+
+    Each is this module's code compiled with ``game_roll`` in its globals: a
+    direct call, as between any two kernels (a kernel passed as an argument
+    instead would be a run-time address, and no kernel calling it could be
+    cached). They are not cached on their own, since this module's cache key
+    cannot see a change to the game's kernel: they are compiled into (and
+    cached with) the game's kernels that call them."""
+    scope = dict(globals(), roll=game_roll)
+    return tuple(
+        njit(cache=False)(FunctionType(f.__code__, scope, f.__name__, None, None))
+        for f in (_halving_choice, _rollouts_for_all)
+    )
+
+
 # ====================================================================== plain Python
+
+
+def tally_arrays(k: int, keep: int = 0) -> dict[str, np.ndarray]:
+    """The tallies of ``k`` choices a search's work space holds (module
+    docstring), zeroed, with room for ``keep`` rollouts' win shares per choice
+    (at least one): keyword arguments of a game's ``SearchWork``."""
+    f = np.zeros
+    return {
+        "alive": f(k, np.int64),
+        "n": f(k, np.float64),
+        "win": f(k, np.float64),
+        "win2": f(k, np.float64),
+        "score": f(k, np.float64),
+        "score2": f(k, np.float64),
+        "value": f(k, np.float64),
+        "dsum": f(k, np.float64),
+        "dsq": f(k, np.float64),
+        "wins_by": f((k, max(keep, 1)), np.float64),
+    }
+
+
+def search_settings(
+    params: dict | None, defaults, settings: dict, strict: bool = False
+) -> dict[str, float]:
+    """A ``search`` player's settings: ``defaults`` (rows ``(name, value, help)``)
+    with ``params["search"]`` applied, each checked against ``settings[key] =
+    (low, high, words)`` (an integer setting when ``low`` is an int;
+    ``strategy_params.search.<key>: bad value ...`` otherwise). A key not in
+    ``settings`` is refused if ``strict``, else left to the caller (a game
+    whose search also takes its base player's parameters checks those)."""
+    from analyzer.errors import bad_value
+
+    out = {name: default for name, default, _ in defaults}
+    for key, val in dict((params or {}).get("search", {})).items():
+        if key not in settings:
+            if strict:
+                raise bad_value("strategy_params.search", key, ", ".join(settings))
+            continue
+        low, high, allowed = settings[key]
+        ok = not isinstance(val, bool) and isinstance(val, int | float | np.integer | np.floating)
+        ok = ok and bool(np.isfinite(val))  # int(inf) would raise below
+        if ok and isinstance(low, int) and float(val) != int(val):
+            ok = False
+        if not ok or not low <= val <= high:
+            raise bad_value(f"strategy_params.search.{key}", val, allowed)
+        out[key] = float(val)
+    return out
 
 
 def mean_interval(total: float, squares: float, n: float) -> tuple[float, float, float]:
@@ -230,3 +370,9 @@ def verdict_words(best: str, best_win: float, tied: list[str]) -> str:
             "(their paired 95% intervals include 0; raise --budget to separate them)."
         )
     return f"Best: {best} ({pct} win chance); every other choice is worse beyond noise."
+
+
+def rank_work(w, k: int) -> Ranking:
+    """:func:`rank_rollouts` of the first ``k`` choices of a search's work
+    space ``w`` after :func:`rollouts_for_all`."""
+    return rank_rollouts(w.n[:k], w.win[:k], w.score[:k], w.score2[:k], w.wins_by)

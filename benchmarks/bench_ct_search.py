@@ -19,32 +19,7 @@ import argparse
 import statistics
 import time
 
-
-def search_round(players: int, games: int, budget: int, seed: int) -> dict:
-    from analyzer.colorful_treasure import search
-    from analyzer.colorful_treasure.game import make_job, play_raw
-
-    names = ["search"] + ["greedy"] * (players - 1)
-    job = make_job(players, names, seed, strategy_params={"search": {"budget": budget}})
-    out: list = []
-    t0 = time.process_time()
-    play_raw(job, 0, games, search_out=out)
-    sec = time.process_time() - t0
-    w = out[0]
-    return {
-        "decisions/s": w.count[search.K_DECISIONS] / sec,
-        "rollouts/s": w.count[search.K_ROLLOUTS] / sec,
-        "s/game": sec / games,
-        "decisions/game": w.count[search.K_DECISIONS] / games,
-    }
-
-
-def greedy_rate(players: int, games: int, seed: int) -> float:
-    from analyzer.colorful_treasure.game import simulate
-
-    t0 = time.process_time()
-    simulate(players, "greedy", games, seed=seed)
-    return games / (time.process_time() - t0)
+from _search_bench import medians, warm
 
 
 def deep_seconds(seed: int) -> tuple[float, int]:
@@ -66,19 +41,19 @@ def main(argv=None) -> None:
     ap.add_argument("--budget", type=int, default=96)
     args = ap.parse_args(argv)
     counts = [int(x) for x in args.players.split(",")]
-    for n in counts:  # compile or load every kernel first
-        search_round(n, 1, 8, 0)
-        greedy_rate(n, 2, 0)
+    warm("colorful_treasure", "greedy", counts, time.process_time)
     deep_seconds(0)
     for n in counts:
-        rows: dict[str, list[float]] = {}
-        plain = []
-        for k in range(args.rounds):
-            for key, v in search_round(n, args.games, args.budget, 100 + k).items():
-                rows.setdefault(key, []).append(v)
-            plain.append(greedy_rate(n, 2000, 100 + k))
-        med = {k: statistics.median(v) for k, v in rows.items()}
-        g = statistics.median(plain)
+        med, g = medians(
+            "colorful_treasure",
+            "greedy",
+            n,
+            args.games,
+            2000,
+            args.budget,
+            args.rounds,
+            time.process_time,
+        )
         print(
             f"{n} players, budget {args.budget}: "
             f"{med['decisions/s']:.0f} decisions/s, {med['rollouts/s']:,.0f} rollouts/s, "

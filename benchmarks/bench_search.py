@@ -19,33 +19,7 @@ import statistics
 import time
 
 import numpy as np
-
-
-def search_round(players: int, games: int, budget: int, seed: int) -> dict:
-    from analyzer.unearth import search
-    from analyzer.unearth.game import make_job, play_raw
-
-    names = ["search"] + ["balanced"] * (players - 1)
-    job = make_job(players, names, seed, strategy_params={"search": {"budget": budget}})
-    out: list = []
-    t0 = time.perf_counter()
-    play_raw(job, 0, games, search_out=out)
-    sec = time.perf_counter() - t0
-    w = out[0]
-    return {
-        "decisions/s": w.count[search.K_DECISIONS] / sec,
-        "rollouts/s": w.count[search.K_ROLLOUTS] / sec,
-        "s/game": sec / games,
-        "decisions/game": w.count[search.K_DECISIONS] / games,
-    }
-
-
-def balanced_rate(players: int, games: int, seed: int) -> float:
-    from analyzer.unearth.game import simulate
-
-    t0 = time.perf_counter()
-    simulate(players, "balanced", games, seed=seed)
-    return games / (time.perf_counter() - t0)
+from _search_bench import medians, warm
 
 
 def deep_seconds(seed: int) -> tuple[float, int]:
@@ -72,19 +46,12 @@ def main(argv=None) -> None:
     ap.add_argument("--budget", type=int, default=256)
     args = ap.parse_args(argv)
     counts = [int(x) for x in args.players.split(",")]
-    for n in counts:  # compile or load every kernel first
-        search_round(n, 1, 8, 0)
-        balanced_rate(n, 2, 0)
+    warm("unearth", "balanced", counts, time.perf_counter)
     deep_seconds(0)
     for n in counts:
-        rows: dict[str, list[float]] = {}
-        bal = []
-        for k in range(args.rounds):
-            for key, v in search_round(n, args.games, args.budget, 100 + k).items():
-                rows.setdefault(key, []).append(v)
-            bal.append(balanced_rate(n, 200, 100 + k))
-        med = {k: statistics.median(v) for k, v in rows.items()}
-        b = statistics.median(bal)
+        med, b = medians(
+            "unearth", "balanced", n, args.games, 200, args.budget, args.rounds, time.perf_counter
+        )
         print(
             f"{n} players, budget {args.budget}: "
             f"{med['decisions/s']:.1f} decisions/s, {med['rollouts/s']:,.0f} rollouts/s, "

@@ -5,6 +5,9 @@ catch a planted bias."""
 from __future__ import annotations
 
 import math
+import os
+import stat
+import tomllib
 
 import numpy as np
 import pandas as pd
@@ -357,3 +360,54 @@ def test_the_shared_fit_search_finds_a_minimum_and_residual_is_one_without_terms
     assert residual([lambda par: (score, win, np.zeros((50, 2)))], None) == 2.0
     perfect = np.column_stack([win - win.mean(), score - score.mean()])
     assert residual([lambda par: (score, win, perfect)], None) < 1e-12
+
+
+def _shipped_luck_file(game: str) -> dict:
+    from importlib import resources
+
+    return tomllib.loads(
+        resources.files(f"analyzer.{game}").joinpath("data/luck_value.toml").read_text()
+    )
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o077])
+@pytest.mark.parametrize("game", ["unearth", "colorful_treasure", "uruk"])
+def test_each_games_luck_fit_writes_its_shipped_file_back_atomically(game, mask, tmp_path):
+    """Each game's ``luck_fit.write`` (one writer, ``outputs.write_luck_values``):
+    the shipped parameters written again read back to the same tables, the file
+    has the umask's mode, and nothing else is left in the folder."""
+    import importlib
+
+    fit = importlib.import_module(f"analyzer.{game}.luck_fit")
+    names = importlib.import_module(f"analyzer.{game}.luck").PAR_NAMES
+    data = _shipped_luck_file(game)
+    par = [data["value"][name] for name in names]
+    extra = {}
+    if game == "unearth":
+        extra["by_players"] = {
+            int(n): ([row[name] for name in names], 1.5) for n, row in data["players"].items()
+        }
+    if game == "uruk":
+        extra["deal"] = {int(n): (d["win"], d["score"]) for n, d in data["deal"].items()}
+    path = tmp_path / "luck_value.toml"
+    path.write_text("old")
+    old = os.umask(mask)
+    try:
+        fit.write(par, "python -m fit --games 3", 1.25, path=path, **extra)
+    finally:
+        os.umask(old)
+    text = path.read_text()
+    assert tomllib.loads(text) == data
+    assert "#     python -m fit --games 3\n" in text and ": 1.2500\n" in text
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
+def test_the_luck_writer_refuses_a_folder_and_leaves_nothing(tmp_path):
+    from analyzer.colorful_treasure import luck_fit
+    from analyzer.errors import EnvironmentFailure
+
+    (tmp_path / "luck_value.toml").mkdir()
+    with pytest.raises(EnvironmentFailure, match="is a directory"):
+        luck_fit.write([1.0] * 5, "cmd", path=tmp_path / "luck_value.toml")
+    assert [p.name for p in tmp_path.iterdir()] == ["luck_value.toml"]

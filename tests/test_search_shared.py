@@ -16,10 +16,14 @@ import numpy as np
 import pytest
 
 from analyzer import search as S
+from analyzer.errors import InputError
+from analyzer.jit import njit
 from analyzer.kernel_view import make_view
 
 
-class Work(NamedTuple):
+class Driven(NamedTuple):
+    cfg: np.ndarray
+    rng: np.ndarray
     alive: np.ndarray
     n: np.ndarray
     win: np.ndarray
@@ -29,11 +33,13 @@ class Work(NamedTuple):
     value: np.ndarray
     dsum: np.ndarray
     dsq: np.ndarray
+    wins_by: np.ndarray
 
 
-def _work(k):
-    f = np.zeros
-    return Work(f(k, np.int64), *(f(k, np.float64) for _ in range(8)))
+def _driven(n, z, margin, keep=1):
+    cfg = np.zeros(4)
+    cfg[S.CFG_MARGIN], cfg[S.CFG_Z] = margin, z
+    return Driven(cfg=cfg, rng=np.zeros(6, np.uint64), **S.tally_arrays(n, keep))
 
 
 def outcome(c, j, shift):
@@ -47,8 +53,8 @@ def outcome(c, j, shift):
 
 
 def kernels(n, budget, z, margin, shift):
-    w = _work(n)
-    v = make_view(w, "Work")
+    w = _driven(n, z, margin)
+    v = make_view(w, "Driven")
     S.reset_choices(v, n)
     rounds = S.halving_rounds(n)
     alive, j0 = n, 0
@@ -131,3 +137,76 @@ def test_statistics_in_python():
     assert S.best_index(np.array([1.0, 2.0]), np.array([5.0, 1.0]), np.array([2.0, 2.0])) == 1
     assert "within noise of: b" in S.verdict_words("a", 0.5, ["b"])
     assert "beyond noise" in S.verdict_words("a", 0.5, [])
+
+
+# ---------------------------------------------------------------- the bound drivers
+
+
+def _shift(c, a, b):
+    return a * ((c * 5) % 7 - 3) + b * c
+
+
+@njit
+def _synthetic_roll(args, c, base, j):
+    """``outcome`` as a game's roll kernel: choice ``c``'s shift from ``args``."""
+    a, b = args
+    shift = a * ((c * 5) % 7 - 3) + b * c
+    luck = ((j * 7919 + 13) % 17) / 17.0
+    noise = ((c * 31 + j * 101) % 11) / 11.0 - 0.5
+    score = 40 + 10 * luck + shift + noise
+    other = 45 + 5 * luck
+    win = 1.0 if score > other else (0.5 if score == other else 0.0)
+    return win, score, other
+
+
+_halving_choice, _rollouts_for_all = S.bind_rollouts(_synthetic_roll)
+
+
+@pytest.mark.parametrize(
+    "n, budget, z, a, b",
+    [
+        (6, 256, 1.0, 1.0, 0.0),
+        (5, 64, 3.0, 0.3, -0.2),
+        (2, 40, 1.0, 0.0, 2.0),
+        (7, 12, 1.0, 0.5, 1.0),
+    ],
+)
+def test_the_bound_halving_driver_equals_the_twin(n, budget, z, a, b):
+    """:func:`analyzer.search.bind_rollouts`'s halving, over a synthetic roll
+    kernel, picks what the plain twin picks with the same rollout counts."""
+    w = _driven(n, z, 0.01)
+    v = make_view(w, "Driven")
+    S.reset_choices(v, n)
+    got = _halving_choice((a, b), v, n, budget)
+    shift = [_shift(c, a, b) for c in range(n)]
+    want, counts = twin(n, budget, z, 0.01, shift)
+    assert got == want == kernels(n, budget, z, 0.01, shift)[0]
+    assert {c: int(w.n[c]) for c in range(1, n) if w.alive[c]} == {
+        c: k for c, k in counts.items() if c > 0
+    }
+
+
+@pytest.mark.parametrize("n, budget, keep, per", [(4, 40, 50, 10), (3, 2, 50, 2), (5, 500, 7, 7)])
+def test_the_bound_deep_driver_plays_every_choice_on_the_same_rollouts(n, budget, keep, per):
+    """Deep advice's driver: ``budget // n`` rollouts a choice (at least 2, at
+    most the room kept), each choice's win shares kept in ``wins_by``."""
+    w = _driven(n, 1.0, 0.01, keep)
+    S.reset_choices(make_view(w, "Driven"), n)
+    _rollouts_for_all((0.4, 0.1), make_view(w, "Driven"), n, 7, np.uint64(3), budget)
+    assert list(w.n[:n]) == [per] * n
+    for c in range(n):
+        wins = [_synthetic_roll((0.4, 0.1), c, 0, j)[0] for j in range(per)]
+        assert list(w.wins_by[c, :per]) == wins and w.win[c] == sum(wins)
+    assert S.rank_work(w, n).rows[0].rollouts == per
+
+
+def test_search_settings_checks_each_value():
+    table = {"budget": (1, 100, "1 to 100"), "margin": (0.0, 1.0, "0 to 1")}
+    rows = (("budget", 10, ""), ("margin", 0.01, ""))
+    got = S.search_settings({"search": {"budget": np.int64(5), "other": 1}}, rows, table)
+    assert got == {"budget": 5.0, "margin": 0.01}
+    for bad in (2.5, 0, 101, True, float("inf"), "3"):
+        with pytest.raises(InputError, match=r"strategy_params\.search\.budget: bad value"):
+            S.search_settings({"search": {"budget": bad}}, rows, table)
+    with pytest.raises(InputError, match=r"strategy_params\.search: bad value 'other'"):
+        S.search_settings({"search": {"other": 1}}, rows, table, strict=True)

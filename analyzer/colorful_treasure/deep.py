@@ -26,7 +26,6 @@ for every choice: common random numbers), every seat then playing tuned
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 
@@ -34,8 +33,15 @@ import numpy as np
 
 from analyzer.colorful_treasure.odds import TurnOdds, TurnState, turn_odds
 from analyzer.colorful_treasure.rules import Rules, load_rules
-from analyzer.errors import InputError, bad_value
-from analyzer.search import rank_rollouts, verdict_words
+from analyzer.deep import (
+    advice_json,
+    check_budget,
+    estimates,
+    estimates_json,
+    ranking_table,
+)
+from analyzer.errors import InputError
+from analyzer.search import rank_work, verdict_words
 from analyzer.seeding import resolve_seed, root_key
 
 #: seed of the assumed parts of the game (the same for every ``--seed``, so that
@@ -220,9 +226,7 @@ def deep_advice(
     from analyzer.kernel_view import make_view
 
     rules = _rules(state, rules)
-    budget = DEFAULT_BUDGET if budget is None else budget
-    if isinstance(budget, bool) or not isinstance(budget, int) or not 2 <= budget <= 10_000_000:
-        raise bad_value("--budget", budget, "an integer from 2 to 10,000,000")
+    budget = check_budget(budget, DEFAULT_BUDGET, 2, 10_000_000)
     seed = resolve_seed(seed)
     t = rules.tables
     if int(t.first_reveals) != 2 or int(t.n_tiles) > 0:
@@ -245,18 +249,12 @@ def deep_advice(
     )
     seconds = time.perf_counter() - t0
     names = [choice_name(state, rules, int(w.cand_a[c]), int(w.cand_b[c])) for c in range(k)]
-    ranking = rank_rollouts(w.n[:k], w.win[:k], w.score[:k], w.score2[:k], w.wins_by)
+    ranking = rank_work(w, k)
     ranked = tuple(
         DeepChoice(
             choice=names[row.index],
-            rollouts=row.rollouts,
-            win=row.win,
-            win_ci=row.win_ci,
-            score=row.score,
-            score_ci=row.score_ci,
+            **estimates(row),
             greedy_value=float(w.cand_h[row.index]),
-            gain=row.gain,
-            gain_ci=row.gain_ci,
         )
         for row in ranking.rows
     )
@@ -281,45 +279,23 @@ def exact_points(state: TurnState, rules: Rules | None = None) -> dict[str, floa
     return {c.name: float(c.points) for c in odds.choices}
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
-
 def render(advice: DeepAdvice, exact: dict):
     """A rich table of the deep ranking, with the exact points this turn beside."""
-    from rich.table import Table
+
+    def cells(i, c):
+        ex = exact.get(c.choice)
+        mine = " (greedy's)" if c.choice == advice.greedy_choice else ""
+        return (c.choice + mine,), ("-" if ex is None else f"{ex:.3f}",)
 
     n_roll = advice.choices[0].rollouts
-    tab = Table(
-        title=(
-            f"Cards to reveal first, by win chance: {n_roll:,} rollouts each, "
-            f"{advice.players} players (± half a 95% interval)"
-        ),
-        title_justify="left",
+    return ranking_table(
+        f"Cards to reveal first, by win chance: {n_roll:,} rollouts each, "
+        f"{advice.players} players (± half a 95% interval)",
+        advice.choices,
+        before=(("reveal first", "left"),),
+        after=(("points this turn (exact)", "right"),),
+        cells=cells,
     )
-    for col, just in (
-        ("#", "right"),
-        ("reveal first", "left"),
-        ("win chance", "right"),
-        ("vs best, paired (% points)", "right"),
-        ("final score", "right"),
-        ("points this turn (exact)", "right"),
-    ):
-        tab.add_column(col, justify=just)
-    for i, c in enumerate(advice.choices, start=1):
-        half_w = (c.win_ci[1] - c.win_ci[0]) / 2
-        half_g = (c.gain_ci[1] - c.gain_ci[0]) / 2
-        half_s = (c.score_ci[1] - c.score_ci[0]) / 2
-        ex = exact.get(c.choice)
-        tab.add_row(
-            str(i),
-            c.choice + (" (greedy's)" if c.choice == advice.greedy_choice else ""),
-            f"{_pct(c.win)} ± {100 * half_w:.1f}",
-            "best" if i == 1 else f"{100 * c.gain:+.1f} ± {100 * half_g:.1f}",
-            f"{c.score:.1f} ± {half_s:.1f}",
-            "-" if ex is None else f"{ex:.3f}",
-        )
-    return tab
 
 
 def verdict(advice: DeepAdvice) -> str:
@@ -335,29 +311,17 @@ def to_json(advice: DeepAdvice, exact: dict) -> str:
     rows = [
         {
             "choice": c.choice,
-            "rollouts": c.rollouts,
-            "win": c.win,
-            "win_ci95": list(c.win_ci),
-            "score": c.score,
-            "score_ci95": list(c.score_ci),
-            "gain_vs_best": c.gain,
-            "gain_vs_best_ci95": list(c.gain_ci),
+            **estimates_json(c),
             "points_this_turn_exact": exact.get(c.choice),
             "greedy_value": c.greedy_value,
             "greedy_choice": c.choice == advice.greedy_choice,
         }
         for c in advice.choices
     ]
-    return json.dumps(
-        {
-            "goal": "win chance from rollouts of the whole game",
-            "seed": advice.seed,
-            "rollouts": advice.rollouts,
-            "seconds": round(advice.seconds, 3),
-            "players": "every seat tuned greedy in the rollouts",
-            "assumed": list(advice.assumed),
-            "within_noise_of_best": [advice.choices[i].choice for i in advice.within_noise],
-            "choices": rows,
-        },
-        indent=2,
+    return advice_json(
+        {"goal": "win chance from rollouts of the whole game"},
+        advice,
+        "every seat tuned greedy in the rollouts",
+        [advice.choices[i].choice for i in advice.within_noise],
+        rows,
     )

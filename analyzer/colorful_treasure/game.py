@@ -124,31 +124,23 @@ def strategy_categories(strategies: Sequence[str]) -> tuple[str, ...]:
     return STRATEGY_NAMES[:5] if set(strategies) - set(PLAYED_NAMES) else PLAYED_NAMES
 
 
+#: the search player's own settings (``strategy_params = {search = {budget = 64}}``)
+SEARCH_SETTINGS = {
+    "budget": (2, 1_000_000, "a whole number from 2 to 1000000"),
+    "width": (0, 64, "a whole number from 0 (every pair) to 64"),
+    "margin": (0.0, 1.0, "a number from 0.0 to 1.0"),
+    "z": (0.0, 10.0, "a number from 0.0 to 10.0"),
+}
+
+
 def search_settings(params: dict | None) -> dict[str, float]:
     """The ``search`` player's settings: its defaults
     (:data:`~analyzer.colorful_treasure.codes.SEARCH_PARAMS`) with
-    ``params["search"]`` applied (checked: ``strategy_params.search.<key>``)."""
-    out = {name: default for name, default, _ in SEARCH_PARAMS}
-    allowed = {
-        "budget": (2, 1_000_000, "a whole number from 2 to 1000000"),
-        "width": (0, 64, "a whole number from 0 (every pair) to 64"),
-        "margin": (0.0, 1.0, "a number from 0.0 to 1.0"),
-        "z": (0.0, 10.0, "a number from 0.0 to 10.0"),
-    }
-    for key, val in dict((params or {}).get(SEARCH, {})).items():
-        if key not in allowed:
-            raise bad_value("strategy_params.search", key, ", ".join(allowed))
-        low, high, words = allowed[key]
-        whole = key in ("budget", "width")
-        if (
-            isinstance(val, bool)
-            or not isinstance(val, int | float)
-            or not low <= val <= high
-            or (whole and val != int(val))
-        ):
-            raise bad_value(f"strategy_params.search.{key}", val, words)
-        out[key] = float(val)
-    return out
+    ``params["search"]`` applied (checked: ``strategy_params.search.<key>``;
+    :func:`analyzer.search.search_settings`)."""
+    from analyzer.search import search_settings as checked
+
+    return checked(params, SEARCH_PARAMS, SEARCH_SETTINGS, strict=True)
 
 
 @dataclass(frozen=True)

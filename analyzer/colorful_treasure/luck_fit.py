@@ -23,6 +23,7 @@ import numpy as np
 
 from analyzer.colorful_treasure.luck import PAR_NAMES, load_value_params
 from analyzer.luck import coordinate_search, residual
+from analyzer.outputs import write_luck_values
 
 OUT = Path(__file__).parent / "data" / "luck_value.toml"
 
@@ -49,19 +50,10 @@ def fit(games: int, seed: int, players=(2, 3, 4), rounds: int = 3, log=print) ->
 
 
 def write(par, command: str, score: float | None = None, path: Path = OUT) -> None:
-    lines = [
-        "# The value estimate V of the luck terms (analyzer/colorful_treasure/luck.py),",
-        "# fitted on games of seeds the analyses never use, never on the games it adjusts:",
-        f"#     {command}",
-        "# (a coordinate search starting from the values this file held before)",
-    ]
-    if score is not None:
-        lines.append(f"# residual (mean sd ratio, score and win, on those games): {score:.4f}")
-    lines.append("[value]")
-    lines += [f"{name} = {float(v):.4g}" for name, v in zip(PAR_NAMES, par, strict=True)]
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text("\n".join(lines) + "\n")
-    tmp.replace(path)
+    """Write ``par`` as ``[value]`` (:func:`analyzer.outputs.write_luck_values`)."""
+    write_luck_values(
+        path, PAR_NAMES, par, command, module="analyzer/colorful_treasure/luck.py", score=score
+    )
 
 
 def main(argv=None) -> None:

@@ -98,22 +98,20 @@ from analyzer.colorful_treasure.turn import (
 )
 from analyzer.jit import njit
 from analyzer.kernel_view import make_view
-from analyzer.rng import rng_float, rng_next, rng_seed, rng_shuffle
-from analyzer.search import (
-    drop_worst,
-    guard_pick,
-    halving_rounds,
-    halving_share,
-    record,
-    record_paired,
+from analyzer.rng import rng_float, rng_seed, rng_shuffle
+from analyzer.search import (  # CFG_MARGIN, CFG_Z: re-exported
+    CFG_BUDGET,
+    CFG_MARGIN,  # noqa: F401
+    CFG_WIDTH,
+    CFG_Z,  # noqa: F401
+    bind_rollouts,
     reset_choices,
+    tally_arrays,
 )
 
 # ------------------------------------------------------------------ settings
-CFG_BUDGET = 0  #: rollouts per decision
-CFG_WIDTH = 1  #: choices kept for the rollouts (greedy's first; reveals: the best by ev_two)
-CFG_MARGIN = 2  #: weight of (my score - best other score, points) in a rollout's value
-CFG_Z = 3  #: standard errors another choice must beat greedy's by (paired)
+# CFG_BUDGET, CFG_WIDTH, CFG_MARGIN, CFG_Z: analyzer.search's, first in the row (width:
+# greedy's choice first; reveals: the best by ev_two; margin in points)
 N_CFG = 4
 
 #: mixed into the root key so the search's stream is not any game's stream
@@ -171,16 +169,7 @@ def new_search(t, n_players: int, budget=96, width=6, margin=0.01, z=1.0, keep=0
         cand_a=f(k, np.int64),
         cand_b=f(k, np.int64),
         cand_h=f(k, np.float64),
-        alive=f(k, np.int64),
-        n=f(k, np.float64),
-        win=f(k, np.float64),
-        win2=f(k, np.float64),
-        score=f(k, np.float64),
-        score2=f(k, np.float64),
-        value=f(k, np.float64),
-        dsum=f(k, np.float64),
-        dsq=f(k, np.float64),
-        wins_by=f((k, max(keep, 1)), np.float64),
+        **tally_arrays(k, keep),
         pool=f(t.rows, np.int64),
         slots=f(t.n_cards + t.n_wonders, np.int64),
     )
@@ -353,11 +342,6 @@ def rollout(s, t, r, w, p, n, c, what, base, j):
     return outcome(r, t, p, n)
 
 
-@njit
-def _record(w, c, win, score, other):
-    return record(w, c, win, score, other, w.cfg[CFG_MARGIN])
-
-
 # ====================================================================== choices
 
 
@@ -477,27 +461,21 @@ def list_steals(s, t, w, p, n, width):
 
 
 @njit
+def _roll(args, c, base, j):
+    """:func:`rollout` as :mod:`analyzer.search`'s drivers call it."""
+    s, t, r, w, p, n, what = args
+    return rollout(s, t, r, w, p, n, c, what, base, j)
+
+
+_halving_choice, _rollouts_for_all = bind_rollouts(_roll)
+
+
+@njit
 def halving(s, t, r, w, p, n, k, budget, what):
     """Sequential halving over the ``k`` listed choices with about ``budget``
-    rollouts (:mod:`analyzer.search`); returns the index of the chosen one."""
-    rounds = halving_rounds(k)
-    base = rng_next(w.rng)
-    alive = k
-    j0 = 0
-    while True:
-        per = halving_share(budget, alive, rounds)
-        for j in range(j0, j0 + per):
-            win, score, other = rollout(s, t, r, w, p, n, 0, what, base, j)
-            v0 = _record(w, 0, win, score, other)
-            for c in range(1, k):
-                if w.alive[c]:
-                    win, score, other = rollout(s, t, r, w, p, n, c, what, base, j)
-                    record_paired(w, c, _record(w, c, win, score, other), v0)
-        j0 += per
-        if alive <= 2:
-            break
-        alive = drop_worst(w, k, alive)
-    return guard_pick(w, k, w.cfg[CFG_Z])
+    rollouts (:func:`analyzer.search.bind_rollouts`); returns the index of the
+    chosen one."""
+    return _halving_choice((s, t, r, w, p, n, what), w, k, budget)
 
 
 @njit
@@ -507,18 +485,7 @@ def rank_all(s, t, r, w, p, n, key0, budget, width):
     2) on the same dealt copies and streams (``w.wins_by`` keeps each rollout's
     win share). Returns how many choices."""
     k = list_reveals(s, t, w, p, n, width)
-    rng_seed(w.rng, np.uint64(key0) ^ _SALT, 0, 0)
-    base = rng_next(w.rng)
-    per = budget // k
-    if per < 2:
-        per = 2
-    if per > w.wins_by.shape[1]:
-        per = w.wins_by.shape[1]
-    for j in range(per):
-        for c in range(k):
-            win, score, other = rollout(s, t, r, w, p, n, c, REVEAL, base, j)
-            _record(w, c, win, score, other)
-            w.wins_by[c, j] = win
+    _rollouts_for_all((s, t, r, w, p, n, REVEAL), w, k, key0, _SALT, budget)
     return k
 
 

@@ -25,14 +25,21 @@ every choice: common random numbers), every seat then playing tuned ``balanced``
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
+from analyzer.deep import (
+    advice_json,
+    check_budget,
+    estimates,
+    estimates_json,
+    pct,
+    ranking_table,
+)
 from analyzer.errors import InputError, bad_value
-from analyzer.search import rank_rollouts, verdict_words
+from analyzer.search import rank_work, verdict_words
 from analyzer.seeding import resolve_seed, root_key
 from analyzer.unearth.advise import TableState
 from analyzer.unearth.rules import Rules, default_rules
@@ -350,9 +357,7 @@ def deep_advice(
     from analyzer.unearth.structs import pack_memo, pack_state, pack_tables
 
     rules = rules or default_rules()
-    budget = DEFAULT_BUDGET if budget is None else budget
-    if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= 1_000_000:
-        raise bad_value("--budget", budget, "an integer from 1 to 1,000,000")
+    budget = check_budget(budget, DEFAULT_BUDGET, 1, 1_000_000)
     seed = resolve_seed(seed)
     from analyzer.unearth.game import check_search_rules
 
@@ -393,7 +398,7 @@ def deep_advice(
     names = [ru.name for ru in state.ruins]
     faces = [int(f) for f in t.dice_faces]
     pool_empty = bool((s.die_slot[0] >= 0).all())
-    ranking = rank_rollouts(w.n[:k], w.win[:k], w.score[:k], w.score2[:k], w.wins_by)
+    ranking = rank_work(w, k)
     ranked = []
     for row in ranking.rows:
         c = row.index
@@ -405,14 +410,8 @@ def deep_advice(
                 die=die,
                 from_ruin=names[home] if pool_empty and home >= 0 else None,
                 ruin=names[int(w.cand_slot[c])],
-                rollouts=row.rollouts,
-                win=row.win,
-                win_ci=row.win_ci,
-                score=row.score,
-                score_ci=row.score_ci,
+                **estimates(row),
                 balanced_value=float(w.cand_h[c]),
-                gain=row.gain,
-                gain_ci=row.gain_ci,
             )
         )
     ranked = tuple(ranked)
@@ -432,48 +431,23 @@ def deep_advice(
 # --------------------------------------------------------------------------- output
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
-
 def render(advice: DeepAdvice, exact: dict):
     """A rich table of the deep ranking, with the exact claim odds beside."""
-    from rich.table import Table
 
-    n_roll = advice.choices[0].rollouts
-    tab = Table(
-        title=(
-            f"Excavation choices for {advice.me}, by win chance: {n_roll:,} rollouts each, "
-            f"seats {', '.join(advice.seats)} (± half a 95% interval)"
-        ),
-        title_justify="left",
-    )
-    for col, just in (
-        ("#", "right"),
-        ("die", "left"),
-        ("ruin", "left"),
-        ("win chance", "right"),
-        ("vs best, paired (% points)", "right"),
-        ("final score", "right"),
-        ("I claim (exact)", "right"),
-    ):
-        tab.add_column(col, justify=just)
-    for i, c in enumerate(advice.choices, start=1):
+    def cells(i, c):
         die = c.die if c.from_ruin is None else f"{c.die} from {c.from_ruin}"
         ex = exact.get((c.die.split(" ")[0], c.from_ruin, c.ruin))
-        half_w = (c.win_ci[1] - c.win_ci[0]) / 2
-        half_g = (c.gain_ci[1] - c.gain_ci[0]) / 2
-        half_s = (c.score_ci[1] - c.score_ci[0]) / 2
-        tab.add_row(
-            str(i),
-            die,
-            c.ruin,
-            f"{_pct(c.win)} ± {100 * half_w:.1f}",
-            "best" if i == 1 else f"{100 * c.gain:+.1f} ± {100 * half_g:.1f}",
-            f"{c.score:.1f} ± {half_s:.1f}",
-            "-" if ex is None else _pct(float(ex)),
-        )
-    return tab
+        return (die, c.ruin), ("-" if ex is None else pct(float(ex)),)
+
+    n_roll = advice.choices[0].rollouts
+    return ranking_table(
+        f"Excavation choices for {advice.me}, by win chance: {n_roll:,} rollouts each, "
+        f"seats {', '.join(advice.seats)} (± half a 95% interval)",
+        advice.choices,
+        before=(("die", "left"), ("ruin", "left")),
+        after=(("I claim (exact)", "right"),),
+        cells=cells,
+    )
 
 
 def verdict(advice: DeepAdvice) -> str:
@@ -499,28 +473,15 @@ def to_json(advice: DeepAdvice, exact: dict) -> str:
                 "die": c.die,
                 "from_ruin": c.from_ruin,
                 "ruin": c.ruin,
-                "rollouts": c.rollouts,
-                "win": c.win,
-                "win_ci95": list(c.win_ci),
-                "score": c.score,
-                "score_ci95": list(c.score_ci),
-                "gain_vs_best": c.gain,
-                "gain_vs_best_ci95": list(c.gain_ci),
+                **estimates_json(c),
                 "p_claim_exact": None if ex is None else float(ex),
                 "balanced_value": c.balanced_value,
             }
         )
-    return json.dumps(
-        {
-            "me": advice.me,
-            "seats": list(advice.seats),
-            "seed": advice.seed,
-            "rollouts": advice.rollouts,
-            "seconds": round(advice.seconds, 3),
-            "players": "every seat tuned balanced in the rollouts",
-            "assumed": list(advice.assumed),
-            "within_noise_of_best": [choice_name(advice.choices[i]) for i in advice.within_noise],
-            "choices": rows,
-        },
-        indent=2,
+    return advice_json(
+        {"me": advice.me, "seats": list(advice.seats)},
+        advice,
+        "every seat tuned balanced in the rollouts",
+        [choice_name(advice.choices[i]) for i in advice.within_noise],
+        rows,
     )

@@ -103,23 +103,12 @@ def strategy_arrays(strategies: Sequence[str], params: dict | None = None):
 
 def search_settings(params: dict | None) -> dict[str, float]:
     """The ``search`` player's settings: its defaults with ``params["search"]``
-    applied (checked: ``strategy_params.search.<key>: bad value ...``)."""
+    applied (checked: ``strategy_params.search.<key>: bad value ...``;
+    :func:`analyzer.search.search_settings`)."""
+    from analyzer.search import search_settings as checked
     from analyzer.unearth.defaults import SEARCH_PARAMS
 
-    out = {name: default for name, default, _ in SEARCH_PARAMS}
-    for key, val in (params or {}).get("search", {}).items():
-        if key not in SEARCH_SETTINGS:
-            continue
-        low, high, allowed = SEARCH_SETTINGS[key]
-        integer = isinstance(low, int)
-        ok = not isinstance(val, bool) and isinstance(val, int | float | np.integer | np.floating)
-        ok = ok and bool(np.isfinite(val))  # int(inf) would raise below
-        if ok and integer and float(val) != int(val):
-            ok = False
-        if not ok or not low <= val <= high:
-            raise bad_value(f"strategy_params.search.{key}", val, allowed)
-        out[key] = float(val)
-    return out
+    return checked(params, SEARCH_PARAMS, SEARCH_SETTINGS)
 
 
 def check_search_rules(rules: Rules, where: str) -> None:

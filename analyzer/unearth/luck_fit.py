@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.luck import coordinate_search, residual
+from analyzer.outputs import luck_value_lines, write_luck_values
 from analyzer.unearth.luck import PAR_NAMES, load_value_params
 
 OUT = Path(__file__).parent / "data" / "luck_value.toml"
@@ -52,24 +53,18 @@ def fit(games: int, seed: int, players=(2, 3, 4), rounds: int = 3, log=print) ->
 
 def write(par, command: str, score=None, path: Path = OUT, by_players=None) -> None:
     """Write ``par`` as ``[value]`` and each ``by_players[n] = (par, residual)`` as
-    ``[players.n]``."""
-    lines = [
-        "# The value estimate V of the luck terms (analyzer/unearth/luck.py), fitted",
-        "# on games of seeds the analyses never use, never on the games it adjusts:",
-        f"#     {command}",
-        "# (a coordinate search starting from the values this file held before)",
+    ``[players.n]`` (:func:`analyzer.outputs.write_luck_values`)."""
+    tables = [
+        [
+            f"# {n} players; residual on the training games {res_n:.4f}",
+            f"[players.{n}]",
+            *luck_value_lines(PAR_NAMES, p_n),
+        ]
+        for n, (p_n, res_n) in sorted((by_players or {}).items())
     ]
-    if score is not None:
-        lines.append(f"# residual (mean sd ratio, score and win, on those games): {score:.4f}")
-    lines.append("[value]")
-    lines += [f"{name} = {float(v):.4g}" for name, v in zip(PAR_NAMES, par, strict=True)]
-    for n, (p_n, res_n) in sorted((by_players or {}).items()):
-        lines.append(f"\n# {n} players; residual on the training games {res_n:.4f}")
-        lines.append(f"[players.{n}]")
-        lines += [f"{name} = {float(v):.4g}" for name, v in zip(PAR_NAMES, p_n, strict=True)]
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text("\n".join(lines) + "\n")
-    tmp.replace(path)
+    write_luck_values(
+        path, PAR_NAMES, par, command, module="analyzer/unearth/luck.py", score=score, tables=tables
+    )
 
 
 def main(argv=None) -> None:

@@ -43,15 +43,15 @@ import numpy as np
 
 from analyzer.jit import njit
 from analyzer.kernel_view import make_view
-from analyzer.rng import rng_below, rng_next, rng_seed, rng_shuffle
-from analyzer.search import (
-    drop_worst,
-    guard_pick,
-    halving_rounds,
-    halving_share,
-    record,
-    record_paired,
+from analyzer.rng import rng_below, rng_seed, rng_shuffle
+from analyzer.search import (  # CFG_MARGIN, CFG_Z: re-exported
+    CFG_BUDGET,
+    CFG_MARGIN,  # noqa: F401
+    CFG_WIDTH,
+    CFG_Z,  # noqa: F401
+    bind_rollouts,
     reset_choices,
+    tally_arrays,
 )
 from analyzer.unearth.defaults import SEARCH_PARAMS  # noqa: F401  (re-exported)
 from analyzer.unearth.end_of_age import reveal
@@ -97,13 +97,7 @@ from analyzer.unearth.strategies import (
 from analyzer.unearth.turn import delver_phase, excavate, take_turn
 
 # ------------------------------------------------------------------ settings
-CFG_BUDGET = 0  #: rollouts per decision
-CFG_WIDTH = 1  #: choices kept for the rollouts (the best by the balanced evaluation)
-CFG_MARGIN = 2  #: weight of (my score - best other score) in a rollout's value
-#: how sure the rollouts must be before another choice replaces balanced's: its
-#: mean gain over balanced's choice (paired, same rollouts) must exceed this many
-#: standard errors
-CFG_Z = 3
+# CFG_BUDGET, CFG_WIDTH, CFG_MARGIN, CFG_Z: analyzer.search's, first in the row
 #: 1: the seat's own face-down ruin is unknown too (deep advice from a table
 #: state that does not say it)
 CFG_OWN_HIDDEN = 4
@@ -162,16 +156,7 @@ def new_search(
         cand_d=f(k, np.int64),
         cand_slot=f(k, np.int64),
         cand_h=f(k, np.float64),
-        alive=f(k, np.int64),
-        n=f(k, np.float64),
-        win=f(k, np.float64),
-        win2=f(k, np.float64),
-        score=f(k, np.float64),
-        score2=f(k, np.float64),
-        value=f(k, np.float64),
-        dsum=f(k, np.float64),
-        dsq=f(k, np.float64),
-        wins_by=f((k, max(keep, 1)), np.float64),
+        **tally_arrays(k, keep),
         pool=f(t.card_kind.shape[0], np.int64),
         dpool=f(max(int(t.delver_copies.sum()), 1), np.int64),
         hand_n=f(n_players, np.int64),
@@ -358,12 +343,6 @@ def rollout(s, t, r, rm, w, p, c, base, j, second):
     return r.win[p], r.scores[p], best_other
 
 
-@njit
-def _record(w, c, win, score, other):
-    """Add a rollout of choice ``c``; returns its value."""
-    return record(w, c, win, score, other, w.cfg[CFG_MARGIN])
-
-
 # ====================================================================== choices
 
 
@@ -417,32 +396,22 @@ def list_choices(s, m, t, w, p, n_anc, n_read, use_map, width):
 
 
 @njit
+def _roll(args, c, base, j):
+    """:func:`rollout` as :mod:`analyzer.search`'s drivers call it."""
+    s, t, r, rm, w, p, second = args
+    return rollout(s, t, r, rm, w, p, c, base, j, second)
+
+
+_halving_choice, _rollouts_for_all = bind_rollouts(_roll)
+
+
+@njit
 def halving(s, t, r, rm, w, p, n, budget, second):
     """Sequential halving over the ``n`` listed choices with about ``budget``
-    rollouts; returns the index of the chosen one.
-
-    Choice 0 (``balanced``'s) is never dropped: every other choice's rollouts are
-    paired with its rollouts on the same dealt copy and dice, and the choice kept
-    is the one with the best paired gain over choice 0 that exceeds ``z``
-    standard errors, or choice 0 if none does."""
-    rounds = halving_rounds(n)
-    base = rng_next(w.rng)
-    alive = n
-    j0 = 0
-    while True:
-        per = halving_share(budget, alive, rounds)
-        for j in range(j0, j0 + per):
-            win, score, other = rollout(s, t, r, rm, w, p, 0, base, j, second)
-            v0 = _record(w, 0, win, score, other)
-            for c in range(1, n):
-                if w.alive[c]:
-                    win, score, other = rollout(s, t, r, rm, w, p, c, base, j, second)
-                    record_paired(w, c, _record(w, c, win, score, other), v0)
-        j0 += per
-        if alive <= 2:
-            break
-        alive = drop_worst(w, n, alive)
-    return guard_pick(w, n, w.cfg[CFG_Z])
+    rollouts (:func:`analyzer.search.bind_rollouts`); returns the index of the
+    chosen one: ``balanced``'s (choice 0) unless another beats it by ``z``
+    standard errors, paired on the same dealt copy and dice."""
+    return _halving_choice((s, t, r, rm, w, p, second), w, n, budget)
 
 
 @njit
@@ -453,18 +422,7 @@ def rank_all(s, m, t, r, rm, w, p, key0, budget):
     n = list_choices(s, m, t, w, p, 0, 0, False, 0)
     if n == 0:
         return 0
-    rng_seed(w.rng, np.uint64(key0) ^ _SALT, 0, 0)
-    base = rng_next(w.rng)
-    per = budget // n
-    if per < 2:
-        per = 2
-    if per > w.wins_by.shape[1]:
-        per = w.wins_by.shape[1]
-    for j in range(per):
-        for c in range(n):
-            win, score, other = rollout(s, t, r, rm, w, p, c, base, j, False)
-            _record(w, c, win, score, other)
-            w.wins_by[c, j] = win
+    _rollouts_for_all((s, t, r, rm, w, p, False), w, n, key0, _SALT, budget)
     return n
 
 

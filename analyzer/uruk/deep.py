@@ -15,12 +15,18 @@ the verdict) are :mod:`analyzer.search`'s.
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 
-from analyzer.errors import InputError, bad_value
-from analyzer.search import rank_rollouts, verdict_words
+from analyzer.deep import (
+    advice_json,
+    check_budget,
+    estimates,
+    estimates_json,
+    ranking_table,
+)
+from analyzer.errors import InputError
+from analyzer.search import rank_work, verdict_words
 from analyzer.seeding import resolve_seed, root_key
 from analyzer.uruk.advise import TableState, action_name, build
 from analyzer.uruk.rules import Rules, default_rules
@@ -73,9 +79,7 @@ def deep_advice(
     from analyzer.uruk.state import new_state
 
     rules = rules or default_rules()
-    budget = DEFAULT_BUDGET if budget is None else budget
-    if isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= 1_000_000:
-        raise bad_value("--budget", budget, "an integer from 1 to 1,000,000")
+    budget = check_budget(budget, DEFAULT_BUDGET, 1, 1_000_000)
     seed = resolve_seed(seed)
     t = rules.tables
     n = len(state.seats)
@@ -119,7 +123,7 @@ def deep_advice(
             "table state: no legal choice for the decision (allowed: a state where "
             f"{state.names[p]} can act)"
         )
-    ranking = rank_rollouts(w.n[:k], w.win[:k], w.score[:k], w.score2[:k], w.wins_by)
+    ranking = rank_work(w, k)
     rows = []
     for row in ranking.rows:
         c = row.index
@@ -132,15 +136,9 @@ def deep_advice(
             DeepChoice(
                 choice=word,
                 kind=what,
-                rollouts=row.rollouts,
-                win=row.win,
-                win_ci=row.win_ci,
-                score=row.score,
-                score_ci=row.score_ci,
+                **estimates(row),
                 balanced_value=float(w.cand_h[c]),
                 default=c == 0,
-                gain=row.gain,
-                gain_ci=row.gain_ci,
             )
         )
     assumed.append(
@@ -169,43 +167,16 @@ def _actions(s, rules, p):
 # --------------------------------------------------------------------------- output
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
-
 def render(advice: DeepAdvice, top: int):
-    from rich.table import Table
-
     n_roll = advice.choices[0].rollouts
-    tab = Table(
-        title=(
-            f"{advice.decision.replace('_', ' ')} choices for {advice.me}, by win chance: "
-            f"{n_roll:,} rollouts each, seats {', '.join(advice.seats)} (± half a 95% interval)"
-        ),
-        title_justify="left",
+    return ranking_table(
+        f"{advice.decision.replace('_', ' ')} choices for {advice.me}, by win chance: "
+        f"{n_roll:,} rollouts each, seats {', '.join(advice.seats)} (± half a 95% interval)",
+        advice.choices[:top],
+        before=(("choice", "left"),),
+        after=(("", "left"),),
+        cells=lambda i, c: ((c.choice,), ("balanced's choice" if c.default else "",)),
     )
-    for col, just in (
-        ("#", "right"),
-        ("choice", "left"),
-        ("win chance", "right"),
-        ("vs best, paired (% points)", "right"),
-        ("final score", "right"),
-        ("", "left"),
-    ):
-        tab.add_column(col, justify=just)
-    for i, c in enumerate(advice.choices[:top], start=1):
-        half_w = (c.win_ci[1] - c.win_ci[0]) / 2
-        half_g = (c.gain_ci[1] - c.gain_ci[0]) / 2
-        half_s = (c.score_ci[1] - c.score_ci[0]) / 2
-        tab.add_row(
-            str(i),
-            c.choice,
-            f"{_pct(c.win)} ± {100 * half_w:.1f}",
-            "best" if i == 1 else f"{100 * c.gain:+.1f} ± {100 * half_g:.1f}",
-            f"{c.score:.1f} ± {half_s:.1f}",
-            "balanced's choice" if c.default else "",
-        )
-    return tab
 
 
 def verdict(advice: DeepAdvice) -> str:
@@ -219,30 +190,16 @@ def to_json(advice: DeepAdvice) -> str:
         {
             "choice": c.choice,
             "kind": c.kind,
-            "rollouts": c.rollouts,
-            "win": c.win,
-            "win_ci95": list(c.win_ci),
-            "score": c.score,
-            "score_ci95": list(c.score_ci),
-            "gain_vs_best": c.gain,
-            "gain_vs_best_ci95": list(c.gain_ci),
+            **estimates_json(c),
             "balanced_value": c.balanced_value,
             "default": c.default,
         }
         for c in advice.choices
     ]
-    return json.dumps(
-        {
-            "me": advice.me,
-            "decision": advice.decision,
-            "seats": list(advice.seats),
-            "seed": advice.seed,
-            "rollouts": advice.rollouts,
-            "seconds": round(advice.seconds, 3),
-            "players": "every seat tuned balanced in the rollouts",
-            "assumed": list(advice.assumed),
-            "within_noise_of_best": [advice.choices[i].choice for i in advice.within_noise],
-            "choices": rows,
-        },
-        indent=2,
+    return advice_json(
+        {"me": advice.me, "decision": advice.decision, "seats": list(advice.seats)},
+        advice,
+        "every seat tuned balanced in the rollouts",
+        [advice.choices[i].choice for i in advice.within_noise],
+        rows,
     )

@@ -103,20 +103,11 @@ SEARCH_SETTINGS = {
 
 def search_settings(params: dict | None) -> dict[str, float]:
     """The ``search`` player's settings: its defaults with ``params["search"]``
-    applied (checked: ``strategy_params.search.<key>: bad value ...``)."""
-    out = {name: default for name, default, _ in SEARCH_PARAMS}
-    for key, val in (params or {}).get("search", {}).items():
-        if key not in SEARCH_SETTINGS:
-            continue
-        low, high, allowed = SEARCH_SETTINGS[key]
-        ok = not isinstance(val, bool) and isinstance(val, int | float | np.integer | np.floating)
-        ok = ok and bool(np.isfinite(val))
-        if ok and isinstance(low, int) and float(val) != int(val):
-            ok = False
-        if not ok or not low <= val <= high:
-            raise bad_value(f"strategy_params.search.{key}", val, allowed)
-        out[key] = float(val)
-    return out
+    applied (checked: ``strategy_params.search.<key>: bad value ...``;
+    :func:`analyzer.search.search_settings`)."""
+    from analyzer.search import search_settings as checked
+
+    return checked(params, SEARCH_PARAMS, SEARCH_SETTINGS)
 
 
 @dataclass(frozen=True)

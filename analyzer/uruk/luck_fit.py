@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.luck import coordinate_search, residual
+from analyzer.outputs import write_luck_values
 from analyzer.uruk.luck import PAR_NAMES, load_value_params
 
 OUT = Path(__file__).parent / "data" / "luck_value.toml"
@@ -112,26 +113,19 @@ def fit_deal(games: int, seed: int, players=(2, 3, 4), log=print) -> dict:
 
 
 def write(par, command: str, score: float | None = None, path: Path = OUT, deal=None) -> None:
-    lines = [
-        "# The value estimate V of the luck terms (analyzer/uruk/luck.py),",
-        "# fitted on games of seeds the analyses never use, never on the games it adjusts:",
-        f"#     {command}",
-        "# (a coordinate search starting from the values this file held before)",
-    ]
-    if score is not None:
-        lines.append(f"# residual (mean sd ratio, score and win, on those games): {score:.4f}")
-    lines.append("[value]")
-    lines += [f"{name} = {float(v):.4g}" for name, v in zip(PAR_NAMES, par, strict=True)]
-    for n, (w_win, w_score) in sorted((deal or {}).items()):
-        lines += [
-            "",
+    """Write ``par`` as ``[value]`` and each ``deal[n] = (w_win, w_score)`` as
+    ``[deal.n]`` (:func:`analyzer.outputs.write_luck_values`)."""
+    tables = [
+        [
             f"[deal.{n}]  # the set-up deal's weights at {n} players (luck.deal_features)",
             "win = [" + ", ".join(f"{v:.5g}" for v in w_win) + "]",
             "score = [" + ", ".join(f"{v:.5g}" for v in w_score) + "]",
         ]
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text("\n".join(lines) + "\n")
-    tmp.replace(path)
+        for n, (w_win, w_score) in sorted((deal or {}).items())
+    ]
+    write_luck_values(
+        path, PAR_NAMES, par, command, module="analyzer/uruk/luck.py", score=score, tables=tables
+    )
 
 
 def main(argv=None) -> None:

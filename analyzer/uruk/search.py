@@ -39,15 +39,15 @@ import numpy as np
 
 from analyzer.jit import njit
 from analyzer.kernel_view import make_view
-from analyzer.rng import rng_next, rng_seed, rng_shuffle
-from analyzer.search import (
-    drop_worst,
-    guard_pick,
-    halving_rounds,
-    halving_share,
-    record,
-    record_paired,
+from analyzer.rng import rng_seed, rng_shuffle
+from analyzer.search import (  # CFG_MARGIN, CFG_Z: re-exported
+    CFG_BUDGET,
+    CFG_MARGIN,  # noqa: F401
+    CFG_WIDTH,
+    CFG_Z,  # noqa: F401
+    bind_rollouts,
     reset_choices,
+    tally_arrays,
 )
 from analyzer.uruk.cards import refill_display, setup, trace
 from analyzer.uruk.codes import GodKind
@@ -83,10 +83,7 @@ from analyzer.uruk.strategies import (
 SEARCH = 5
 
 # ------------------------------------------------------------------ settings
-CFG_BUDGET = 0  #: rollouts per decision
-CFG_WIDTH = 1  #: choices kept for the rollouts (the best by balanced's evaluation)
-CFG_MARGIN = 2  #: weight of (my score - best other score) in a rollout's value
-CFG_Z = 3  #: standard errors by which a choice must beat balanced's to replace it
+# CFG_BUDGET, CFG_WIDTH, CFG_MARGIN, CFG_Z: analyzer.search's, first in the row
 CFG_BIDS = 4  #: 1: search the secret bids too; 2: and the auction limits
 N_CFG = 5
 
@@ -152,16 +149,7 @@ def new_search(t, rprm, budget=256, width=4, margin=0.01, z=1.0, bids=1, keep=0)
         rprm=np.ascontiguousarray(rprm, np.float64),
         cand=f((k, 3), np.int64),
         cand_h=f(k, np.float64),
-        alive=f(k, np.int64),
-        n=f(k, np.float64),
-        win=f(k, np.float64),
-        win2=f(k, np.float64),
-        score=f(k, np.float64),
-        score2=f(k, np.float64),
-        value=f(k, np.float64),
-        dsum=f(k, np.float64),
-        dsq=f(k, np.float64),
-        wins_by=f((k, max(keep, 1)), np.float64),
+        **tally_arrays(k, keep),
         pool2=f(c, np.int64),
         pool=f(c, np.int64),
         gods=f(c, np.int64),
@@ -504,33 +492,22 @@ def list_limits(s, t, w, p, g, width):
 
 
 @njit
-def _record(w, c, win, score, other):
-    return record(w, c, win, score, other, w.cfg[CFG_MARGIN])
+def _roll(args, c, base, j):
+    """:func:`rollout` as :mod:`analyzer.search`'s drivers call it."""
+    s, t, r, w, p, mode, k_left, final_left = args
+    return rollout(s, t, r, w, p, c, base, j, mode, k_left, final_left)
+
+
+_halving_choice, _rollouts_for_all = bind_rollouts(_roll)
 
 
 @njit
 def halving(s, t, r, w, p, n, budget, mode, k_left, final_left):
     """Sequential halving over the ``n`` listed choices with about ``budget``
-    rollouts (:mod:`analyzer.search`); returns the index of the chosen one
-    (choice 0, ``balanced``'s, unless another beats it by ``z`` standard errors)."""
-    rounds = halving_rounds(n)
-    base = rng_next(w.rng)
-    alive = n
-    j0 = 0
-    while True:
-        per = halving_share(budget, alive, rounds)
-        for j in range(j0, j0 + per):
-            win, score, other = rollout(s, t, r, w, p, 0, base, j, mode, k_left, final_left)
-            v0 = _record(w, 0, win, score, other)
-            for c in range(1, n):
-                if w.alive[c]:
-                    win, score, other = rollout(s, t, r, w, p, c, base, j, mode, k_left, final_left)
-                    record_paired(w, c, _record(w, c, win, score, other), v0)
-        j0 += per
-        if alive <= 2:
-            break
-        alive = drop_worst(w, n, alive)
-    return guard_pick(w, n, w.cfg[CFG_Z])
+    rollouts (:func:`analyzer.search.bind_rollouts`); returns the index of the
+    chosen one (choice 0, ``balanced``'s, unless another beats it by ``z``
+    standard errors)."""
+    return _halving_choice((s, t, r, w, p, mode, k_left, final_left), w, n, budget)
 
 
 @njit
@@ -545,18 +522,7 @@ def rank_all(s, t, r, w, p, key0, budget, mode, k_left, final_left, g):
         n = list_bids(s, t, w, p, g, 0, False)
     if n == 0:
         return 0
-    rng_seed(w.rng, np.uint64(key0) ^ _SALT, 0, 0)
-    base = rng_next(w.rng)
-    per = budget // n
-    if per < 2:
-        per = 2
-    if per > w.wins_by.shape[1]:
-        per = w.wins_by.shape[1]
-    for j in range(per):
-        for c in range(n):
-            win, score, other = rollout(s, t, r, w, p, c, base, j, mode, k_left, final_left)
-            _record(w, c, win, score, other)
-            w.wins_by[c, j] = win
+    _rollouts_for_all((s, t, r, w, p, mode, k_left, final_left), w, n, key0, _SALT, budget)
     return n
 
 
