@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analyzer.frames import column_arrays
+from analyzer.frames import column_arrays, scratch
 from analyzer.games import DEFAULT_GAME, Column, check_games_table, load_game
 from analyzer.stats import wilson, z_value
 
@@ -289,21 +289,24 @@ class Table:
         self.names = set(self.cols)  #: the column names (a set: quick to ask)
         self._keys: dict[str, tuple | None] = {}
         self._stat: dict[str, tuple[bool, float]] = {}
-        self._raw: dict[str, np.ndarray] = {}  #: numeric columns as numpy holds them
         self._pos: dict[str, int] | None = None
         self._matrix: np.ndarray | None = None
+        self._floats: dict[str, np.ndarray] = {}  #: columns as float64, made one by one
+        self._some: dict[tuple, np.ndarray] = {}  #: :meth:`values` of some columns
+
+    def _numeric(self) -> list:
+        """``(name, array)`` of every numeric column (what the matrix holds)."""
+        return [(n, c) for n, c in self.cols.items() if c.dtype.kind in "iufb"]
 
     def _build(self) -> None:
         """The matrix of every numeric column (missing values NaN)."""
-        cols = [(n, c) for n, c in self.cols.items() if c.dtype.kind in "iufb"]
+        cols = self._numeric()
         self._pos = {n: j for j, (n, _) in enumerate(cols)}
-        self._matrix = np.empty((len(cols), self.rows))
-        for j, (name, col) in enumerate(cols):
-            if isinstance(col, np.ndarray):  # numpy's own cast (NaN stays NaN)
-                self._raw[name] = col
-                self._matrix[j] = col
-            else:  # a nullable column: its missing values NaN
-                self._matrix[j] = col.to_numpy(np.float64, na_value=np.nan)
+        # every row is written below; a scratch array: the previous table's once
+        # nothing refers to it (no new memory to map each batch)
+        self._matrix = scratch((len(cols), self.rows), np.float64)
+        for j, (_, col) in enumerate(cols):
+            _to_floats(col, self._matrix[j])
 
     def matrix(self) -> np.ndarray:
         """``float64[numeric columns, rows]``: every numeric column, one row each."""
@@ -317,9 +320,53 @@ class Table:
             self._build()
         return np.array([self._pos[m] for m in metrics], np.int64)
 
+    def values(self, metrics) -> tuple[np.ndarray, np.ndarray]:
+        """``(values, rows)``: the float64 values of ``metrics`` are the rows ``rows``
+        of ``values``, as the sums' kernels take them: the matrix's rows once it is
+        built, else a matrix of these columns alone (the same numbers; a batch
+        summing a few float columns does not convert every column)."""
+        if self._matrix is not None:
+            return self._matrix, self.index(metrics)
+        key = tuple(metrics)
+        some = self._some.get(key)
+        if some is None:
+            numeric = dict(self._numeric())
+            some = np.empty((len(key), self.rows))
+            for j, m in enumerate(key):
+                if m in self._floats:
+                    some[j] = self._floats[m]
+                else:
+                    _to_floats(numeric[m], some[j])
+            self._some[key] = some
+        return some, np.arange(len(key), dtype=np.int64)
+
     def floats(self, name: str) -> np.ndarray:
         """Column ``name`` as float64 (missing values NaN)."""
-        return self.matrix()[self.index([name])[0]]
+        if self._matrix is not None:
+            return self._matrix[self.index([name])[0]]
+        out = self._floats.get(name)
+        if out is None:
+            col = dict(self._numeric())[name]
+            out = self._floats[name] = _to_floats(col, np.empty(self.rows))
+        return out
+
+    def ints(self, metrics) -> list[tuple[np.ndarray, list[int]]]:
+        """The integer columns ``metrics`` (numpy's own, no missing values) as they
+        are, stacked by dtype: ``[(int[k, rows], positions in metrics), ...]`` (bools
+        as uint8), for sums that need no float (:meth:`exact` columns)."""
+        by_type: dict[np.dtype, list[int]] = {}
+        for j, m in enumerate(metrics):
+            col = self.cols[m]
+            if not isinstance(col, np.ndarray) or col.dtype.kind not in "iub":
+                raise TypeError(f"column {m!r} is not a numpy integer column")
+            by_type.setdefault(col.dtype, []).append(j)
+        out = []
+        for dtype, where in by_type.items():
+            cols = [self.cols[metrics[j]] for j in where]
+            if dtype.kind == "b":
+                cols = [c.view(np.uint8) for c in cols]
+            out.append((np.stack(cols) if cols else np.empty((0, self.rows)), where))
+        return out
 
     def key(self, name: str):
         """:func:`key_codes` of column ``name``."""
@@ -351,8 +398,9 @@ class Table:
         column holds integers)."""
         out = self._stat.get(name)
         if out is None:
-            self.matrix()
-            raw = self._raw.get(name, self.floats(name))
+            raw = self.cols[name]
+            if not isinstance(raw, np.ndarray) or raw.dtype.kind not in "iufb":
+                raw = self.floats(name)  # (a nullable column; not a number: KeyError)
             if raw.dtype.kind in "iub":
                 square = float(1 << (16 * raw.dtype.itemsize))  # the type's bound, squared
                 if raw.dtype.itemsize > 2 or self.rows * square >= 2.0**53:  # the values' own
@@ -364,6 +412,16 @@ class Table:
                 out = (bool(np.isnan(self.floats(name)).any()), np.inf)
             self._stat[name] = out
         return out
+
+
+def _to_floats(col, out: np.ndarray) -> np.ndarray:
+    """``col`` (a numeric column) written into ``out`` as float64: numpy's own cast
+    (NaN stays NaN), a nullable column's missing values NaN."""
+    if isinstance(col, np.ndarray):
+        out[:] = col
+    else:
+        out[:] = col.to_numpy(np.float64, na_value=np.nan)
+    return out
 
 
 def _labels(codes: list[np.ndarray], sizes: list[int]) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -408,10 +466,10 @@ def grouped(t: Table, group: str, keys: list[str], metrics: list[str] | None, ro
         codes[0] = np.where(rows, codes[0], -1)
     source = None
     if metrics is not None:
-        cols = t.index(metrics)
-        if t.has_nan(metrics) and np.isnan(t.matrix()[cols][:, codes[0] >= 0]).any():
+        values, cols = t.values(metrics)
+        if t.has_nan(metrics) and np.isnan(values[cols][:, codes[0] >= 0]).any():
             return _grouped_pandas(t, group, keys, metrics, rows)
-        source = (t.matrix(), cols, t.exact(metrics))
+        source = (values, cols, t.exact(metrics))
     return _summed(group, found, codes, metrics, source)
 
 
@@ -433,7 +491,8 @@ def stacked(t: Table, group: str, blocks: list, metrics: list[str]) -> Part:
         found.append(key_codes(np.concatenate([np.asarray(sub) for _, _, sub in blocks])))
     if cell is None or found[-1] is None or (len(idx) and cell[0].min() < 0):
         return Part.from_frame(stacked_pandas(t.df, group, blocks, metrics))
-    values = t.matrix()[t.index(metrics)][:, idx]
+    some, cols = t.values(metrics)
+    values = some[cols][:, idx]
     if np.isnan(values).any():
         return Part.from_frame(stacked_pandas(t.df, group, blocks, metrics))
     codes = [cell[0][idx], *(f[0] for f in found[1:])]
@@ -497,7 +556,7 @@ def blockwise(t: Table, group: str, blocks: list, metrics: list[str]) -> list:
     cell = t.key("cell")
     if cell is None or (t.rows and cell[0].min() < 0) or t.has_nan(metrics):
         return [stacked(t, group, [block], metrics) for block in blocks]
-    cols = t.index(metrics)
+    matrix, cols = t.values(metrics)
     parts = []
     for key, rows, _ in blocks:
         rows = np.asarray(rows, np.int64)
@@ -505,7 +564,7 @@ def blockwise(t: Table, group: str, blocks: list, metrics: list[str]) -> list:
         present = np.flatnonzero(np.bincount(codes, minlength=len(cell[1])))
         remap = np.full(len(cell[1]), -1, np.int64)
         remap[present] = np.arange(len(present))
-        values = t.matrix()[cols][:, rows]
+        values = matrix[cols][:, rows]
         exact = t.exact(metrics, len(rows))
         n, s, ss = group_moments(remap[codes], values, np.arange(len(cols)), exact, len(present))
         found = [cell, (None, np.array([key], object))]
@@ -548,7 +607,7 @@ def _part(group: str, found: list, each: list, names: list[str], n, s, ss) -> Pa
     ``found`` each key's ``(codes, texts)``, the cell's first) and moments ``n``,
     ``s``, ``ss`` (``[groups, len(names)]``)."""
     n_groups, k = len(each[0]), len(names)
-    cells = found[0][1][each[0]].astype(np.int64)
+    cells = found[0][1].astype(np.int64)[each[0]]  # (each distinct text read once)
     if len(found) > 1:
         texts = [f[1][e] for f, e in zip(found[1:], each[1:], strict=True)]
         key = np.array(["|".join(parts) for parts in zip(*texts, strict=True)], object)
@@ -587,8 +646,13 @@ class Family:
         self.tight = [m for m, e in zip(self.metrics, exact, strict=True) if e]
         self.tight_at = {m: k for k, m in enumerate(self.tight)}
         self._loose: dict[bytes, dict] = {}  #: partition -> metric -> (sum, sumsq)
-        cols = t.index(self.tight)
-        self.s, self.ss = plain_moments(self.label, t.matrix(), cols, len(self.each[0]))
+        # integer columns summed as they are (int8, int16, ...): no float copy of them
+        n_groups = len(self.each[0])
+        self.s = np.zeros((n_groups, len(self.tight)))
+        self.ss = np.zeros((n_groups, len(self.tight)))
+        for block, where in t.ints(self.tight):
+            cols = np.arange(len(where), dtype=np.int64)
+            self.s[:, where], self.ss[:, where] = plain_moments(self.label, block, cols, n_groups)
         self.size = np.bincount(self.label, minlength=len(self.each[0])).astype(np.float64)
 
     def _sizes(self, keys: list[str]) -> list[int]:
@@ -611,7 +675,6 @@ class Family:
         codes = [np.where(keep, c, -1) for c in fine]
         to_coarse, each = _labels(codes, self._sizes(coarse))
         n_groups = len(each[0])
-        rows = np.where(to_coarse[self.label] >= 0, to_coarse[self.label], -1)
         n = np.zeros((n_groups, len(metrics)))
         s, ss = np.zeros_like(n), np.zeros_like(n)
         kept = to_coarse >= 0
@@ -629,8 +692,10 @@ class Family:
         done = self._loose.setdefault(to_coarse.tobytes(), {})
         todo = [m for m in metrics if m not in self.tight_at and m not in done]
         if todo:
+            rows = to_coarse[self.label]  # each row's group (-1: left out)
+            values, cols = self.t.values(todo)
             _, s_new, ss_new = group_moments(
-                rows, self.t.matrix(), self.t.index(todo), np.zeros(len(todo), bool), n_groups
+                rows, values, cols, np.zeros(len(todo), bool), n_groups
             )
             done.update((m, (s_new[:, j], ss_new[:, j])) for j, m in enumerate(todo))
         for j, m in enumerate(metrics):
@@ -669,9 +734,10 @@ def _game_level_part(t: Table, columns: tuple[Column, ...]) -> Part | None:
         np.minimum.at(first, label, np.arange(t.rows))
     win = t.floats("win")
     shared = ((win > 0) & (win < 1)).astype(np.float64)
-    n, s, _ = group_moments(label, t.matrix(), t.index(means), np.zeros(len(means), bool), n_games)
+    values, cols = t.values(means)
+    n, s, _ = group_moments(label, values, cols, np.zeros(len(means), bool), n_games)
     level = {
-        "cell": found[0][1][cell_code].astype(np.int64),
+        "cell": found[0][1].astype(np.int64)[cell_code],  # (each distinct text read once)
         "game_turns": t.floats("game_turns")[first],
         "shared_win": (np.bincount(label, weights=shared, minlength=n_games) > 0).astype(float),
     }
@@ -854,9 +920,9 @@ def assemble(parts) -> pd.DataFrame:
     cols = {f: np.concatenate([getattr(p, f) for p in parts]) for f in ("cell", *_TEXT, *MOMENTS)}
     levels, codes = [], []
     for name in ("cell", *_TEXT):
-        uniq, inv = np.unique(cols[name], return_inverse=True)
+        uniq, inv = _unique(cols[name])
         levels.append(_level(uniq))
-        codes.append(inv.reshape(-1))
+        codes.append(inv)
     order = np.lexsort(codes[::-1])
     codes = [c[order] for c in codes]
     same = np.ones(len(order) - 1, bool)
@@ -873,6 +939,20 @@ def assemble(parts) -> pd.DataFrame:
     return pd.DataFrame(values, index=idx)
 
 
+def _unique(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` (the inverse flat), texts through a
+    dict: numpy sorts every row of an object array with Python's comparisons,
+    this only the distinct texts (a batch's partial has a few hundred rows, a few
+    dozen distinct texts)."""
+    items = values.tolist() if values.dtype == object else None
+    if items is None or not set(map(type, items)) <= {str}:
+        uniq, inv = np.unique(values, return_inverse=True)
+        return uniq, inv.reshape(-1)
+    distinct = sorted(set(items))
+    at = {v: i for i, v in enumerate(distinct)}
+    return np.array(distinct, dtype=object), np.array([at[v] for v in items], np.int64)
+
+
 _TEXT = ("group", "key", "metric")
 #: the index levels made so far, by their values (an Index is immutable: batches
 #: share it, instead of converting the same texts to pandas' strings again)
@@ -882,7 +962,7 @@ _LEVELS: dict[tuple, pd.Index] = {}
 def _level(values: np.ndarray) -> pd.Index:
     """``pd.Index(values)`` (sorted distinct values of a partial's index level)."""
     items = values.tolist()
-    if values.dtype == object and not all(type(v) is str for v in items):
+    if values.dtype == object and not set(map(type, items)) <= {str}:
         return pd.Index(values)  # (1, 1.0 and True are one dict key)
     key = (values.dtype.str, *items)
     level = _LEVELS.get(key)
@@ -1021,7 +1101,75 @@ def per_use(n: float, sum_d: float, sumsq_d: float, sum_u: float, sumsq_u: float
 
 
 def group_rows(agg: pd.DataFrame, group: str) -> pd.DataFrame:
-    """Rows of one group as columns ``cell, key, metric, n, sum, sumsq``."""
+    """Rows of one group as columns ``cell, key, metric, n, sum, sumsq``: those of
+    :func:`group_rows_pandas`, read from the index's codes (a report, a summary and
+    the runner's headline ask for a group a dozen times: pandas' ``xs`` and
+    ``reset_index`` cost about 0.3 ms each time)."""
+    idx = agg.index
+    if (
+        agg.empty
+        or not isinstance(idx, pd.MultiIndex)
+        or list(idx.names) != INDEX
+        or list(agg.columns) != MOMENTS
+        or not all(isinstance(t, np.dtype) for t in agg.dtypes)
+    ):
+        return group_rows_pandas(agg, group)
+    try:
+        at = idx.levels[1].get_loc(group)
+    except KeyError:  # no such group (pandas' xs raises it too)
+        return pd.DataFrame(columns=["cell", "key", "metric", *MOMENTS])
+    except TypeError:
+        return group_rows_pandas(agg, group)
+    if not isinstance(at, int | np.integer):
+        return group_rows_pandas(agg, group)
+    rows = np.flatnonzero(idx.codes[1] == at)
+    if not len(rows):  # a level value no row uses: as pandas answers it
+        return group_rows_pandas(agg, group)
+    cols = {}
+    for j, name in ((0, "cell"), (2, "key"), (3, "metric")):
+        codes = idx.codes[j][rows]
+        if len(codes) and codes.min() < 0:  # a missing key: pandas' own way
+            return group_rows_pandas(agg, group)
+        cols[name] = idx.levels[j].take(codes)
+    arrays = column_arrays(agg)
+    cols.update((m, arrays[m][rows]) for m in MOMENTS)
+    return pd.DataFrame(cols, copy=False)
+
+
+def group_lists(agg: pd.DataFrame, group: str) -> dict[str, list]:
+    """:func:`group_rows` as plain lists by column (``cell, key, metric, n, sum,
+    sumsq``), for callers that read a few values (the summary, the runner's
+    headline): the same rows, without building a frame of pandas strings."""
+    idx = agg.index
+    if (
+        agg.empty
+        or not isinstance(idx, pd.MultiIndex)
+        or list(idx.names) != INDEX
+        or list(agg.columns) != MOMENTS
+        or not all(isinstance(t, np.dtype) for t in agg.dtypes)
+    ):
+        rows = group_rows(agg, group)
+        return {c: rows[c].tolist() for c in ["cell", "key", "metric", *MOMENTS]}
+    try:
+        at = idx.levels[1].get_loc(group)
+    except (KeyError, TypeError):
+        rows = group_rows(agg, group)
+        return {c: rows[c].tolist() for c in ["cell", "key", "metric", *MOMENTS]}
+    rows = np.flatnonzero(idx.codes[1] == at) if isinstance(at, int | np.integer) else None
+    if rows is None or not len(rows) or any(idx.codes[j][rows].min() < 0 for j in (0, 2, 3)):
+        frame = group_rows(agg, group)
+        return {c: frame[c].tolist() for c in ["cell", "key", "metric", *MOMENTS]}
+    out = {
+        name: np.asarray(idx.levels[j].tolist(), dtype=object)[idx.codes[j][rows]].tolist()
+        for j, name in ((0, "cell"), (2, "key"), (3, "metric"))
+    }
+    arrays = column_arrays(agg)
+    out.update((m, arrays[m][rows].tolist()) for m in MOMENTS)
+    return out
+
+
+def group_rows_pandas(agg: pd.DataFrame, group: str) -> pd.DataFrame:
+    """:func:`group_rows` with pandas' ``xs`` (the twin the tests compare it with)."""
     if agg.empty:
         return pd.DataFrame(columns=["cell", "key", "metric", *MOMENTS])
     try:
@@ -1415,6 +1563,19 @@ def _fmt(v) -> str:
     return str(v)
 
 
+def _seat_wins(agg: pd.DataFrame) -> list[tuple[str, float, float]]:
+    """``(seat, wins, n)`` of each seat row of cell 0's win rate, in the
+    aggregate's order (:func:`_seat_win` without a frame)."""
+    rows = group_lists(agg, "seat")
+    return [
+        (key, s, n)
+        for cell, key, metric, n, s in zip(
+            rows["cell"], rows["key"], rows["metric"], rows["n"], rows["sum"], strict=True
+        )
+        if cell == 0 and metric == "win"
+    ]
+
+
 def _seat_win(agg: pd.DataFrame, seat: str | None):
     """``(label, successes, n)`` of each seat of cell 0 (or only ``seat``)."""
     rows = group_rows(agg, "seat")
@@ -1437,12 +1598,13 @@ def _headline(label: str, s: float, n: float):
     )
 
 
-def _adjusted_headline(agg: pd.DataFrame, seat: str, label: str):
+def _adjusted_headline(agg: pd.DataFrame, seat: str, label: str, rows=None):
     """Seat ``seat``'s luck-adjusted win rate in cell 0 (normal 95% interval), or
-    None without luck columns in the run."""
+    None without luck columns in the run. ``rows``: ``group_rows(agg, "luck")``
+    if the caller has it."""
     from analyzer.runner import Headline
 
-    rows = group_rows(agg, "luck")
+    rows = group_rows(agg, "luck") if rows is None else rows
     if rows.empty:
         return None
     r = rows[(rows["cell"] == 0) & (rows["metric"] == "win_adj") & (rows["key"] == seat)]
@@ -1472,15 +1634,16 @@ def widest_seat_headline(agg: pd.DataFrame):
     """The seat win rate of cell 0 with the widest 95% interval (ties: lowest
     seat; luck-adjusted as :func:`first_player_headline`): when it is precise
     enough, every seat's win rate is."""
-    rows = _seat_win(agg, None)
-    if rows.empty:
+    rows = _seat_wins(agg)
+    if not rows:
         return _headline("win rate", 0.0, 0.0)
+    luck = group_rows(agg, "luck")  # once, not once per seat
     best = None
-    for _, r in sorted(rows.iterrows(), key=lambda kv: int(kv[1]["key"])):
-        label = f"seat {r['key']} win rate"
-        h = _adjusted_headline(agg, str(r["key"]), label)
+    for key, wins, n in sorted(rows, key=lambda r: int(r[0])):
+        label = f"seat {key} win rate"
+        h = _adjusted_headline(agg, str(key), label, luck)
         if h is None:
-            h = _headline(label, float(r["sum"]), float(r["n"]))
+            h = _headline(label, float(wins), float(n))
         if best is None or h.half_width > best.half_width:
             best = h
     return best

@@ -26,6 +26,7 @@ import pandas as pd
 
 from analyzer.errors import InputError, bad_value
 from analyzer.fingerprint import repr_without_defaults
+from analyzer.frames import column_arrays
 from analyzer.games import Game, merge_columns
 from analyzer.scenario_file import (
     DEFAULT_BATCH,
@@ -73,13 +74,8 @@ class ScenarioJob:
                 stop = min(end, (k + 1) * per)
                 out = cell_jobs[k](g + self.first_game, stop - g)
                 for name, df in out.items():
-                    df = df.copy(deep=False)  # the columns below are the copy's own
-                    if self.treated and name == "games":
-                        mark = np.isin(df["seat"].to_numpy(), self.treated[c][k])
-                        df.insert(0, "treated", pd.Series(mark, index=df.index, dtype="int8"))
-                    df.insert(0, "order", pd.Series(k, index=df.index, dtype="int16"))
-                    df.insert(0, "cell", pd.Series(c, index=df.index, dtype="int16"))
-                    parts.setdefault(name, []).append(df)
+                    treated = self.treated[c][k] if self.treated and name == "games" else None
+                    parts.setdefault(name, []).append(_with_cell(df, c, k, treated))
                 g = stop
         from analyzer.runner import concat_tables
 
@@ -95,6 +91,34 @@ class ScenarioJob:
                 if callable(warm):
                     warm()
                     return
+
+
+def _with_cell(df: pd.DataFrame, cell: int, order: int, treated=None) -> pd.DataFrame:
+    """``df`` with the columns ``cell`` and ``order`` (int16) in front, then, if
+    ``treated`` (seats) is given, ``treated`` (int8: 1 for those seats): one new
+    frame over ``df``'s own arrays (no copy), the frame :func:`_with_cell_pandas`
+    makes (a shallow copy and two inserts, ~0.7 ms a batch)."""
+    front = {
+        "cell": np.full(len(df), cell, np.int16),
+        "order": np.full(len(df), order, np.int16),
+    }
+    if treated is not None:
+        front["treated"] = np.isin(df["seat"].to_numpy(), treated).astype(np.int8)
+    cols = column_arrays(df)
+    if df.attrs or len(cols) != len(df.columns) or front.keys() & cols.keys():
+        return _with_cell_pandas(df, cell, order, treated)  # (repeated or clashing names)
+    return pd.DataFrame({**front, **cols}, index=df.index, copy=False)
+
+
+def _with_cell_pandas(df: pd.DataFrame, cell: int, order: int, treated=None) -> pd.DataFrame:
+    """:func:`_with_cell` with pandas' ``insert`` (the twin the tests compare it with)."""
+    df = df.copy(deep=False)  # the columns below are the copy's own
+    if treated is not None:
+        mark = np.isin(df["seat"].to_numpy(), treated)
+        df.insert(0, "treated", pd.Series(mark, index=df.index, dtype="int8"))
+    df.insert(0, "order", pd.Series(order, index=df.index, dtype="int16"))
+    df.insert(0, "cell", pd.Series(cell, index=df.index, dtype="int16"))
+    return df
 
 
 def _takes_luck(game) -> bool:

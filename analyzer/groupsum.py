@@ -73,20 +73,23 @@ def kahan_moments(labels, values, cols, exact, n_groups):
 def plain_moments(labels, values, cols, n_groups):
     """``(sum, sumsq)`` (``float64[n_groups, K]``) of the rows ``cols`` of ``values``
     (``float64[M, N]``) by ``labels`` (-1: row not used), added plainly column by
-    column: for columns whose sums are exact in any order (integers, no NaN)."""
+    column: for columns whose sums are exact in any order (integers, no NaN, every
+    sum of squares below 2**53). Added as int64 (an integer addition waits less
+    than a float one), then converted: exact, so the same float64 as adding the
+    floats in any order."""
     k_cols = len(cols)
     n_rows = values.shape[1]
-    s = np.zeros((n_groups, k_cols))
-    ss = np.zeros((n_groups, k_cols))
+    s = np.zeros((n_groups, k_cols), np.int64)
+    ss = np.zeros((n_groups, k_cols), np.int64)
     for j in range(k_cols):
         row = values[cols[j]]
         for i in range(n_rows):
             lab = labels[i]
             if lab >= 0:
-                val = row[i]
+                val = np.int64(row[i])
                 s[lab, j] += val
                 ss[lab, j] += val * val
-    return s, ss
+    return s.astype(np.float64), ss.astype(np.float64)
 
 
 def _pandas_reduceat() -> bool:
@@ -125,7 +128,9 @@ def group_moments(labels: np.ndarray, values: np.ndarray, cols, exact, n_groups:
     if not len(loose):
         return n, s, ss
     if PANDAS_REDUCEAT and len(lab) and bool(np.all(lab[1:] >= lab[:-1])):
-        vals = values[cols[loose]]
+        rows = cols[loose]
+        every = len(rows) == len(values) and bool((rows == np.arange(len(rows))).all())
+        vals = values if every else values[rows]  # (only read: no copy of every row)
         if len(lab) != len(labels):
             vals = vals[:, used]
         starts = np.flatnonzero(np.r_[True, lab[1:] != lab[:-1]])

@@ -190,6 +190,19 @@ def _scaled(x: float) -> int:
     return num << (_ULP_SCALE - (den.bit_length() - 1))
 
 
+def _keys(index: pd.Index) -> list:
+    """``index.tolist()`` (a MultiIndex's keys as tuples), for a MultiIndex without
+    missing values built from its levels and codes: pandas would first build every
+    key of the index as an object array (about 0.15 ms for a batch's partial)."""
+    if not isinstance(index, pd.MultiIndex) or not all(len(lev) for lev in index.levels):
+        return index.tolist()
+    cols = [
+        np.asarray(level.tolist(), dtype=object).take(codes)
+        for level, codes in zip(index.levels, index.codes, strict=True)
+    ]
+    return list(zip(*cols, strict=True))
+
+
 def _has_missing(index: pd.Index) -> bool:
     """Does any key of ``index`` hold a missing value?"""
     if isinstance(index, pd.MultiIndex):
@@ -237,7 +250,7 @@ class _ExactSum:
         """Add unseen keys of ``index``; return the positions of its rows."""
         if self._where is None or _has_missing(index):  # keys a dict cannot match (NaN)
             return self._grow_pandas(index)
-        keys = index.tolist()
+        keys = _keys(index)
         if len(set(keys)) != len(keys):
             raise AnalyzerError("reducer: the partial aggregate has duplicate group keys")
         if not self._pieces:
@@ -247,10 +260,10 @@ class _ExactSum:
         where = self._where
         unseen = np.array([k not in where for k in keys], bool)
         if unseen.any():  # the new keys, in their order (``index.difference(sort=False)``)
-            new = index[unseen]
-            for k in new.tolist():
-                where[k] = len(where)
-            self._extend(new)
+            for k, fresh in zip(keys, unseen.tolist(), strict=True):
+                if fresh:  # (the keys at hand: not new.tolist(), which builds them again)
+                    where[k] = len(where)
+            self._extend(index[unseen])
         return np.array([where[k] for k in keys], np.intp)
 
     def _grow_pandas(self, index: pd.Index) -> np.ndarray:
@@ -267,11 +280,16 @@ class _ExactSum:
         return self._index.get_indexer(index)
 
     def add(self, partial: pd.DataFrame) -> None:
+        from analyzer.frames import column_arrays
+
         pos = self._grow(partial.index)
         n = self._size
-        for col in partial.columns:
-            dtype = partial[col].dtype
-            if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_integer_dtype(dtype):
+        for col, array in column_arrays(partial).items():
+            dtype = array.dtype
+            if isinstance(dtype, np.dtype) and dtype.kind in "biuf":  # numpy's own: no Series
+                kind = np.float64 if dtype.kind == "f" else np.int64
+                values = array.astype(kind, copy=False)
+            elif pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_integer_dtype(dtype):
                 values = partial[col].to_numpy(dtype=np.int64)
                 kind = np.int64
             elif pd.api.types.is_float_dtype(dtype):
@@ -299,7 +317,7 @@ class _ExactSum:
 
     def value(self) -> pd.DataFrame:
         """The sum so far as a numeric DataFrame sorted by index (empty if nothing added)."""
-        if self._index is None:
+        if not self._pieces:
             return pd.DataFrame()
         out = {}
         for col, acc in self._acc.items():
@@ -308,7 +326,19 @@ class _ExactSum:
                 if r and math.isfinite(values[p]):
                     values[p] = float(Fraction(values[p]) + Fraction(r, 1 << _ULP_SCALE))
             out[col] = values
-        return pd.DataFrame(out, index=self._index).sort_index()
+        return pd.DataFrame(out, index=self._keys_index()).sort_index()
+
+    def _keys_index(self) -> pd.Index:
+        """Every key seen, in the order first seen: with the dict of keys, a
+        MultiIndex made once from them (appending a batch's index of new keys to
+        the others costs ~0.15 ms a batch), else :attr:`_index`."""
+        first = self._pieces[0]
+        if self._where is None or len(self._pieces) == 1 or not isinstance(first, pd.MultiIndex):
+            return self._index
+        keys = list(self._where)  # (in the order of their rows)
+        return pd.MultiIndex.from_arrays(
+            [list(level) for level in zip(*keys, strict=True)], names=first.names
+        )
 
 
 # --------------------------------------------------------------------------- checkpoints
@@ -397,6 +427,116 @@ def _concat_same(frames: list[pd.DataFrame]) -> pd.DataFrame | None:
     result = pd.DataFrame(out, copy=False)
     result.columns = first.columns
     return result
+
+
+def _joinable(frame: pd.DataFrame) -> dict | None:
+    """``frame``'s columns by name (:func:`analyzer.frames.column_arrays`) if it can
+    be joined column by column as :func:`_concat_same` joins (unique names, numpy
+    dtypes or categoricals, no attributes), else None."""
+    from analyzer.frames import column_arrays
+
+    if frame.attrs:
+        return None
+    arrays = column_arrays(frame)
+    if len(arrays) != len(frame.columns) or not arrays:
+        return None
+    if not all(isinstance(a, np.ndarray | pd.Categorical) for a in arrays.values()):
+        return None
+    return arrays
+
+
+def _shape(arrays: dict) -> list:
+    """What two batches must share to be joined: each column's name and dtype (a
+    categorical's categories in their order too, as :func:`_concat_same` asks)."""
+    return [
+        (name, a.dtype, tuple(a.categories) if isinstance(a, pd.Categorical) else None)
+        for name, a in arrays.items()
+    ]
+
+
+class _Joined:
+    """One kept table of a run (``keep_tables``), joined as the batches come: from
+    the second batch on, each batch's columns are copied into arrays sized for the
+    whole run, and the batch's own frame is let go (its memory serves the next
+    batch). The table at the end is :func:`concat_tables` of the batches, to the
+    bit (the same columns, dtypes, categories and index), without keeping every
+    batch and then a second copy of them all: a run maps half the memory, and
+    copies each batch while it is fresh in the cache. ``games_left``: the run's
+    games still to come (None: not known, a precision run; its batches are kept
+    and joined at the end). Anything :func:`_concat_same` would not join (a dtype
+    or categories that change, an extension dtype) keeps the batches and joins
+    them with :func:`concat_tables`."""
+
+    def __init__(self, games_left: int | None) -> None:
+        self.games_left = games_left
+        self.frames: list[pd.DataFrame] = []  #: batches kept as they are
+        self.games = 0  #: games of the batches in ``frames``
+        self.first: pd.DataFrame | None = None  #: no rows: the table's columns
+        self.shape: list | None = None  #: :func:`_shape` of every batch joined
+        self.arrays: dict[str, np.ndarray] = {}  #: each column's values (codes for categoricals)
+        self.rows = 0  #: rows written into ``arrays``
+
+    def add(self, frame: pd.DataFrame, games: int) -> None:
+        if self.games_left is not None:
+            self.games_left -= games
+        if self.first is not None:
+            arrays = _joinable(frame)
+            if arrays is not None and _shape(arrays) == self.shape:
+                self._write(arrays, len(frame))
+                return
+            self.frames = [self._joined()]  # back to keeping the batches as they are
+            self.first, self.shape, self.arrays = None, None, {}
+            self.games_left = None
+        self.frames.append(frame)
+        self.games += games
+        if len(self.frames) != 2 or self.games_left is None:
+            return
+        each = [_joinable(f) for f in self.frames]
+        if any(a is None for a in each) or _shape(each[0]) != _shape(each[1]):
+            return
+        rows = sum(len(f) for f in self.frames)
+        ahead = math.ceil(rows / max(1, self.games) * max(0, self.games_left))
+        self.first, self.shape = frame.iloc[:0].copy(), _shape(each[1])
+        for name, col in each[1].items():
+            dtype = col.codes.dtype if isinstance(col, pd.Categorical) else col.dtype
+            self.arrays[name] = np.empty(rows + ahead, dtype)
+        for f, arrays in zip(self.frames, each, strict=True):
+            self._write(arrays, len(f))
+        self.frames = []
+
+    def _write(self, arrays: dict, n: int) -> None:
+        need = self.rows + n
+        if need > len(next(iter(self.arrays.values()))):  # more rows than foreseen
+            grown = int(need * 1.5)
+            for name, arr in self.arrays.items():
+                bigger = np.empty(grown, arr.dtype)
+                bigger[: self.rows] = arr[: self.rows]
+                self.arrays[name] = bigger
+        for name, col in arrays.items():
+            values = col.codes if isinstance(col, pd.Categorical) else col
+            self.arrays[name][self.rows : need] = values
+        self.rows = need
+
+    def _joined(self) -> pd.DataFrame:
+        """The rows written so far as one frame (the columns trimmed to them)."""
+        out = {}
+        for name, dtype in self.first.dtypes.items():
+            arr = self.arrays[name]
+            # a column sized past its rows (a table whose rows per game vary) is
+            # copied to its length, so the frame does not hold the spare rows
+            arr = arr if len(arr) == self.rows else arr[: self.rows].copy()
+            if isinstance(dtype, pd.CategoricalDtype):
+                arr = pd.Categorical.from_codes(arr, dtype=dtype)
+            out[name] = arr
+        result = pd.DataFrame(out, copy=False)
+        result.columns = self.first.columns
+        return result
+
+    def table(self) -> pd.DataFrame:
+        """The whole table: the batches joined in order."""
+        if self.first is not None:
+            return self._joined()
+        return concat_tables(self.frames) if self.frames else pd.DataFrame()
 
 
 def _atomic_write(path: Path, write: Callable[[str], None]) -> None:
@@ -906,7 +1046,7 @@ def run(
     next_i = next(todo, None)
 
     aggregate = _ExactSum()
-    tables: dict[str, list[pd.DataFrame]] = {}
+    tables: dict[str, _Joined] = {}
     ready: dict[int, tuple] = {}
     pending: dict[cf.Future, int] = {}
     games = computed = consumed = 0
@@ -948,10 +1088,14 @@ def run(
                     ready[i] = result
                 continue
             aggregate.add(partial)
+            batch_games = _batch_span(consumed, size, total)[1]
             if keep:
+                # a precision run's games are not known: its batches are kept as they come
+                left = total - games if options.precision is None else None
                 for name, frame in (batch_tables or {}).items():
-                    tables.setdefault(name, []).append(frame)
-            games += _batch_span(consumed, size, total)[1]
+                    tables.setdefault(name, _Joined(left)).add(frame, batch_games)
+            batch_tables = partial = None  # (the joined copy is kept, not the batch)
+            games += batch_games
             consumed += 1
             if headline is not None and (options.precision is not None or progress.enabled):
                 head = headline(aggregate.value())  # else only once, at the end
@@ -971,8 +1115,8 @@ def run(
     seconds = time.perf_counter() - t0
     out_tables = {}
     if keep:
-        for name, frames in tables.items():
-            out_tables[name] = concat_tables(frames) if frames else pd.DataFrame()
+        for name, joined in tables.items():
+            out_tables[name] = joined.table()
     total_aggregate = aggregate.value()
     if headline is not None and consumed and stopped_by != "precision":
         head = headline(total_aggregate)  # the same as after the last batch

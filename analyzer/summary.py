@@ -38,22 +38,34 @@ def summary_table(aggregate: pd.DataFrame, level: float = 0.95, cell: int = 0) -
     the moments). Seats are in seat order, strategies in name order.
     """
     from analyzer import stats
-    from analyzer.aggregate import group_rows
+    from analyzer.aggregate import group_lists
 
     rows = []
     for by in ("seat", "strategy"):
-        block = group_rows(aggregate, by)
-        block = block[block["cell"] == cell]
-        if block.empty:
-            continue
-        groups = sorted(set(block["key"]), key=int if by == "seat" else str)
+        block = group_lists(aggregate, by)
+        # (key, metric) -> (n, sum, sumsq) of the cell, read once (no frame per group)
+        moments = {
+            (key, metric): values
+            for c, key, metric, *values in zip(
+                block["cell"],
+                block["key"],
+                block["metric"],
+                block["n"],
+                block["sum"],
+                block["sumsq"],
+                strict=True,
+            )
+            if c == cell
+        }
+        groups = sorted({key for key, _ in moments}, key=int if by == "seat" else str)
         for group in groups:
-            sub = block[block["key"] == group].set_index("metric")
-            n = int(sub.loc["win", "n"])
-            wins = float(sub.loc["win", "sum"])
+            n_win, wins, _ = moments[group, "win"]
+            n = int(n_win)
+            wins = float(wins)
             low, high = stats.wilson(wins, n, level)
+            _, score_sum, score_sumsq = moments[group, "score"]
             mean, s_low, s_high = stats.mean_ci_from_moments(
-                n, float(sub.loc["score", "sum"]), float(sub.loc["score", "sumsq"]), level
+                n, float(score_sum), float(score_sumsq), level
             )
             rows.append(
                 {

@@ -231,6 +231,51 @@ def test_a_broken_result_is_caught_by_the_recomputed_score():
         check_results(job, 0, bad)
 
 
+@pytest.mark.parametrize(
+    "players, strategies, rulings",
+    [
+        (4, "random", {}),
+        (3, "greedy,random,perfect", {"tiles": "a"}),
+        (2, "hunter", {"tiles": "b", "stolen_cards": "ignore"}),
+        (3, "random", {"variant": "young"}),
+    ],
+)
+def test_games_frame_is_its_numpy_twin(players, strategies, rulings, monkeypatch):
+    """The games table made in one sweep over the results (``split_results``) is
+    the one made column by column with numpy (``games_frame_numpy``): the same
+    columns, order, dtypes and values, to the bit, with and without the action
+    tiles' columns; a broken result is still caught by the checks."""
+    from analyzer.colorful_treasure.game import games_frame, games_frame_numpy
+
+    try:
+        rules = load_rules(rulings=rulings)
+    except InputError:
+        pytest.skip(f"rulings {rulings} not in this edition")
+    job = make_job(players, strategies, seed=3, rules=rules)
+    results, wins, _, _ = play_raw(job, 10, 60)
+    fast = games_frame(job, 10, 60, results, wins)
+    pd.testing.assert_frame_equal(
+        fast, games_frame_numpy(job, 10, 60, results, wins), check_exact=True
+    )
+    bad = results.copy()
+    bad[4, engine.R_GEMS] += 1
+    with pytest.raises(RuntimeError, match="does not recompute"):
+        games_frame(job, 10, 60, bad, wins)
+    # the comparison can fail: a planted plan that reads "steals" from the wrong column
+    from analyzer.colorful_treasure import game
+
+    real = game.column_plan
+
+    def planted(rules):
+        return [(n, k, engine.R_TURNS if n == "steals" else c) for n, k, c in real(rules)]
+
+    monkeypatch.setattr(game, "column_plan", planted)
+    with pytest.raises(AssertionError):
+        pd.testing.assert_frame_equal(
+            games_frame(job, 10, 60, results, wins), games_frame_numpy(job, 10, 60, results, wins)
+        )
+
+
 def test_tables_do_not_depend_on_the_batch_split():
     job = make_job(4, "random,greedy,perfect,hunter", seed=11)
     whole = job(0, 30)

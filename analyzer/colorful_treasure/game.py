@@ -29,10 +29,12 @@ from analyzer.colorful_treasure.codes import (
     STRATEGY_NAMES,
     STRATEGY_PLANS,
 )
+from analyzer.colorful_treasure.columns import split_results
 from analyzer.colorful_treasure.luck import load_value_params
 from analyzer.colorful_treasure.rules import Rules, default_rules
 from analyzer.colorful_treasure.state import N_STEAL_COLS, S_STEAL_N, State, new_state
 from analyzer.errors import InputError, bad_value
+from analyzer.frames import scratch
 from analyzer.games import strategy_column
 from analyzer.kernel_view import make_view, results_view
 from analyzer.rng import queue_outcomes
@@ -342,8 +344,12 @@ def play_tables(job: GameJob, start: int, count: int) -> dict[str, pd.DataFrame]
 
 def result_columns(results: np.ndarray) -> np.ndarray:
     """``results`` (one row per seat-game) as one row per result column, contiguous:
-    a column is then read in one sweep, not one value every row's width."""
-    return np.ascontiguousarray(results.T)
+    a column is then read in one sweep, not one value every row's width. Written
+    into a scratch array (:func:`analyzer.frames.scratch`): the previous batch's
+    once nothing refers to it, so a batch maps no new memory for it."""
+    out = scratch(results.shape[::-1], results.dtype)
+    np.copyto(out, results.T)
+    return out
 
 
 def check_results(job: GameJob, start: int, results: np.ndarray, columns=None) -> None:
@@ -384,8 +390,108 @@ def check_results(job: GameJob, start: int, results: np.ndarray, columns=None) -
         raise RuntimeError(f"colorful_treasure score does not recompute in game {start + i}")
 
 
+def column_plan(rules: Rules) -> list[tuple[str, str, int]]:
+    """The columns of the ``games`` table that are one result column each, in the
+    table's order (after ``game, seat, n_players, strategy``; ``win`` after
+    ``score``; the ``tile_<side>`` columns after the last), as ``(name, kind,
+    result column)``: read as they are (``"int16"``, ``"int8"``), divided by
+    :data:`SCALE` (``"points"``), or 1 where positive (``"got"``)."""
+    R = engine
+    plan = [("score", "points", R.R_SCORE), ("game_turns", "int16", R.R_GAME_TURNS)]
+    plan.append(("turns", "int16", R.R_TURNS))
+    plan += [(f"pts_{name}", "points", R.R_PARTS + i) for i, name in enumerate(PART_NAMES)]
+    plan += [(f"gems_{c}", "int8", R.R_GEMS + g) for g, c in enumerate(rules.colours)]
+    simple = (
+        ("colours_held", R.R_COLOURS),
+        ("wonders_held", R.R_WONDERS),
+        ("cards_held", R.R_CARDS),
+        ("diamond_cards", R.R_DIAMOND),
+        ("plastic_diamonds", R.R_PLASTIC),
+        ("treasure_cards", R.R_TREASURE),
+        ("markers_left", R.R_MARKERS),
+        ("steals", R.R_STEALS),
+        ("robbed", R.R_ROBBED),
+        ("stole_plastic", R.R_STOLE_PLASTIC),
+        ("extra_reveals", R.R_THIRD),
+        ("treasure_turns", R.R_TREASURE_TURNS),
+        ("took_nothing", R.R_NOTHING),
+    )
+    plan += [(name, "int16", col) for name, col in simple]
+    plan.append(("gem_reward", "got", R.R_PARTS + 3))
+    plan.append(("explorer_reward", "got", R.R_PARTS + 4))
+    plan.append(("treasure_reward", "got", R.R_PARTS + 5))
+    plan.append(("cards_left", "int8", R.R_LEFT))
+    if rules.tables.n_tiles:
+        plan.append(("pts_tiles", "points", R.R_PTS_TILES))
+        plan.append(("tiles_taken", "int8", R.R_TILES_TAKEN))
+        plan.append(("tiles_used", "int8", R.R_TILES_USED))
+    return plan
+
+
 def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataFrame:
-    """The ``games`` table: core columns, then those of ``plugin.games_columns``."""
+    """The ``games`` table: core columns, then those of ``plugin.games_columns``
+    (:func:`games_frame_numpy`, its twin, column by column with numpy): the
+    result columns transposed and the table's typed columns written in one
+    sweep (:func:`split_results`), then checked (:func:`check_results`)."""
+    rules = job.rules
+    n = job.players
+    plan = column_plan(rules)
+    kinds = {
+        kind: [(name, col) for name, k, col in plan if k == kind] for kind in ("points", "int16")
+    }
+    small = [(name, col, kind == "got") for name, kind, col in plan if kind in ("int8", "got")]
+    rows = results.shape[0]
+    # scratch arrays (frames.scratch): the table's columns are views of the last
+    # three, handed out again only once no table holds them (the runner's join
+    # copies a batch's table and lets it go)
+    c = scratch(results.shape[::-1], results.dtype)
+    points = scratch((len(kinds["points"]), rows), np.float64)
+    int16 = scratch((len(kinds["int16"]), rows), np.int16)
+    int8 = scratch((len(small), rows), np.int8)
+    split_results(
+        results,
+        c,
+        float(SCALE),
+        np.array([col for _, col in kinds["points"]], np.int64),
+        points,
+        np.array([col for _, col in kinds["int16"]], np.int64),
+        int16,
+        np.array([col for _, col, _ in small], np.int64),
+        np.array([g for _, _, g in small], np.bool_),
+        int8,
+    )
+    check_results(job, start, results, c)
+    typed = dict(zip([name for name, _ in kinds["points"]], points, strict=True))
+    typed.update(zip([name for name, _ in kinds["int16"]], int16, strict=True))
+    typed.update(zip([name for name, _, _ in small], int8, strict=True))
+    cols: dict[str, np.ndarray] = {
+        "game": np.repeat(np.arange(start, start + count, dtype=np.int64), n),
+        "seat": np.tile(np.arange(n, dtype=np.int8), count),
+        "n_players": np.full(count * n, n, np.int8),
+        "strategy": strategy_column(job.strategies, count, strategy_categories(job.strategies)),
+    }
+    for name, _, _ in plan:
+        cols[name] = typed[name]
+        if name == "score":
+            cols["win"] = wins.astype(np.float32)
+    if rules.tables.n_tiles:
+        _tile_columns(rules, c, cols)
+    return pd.DataFrame(cols, copy=False)  # the arrays are this frame's own: no copy
+
+
+def _tile_columns(rules: Rules, c: np.ndarray, cols: dict) -> None:
+    """The ``tile_<side>`` columns (1: the seat took a tile showing that side) into
+    ``cols``, from the result columns ``c``."""
+    mask: dict[str, int] = {}  # the tiles showing each side (a designer may repeat one)
+    for i, (_, side) in enumerate(rules.tile_sides()):
+        mask[side] = mask.get(side, 0) | 1 << i
+    for side, m in mask.items():
+        cols[f"tile_{side}"] = ((c[engine.R_TILES_TOOK] & m) != 0).astype(np.int8)
+
+
+def games_frame_numpy(job: GameJob, start: int, count: int, results, wins) -> pd.DataFrame:
+    """:func:`games_frame` column by column with numpy (the code as first written):
+    the twin the tests compare it with."""
     c = result_columns(results)  # each column read in one sweep
     check_results(job, start, results, c)
     rules = job.rules

@@ -456,7 +456,16 @@ def strategy_column(strategies: Sequence[str], games: int, categories: Sequence[
 
     categories = list(categories)
     codes = np.array([categories.index(s) for s in strategies], np.int64)
-    return pd.Categorical.from_codes(np.tile(codes, games), categories=categories)
+    dtype = _CATEGORIES.get(tuple(categories))
+    if dtype is None:  # made once: pandas checks the categories each time it makes one
+        if len(_CATEGORIES) > 64:  # a bound on what it keeps
+            _CATEGORIES.clear()
+        dtype = _CATEGORIES[tuple(categories)] = pd.CategoricalDtype(categories)
+    return pd.Categorical.from_codes(np.tile(codes, games), dtype=dtype)
+
+
+#: the ``strategy`` column's dtype by its categories (a dtype is immutable: shared)
+_CATEGORIES: dict[tuple, object] = {}
 
 
 def describe_columns(columns: Sequence[Column]) -> list[dict]:
