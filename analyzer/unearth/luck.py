@@ -39,13 +39,14 @@ valued by its outcome. The parameters are fitted per player count
 
 from __future__ import annotations
 
+import math
 import tomllib
 from importlib import resources
 
 import numpy as np
 
 from analyzer.jit import njit
-from analyzer.luck import ACC_SHARE, event_begin, event_end, event_outcome
+from analyzer.luck import ACC_SHARE, event_begin, event_end, event_outcome, win_values
 from analyzer.unearth.claims import claim_winner
 from analyzer.unearth.codes import CardKind, WonderBonus
 from analyzer.unearth.scoring import named_wonder_points, tiebreak_better
@@ -80,7 +81,12 @@ LP_CARD = 7  #: points a delver card in hand is worth (consolation cards include
 LP_PACE = 8  #: points every seat still makes per pip of dice the ruins left still need
 LP_TEMPO = 9  #: strength a ruin gives the seat to move next (it may finish it first)
 LP_TABLEAU = 10  #: points a stone in a seat's tableau is worth (rings and wonders to come)
-N_LUCK_PAR = 11
+LP_MODEL = 11  #: win values: 0 softmax at the temperature; 1 normal finals, pairwise; 2 normal, quadrature
+LP_VAR0 = 12  #: final-score variance (points^2) of every seat while the game runs
+LP_VAR_RUIN = 13  #: ... plus this per ruin left (in the deck and on the table)
+LP_VAR_CLAIM = 14  #: ... plus this times the Bernoulli variances of its pending claims' gains
+LP_GH = 15  #: Gauss-Hermite nodes of the quadrature (model 2)
+N_LUCK_PAR = 16
 #: tests only: a ``luck_par`` one longer plants a known bias (``tests/test_luck.py``
 #: shows the checks catch it): 1, a die's expectation taken in the state after its
 #: outcome (the actual roll already on the ruin, each face on top); 2, ``V`` after a reveal
@@ -98,6 +104,11 @@ PAR_NAMES = (
     "pace",
     "tempo",
     "tableau",
+    "model",
+    "var0",
+    "var_ruin",
+    "var_claim",
+    "gh",
 )
 
 
@@ -134,7 +145,10 @@ def value_tables(t, par):
     with np.errstate(divide="ignore", invalid="ignore"):
         progress = np.where(claim > 0, (total / np.maximum(claim, 1)) ** par[LP_PROGRESS], 0.0)
     progress[0, :] = 0.0
-    return np.array(par, np.float64), lead, progress
+    k = max(int(par[LP_GH]), 1) if len(par) > LP_GH else 1
+    x, w = np.polynomial.hermite_e.hermegauss(k)
+    gh = np.array([x, w / w.sum()], np.float64)
+    return np.array(par, np.float64), lead, progress, gh
 
 
 @njit(inline="always")
@@ -254,6 +268,7 @@ def add_shares(s, t, claim, n, k, total, into_base, q, key_q):
     is ``(1 - x**a) / n + x**a * share``, ``x`` the total over the claim value
     (``s.luck_progress``), ``share`` its strength over the seats' sum."""
     out = s.luck_base if into_base else s.luck_vs
+    var = s.luck_var[0] if into_base else s.luck_var[1]
     gain = s.luck_gain
     if total >= claim:
         w = claim_winner(s.luck_own, s.luck_fac, s.luck_val, k, n)
@@ -278,6 +293,7 @@ def add_shares(s, t, claim, n, k, total, into_base, q, key_q):
                 mine += s.luck_par[LP_TEMPO]
             chance += xa * mine / den
         out[p] += s.luck_par[LP_PENDING] * chance * gain[p]
+        var[p] += chance * (1.0 - chance) * gain[p] * gain[p]
 
 
 @njit
@@ -309,6 +325,7 @@ def base_values(s, t, n, skip):
     base = s.luck_base
     scarcest_colours(s, t, n)
     for p in range(n):
+        s.luck_var[0, p] = 0.0
         cards = 0
         for kind in range(s.hand.shape[1]):
             cards += s.hand[p, kind]
@@ -332,13 +349,79 @@ def base_values(s, t, n, skip):
 
 
 @njit
-def temperature(s):
-    """Win temperature: ``tau0 + tau1 * ruins left`` (in the deck and on the table)."""
+def ruins_left(s):
+    """Ruins left, in the deck and on the table."""
     left = s.sc[S_DECK_LEN] - s.sc[S_DECK_POS]
     for slot in range(s.sc[S_N_SLOTS]):
         if s.slot_card[slot] >= 0:
             left += 1
-    return s.luck_par[LP_TAU0] + s.luck_par[LP_TAU1] * left
+    return left
+
+
+@njit
+def temperature(s):
+    """Win temperature: ``tau0 + tau1 * ruins left`` (in the deck and on the table)."""
+    return s.luck_par[LP_TAU0] + s.luck_par[LP_TAU1] * ruins_left(s)
+
+
+@njit(inline="always")
+def _phi(x):
+    return 0.5 * math.erfc(-x * 0.7071067811865476)
+
+
+@njit
+def win_shares(s, n, tau):
+    """The win values of the score values ``s.luck_vs`` into ``s.luck_acc[ACC_SHARE]``:
+    model 0, a softmax at temperature ``tau``; else each seat's final score is
+    normal around its score value with variance ``var0 + var_ruin * ruins left
+    + var_claim * s.luck_var[1]`` (the Bernoulli variances of its pending claims'
+    gains) and its win value is the chance that it is the highest: model 1, the
+    product of the pairwise chances, normalised; model 2, Gauss-Hermite quadrature
+    (``s.luck_gh``), normalised."""
+    out = s.luck_acc[ACC_SHARE]
+    model = int(s.luck_par[LP_MODEL])
+    if model == 0:
+        win_values(s.luck_vs, n, tau, out)
+        return
+    mu = s.luck_vs
+    var = s.luck_var[1]
+    c0 = s.luck_par[LP_VAR0] + s.luck_par[LP_VAR_RUIN] * ruins_left(s)
+    for p in range(n):
+        var[p] = c0 + s.luck_par[LP_VAR_CLAIM] * var[p] + 1e-9
+    total = 0.0
+    if model == 1:
+        for p in range(n):
+            out[p] = 1.0
+        for p in range(n):
+            for q in range(p + 1, n):
+                c = _phi((mu[p] - mu[q]) / math.sqrt(var[p] + var[q]))
+                out[p] *= c
+                out[q] *= 1.0 - c
+    else:
+        gh = s.luck_gh
+        for p in range(n):
+            sp = math.sqrt(var[p])
+            acc = 0.0
+            for k in range(gh.shape[1]):
+                x = mu[p] + sp * gh[0, k]
+                prod = gh[1, k]
+                for q in range(n):
+                    if q != p:
+                        prod *= _phi((x - mu[q]) / math.sqrt(var[q]))
+                acc += prod
+            out[p] = acc
+    for p in range(n):
+        total += out[p]
+    for p in range(n):
+        out[p] /= total
+
+
+@njit
+def _outcome(s, n, tau, prob, actual):
+    """One outcome of an event, its score values in ``s.luck_vs`` and its pending
+    claims' variances in ``s.luck_var[1]``."""
+    win_shares(s, n, tau)
+    event_outcome(s.luck_acc, s.luck_vs, n, -1.0, prob, actual)
 
 
 @njit
@@ -398,6 +481,7 @@ def luck_roll(s, t, q, d, slot, faces, natural):
         value = clamp(face + s.sc[S_ROLL_MOD], faces)
         for p in range(n):
             vs[p] = s.luck_base[p]
+            s.luck_var[1, p] = s.luck_var[0, p]
         if card >= 0:
             s.luck_val[k] = value
             key = s.luck_lead[value, faces]
@@ -408,7 +492,7 @@ def luck_roll(s, t, q, d, slot, faces, natural):
         if face <= t.stone_faces_max:
             vs[q] += s.luck_par[LP_STONE]
         actual = i > faces if plant else face == natural
-        event_outcome(acc, vs, n, tau, 0.0 if i > faces else prob, actual)
+        _outcome(s, n, tau, 0.0 if i > faces else prob, actual)
     event_end(acc, s.luck[KIND_DICE, 0], s.luck[KIND_DICE, 1], n)
 
 
@@ -441,6 +525,7 @@ def luck_reveal(s, t, slot):
         card = s.ruin_deck[i] if pos < last else i
         for p in range(n):
             vs[p] = s.luck_base[p]
+            s.luck_var[1, p] = s.luck_var[0, p]
         if t.card_kind[card] == CardKind.EVENT:
             if empty:  # the game ends: valued by its outcome
                 for p in range(n):
@@ -450,7 +535,9 @@ def luck_reveal(s, t, slot):
                 continue
         else:  # no dice on it yet: every seat's chance is 1 / n (slot_value)
             for p in range(n):
-                vs[p] += s.luck_par[LP_PENDING] * ruin_gain(s, t, p, card) / n
+                g = ruin_gain(s, t, p, card)
+                vs[p] += s.luck_par[LP_PENDING] * g / n
+                s.luck_var[1, p] += g * g * (n - 1.0) / (n * n)
         # the pace: this card's claim value on the table instead of an average one
         delta = 0.0 if t.card_kind[card] == CardKind.EVENT else float(t.card_claim[card])
         if pos < last:
@@ -462,7 +549,7 @@ def luck_reveal(s, t, slot):
             if t.card_colour[card] == t.card_colour[nxt]:
                 for p in range(n):
                     vs[p] += 5.0
-        event_outcome(acc, vs, n, tau, prob, card == actual)
+        _outcome(s, n, tau, prob, card == actual)
     event_end(acc, s.luck[KIND_REVEAL, 0], s.luck[KIND_REVEAL, 1], n)
 
 
@@ -486,8 +573,9 @@ def luck_token(s, t, p, greater, pos):
     for i in range(pos, pile.shape[0]):
         for r in range(n):
             vs[r] = s.luck_base[r]
+            s.luck_var[1, r] = s.luck_var[0, r]
         vs[p] += pile[i]
-        event_outcome(acc, vs, n, tau, 1.0 / left, i == pos)
+        _outcome(s, n, tau, 1.0 / left, i == pos)
     event_end(acc, s.luck[KIND_TOKEN, 0], s.luck[KIND_TOKEN, 1], n)
 
 
@@ -506,8 +594,9 @@ def luck_removed_ruin(s, t, p, n_rem, actual):
     for i in range(n_rem):
         for r in range(n):
             vs[r] = s.luck_base[r]
+            s.luck_var[1, r] = s.luck_var[0, r]
         vs[p] += ruin_gain(s, t, p, s.removed[i])
-        event_outcome(acc, vs, n, tau, 1.0 / n_rem, i == actual)
+        _outcome(s, n, tau, 1.0 / n_rem, i == actual)
     event_end(acc, s.luck[KIND_RUIN, 0], s.luck[KIND_RUIN, 1], n)
 
 

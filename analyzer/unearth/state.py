@@ -204,6 +204,8 @@ class State(NamedTuple):
         np.ndarray
     )  #: float64[F + 1, F + 1] a die's strength by value, faces (luck.value_tables)
     luck_progress: np.ndarray  #: float64[C + 1, C + 1] a ruin's progress by total, claim value
+    luck_var: np.ndarray  #: float64[2, P] final-score variances: without the event's slot, one outcome's
+    luck_gh: np.ndarray  #: float64[2, K] Gauss-Hermite nodes and weights of N(0, 1) (luck.value_tables)
 
 
 def reach_size(t) -> int:
@@ -226,8 +228,9 @@ def new_state(
     ``luck_rows`` rows."""
     if luck is None:
         luck_par, lead, progress = np.zeros(1), np.zeros((1, 1)), np.zeros((1, 1))
+        gh = np.zeros((2, 1))
     else:
-        luck_par, lead, progress = luck
+        luck_par, lead, progress, gh = luck
     n_cards = t.card_kind.shape[0]
     n_col = t.n_stone_colours
     n_dice = t.dice_faces.shape[0]
@@ -297,6 +300,8 @@ def new_state(
         luck_val=np.zeros(n_players * n_dice, np.int64),
         luck_lead=lead,
         luck_progress=progress,
+        luck_var=np.zeros((2, n_players), np.float64),
+        luck_gh=gh,
     )
 
 
