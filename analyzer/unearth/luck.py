@@ -49,12 +49,14 @@ from analyzer.jit import njit
 from analyzer.luck import ACC_SHARE, event_begin, event_end, event_outcome, win_values
 from analyzer.unearth.claims import claim_winner
 from analyzer.unearth.codes import CardKind, WonderBonus
+from analyzer.unearth.hexgrid import GRID
 from analyzer.unearth.scoring import named_wonder_points, tiebreak_better
 from analyzer.unearth.state import (
     LUCK_KINDS,
     S_CUR,
     S_DECK_LEN,
     S_DECK_POS,
+    S_GAME,
     S_N_PLAYERS,
     S_N_SLOTS,
     S_ROLL_MOD,
@@ -81,12 +83,21 @@ LP_CARD = 7  #: points a delver card in hand is worth (consolation cards include
 LP_PACE = 8  #: points every seat still makes per pip of dice the ruins left still need
 LP_TEMPO = 9  #: strength a ruin gives the seat to move next (it may finish it first)
 LP_TABLEAU = 10  #: points a stone in a seat's tableau is worth (rings and wonders to come)
-LP_MODEL = 11  #: win values: 0 softmax at the temperature; 1 normal finals, pairwise; 2 normal, quadrature
+LP_MODEL = 11  #: win values: 0 softmax; normal finals: 1 pairwise, 2 by quadrature
 LP_VAR0 = 12  #: final-score variance (points^2) of every seat while the game runs
 LP_VAR_RUIN = 13  #: ... plus this per ruin left (in the deck and on the table)
 LP_VAR_CLAIM = 14  #: ... plus this times the Bernoulli variances of its pending claims' gains
 LP_GH = 15  #: Gauss-Hermite nodes of the quadrature (model 2)
-N_LUCK_PAR = 16
+LP_RACE = 16  #: pips a future die adds to a ruin (0: a seat's chance by ``share``, else the race)
+LP_RACE_POW = 17  #: how much better than a random die a future contesting die is (power of its CDF)
+LP_RING5 = 18  #: points a promised stone adds when it would close a ring (5 stones round a cell)
+LP_RING4 = 19  #: ... when a ring is two stones away (4 stones round, the two others free)
+LP_TAB = 20  #: 1: claim chances from the table after the plant slot (luck_par[N_LUCK_PAR + 1:])
+LP_LOG = 21  #: experiments: rows of the roll log (luck_log)
+N_LUCK_PAR = 22
+#: the claim table's shape: ranks (no die, then each die's), need buckets, turn order
+N_NEED = 8
+N_ORDER = 4
 #: tests only: a ``luck_par`` one longer plants a known bias (``tests/test_luck.py``
 #: shows the checks catch it): 1, a die's expectation taken in the state after its
 #: outcome (the actual roll already on the ruin, each face on top); 2, ``V`` after a reveal
@@ -109,6 +120,12 @@ PAR_NAMES = (
     "var_ruin",
     "var_claim",
     "gh",
+    "race",
+    "race_pow",
+    "ring5",
+    "ring4",
+    "tab",
+    "log",
 )
 
 
@@ -148,7 +165,38 @@ def value_tables(t, par):
     k = max(int(par[LP_GH]), 1) if len(par) > LP_GH else 1
     x, w = np.polynomial.hermite_e.hermegauss(k)
     gh = np.array([x, w / w.sum()], np.float64)
-    return np.array(par, np.float64), lead, progress, gh
+    rank, race = race_tables(t, par[LP_RACE_POW] if len(par) > LP_RACE_POW else 1.0)
+    if len(par) > LP_TAB and par[LP_TAB] > 0:
+        r1 = int(rank.max()) + 1
+        tab = np.array(par[N_LUCK_PAR + 1 :], np.float64).reshape(r1, r1, N_NEED, N_ORDER)
+        par = par[: N_LUCK_PAR + 1]
+    else:
+        tab = np.zeros((1, 1, 1, 1))
+    rows = int(par[LP_LOG]) if len(par) > LP_LOG else 0
+    log = np.zeros((max(rows, 1), 4), np.int64)
+    return np.array(par, np.float64), lead, progress, gh, rank, race, tab, log
+
+
+def race_tables(t, power):
+    """``rank[v, f]``: the tiebreak rank of a die of ``f`` faces showing ``v`` (1 the
+    worst, 0 no die), and ``race[r, m]``: the chance that ``m`` future dice all rank
+    at most ``r``, a future die being one of a seat's dice picked uniformly with a
+    uniform face, its CDF raised to ``power``."""
+    faces = t.dice_faces
+    top = int(faces.max())
+    keys = sorted({(v, int(f)) for f in faces for v in range(1, int(f) + 1)})
+    rank = np.zeros((top + 1, top + 1), np.int64)
+    for i, (v, f) in enumerate(keys):
+        rank[v, f] = i + 1
+    cdf = np.zeros(len(keys) + 1)
+    for i, (v, f) in enumerate(keys):
+        cdf[i + 1] = np.mean([min(v if g >= f else v - 1, g) / g for g in faces])
+    cdf[-1] = 1.0
+    cdf = cdf ** max(power, 1e-9)
+    m = np.arange(int(t.card_claim.max()) + 2, dtype=np.float64)
+    race = cdf[:, None] ** m[None, :]
+    race[0, 0] = 1.0
+    return rank, race
 
 
 @njit(inline="always")
@@ -242,6 +290,7 @@ def gather(s, t, slot, n):
     card = s.slot_card[slot]
     for p in range(n):
         sums[p] = 0.0
+        s.luck_rk[p] = 0
         s.luck_gain[p] = ruin_gain(s, t, p, card)
     k = 0
     total = 0
@@ -254,13 +303,16 @@ def gather(s, t, slot, n):
                 key = s.luck_lead[s.die_value[p, d], t.dice_faces[d]]
                 if key > sums[p]:
                     sums[p] = key
+                r = s.luck_rank[s.die_value[p, d], t.dice_faces[d]]
+                if r > s.luck_rk[p]:
+                    s.luck_rk[p] = r
                 total += s.die_value[p, d]
                 k += 1
     return k, total
 
 
 @njit
-def add_shares(s, t, claim, n, k, total, into_base, q, key_q):
+def add_shares(s, t, claim, n, k, total, into_base, q, key_q, rank_q):
     """Add to ``s.luck_vs`` (``s.luck_base`` if ``into_base``) each seat's chance of
     claiming the ruin :func:`gather` read times its gain there, with seat ``q``'s
     strength raised to ``key_q`` (``q = -1``: as gathered). A ruin whose total
@@ -278,9 +330,19 @@ def add_shares(s, t, claim, n, k, total, into_base, q, key_q):
             if s.luck_own[i] != w:
                 out[s.luck_own[i]] += s.luck_par[LP_CARD]
         return
+    nxt = (s.sc[S_CUR] + 1) % n
+    if s.luck_par[LP_RACE] > 0.0 or s.luck_par[LP_TAB] > 0.0:
+        if s.luck_par[LP_TAB] > 0.0:
+            table_shares(s, n, claim - total, nxt, q, rank_q)
+        else:
+            race_shares(s, n, claim - total, nxt, q, rank_q)
+        for p in range(n):
+            chance = s.luck_cdf[1, p]
+            out[p] += s.luck_par[LP_PENDING] * chance * gain[p]
+            var[p] += chance * (1.0 - chance) * gain[p] * gain[p]
+        return
     sums = s.luck_sum
     xa = s.luck_progress[total, claim]
-    nxt = (s.sc[S_CUR] + 1) % n
     den = 0.0
     for p in range(n):
         den += max(sums[p], key_q) if p == q else sums[p]
@@ -296,6 +358,109 @@ def add_shares(s, t, claim, n, k, total, into_base, q, key_q):
         var[p] += chance * (1.0 - chance) * gain[p] * gain[p]
 
 
+@njit(inline="always")
+def need_bucket(need):
+    """The claim table's bucket of the pips a ruin still needs: 1, 2, 3, 4, 5-6,
+    7-9, 10-13, 14 or more."""
+    if need <= 4:
+        return max(need, 1) - 1
+    if need <= 6:
+        return 4
+    if need <= 9:
+        return 5
+    if need <= 13:
+        return 6
+    return 7
+
+
+@njit
+def table_shares(s, n, need, nxt, q, rank_q):
+    """Each seat's chance of taking a ruin from the claim table (its best rank there,
+    the best of the others', the need, its turn order from seat ``nxt``), normalised
+    over the seats, into ``s.luck_cdf[1]``."""
+    out = s.luck_cdf[1]
+    best = s.luck_cdf[0]
+    for p in range(n):
+        best[p] = max(s.luck_rk[p], rank_q) if p == q else s.luck_rk[p]
+    nb = need_bucket(need)
+    total = 0.0
+    for p in range(n):
+        other = 0.0
+        for o in range(n):
+            if o != p and best[o] > other:
+                other = best[o]
+        j = min((p - nxt) % n, N_ORDER - 1)
+        out[p] = s.luck_tab[int(best[p]), int(other), nb, j]
+        total += out[p]
+    for p in range(n):
+        out[p] = out[p] / total if total > 0.0 else 1.0 / n
+
+
+@njit
+def log_rolls(s, t, n):
+    """Experiments: a row per ruin on the table and seat into ``s.luck_log``."""
+    nxt = (s.sc[S_CUR] + 1) % n
+    for slot in range(s.sc[S_N_SLOTS]):
+        card = s.slot_card[slot]
+        if card < 0:
+            continue
+        k, total = gather(s, t, slot, n)
+        nb = need_bucket(t.card_claim[card] - total)
+        for p in range(n):
+            other = 0
+            for o in range(n):
+                if o != p and s.luck_rk[o] > other:
+                    other = s.luck_rk[o]
+            j = min((p - nxt) % n, N_ORDER - 1)
+            row = s.luck_nlog[0]
+            if row >= s.luck_log.shape[0]:
+                return
+            r1 = s.luck_race.shape[0]
+            s.luck_log[row, 0] = s.sc[S_GAME]
+            s.luck_log[row, 1] = card
+            s.luck_log[row, 2] = p
+            s.luck_log[row, 3] = ((s.luck_rk[p] * r1 + other) * N_NEED + nb) * N_ORDER + j
+            s.luck_nlog[0] = row + 1
+
+
+@njit
+def race_shares(s, n, need, nxt, q, rank_q):
+    """Each seat's chance of taking a ruin whose dice still need ``need`` pips, into
+    ``s.luck_cdf[1]``: ``m = ceil(need / race)`` more dice come, in turn order from
+    seat ``nxt``, each a random die (``s.luck_race``); the seat whose best die (its
+    best there so far, ``s.luck_rk``, seat ``q``'s raised to ``rank_q``) ranks first
+    takes it (equal ranks share)."""
+    race = s.luck_race
+    m = int(math.ceil(need / s.luck_par[LP_RACE]))
+    m = min(max(m, 1), race.shape[1] - 1)
+    lo = s.luck_cdf[0]
+    out = s.luck_cdf[1]
+    hi = s.luck_sum  # scratch: the seats' strengths are not needed by the race
+    for p in range(n):
+        out[p] = 0.0
+    for r in range(1, race.shape[0]):
+        # C_p(r) = P(seat p's best die ranks <= r) = [best so far <= r] * race[r, m_p]
+        for p in range(n):
+            j = (p - nxt) % n
+            m_p = (m - j + n - 1) // n
+            b = max(s.luck_rk[p], rank_q) if p == q else s.luck_rk[p]
+            hi[p] = race[r, m_p] if b <= r else 0.0
+            lo[p] = race[r - 1, m_p] if b <= r - 1 else 0.0
+        for p in range(n):
+            mass = hi[p] - lo[p]
+            if mass <= 0.0:
+                continue
+            for o in range(n):
+                if o != p:
+                    mass *= lo[o]
+            out[p] += mass
+    total = 0.0
+    for p in range(n):
+        total += out[p]
+    for p in range(n):
+        out[p] = out[p] / total if total > 0.0 else 1.0 / n
+
+
 @njit
 def slot_value(s, t, slot, n, into_base):
     """Add to ``s.luck_vs[p]`` (``s.luck_base[p]`` if ``into_base``) seat ``p``'s
@@ -305,7 +470,7 @@ def slot_value(s, t, slot, n, into_base):
     if card < 0:
         return 0
     k, total = gather(s, t, slot, n)
-    add_shares(s, t, t.card_claim[card], n, k, total, into_base, -1, 0.0)
+    add_shares(s, t, t.card_claim[card], n, k, total, into_base, -1, 0.0, 0)
     return max(t.card_claim[card] - total, 0)
 
 
@@ -454,11 +619,48 @@ def final_shares(s, t, n):
 
 
 @njit
+def stone_worth(s, t, p):
+    """Points a stone promised to seat ``p`` is worth: ``stone``, plus ``ring5`` when
+    its tableau has a ring one stone from closing, else ``ring4`` for one two stones
+    from it (a free cell whose other neighbours are free)."""
+    worth = s.luck_par[LP_STONE]
+    if s.luck_par.shape[0] <= LP_RING4 or s.box[p, 1] < 0:
+        return worth
+    stone = s.stone[p]
+    centre = s.centre[p]
+    best = 0
+    for r in range(s.box[p, 0], s.box[p, 1] + 1):
+        for c in range(s.box[p, 2], s.box[p, 3] + 1):
+            cell = r * GRID + c
+            if stone[cell] >= 0 or centre[cell] >= 0:
+                continue
+            k = 0
+            ok = True
+            for j in range(6):
+                nb = t.neigh[cell, j]
+                if nb < 0:
+                    ok = False
+                elif stone[nb] >= 0:
+                    k += 1
+                elif centre[nb] >= 0:
+                    ok = False
+            if ok and k > best:
+                best = k
+                if best == 5:
+                    return worth + s.luck_par[LP_RING5]
+    if best == 4:
+        worth += s.luck_par[LP_RING4]
+    return worth
+
+
+@njit
 def luck_roll(s, t, q, d, slot, faces, natural):
     """Seat ``q``'s die ``d`` (in the air, rolled for ``slot``) shows ``natural``."""
     if not luck_on(s) or slot < 0:
         return
     n = s.sc[S_N_PLAYERS]
+    if s.luck_log.shape[0] > 1:
+        log_rolls(s, t, n)
     base_values(s, t, n, slot)
     acc = s.luck_acc
     vs = s.luck_vs
@@ -466,6 +668,7 @@ def luck_roll(s, t, q, d, slot, faces, natural):
     tau = temperature(s)
     prob = 1.0 / faces
     plant = _plant(s) == 1
+    worth = stone_worth(s, t, q)
     # the die is in the air (off every ruin): the ruin's other dice, once
     card = s.slot_card[slot]
     k = 0
@@ -485,12 +688,13 @@ def luck_roll(s, t, q, d, slot, faces, natural):
         if card >= 0:
             s.luck_val[k] = value
             key = s.luck_lead[value, faces]
-            add_shares(s, t, t.card_claim[card], n, k + 1, total + value, False, q, key)
+            rq = s.luck_rank[value, faces]
+            add_shares(s, t, t.card_claim[card], n, k + 1, total + value, False, q, key, rq)
             need = max(t.card_claim[card] - total - value, 0)
             for p in range(n):
                 vs[p] += s.luck_par[LP_PACE] * need / n
         if face <= t.stone_faces_max:
-            vs[q] += s.luck_par[LP_STONE]
+            vs[q] += worth
         actual = i > faces if plant else face == natural
         _outcome(s, n, tau, 0.0 if i > faces else prob, actual)
     event_end(acc, s.luck[KIND_DICE, 0], s.luck[KIND_DICE, 1], n)
