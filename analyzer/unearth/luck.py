@@ -54,6 +54,7 @@ from analyzer.unearth.scoring import named_wonder_points, tiebreak_better
 from analyzer.unearth.state import (
     LUCK_KINDS,
     S_CUR,
+    S_DDECK_N,
     S_DECK_LEN,
     S_DECK_POS,
     S_GAME,
@@ -68,8 +69,9 @@ KIND_DICE = 0
 KIND_REVEAL = 1
 KIND_TOKEN = 2
 KIND_RUIN = 3
+KIND_DRAW = 4
 N_KINDS = LUCK_KINDS
-KIND_NAMES = ("dice", "reveals", "tokens", "cenotaph")
+KIND_NAMES = ("dice", "reveals", "tokens", "cenotaph", "draws")
 
 #: the value estimate's parameters, in ``State.luck_par``
 LP_PROGRESS = 0  #: exponent of a ruin's progress (dice total / claim value)
@@ -94,7 +96,10 @@ LP_RING5 = 18  #: points a promised stone adds when it would close a ring (5 sto
 LP_RING4 = 19  #: ... when a ring is two stones away (4 stones round, the two others free)
 LP_TAB = 20  #: 1: claim chances from the table after the plant slot (luck_par[N_LUCK_PAR + 1:])
 LP_LOG = 21  #: experiments: rows of the roll log (luck_log)
-N_LUCK_PAR = 22
+LP_DRAW = 22  #: 1: a term at every delver card drawn in play, a kind worth ``LP_KIND + k`` points
+LP_KIND = 23  #: first of the delver kinds' worths (in the order of ``delvers.toml``)
+N_DELVER_KINDS = 10
+N_LUCK_PAR = LP_KIND + N_DELVER_KINDS
 #: the claim table's shape: ranks (no die, then each die's), need buckets, turn order
 N_NEED = 8
 N_ORDER = 4
@@ -126,7 +131,8 @@ PAR_NAMES = (
     "ring4",
     "tab",
     "log",
-)
+    "draw",
+) + tuple(f"kind{k}" for k in range(N_DELVER_KINDS))
 
 
 def load_value_params(players: int | None = None) -> np.ndarray:
@@ -802,6 +808,37 @@ def luck_removed_ruin(s, t, p, n_rem, actual):
         vs[p] += ruin_gain(s, t, p, s.removed[i])
         _outcome(s, n, tau, 1.0 / n_rem, i == actual)
     event_end(acc, s.luck[KIND_RUIN, 0], s.luck[KIND_RUIN, 1], n)
+
+
+@njit
+def luck_draw(s, t, p, kind):
+    """Seat ``p`` has just drawn a delver card of ``kind`` (-1: none was left): it was
+    uniform over the draw pile (the cards left in it and this one; after a
+    reshuffle, the discards that made it), counted by kind."""
+    if not luck_on(s) or kind < 0 or s.luck_par[LP_DRAW] <= 0.0:
+        return
+    n = s.sc[S_N_PLAYERS]
+    counts = s.luck_cnt
+    for k in range(counts.shape[0]):
+        counts[k] = 0
+    left = s.sc[S_DDECK_N]
+    for i in range(left):
+        counts[s.ddeck[i]] += 1
+    counts[kind] += 1
+    base_values(s, t, n, -1)
+    acc = s.luck_acc
+    vs = s.luck_vs
+    event_begin(acc, n)
+    tau = temperature(s)
+    for k in range(counts.shape[0]):
+        if counts[k] == 0:
+            continue
+        for r in range(n):
+            vs[r] = s.luck_base[r]
+            s.luck_var[1, r] = s.luck_var[0, r]
+        vs[p] += s.luck_par[LP_KIND + k]
+        _outcome(s, n, tau, counts[k] / (left + 1.0), k == kind)
+    event_end(acc, s.luck[KIND_DRAW, 0], s.luck[KIND_DRAW, 1], n)
 
 
 @njit

@@ -113,7 +113,7 @@ N_CLAIM_COLS = 10
 MAX_CLAIMS_PER_GAME = 64
 
 #: kinds of chance event the luck terms are summed by (analyzer.unearth.luck.KIND_*)
-LUCK_KINDS = 4
+LUCK_KINDS = 5
 MAX_TURNS = 2000  #: safety cap; a game reaching it is flagged in S_ABORTED
 #: game turns without a claim after which the strategies break a stalemate
 #: (strategies.break_stall); normal play never goes near it
@@ -213,6 +213,7 @@ class State(NamedTuple):
     luck_tab: np.ndarray  #: float64[R + 1, R + 1, NB, 4] claim chances by ranks, need, order
     luck_log: np.ndarray  #: int64[rows, 4] experiments: (game, card, seat, cell) at each roll
     luck_nlog: np.ndarray  #: int64[1] rows of ``luck_log`` written
+    luck_cnt: np.ndarray  #: int64[K] the delver draw pile by kind (luck.luck_draw)
 
 
 def reach_size(t) -> int:
@@ -318,6 +319,7 @@ def new_state(
         luck_tab=tab,
         luck_log=log,
         luck_nlog=np.zeros(1, np.int64),
+        luck_cnt=np.zeros(k, np.int64),
     )
 
 
