@@ -33,7 +33,9 @@ import numpy as np
 from analyzer.luck import adjusted, coordinate_search, residual
 from analyzer.unearth.game import make_job, play_raw
 from analyzer.unearth.luck import (
+    LP_DRAW,
     LP_GH,
+    LP_KIND,
     LP_LOG,
     LP_MODEL,
     LP_RACE,
@@ -44,6 +46,7 @@ from analyzer.unearth.luck import (
     LP_VAR0,
     LP_VAR_CLAIM,
     LP_VAR_RUIN,
+    N_DELVER_KINDS,
     N_LUCK_PAR,
     N_NEED,
     N_ORDER,
@@ -61,9 +64,10 @@ FIT = {
 }
 RACE_FIT = ("race", "race_pow", "pending", "stone", "card")
 RING_FIT = ("ring5", "ring4", "stone")
+DRAW_FIT = tuple(f"kind{k}" for k in range(N_DELVER_KINDS))
 
 
-def row(variant: str, players: int, gh: int = 8, race: bool = False, ring=False) -> np.ndarray:
+def row(variant: str, players: int, gh=8, race=False, ring=False, draw=False) -> np.ndarray:
     """The shipped row of ``players`` with ``variant``'s switch and start values."""
     par = load_value_params(players)
     par[LP_MODEL] = VARIANTS[variant]
@@ -72,6 +76,9 @@ def row(variant: str, players: int, gh: int = 8, race: bool = False, ring=False)
         par[LP_VAR_RUIN] = 6.0
         par[LP_VAR_CLAIM] = 3.0
         par[LP_GH] = gh
+    if draw:
+        par[LP_DRAW] = 1.0
+        par[LP_KIND : LP_KIND + N_DELVER_KINDS] = 0.5
     if ring:
         par[LP_RING5] = 3.0
         par[LP_RING4] = 1.0
@@ -127,9 +134,10 @@ def with_table(par, tab):
     return out
 
 
-def fit(variant, players, games, seed, rounds, gh, race, ring, table=False):
-    par = row(variant, players, gh, race, ring)
+def fit(variant, players, games, seed, rounds, gh, race, ring, table=False, draw=False):
+    par = row(variant, players, gh, race, ring, draw)
     names = FIT[variant] + (RACE_FIT if race else ()) + (RING_FIT if ring else ())
+    names += DRAW_FIT if draw else ()
     if table:
         par = with_table(par, claim_table(players, games, seed + 100 + players))
         names += ("pending", "stone", "claimed")
@@ -200,6 +208,7 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--race", action="store_true", help="claim chances by the dice race")
     ap.add_argument("--table", action="store_true", help="claim chances from a measured table")
+    ap.add_argument("--draw", action="store_true", help="terms at delver draws, worths by kind")
     ap.add_argument("--ring", action="store_true", help="a promised stone's worth by its rings")
     ap.add_argument("--gh", type=int, default=8, help="quadrature nodes")
     ap.add_argument("--games", type=int, default=20000, help="benchmark games")
@@ -211,10 +220,19 @@ def main(argv=None):
     for n in (4, 2):
         if a.fit_games:
             rows[n] = fit(
-                a.variant, n, a.fit_games, a.train_seed, a.rounds, a.gh, a.race, a.ring, a.table
+                a.variant,
+                n,
+                a.fit_games,
+                a.train_seed,
+                a.rounds,
+                a.gh,
+                a.race,
+                a.ring,
+                a.table,
+                a.draw,
             )
         else:
-            rows[n] = row(a.variant, n, a.gh, a.race, a.ring)
+            rows[n] = row(a.variant, n, a.gh, a.race, a.ring, a.draw)
         shown = dict(zip(PAR_NAMES, rows[n][: len(PAR_NAMES)].round(4), strict=True))
         print(f"{a.variant} {n}p: {shown}")
     before = bench(load_value_params(4), load_value_params(2), a.games, a.seed)
