@@ -8,8 +8,13 @@ benchmark's three interval ratios on the benchmark's seeds (``bench_luck.py``:
 2 players, seats swapped, paired), today's shipped ``V`` beside it, on the same
 games.
 
-    .venv/bin/python benchmarks/luck_vnext.py --variant normal --fit-games 1500 \\
-        --games 20000
+The variants' engine side is not shipped (none beat today's ``V`` at its cost):
+apply it in a scratch worktree first (it applies to the commit that added it,
+where ``docs/statistics.md`` reports the figures)::
+
+    git apply benchmarks/luck_vnext.patch
+    .venv/bin/python benchmarks/luck_vnext.py --variant pairwise --draw --ring \\
+        --fit-games 1500 --games 20000
 
 Variants (parameters of ``analyzer.unearth.luck``, on top of the shipped row of
 each player count):
@@ -18,7 +23,15 @@ each player count):
 - ``pairwise``/``normal``: each seat's final score normal around its score value,
   variance ``var0 + var_ruin * ruins left + var_claim * (Bernoulli variances of
   its pending claims' gains)``; the win value is the chance of being highest,
-  pairwise products (``pairwise``) or Gauss-Hermite quadrature (``normal``).
+  pairwise products (``pairwise``) or Gauss-Hermite quadrature (``normal``);
+- ``--race``: a seat's chance of a pending claim by a dice race (the pips the
+  ruin needs come as random dice in turn order; the best die takes it);
+- ``--table``: that chance from a table measured on other games (seeds
+  ``--train-seed`` + 100 + player count): by the seat's best die there, the
+  others' best, the pips needed and the turn order;
+- ``--ring``: a promised stone worth more when its tableau has a ring one (or
+  two) stones from closing;
+- ``--draw``: a luck term at every delver card drawn in play, a worth per kind.
 
 Prints figures; asserts nothing.
 """
@@ -30,29 +43,9 @@ import time
 
 import numpy as np
 
+import analyzer.unearth.luck as uluck
 from analyzer.luck import adjusted, coordinate_search, residual
 from analyzer.unearth.game import make_job, play_raw
-from analyzer.unearth.luck import (
-    LP_DRAW,
-    LP_GH,
-    LP_KIND,
-    LP_LOG,
-    LP_MODEL,
-    LP_RACE,
-    LP_RACE_POW,
-    LP_RING4,
-    LP_RING5,
-    LP_TAB,
-    LP_VAR0,
-    LP_VAR_CLAIM,
-    LP_VAR_RUIN,
-    N_DELVER_KINDS,
-    N_LUCK_PAR,
-    N_NEED,
-    N_ORDER,
-    PAR_NAMES,
-    load_value_params,
-)
 from analyzer.unearth.state import C_CARD, C_GAME, C_WINNER
 
 VARIANTS = {"shipped": 0, "pairwise": 1, "normal": 2}
@@ -64,27 +57,27 @@ FIT = {
 }
 RACE_FIT = ("race", "race_pow", "pending", "stone", "card")
 RING_FIT = ("ring5", "ring4", "stone")
-DRAW_FIT = tuple(f"kind{k}" for k in range(N_DELVER_KINDS))
+DRAW_FIT = tuple(f"kind{k}" for k in range(10))  # the delver kinds of delvers.toml
 
 
 def row(variant: str, players: int, gh=8, race=False, ring=False, draw=False) -> np.ndarray:
     """The shipped row of ``players`` with ``variant``'s switch and start values."""
-    par = load_value_params(players)
-    par[LP_MODEL] = VARIANTS[variant]
+    par = uluck.load_value_params(players)
+    par[uluck.LP_MODEL] = VARIANTS[variant]
     if variant != "shipped":
-        par[LP_VAR0] = 8.0
-        par[LP_VAR_RUIN] = 6.0
-        par[LP_VAR_CLAIM] = 3.0
-        par[LP_GH] = gh
+        par[uluck.LP_VAR0] = 8.0
+        par[uluck.LP_VAR_RUIN] = 6.0
+        par[uluck.LP_VAR_CLAIM] = 3.0
+        par[uluck.LP_GH] = gh
     if draw:
-        par[LP_DRAW] = 1.0
-        par[LP_KIND : LP_KIND + N_DELVER_KINDS] = 0.5
+        par[uluck.LP_DRAW] = 1.0
+        par[uluck.LP_KIND : uluck.LP_KIND + uluck.N_DELVER_KINDS] = 0.5
     if ring:
-        par[LP_RING5] = 3.0
-        par[LP_RING4] = 1.0
+        par[uluck.LP_RING5] = 3.0
+        par[uluck.LP_RING4] = 1.0
     if race:
-        par[LP_RACE] = 4.0
-        par[LP_RACE_POW] = 1.5
+        par[uluck.LP_RACE] = 4.0
+        par[uluck.LP_RACE_POW] = 1.5
     return par
 
 
@@ -105,8 +98,8 @@ def claim_table(players, games, seed, prior=10.0):
     (its best rank there, the others' best, the pips the ruin needs, its turn
     order) and whether it took that ruin in the end; each cell's rate, shrunk
     towards its rank pair's rate by ``prior`` games."""
-    par = load_value_params(players)
-    par[LP_LOG] = games * 1500 * players
+    par = uluck.load_value_params(players)
+    par[uluck.LP_LOG] = games * 1500 * players
     job = make_job(players, "balanced", seed)
     _, _, claims, s = play_raw(job, 0, games, luck_par=par)
     log = s.luck_log[: s.luck_nlog[0]]
@@ -115,7 +108,7 @@ def claim_table(players, games, seed, prior=10.0):
     winner[claims[:, C_GAME] * n_cards + claims[:, C_CARD]] = claims[:, C_WINNER]
     won = (winner[log[:, 0] * n_cards + log[:, 1]] == log[:, 2]).astype(float)
     r1 = int(s.luck_race.shape[0])
-    size = r1 * r1 * N_NEED * N_ORDER
+    size = r1 * r1 * uluck.N_NEED * uluck.N_ORDER
     seen = np.bincount(log[:, 3], minlength=size).reshape(r1, r1, -1)
     wins = np.bincount(log[:, 3], weights=won, minlength=size).reshape(r1, r1, -1)
     pair = (wins.sum(axis=2) + 1.0) / (seen.sum(axis=2) + players)
@@ -128,9 +121,9 @@ def claim_table(players, games, seed, prior=10.0):
 
 
 def with_table(par, tab):
-    out = np.concatenate([par[:N_LUCK_PAR], [0.0], tab])
-    out[LP_TAB] = 1.0
-    out[LP_LOG] = 0.0
+    out = np.concatenate([par[: uluck.N_LUCK_PAR], [0.0], tab])
+    out[uluck.LP_TAB] = 1.0
+    out[uluck.LP_LOG] = 0.0
     return out
 
 
@@ -146,7 +139,7 @@ def fit(variant, players, games, seed, rounds, gh, race, ring, table=False, draw
         return value * step**sign if name in names else value
 
     runs = [training(players, games, seed + players)]
-    head = len(PAR_NAMES)
+    head = len(uluck.PAR_NAMES)
 
     def objective(p):
         return residual(runs, p)
@@ -157,7 +150,7 @@ def fit(variant, players, games, seed, rounds, gh, race, ring, table=False, draw
     best = coordinate_search(
         lambda p: objective(np.concatenate([p, par[head:]])),
         par[:head],
-        PAR_NAMES,
+        uluck.PAR_NAMES,
         rounds=rounds,
         move=move_all,
         log=lambda line: print(f"  fit {players}p: {line}", flush=True),
@@ -216,6 +209,11 @@ def main(argv=None):
     ap.add_argument("--cost-games", type=int, default=2000)
     ap.add_argument("--cost-rounds", type=int, default=3)
     a = ap.parse_args(argv)
+    if not hasattr(uluck, "LP_MODEL"):
+        raise SystemExit(
+            "luck_vnext: the engine lacks the variants' parameters; in a scratch "
+            "worktree run: git apply benchmarks/luck_vnext.patch"
+        )
     rows = {}
     for n in (4, 2):
         if a.fit_games:
@@ -233,16 +231,16 @@ def main(argv=None):
             )
         else:
             rows[n] = row(a.variant, n, a.gh, a.race, a.ring, a.draw)
-        shown = dict(zip(PAR_NAMES, rows[n][: len(PAR_NAMES)].round(4), strict=True))
+        shown = dict(zip(uluck.PAR_NAMES, rows[n][: len(uluck.PAR_NAMES)].round(4), strict=True))
         print(f"{a.variant} {n}p: {shown}")
-    before = bench(load_value_params(4), load_value_params(2), a.games, a.seed)
+    before = bench(uluck.load_value_params(4), uluck.load_value_params(2), a.games, a.seed)
     after = bench(rows[4], rows[2], a.games, a.seed)
     for label, x, y in zip(("(a)", "(b)", "(c)"), before, after, strict=True):
         print(f"{label} interval ratio: shipped {x:.3f}, {a.variant} {y:.3f} ({a.games} games)")
     if a.cost_games:
         print(
             f"cost (4 players, {a.cost_games} games, median of {a.cost_rounds}): shipped "
-            f"{cost(load_value_params(4), a.cost_games, a.cost_rounds, a.seed):.3f}, "
+            f"{cost(uluck.load_value_params(4), a.cost_games, a.cost_rounds, a.seed):.3f}, "
             f"{a.variant} {cost(rows[4], a.cost_games, a.cost_rounds, a.seed):.3f}"
         )
 
