@@ -57,10 +57,11 @@ FIT = {
 }
 RACE_FIT = ("race", "race_pow", "pending", "stone", "card")
 RING_FIT = ("ring5", "ring4", "stone")
+SUBST_FIT = ("subst", "pending", "claimed")
 DRAW_FIT = tuple(f"kind{k}" for k in range(10))  # the delver kinds of delvers.toml
 
 
-def row(variant: str, players: int, gh=8, race=False, ring=False, draw=False) -> np.ndarray:
+def row(variant, players, gh=8, race=False, ring=False, draw=False, subst=False) -> np.ndarray:
     """The shipped row of ``players`` with ``variant``'s switch and start values."""
     par = uluck.load_value_params(players)
     par[uluck.LP_MODEL] = VARIANTS[variant]
@@ -69,9 +70,12 @@ def row(variant: str, players: int, gh=8, race=False, ring=False, draw=False) ->
         par[uluck.LP_VAR_RUIN] = 6.0
         par[uluck.LP_VAR_CLAIM] = 3.0
         par[uluck.LP_GH] = gh
+    if subst:
+        par[uluck.LP_SUBST] = 0.5
     if draw:
         par[uluck.LP_DRAW] = 1.0
-        par[uluck.LP_KIND : uluck.LP_KIND + uluck.N_DELVER_KINDS] = 0.5
+        # distinct start worths (equal ones would make every draw's term 0)
+        par[uluck.LP_KIND : uluck.LP_KIND + uluck.N_DELVER_KINDS] = np.linspace(0.3, 1.2, 10)
     if ring:
         par[uluck.LP_RING5] = 3.0
         par[uluck.LP_RING4] = 1.0
@@ -127,10 +131,13 @@ def with_table(par, tab):
     return out
 
 
-def fit(variant, players, games, seed, rounds, gh, race, ring, table=False, draw=False):
-    par = row(variant, players, gh, race, ring, draw)
+def fit(
+    variant, players, games, seed, rounds, gh, race, ring, table=False, draw=False, subst=False
+):
+    par = row(variant, players, gh, race, ring, draw, subst)
     names = FIT[variant] + (RACE_FIT if race else ()) + (RING_FIT if ring else ())
     names += DRAW_FIT if draw else ()
+    names += SUBST_FIT if subst else ()
     if table:
         par = with_table(par, claim_table(players, games, seed + 100 + players))
         names += ("pending", "stone", "claimed")
@@ -176,6 +183,25 @@ def bench(par4, par2, games, seed):
     return a["ratio"], b["ratio"], c["ratio"]
 
 
+def mean_zero(par, players, games, seed):
+    """Each kind's summed terms over ``games`` games, seat 0's win and score and the
+    seats' summed score, their means in standard errors (games independent;
+    unbiased terms: within about +-2 of 0)."""
+    job = make_job(players, "balanced", seed)
+    _, _, _, s = play_raw(job, 0, games, luck_par=par)
+    luck = s.luck_out.reshape(games, players, -1, 2)
+    out = []
+    for k, name in enumerate(uluck.KIND_NAMES):
+        for label, x in (
+            ("seat 0 win", luck[:, 0, k, 0]),
+            ("seat 0 score", luck[:, 0, k, 1]),
+            ("all scores", luck[:, :, k, 1].sum(axis=1)),
+        ):
+            if x.std() > 0:
+                out.append(f"{name} {label} {x.mean() / (x.std(ddof=1) / np.sqrt(games)):+.2f}")
+    print(f"mean zero, {players} players, {games} games (z): " + ", ".join(out))
+
+
 def cost(par, games, rounds, seed):
     """CPU seconds of ``games`` 4-player games with ``par`` over the terms off."""
     on = make_job(4, "balanced", seed)
@@ -201,12 +227,14 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--race", action="store_true", help="claim chances by the dice race")
     ap.add_argument("--table", action="store_true", help="claim chances from a measured table")
+    ap.add_argument("--subst", action="store_true", help="a claim displaces the mean gain")
     ap.add_argument("--draw", action="store_true", help="terms at delver draws, worths by kind")
     ap.add_argument("--ring", action="store_true", help="a promised stone's worth by its rings")
     ap.add_argument("--gh", type=int, default=8, help="quadrature nodes")
     ap.add_argument("--games", type=int, default=20000, help="benchmark games")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--cost-games", type=int, default=2000)
+    ap.add_argument("--check", type=int, default=0, help="games of the mean-zero check (0: none)")
     ap.add_argument("--cost-rounds", type=int, default=3)
     a = ap.parse_args(argv)
     if not hasattr(uluck, "LP_MODEL"):
@@ -228,15 +256,19 @@ def main(argv=None):
                 a.ring,
                 a.table,
                 a.draw,
+                a.subst,
             )
         else:
-            rows[n] = row(a.variant, n, a.gh, a.race, a.ring, a.draw)
+            rows[n] = row(a.variant, n, a.gh, a.race, a.ring, a.draw, a.subst)
         shown = dict(zip(uluck.PAR_NAMES, rows[n][: len(uluck.PAR_NAMES)].round(4), strict=True))
         print(f"{a.variant} {n}p: {shown}")
     before = bench(uluck.load_value_params(4), uluck.load_value_params(2), a.games, a.seed)
     after = bench(rows[4], rows[2], a.games, a.seed)
     for label, x, y in zip(("(a)", "(b)", "(c)"), before, after, strict=True):
         print(f"{label} interval ratio: shipped {x:.3f}, {a.variant} {y:.3f} ({a.games} games)")
+    if a.check:
+        for n in (4, 2):
+            mean_zero(rows[n], n, a.check, a.seed + 500)
     if a.cost_games:
         print(
             f"cost (4 players, {a.cost_games} games, median of {a.cost_rounds}): shipped "

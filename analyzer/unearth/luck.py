@@ -99,7 +99,10 @@ LP_LOG = 21  #: experiments: rows of the roll log (luck_log)
 LP_DRAW = 22  #: 1: a term at every delver card drawn in play, a kind worth ``LP_KIND + k`` points
 LP_KIND = 23  #: first of the delver kinds' worths (in the order of ``delvers.toml``)
 N_DELVER_KINDS = 10
-N_LUCK_PAR = LP_KIND + N_DELVER_KINDS
+LP_SUBST = (
+    LP_KIND + N_DELVER_KINDS
+)  #: share of a seat's mean gain over the table a pending claim displaces
+N_LUCK_PAR = LP_SUBST + 1
 #: the claim table's shape: ranks (no die, then each die's), need buckets, turn order
 N_NEED = 8
 N_ORDER = 4
@@ -109,30 +112,34 @@ N_ORDER = 4
 #: reads the hidden deck order (a bonus when the card matches the next one's colour)
 LP_PLANT = N_LUCK_PAR
 PAR_NAMES = (
-    "progress",
-    "lead",
-    "stone",
-    "tau0",
-    "tau1",
-    "claimed",
-    "pending",
-    "card",
-    "pace",
-    "tempo",
-    "tableau",
-    "model",
-    "var0",
-    "var_ruin",
-    "var_claim",
-    "gh",
-    "race",
-    "race_pow",
-    "ring5",
-    "ring4",
-    "tab",
-    "log",
-    "draw",
-) + tuple(f"kind{k}" for k in range(N_DELVER_KINDS))
+    (
+        "progress",
+        "lead",
+        "stone",
+        "tau0",
+        "tau1",
+        "claimed",
+        "pending",
+        "card",
+        "pace",
+        "tempo",
+        "tableau",
+        "model",
+        "var0",
+        "var_ruin",
+        "var_claim",
+        "gh",
+        "race",
+        "race_pow",
+        "ring5",
+        "ring4",
+        "tab",
+        "log",
+        "draw",
+    )
+    + tuple(f"kind{k}" for k in range(N_DELVER_KINDS))
+    + ("subst",)
+)
 
 
 def load_value_params(players: int | None = None) -> np.ndarray:
@@ -360,7 +367,7 @@ def add_shares(s, t, claim, n, k, total, into_base, q, key_q, rank_q):
             if p == nxt:
                 mine += s.luck_par[LP_TEMPO]
             chance += xa * mine / den
-        out[p] += s.luck_par[LP_PENDING] * chance * gain[p]
+        out[p] += s.luck_par[LP_PENDING] * chance * (gain[p] - s.luck_gbar[p])
         var[p] += chance * (1.0 - chance) * gain[p] * gain[p]
 
 
@@ -497,6 +504,18 @@ def base_values(s, t, n, skip):
     scarcest_colours(s, t, n)
     for p in range(n):
         s.luck_var[0, p] = 0.0
+        s.luck_gbar[p] = 0.0
+    if s.luck_par[LP_SUBST] > 0.0:
+        m = 0
+        for slot in range(s.sc[S_N_SLOTS]):
+            card = s.slot_card[slot]
+            if card >= 0:
+                m += 1
+                for p in range(n):
+                    s.luck_gbar[p] += ruin_gain(s, t, p, card)
+        for p in range(n):
+            s.luck_gbar[p] = s.luck_par[LP_SUBST] * s.luck_gbar[p] / max(m, 1)
+    for p in range(n):
         cards = 0
         for kind in range(s.hand.shape[1]):
             cards += s.hand[p, kind]

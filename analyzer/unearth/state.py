@@ -214,6 +214,7 @@ class State(NamedTuple):
     luck_log: np.ndarray  #: int64[rows, 4] experiments: (game, card, seat, cell) at each roll
     luck_nlog: np.ndarray  #: int64[1] rows of ``luck_log`` written
     luck_cnt: np.ndarray  #: int64[K] the delver draw pile by kind (luck.luck_draw)
+    luck_gbar: np.ndarray  #: float64[P] subst times each seat's mean gain over the table
 
 
 def reach_size(t) -> int:
@@ -320,6 +321,7 @@ def new_state(
         luck_log=log,
         luck_nlog=np.zeros(1, np.int64),
         luck_cnt=np.zeros(k, np.int64),
+        luck_gbar=np.zeros(n_players, np.float64),
     )
 
 
