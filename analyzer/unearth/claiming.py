@@ -10,7 +10,6 @@ from analyzer.jit import njit
 from analyzer.unearth.claims import RANK_DICE, claim_winner, player_rank
 from analyzer.unearth.codes import CardKind, WonderEffect
 from analyzer.unearth.end_of_age import reveal, table_empty
-from analyzer.unearth.luck import luck_draw
 from analyzer.unearth.modifiers import owns_effect
 from analyzer.unearth.state import (
     C_CARD,
@@ -144,9 +143,9 @@ def check_claims(s, t):
                 if owner[j] == q:
                     had += 1
             for _ in range(had):
-                luck_draw(s, t, q, draw_delver(s, q, True))
+                draw_delver(s, q, True)
             if had == 0 and winner >= 0 and owns_effect(s, t, q, WonderEffect.FLAME) >= 0:
-                luck_draw(s, t, q, draw_delver(s, q, True))
+                draw_delver(s, q, True)
         for q in range(n_players):
             for d in range(s.die_slot.shape[1]):
                 if s.die_slot[q, d] == slot:

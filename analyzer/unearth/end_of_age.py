@@ -6,7 +6,7 @@ event (Day of Rest, The Gathering, Festival) or a city that stays in the slot.
 
 from analyzer.jit import njit
 from analyzer.unearth.codes import CardKind, EventEffect
-from analyzer.unearth.luck import luck_draw, luck_reveal
+from analyzer.unearth.luck import luck_reveal
 from analyzer.unearth.state import (
     EV_EVENT,
     EV_REVEAL,
@@ -39,7 +39,7 @@ def reveal(s, t, slot):
             for i in range(n_players):
                 p = (s.sc[S_CUR] + i) % n_players
                 for _ in range(t.card_amount[card]):
-                    luck_draw(s, t, p, draw_delver(s, p, True))
+                    draw_delver(s, p, True)
         elif eff == EventEffect.ROLL_MODIFIER:
             s.sc[S_ROLL_MOD] += t.card_amount[card]
         return

@@ -39,25 +39,21 @@ valued by its outcome. The parameters are fitted per player count
 
 from __future__ import annotations
 
-import math
 import tomllib
 from importlib import resources
 
 import numpy as np
 
 from analyzer.jit import njit
-from analyzer.luck import ACC_SHARE, event_begin, event_end, event_outcome, win_values
+from analyzer.luck import ACC_SHARE, event_begin, event_end, event_outcome
 from analyzer.unearth.claims import claim_winner
 from analyzer.unearth.codes import CardKind, WonderBonus
-from analyzer.unearth.hexgrid import GRID
 from analyzer.unearth.scoring import named_wonder_points, tiebreak_better
 from analyzer.unearth.state import (
     LUCK_KINDS,
     S_CUR,
-    S_DDECK_N,
     S_DECK_LEN,
     S_DECK_POS,
-    S_GAME,
     S_N_PLAYERS,
     S_N_SLOTS,
     S_ROLL_MOD,
@@ -69,9 +65,8 @@ KIND_DICE = 0
 KIND_REVEAL = 1
 KIND_TOKEN = 2
 KIND_RUIN = 3
-KIND_DRAW = 4
 N_KINDS = LUCK_KINDS
-KIND_NAMES = ("dice", "reveals", "tokens", "cenotaph", "draws")
+KIND_NAMES = ("dice", "reveals", "tokens", "cenotaph")
 
 #: the value estimate's parameters, in ``State.luck_par``
 LP_PROGRESS = 0  #: exponent of a ruin's progress (dice total / claim value)
@@ -85,60 +80,24 @@ LP_CARD = 7  #: points a delver card in hand is worth (consolation cards include
 LP_PACE = 8  #: points every seat still makes per pip of dice the ruins left still need
 LP_TEMPO = 9  #: strength a ruin gives the seat to move next (it may finish it first)
 LP_TABLEAU = 10  #: points a stone in a seat's tableau is worth (rings and wonders to come)
-LP_MODEL = 11  #: win values: 0 softmax; normal finals: 1 pairwise, 2 by quadrature
-LP_VAR0 = 12  #: final-score variance (points^2) of every seat while the game runs
-LP_VAR_RUIN = 13  #: ... plus this per ruin left (in the deck and on the table)
-LP_VAR_CLAIM = 14  #: ... plus this times the Bernoulli variances of its pending claims' gains
-LP_GH = 15  #: Gauss-Hermite nodes of the quadrature (model 2)
-LP_RACE = 16  #: pips a future die adds to a ruin (0: a seat's chance by ``share``, else the race)
-LP_RACE_POW = 17  #: how much better than a random die a future contesting die is (power of its CDF)
-LP_RING5 = 18  #: points a promised stone adds when it would close a ring (5 stones round a cell)
-LP_RING4 = 19  #: ... when a ring is two stones away (4 stones round, the two others free)
-LP_TAB = 20  #: 1: claim chances from the table after the plant slot (luck_par[N_LUCK_PAR + 1:])
-LP_LOG = 21  #: experiments: rows of the roll log (luck_log)
-LP_DRAW = 22  #: 1: a term at every delver card drawn in play, a kind worth ``LP_KIND + k`` points
-LP_KIND = 23  #: first of the delver kinds' worths (in the order of ``delvers.toml``)
-N_DELVER_KINDS = 10
-LP_SUBST = (
-    LP_KIND + N_DELVER_KINDS
-)  #: share of a seat's mean gain over the table a pending claim displaces
-N_LUCK_PAR = LP_SUBST + 1
-#: the claim table's shape: ranks (no die, then each die's), need buckets, turn order
-N_NEED = 8
-N_ORDER = 4
+N_LUCK_PAR = 11
 #: tests only: a ``luck_par`` one longer plants a known bias (``tests/test_luck.py``
 #: shows the checks catch it): 1, a die's expectation taken in the state after its
 #: outcome (the actual roll already on the ruin, each face on top); 2, ``V`` after a reveal
 #: reads the hidden deck order (a bonus when the card matches the next one's colour)
 LP_PLANT = N_LUCK_PAR
 PAR_NAMES = (
-    (
-        "progress",
-        "lead",
-        "stone",
-        "tau0",
-        "tau1",
-        "claimed",
-        "pending",
-        "card",
-        "pace",
-        "tempo",
-        "tableau",
-        "model",
-        "var0",
-        "var_ruin",
-        "var_claim",
-        "gh",
-        "race",
-        "race_pow",
-        "ring5",
-        "ring4",
-        "tab",
-        "log",
-        "draw",
-    )
-    + tuple(f"kind{k}" for k in range(N_DELVER_KINDS))
-    + ("subst",)
+    "progress",
+    "lead",
+    "stone",
+    "tau0",
+    "tau1",
+    "claimed",
+    "pending",
+    "card",
+    "pace",
+    "tempo",
+    "tableau",
 )
 
 
@@ -175,41 +134,7 @@ def value_tables(t, par):
     with np.errstate(divide="ignore", invalid="ignore"):
         progress = np.where(claim > 0, (total / np.maximum(claim, 1)) ** par[LP_PROGRESS], 0.0)
     progress[0, :] = 0.0
-    k = max(int(par[LP_GH]), 1) if len(par) > LP_GH else 1
-    x, w = np.polynomial.hermite_e.hermegauss(k)
-    gh = np.array([x, w / w.sum()], np.float64)
-    rank, race = race_tables(t, par[LP_RACE_POW] if len(par) > LP_RACE_POW else 1.0)
-    if len(par) > LP_TAB and par[LP_TAB] > 0:
-        r1 = int(rank.max()) + 1
-        tab = np.array(par[N_LUCK_PAR + 1 :], np.float64).reshape(r1, r1, N_NEED, N_ORDER)
-        par = par[: N_LUCK_PAR + 1]
-    else:
-        tab = np.zeros((1, 1, 1, 1))
-    rows = int(par[LP_LOG]) if len(par) > LP_LOG else 0
-    log = np.zeros((max(rows, 1), 4), np.int64)
-    return np.array(par, np.float64), lead, progress, gh, rank, race, tab, log
-
-
-def race_tables(t, power):
-    """``rank[v, f]``: the tiebreak rank of a die of ``f`` faces showing ``v`` (1 the
-    worst, 0 no die), and ``race[r, m]``: the chance that ``m`` future dice all rank
-    at most ``r``, a future die being one of a seat's dice picked uniformly with a
-    uniform face, its CDF raised to ``power``."""
-    faces = t.dice_faces
-    top = int(faces.max())
-    keys = sorted({(v, int(f)) for f in faces for v in range(1, int(f) + 1)})
-    rank = np.zeros((top + 1, top + 1), np.int64)
-    for i, (v, f) in enumerate(keys):
-        rank[v, f] = i + 1
-    cdf = np.zeros(len(keys) + 1)
-    for i, (v, f) in enumerate(keys):
-        cdf[i + 1] = np.mean([min(v if g >= f else v - 1, g) / g for g in faces])
-    cdf[-1] = 1.0
-    cdf = cdf ** max(power, 1e-9)
-    m = np.arange(int(t.card_claim.max()) + 2, dtype=np.float64)
-    race = cdf[:, None] ** m[None, :]
-    race[0, 0] = 1.0
-    return rank, race
+    return np.array(par, np.float64), lead, progress
 
 
 @njit(inline="always")
@@ -303,7 +228,6 @@ def gather(s, t, slot, n):
     card = s.slot_card[slot]
     for p in range(n):
         sums[p] = 0.0
-        s.luck_rk[p] = 0
         s.luck_gain[p] = ruin_gain(s, t, p, card)
     k = 0
     total = 0
@@ -316,16 +240,13 @@ def gather(s, t, slot, n):
                 key = s.luck_lead[s.die_value[p, d], t.dice_faces[d]]
                 if key > sums[p]:
                     sums[p] = key
-                r = s.luck_rank[s.die_value[p, d], t.dice_faces[d]]
-                if r > s.luck_rk[p]:
-                    s.luck_rk[p] = r
                 total += s.die_value[p, d]
                 k += 1
     return k, total
 
 
 @njit
-def add_shares(s, t, claim, n, k, total, into_base, q, key_q, rank_q):
+def add_shares(s, t, claim, n, k, total, into_base, q, key_q):
     """Add to ``s.luck_vs`` (``s.luck_base`` if ``into_base``) each seat's chance of
     claiming the ruin :func:`gather` read times its gain there, with seat ``q``'s
     strength raised to ``key_q`` (``q = -1``: as gathered). A ruin whose total
@@ -333,7 +254,6 @@ def add_shares(s, t, claim, n, k, total, into_base, q, key_q, rank_q):
     is ``(1 - x**a) / n + x**a * share``, ``x`` the total over the claim value
     (``s.luck_progress``), ``share`` its strength over the seats' sum."""
     out = s.luck_base if into_base else s.luck_vs
-    var = s.luck_var[0] if into_base else s.luck_var[1]
     gain = s.luck_gain
     if total >= claim:
         w = claim_winner(s.luck_own, s.luck_fac, s.luck_val, k, n)
@@ -343,19 +263,9 @@ def add_shares(s, t, claim, n, k, total, into_base, q, key_q, rank_q):
             if s.luck_own[i] != w:
                 out[s.luck_own[i]] += s.luck_par[LP_CARD]
         return
-    nxt = (s.sc[S_CUR] + 1) % n
-    if s.luck_par[LP_RACE] > 0.0 or s.luck_par[LP_TAB] > 0.0:
-        if s.luck_par[LP_TAB] > 0.0:
-            table_shares(s, n, claim - total, nxt, q, rank_q)
-        else:
-            race_shares(s, n, claim - total, nxt, q, rank_q)
-        for p in range(n):
-            chance = s.luck_cdf[1, p]
-            out[p] += s.luck_par[LP_PENDING] * chance * gain[p]
-            var[p] += chance * (1.0 - chance) * gain[p] * gain[p]
-        return
     sums = s.luck_sum
     xa = s.luck_progress[total, claim]
+    nxt = (s.sc[S_CUR] + 1) % n
     den = 0.0
     for p in range(n):
         den += max(sums[p], key_q) if p == q else sums[p]
@@ -367,111 +277,7 @@ def add_shares(s, t, claim, n, k, total, into_base, q, key_q, rank_q):
             if p == nxt:
                 mine += s.luck_par[LP_TEMPO]
             chance += xa * mine / den
-        out[p] += s.luck_par[LP_PENDING] * chance * (gain[p] - s.luck_gbar[p])
-        var[p] += chance * (1.0 - chance) * gain[p] * gain[p]
-
-
-@njit(inline="always")
-def need_bucket(need):
-    """The claim table's bucket of the pips a ruin still needs: 1, 2, 3, 4, 5-6,
-    7-9, 10-13, 14 or more."""
-    if need <= 4:
-        return max(need, 1) - 1
-    if need <= 6:
-        return 4
-    if need <= 9:
-        return 5
-    if need <= 13:
-        return 6
-    return 7
-
-
-@njit
-def table_shares(s, n, need, nxt, q, rank_q):
-    """Each seat's chance of taking a ruin from the claim table (its best rank there,
-    the best of the others', the need, its turn order from seat ``nxt``), normalised
-    over the seats, into ``s.luck_cdf[1]``."""
-    out = s.luck_cdf[1]
-    best = s.luck_cdf[0]
-    for p in range(n):
-        best[p] = max(s.luck_rk[p], rank_q) if p == q else s.luck_rk[p]
-    nb = need_bucket(need)
-    total = 0.0
-    for p in range(n):
-        other = 0.0
-        for o in range(n):
-            if o != p and best[o] > other:
-                other = best[o]
-        j = min((p - nxt) % n, N_ORDER - 1)
-        out[p] = s.luck_tab[int(best[p]), int(other), nb, j]
-        total += out[p]
-    for p in range(n):
-        out[p] = out[p] / total if total > 0.0 else 1.0 / n
-
-
-@njit
-def log_rolls(s, t, n):
-    """Experiments: a row per ruin on the table and seat into ``s.luck_log``."""
-    nxt = (s.sc[S_CUR] + 1) % n
-    for slot in range(s.sc[S_N_SLOTS]):
-        card = s.slot_card[slot]
-        if card < 0:
-            continue
-        k, total = gather(s, t, slot, n)
-        nb = need_bucket(t.card_claim[card] - total)
-        for p in range(n):
-            other = 0
-            for o in range(n):
-                if o != p and s.luck_rk[o] > other:
-                    other = s.luck_rk[o]
-            j = min((p - nxt) % n, N_ORDER - 1)
-            row = s.luck_nlog[0]
-            if row >= s.luck_log.shape[0]:
-                return
-            r1 = s.luck_race.shape[0]
-            s.luck_log[row, 0] = s.sc[S_GAME]
-            s.luck_log[row, 1] = card
-            s.luck_log[row, 2] = p
-            s.luck_log[row, 3] = ((s.luck_rk[p] * r1 + other) * N_NEED + nb) * N_ORDER + j
-            s.luck_nlog[0] = row + 1
-
-
-@njit
-def race_shares(s, n, need, nxt, q, rank_q):
-    """Each seat's chance of taking a ruin whose dice still need ``need`` pips, into
-    ``s.luck_cdf[1]``: ``m = ceil(need / race)`` more dice come, in turn order from
-    seat ``nxt``, each a random die (``s.luck_race``); the seat whose best die (its
-    best there so far, ``s.luck_rk``, seat ``q``'s raised to ``rank_q``) ranks first
-    takes it (equal ranks share)."""
-    race = s.luck_race
-    m = int(math.ceil(need / s.luck_par[LP_RACE]))
-    m = min(max(m, 1), race.shape[1] - 1)
-    lo = s.luck_cdf[0]
-    out = s.luck_cdf[1]
-    hi = s.luck_sum  # scratch: the seats' strengths are not needed by the race
-    for p in range(n):
-        out[p] = 0.0
-    for r in range(1, race.shape[0]):
-        # C_p(r) = P(seat p's best die ranks <= r) = [best so far <= r] * race[r, m_p]
-        for p in range(n):
-            j = (p - nxt) % n
-            m_p = (m - j + n - 1) // n
-            b = max(s.luck_rk[p], rank_q) if p == q else s.luck_rk[p]
-            hi[p] = race[r, m_p] if b <= r else 0.0
-            lo[p] = race[r - 1, m_p] if b <= r - 1 else 0.0
-        for p in range(n):
-            mass = hi[p] - lo[p]
-            if mass <= 0.0:
-                continue
-            for o in range(n):
-                if o != p:
-                    mass *= lo[o]
-            out[p] += mass
-    total = 0.0
-    for p in range(n):
-        total += out[p]
-    for p in range(n):
-        out[p] = out[p] / total if total > 0.0 else 1.0 / n
+        out[p] += s.luck_par[LP_PENDING] * chance * gain[p]
 
 
 @njit
@@ -483,7 +289,7 @@ def slot_value(s, t, slot, n, into_base):
     if card < 0:
         return 0
     k, total = gather(s, t, slot, n)
-    add_shares(s, t, t.card_claim[card], n, k, total, into_base, -1, 0.0, 0)
+    add_shares(s, t, t.card_claim[card], n, k, total, into_base, -1, 0.0)
     return max(t.card_claim[card] - total, 0)
 
 
@@ -502,19 +308,6 @@ def base_values(s, t, n, skip):
     on the table, slot ``skip`` left out (-1: none)."""
     base = s.luck_base
     scarcest_colours(s, t, n)
-    for p in range(n):
-        s.luck_var[0, p] = 0.0
-        s.luck_gbar[p] = 0.0
-    if s.luck_par[LP_SUBST] > 0.0:
-        m = 0
-        for slot in range(s.sc[S_N_SLOTS]):
-            card = s.slot_card[slot]
-            if card >= 0:
-                m += 1
-                for p in range(n):
-                    s.luck_gbar[p] += ruin_gain(s, t, p, card)
-        for p in range(n):
-            s.luck_gbar[p] = s.luck_par[LP_SUBST] * s.luck_gbar[p] / max(m, 1)
     for p in range(n):
         cards = 0
         for kind in range(s.hand.shape[1]):
@@ -539,79 +332,13 @@ def base_values(s, t, n, skip):
 
 
 @njit
-def ruins_left(s):
-    """Ruins left, in the deck and on the table."""
+def temperature(s):
+    """Win temperature: ``tau0 + tau1 * ruins left`` (in the deck and on the table)."""
     left = s.sc[S_DECK_LEN] - s.sc[S_DECK_POS]
     for slot in range(s.sc[S_N_SLOTS]):
         if s.slot_card[slot] >= 0:
             left += 1
-    return left
-
-
-@njit
-def temperature(s):
-    """Win temperature: ``tau0 + tau1 * ruins left`` (in the deck and on the table)."""
-    return s.luck_par[LP_TAU0] + s.luck_par[LP_TAU1] * ruins_left(s)
-
-
-@njit(inline="always")
-def _phi(x):
-    return 0.5 * math.erfc(-x * 0.7071067811865476)
-
-
-@njit
-def win_shares(s, n, tau):
-    """The win values of the score values ``s.luck_vs`` into ``s.luck_acc[ACC_SHARE]``:
-    model 0, a softmax at temperature ``tau``; else each seat's final score is
-    normal around its score value with variance ``var0 + var_ruin * ruins left
-    + var_claim * s.luck_var[1]`` (the Bernoulli variances of its pending claims'
-    gains) and its win value is the chance that it is the highest: model 1, the
-    product of the pairwise chances, normalised; model 2, Gauss-Hermite quadrature
-    (``s.luck_gh``), normalised."""
-    out = s.luck_acc[ACC_SHARE]
-    model = int(s.luck_par[LP_MODEL])
-    if model == 0:
-        win_values(s.luck_vs, n, tau, out)
-        return
-    mu = s.luck_vs
-    var = s.luck_var[1]
-    c0 = s.luck_par[LP_VAR0] + s.luck_par[LP_VAR_RUIN] * ruins_left(s)
-    for p in range(n):
-        var[p] = c0 + s.luck_par[LP_VAR_CLAIM] * var[p] + 1e-9
-    total = 0.0
-    if model == 1:
-        for p in range(n):
-            out[p] = 1.0
-        for p in range(n):
-            for q in range(p + 1, n):
-                c = _phi((mu[p] - mu[q]) / math.sqrt(var[p] + var[q]))
-                out[p] *= c
-                out[q] *= 1.0 - c
-    else:
-        gh = s.luck_gh
-        for p in range(n):
-            sp = math.sqrt(var[p])
-            acc = 0.0
-            for k in range(gh.shape[1]):
-                x = mu[p] + sp * gh[0, k]
-                prod = gh[1, k]
-                for q in range(n):
-                    if q != p:
-                        prod *= _phi((x - mu[q]) / math.sqrt(var[q]))
-                acc += prod
-            out[p] = acc
-    for p in range(n):
-        total += out[p]
-    for p in range(n):
-        out[p] /= total
-
-
-@njit
-def _outcome(s, n, tau, prob, actual):
-    """One outcome of an event, its score values in ``s.luck_vs`` and its pending
-    claims' variances in ``s.luck_var[1]``."""
-    win_shares(s, n, tau)
-    event_outcome(s.luck_acc, s.luck_vs, n, -1.0, prob, actual)
+    return s.luck_par[LP_TAU0] + s.luck_par[LP_TAU1] * left
 
 
 @njit
@@ -644,48 +371,11 @@ def final_shares(s, t, n):
 
 
 @njit
-def stone_worth(s, t, p):
-    """Points a stone promised to seat ``p`` is worth: ``stone``, plus ``ring5`` when
-    its tableau has a ring one stone from closing, else ``ring4`` for one two stones
-    from it (a free cell whose other neighbours are free)."""
-    worth = s.luck_par[LP_STONE]
-    if s.luck_par.shape[0] <= LP_RING4 or s.box[p, 1] < 0:
-        return worth
-    stone = s.stone[p]
-    centre = s.centre[p]
-    best = 0
-    for r in range(s.box[p, 0], s.box[p, 1] + 1):
-        for c in range(s.box[p, 2], s.box[p, 3] + 1):
-            cell = r * GRID + c
-            if stone[cell] >= 0 or centre[cell] >= 0:
-                continue
-            k = 0
-            ok = True
-            for j in range(6):
-                nb = t.neigh[cell, j]
-                if nb < 0:
-                    ok = False
-                elif stone[nb] >= 0:
-                    k += 1
-                elif centre[nb] >= 0:
-                    ok = False
-            if ok and k > best:
-                best = k
-                if best == 5:
-                    return worth + s.luck_par[LP_RING5]
-    if best == 4:
-        worth += s.luck_par[LP_RING4]
-    return worth
-
-
-@njit
 def luck_roll(s, t, q, d, slot, faces, natural):
     """Seat ``q``'s die ``d`` (in the air, rolled for ``slot``) shows ``natural``."""
     if not luck_on(s) or slot < 0:
         return
     n = s.sc[S_N_PLAYERS]
-    if s.luck_log.shape[0] > 1:
-        log_rolls(s, t, n)
     base_values(s, t, n, slot)
     acc = s.luck_acc
     vs = s.luck_vs
@@ -693,7 +383,6 @@ def luck_roll(s, t, q, d, slot, faces, natural):
     tau = temperature(s)
     prob = 1.0 / faces
     plant = _plant(s) == 1
-    worth = stone_worth(s, t, q)
     # the die is in the air (off every ruin): the ruin's other dice, once
     card = s.slot_card[slot]
     k = 0
@@ -709,19 +398,17 @@ def luck_roll(s, t, q, d, slot, faces, natural):
         value = clamp(face + s.sc[S_ROLL_MOD], faces)
         for p in range(n):
             vs[p] = s.luck_base[p]
-            s.luck_var[1, p] = s.luck_var[0, p]
         if card >= 0:
             s.luck_val[k] = value
             key = s.luck_lead[value, faces]
-            rq = s.luck_rank[value, faces]
-            add_shares(s, t, t.card_claim[card], n, k + 1, total + value, False, q, key, rq)
+            add_shares(s, t, t.card_claim[card], n, k + 1, total + value, False, q, key)
             need = max(t.card_claim[card] - total - value, 0)
             for p in range(n):
                 vs[p] += s.luck_par[LP_PACE] * need / n
         if face <= t.stone_faces_max:
-            vs[q] += worth
+            vs[q] += s.luck_par[LP_STONE]
         actual = i > faces if plant else face == natural
-        _outcome(s, n, tau, 0.0 if i > faces else prob, actual)
+        event_outcome(acc, vs, n, tau, 0.0 if i > faces else prob, actual)
     event_end(acc, s.luck[KIND_DICE, 0], s.luck[KIND_DICE, 1], n)
 
 
@@ -754,7 +441,6 @@ def luck_reveal(s, t, slot):
         card = s.ruin_deck[i] if pos < last else i
         for p in range(n):
             vs[p] = s.luck_base[p]
-            s.luck_var[1, p] = s.luck_var[0, p]
         if t.card_kind[card] == CardKind.EVENT:
             if empty:  # the game ends: valued by its outcome
                 for p in range(n):
@@ -764,9 +450,7 @@ def luck_reveal(s, t, slot):
                 continue
         else:  # no dice on it yet: every seat's chance is 1 / n (slot_value)
             for p in range(n):
-                g = ruin_gain(s, t, p, card)
-                vs[p] += s.luck_par[LP_PENDING] * g / n
-                s.luck_var[1, p] += g * g * (n - 1.0) / (n * n)
+                vs[p] += s.luck_par[LP_PENDING] * ruin_gain(s, t, p, card) / n
         # the pace: this card's claim value on the table instead of an average one
         delta = 0.0 if t.card_kind[card] == CardKind.EVENT else float(t.card_claim[card])
         if pos < last:
@@ -778,7 +462,7 @@ def luck_reveal(s, t, slot):
             if t.card_colour[card] == t.card_colour[nxt]:
                 for p in range(n):
                     vs[p] += 5.0
-        _outcome(s, n, tau, prob, card == actual)
+        event_outcome(acc, vs, n, tau, prob, card == actual)
     event_end(acc, s.luck[KIND_REVEAL, 0], s.luck[KIND_REVEAL, 1], n)
 
 
@@ -802,9 +486,8 @@ def luck_token(s, t, p, greater, pos):
     for i in range(pos, pile.shape[0]):
         for r in range(n):
             vs[r] = s.luck_base[r]
-            s.luck_var[1, r] = s.luck_var[0, r]
         vs[p] += pile[i]
-        _outcome(s, n, tau, 1.0 / left, i == pos)
+        event_outcome(acc, vs, n, tau, 1.0 / left, i == pos)
     event_end(acc, s.luck[KIND_TOKEN, 0], s.luck[KIND_TOKEN, 1], n)
 
 
@@ -823,41 +506,9 @@ def luck_removed_ruin(s, t, p, n_rem, actual):
     for i in range(n_rem):
         for r in range(n):
             vs[r] = s.luck_base[r]
-            s.luck_var[1, r] = s.luck_var[0, r]
         vs[p] += ruin_gain(s, t, p, s.removed[i])
-        _outcome(s, n, tau, 1.0 / n_rem, i == actual)
+        event_outcome(acc, vs, n, tau, 1.0 / n_rem, i == actual)
     event_end(acc, s.luck[KIND_RUIN, 0], s.luck[KIND_RUIN, 1], n)
-
-
-@njit
-def luck_draw(s, t, p, kind):
-    """Seat ``p`` has just drawn a delver card of ``kind`` (-1: none was left): it was
-    uniform over the draw pile (the cards left in it and this one; after a
-    reshuffle, the discards that made it), counted by kind."""
-    if not luck_on(s) or kind < 0 or s.luck_par[LP_DRAW] <= 0.0:
-        return
-    n = s.sc[S_N_PLAYERS]
-    counts = s.luck_cnt
-    for k in range(counts.shape[0]):
-        counts[k] = 0
-    left = s.sc[S_DDECK_N]
-    for i in range(left):
-        counts[s.ddeck[i]] += 1
-    counts[kind] += 1
-    base_values(s, t, n, -1)
-    acc = s.luck_acc
-    vs = s.luck_vs
-    event_begin(acc, n)
-    tau = temperature(s)
-    for k in range(counts.shape[0]):
-        if counts[k] == 0:
-            continue
-        for r in range(n):
-            vs[r] = s.luck_base[r]
-            s.luck_var[1, r] = s.luck_var[0, r]
-        vs[p] += s.luck_par[LP_KIND + k]
-        _outcome(s, n, tau, counts[k] / (left + 1.0), k == kind)
-    event_end(acc, s.luck[KIND_DRAW, 0], s.luck[KIND_DRAW, 1], n)
 
 
 @njit

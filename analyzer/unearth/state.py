@@ -113,7 +113,7 @@ N_CLAIM_COLS = 10
 MAX_CLAIMS_PER_GAME = 64
 
 #: kinds of chance event the luck terms are summed by (analyzer.unearth.luck.KIND_*)
-LUCK_KINDS = 5
+LUCK_KINDS = 4
 MAX_TURNS = 2000  #: safety cap; a game reaching it is flagged in S_ABORTED
 #: game turns without a claim after which the strategies break a stalemate
 #: (strategies.break_stall); normal play never goes near it
@@ -204,17 +204,6 @@ class State(NamedTuple):
         np.ndarray
     )  #: float64[F + 1, F + 1] a die's strength by value, faces (luck.value_tables)
     luck_progress: np.ndarray  #: float64[C + 1, C + 1] a ruin's progress by total, claim value
-    luck_var: np.ndarray  #: float64[2, P] final-score variances (event slot left out; one outcome)
-    luck_gh: np.ndarray  #: float64[2, K] Gauss-Hermite nodes, weights (luck.value_tables)
-    luck_rank: np.ndarray  #: int64[F + 1, F + 1] a die's rank by value, faces (0: no die)
-    luck_race: np.ndarray  #: float64[R + 1, M + 1] P(m future dice all rank <= r)
-    luck_rk: np.ndarray  #: int64[P] each seat's best rank on one ruin (luck.gather)
-    luck_cdf: np.ndarray  #: float64[2, P] scratch of the race (luck.race_shares)
-    luck_tab: np.ndarray  #: float64[R + 1, R + 1, NB, 4] claim chances by ranks, need, order
-    luck_log: np.ndarray  #: int64[rows, 4] experiments: (game, card, seat, cell) at each roll
-    luck_nlog: np.ndarray  #: int64[1] rows of ``luck_log`` written
-    luck_cnt: np.ndarray  #: int64[K] the delver draw pile by kind (luck.luck_draw)
-    luck_gbar: np.ndarray  #: float64[P] subst times each seat's mean gain over the table
 
 
 def reach_size(t) -> int:
@@ -237,11 +226,8 @@ def new_state(
     ``luck_rows`` rows."""
     if luck is None:
         luck_par, lead, progress = np.zeros(1), np.zeros((1, 1)), np.zeros((1, 1))
-        gh = np.zeros((2, 1))
-        rank, race = np.zeros((1, 1), np.int64), np.zeros((1, 1))
-        tab, log = np.zeros((1, 1, 1, 1)), np.zeros((1, 4), np.int64)
     else:
-        luck_par, lead, progress, gh, rank, race, tab, log = luck
+        luck_par, lead, progress = luck
     n_cards = t.card_kind.shape[0]
     n_col = t.n_stone_colours
     n_dice = t.dice_faces.shape[0]
@@ -311,17 +297,6 @@ def new_state(
         luck_val=np.zeros(n_players * n_dice, np.int64),
         luck_lead=lead,
         luck_progress=progress,
-        luck_var=np.zeros((2, n_players), np.float64),
-        luck_gh=gh,
-        luck_rank=rank,
-        luck_race=race,
-        luck_rk=np.zeros(n_players, np.int64),
-        luck_cdf=np.zeros((2, n_players), np.float64),
-        luck_tab=tab,
-        luck_log=log,
-        luck_nlog=np.zeros(1, np.int64),
-        luck_cnt=np.zeros(k, np.int64),
-        luck_gbar=np.zeros(n_players, np.float64),
     )
 
 
