@@ -5,9 +5,10 @@ Complements ``bench_user_path.py`` (which gives the totals): per batch of
 CPU time of
 
 - ``kernel``: ``play_raw`` (state set-up and the compiled kernel);
-- ``check``: ``check_results`` (the invariant checks and the score recomputation,
-  with its own transposed copy of the results);
-- ``games_frame``: the games table from the kernel's rows (``check`` included);
+- ``check``: ``check_results``, the numpy twin of the checks (the invariants and
+  the score recomputation, with its own transposed copy of the results); not on
+  the user path, which makes the same checks inside ``games_frame``'s sweep;
+- ``games_frame``: the games table from the kernel's rows (the checks included);
 - ``scenario_job``: the driver's batch function (kernel, tables and its ``cell`` /
   ``order`` columns), minus ``kernel`` and ``games_frame``;
 - ``reduce``: the generic reducer (:class:`analyzer.aggregate.Reducer`) with the

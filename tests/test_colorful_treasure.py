@@ -241,7 +241,7 @@ def test_a_broken_result_is_caught_by_the_recomputed_score():
     ],
 )
 def test_games_frame_is_its_numpy_twin(players, strategies, rulings, monkeypatch):
-    """The games table made in one sweep over the results (``split_results``) is
+    """The games table made in one sweep over the results (``split_rows``) is
     the one made column by column with numpy (``games_frame_numpy``): the same
     columns, order, dtypes and values, to the bit, with and without the action
     tiles' columns; a broken result is still caught by the checks."""
@@ -274,6 +274,85 @@ def test_games_frame_is_its_numpy_twin(players, strategies, rulings, monkeypatch
         pd.testing.assert_frame_equal(
             games_frame(job, 10, 60, results, wins), games_frame_numpy(job, 10, 60, results, wins)
         )
+
+
+def _corrupt(results, players):
+    """Broken copies of ``results``, one per check ``check_results`` makes (and
+    the rows it must name), each a row the kernel could never write."""
+    R = engine
+    out = {}
+    b = results.copy()
+    b[7, R.R_BAD] = R.BAD_ABORTED
+    out["capped"] = b
+    b = results.copy()
+    b[5, R.R_BAD] = R.BAD_PLASTIC
+    b[9, R.R_BAD] = R.BAD_PLASTIC | 1
+    out["invariant"] = b
+    b = results.copy()
+    b[6, R.R_TREASURE_COUNTED] = -1
+    out["counted"] = b
+    b = results.copy()
+    b[4, R.R_GEMS + 1] += 1
+    out["gems"] = b
+    b = results.copy()
+    b[8, R.R_DIAMOND] += 1
+    out["diamond"] = b
+    b = results.copy()
+    b[3, R.R_PLASTIC] += 1
+    out["plastic"] = b
+    b = results.copy()
+    b[players * 2 + 1, R.R_TILES_HELD] ^= 1
+    out["tiles"] = b
+    b = results.copy()  # the treasure reward's holder changed: the tie shares move
+    g = players * 3
+    b[g : g + players, R.R_TREASURE] = 0
+    b[g : g + players, R.R_TREASURE_COUNTED] = 0
+    out["treasure"] = b
+    b = results.copy()  # the gem reward held twice in one game (the first seat's -1)
+    b[players * 4 : players * 4 + 2, R.R_PARTS + 3] = 1
+    out["gem reward"] = b
+    b = results.copy()  # the explorer reward at a wrong value in another seat
+    b[players * 5 + 2, R.R_PARTS + 4] += 1
+    out["explorer"] = b
+    return out
+
+
+@pytest.mark.parametrize(
+    "players, strategies, rulings",
+    [
+        (4, "random", {}),
+        (3, "greedy,random,perfect", {"tiles": "a"}),
+        (2, "hunter", {"tiles": "b", "stolen_cards": "ignore"}),
+        (3, "random", {"variant": "young"}),
+    ],
+)
+def test_games_frame_checks_are_the_numpy_checks(players, strategies, rulings):
+    """The checks made in ``games_frame``'s one sweep (``columns.split_rows``)
+    find what ``check_results`` (numpy, column by column) finds: the same error,
+    the same message (the same first game), for each kind of broken row."""
+    from analyzer.colorful_treasure.game import games_frame
+
+    try:
+        rules = load_rules(rulings=rulings)
+    except InputError:
+        pytest.skip(f"rulings {rulings} not in this edition")
+    job = make_job(players, strategies, seed=5, rules=rules)
+    results, wins, _, _ = play_raw(job, 30, 40)
+    caught = 0
+    for name, bad in _corrupt(results, players).items():
+        try:
+            check_results(job, 30, bad)
+            want = None
+        except (RuntimeError, InputError) as e:
+            want = (type(e), str(e))
+            caught += 1
+        try:
+            games_frame(job, 30, 40, bad, wins)
+            got = None
+        except (RuntimeError, InputError) as e:
+            got = (type(e), str(e))
+        assert got == want, name
+    assert caught >= 6  # the corruptions do break the checks (not a vacuous match)
 
 
 def test_tables_do_not_depend_on_the_batch_split():

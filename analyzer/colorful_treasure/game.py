@@ -29,7 +29,14 @@ from analyzer.colorful_treasure.codes import (
     STRATEGY_NAMES,
     STRATEGY_PLANS,
 )
-from analyzer.colorful_treasure.columns import split_results
+from analyzer.colorful_treasure.columns import (
+    F_BAD,
+    F_BAD_MAX,
+    F_CAPPED,
+    F_COUNTED,
+    F_SCORE,
+    split_rows,
+)
 from analyzer.colorful_treasure.luck import load_value_params
 from analyzer.colorful_treasure.rules import Rules, default_rules
 from analyzer.colorful_treasure.state import N_STEAL_COLS, S_STEAL_N, State, new_state
@@ -354,22 +361,20 @@ def result_columns(results: np.ndarray) -> np.ndarray:
 
 def check_results(job: GameJob, start: int, results: np.ndarray, columns=None) -> None:
     """Raise ``RuntimeError`` if a game broke an invariant or its score does not
-    recompute. ``columns``: :func:`result_columns` of ``results`` (made if not given)."""
+    recompute. ``columns``: :func:`result_columns` of ``results`` (made if not given).
+    Column by column with numpy: the twin of the checks :func:`games_frame` makes
+    in its one sweep (``columns.split_rows``)."""
     c = result_columns(results) if columns is None else columns
     bad = c[engine.R_BAD]
-    capped = np.flatnonzero(bad & engine.BAD_ABORTED)
-    if len(capped):  # the rules as given never end: the run fails loudly
-        from analyzer.errors import InputError
+    flags = np.full(5, -1, np.int64)
 
-        raise InputError(
-            f"game {start + int(capped[0]) // job.players} of this run hit the engine's turn "
-            "cap without ending: the rules as given make no playable game (check the overrides)"
-        )
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0]) // job.players
-        raise RuntimeError(
-            f"colorful_treasure engine invariant failed (mask {int(bad.max())}) in game {start + i}"
-        )
+    def first(rows):
+        found = np.flatnonzero(rows)
+        return int(found[0]) if len(found) else -1
+
+    flags[F_CAPPED] = first(bad & engine.BAD_ABORTED)
+    flags[F_BAD] = first(bad)
+    flags[F_BAD_MAX] = int(bad.max()) if len(bad) else 0
     # the key and chest cards counted for the treasure reward (the recomputed score
     # reads them): all of a seat's under stolen_cards = count, never more than it holds
     held = c[engine.R_TREASURE]
@@ -377,16 +382,40 @@ def check_results(job: GameJob, start: int, results: np.ndarray, columns=None) -
     wrong = (counted < 0) | (counted > held)
     if not job.rules.tables.stolen_ignore:
         wrong |= counted != held
-    if wrong.any():
-        i = int(np.flatnonzero(wrong)[0]) // job.players
+    flags[F_COUNTED] = first(wrong)
+    if flags[F_CAPPED] < 0 and flags[F_BAD] < 0 and flags[F_COUNTED] < 0:
+        again = recompute_scores(job.rules, job.players, results, c)
+        flags[F_SCORE] = first(again != c[engine.R_SCORE])
+    raise_broken(job, start, flags)
+
+
+def raise_broken(job: GameJob, start: int, flags: np.ndarray) -> None:
+    """Raise for the first broken check of a batch starting at game ``start``, in
+    the checks' order (``flags``: ``columns.F_*``, the first row of each, -1 if
+    none): a game that hit the turn cap (``InputError``: the rules make no game),
+    an invariant, the treasure cards counted, the recomputed score."""
+    players = job.players
+    if flags[F_CAPPED] >= 0:  # the rules as given never end: the run fails loudly
+        from analyzer.errors import InputError
+
+        raise InputError(
+            f"game {start + int(flags[F_CAPPED]) // players} of this run hit the engine's turn "
+            "cap without ending: the rules as given make no playable game (check the overrides)"
+        )
+    if flags[F_BAD] >= 0:
+        i = int(flags[F_BAD]) // players
+        raise RuntimeError(
+            f"colorful_treasure engine invariant failed (mask {int(flags[F_BAD_MAX])}) "
+            f"in game {start + i}"
+        )
+    if flags[F_COUNTED] >= 0:
+        i = int(flags[F_COUNTED]) // players
         raise RuntimeError(
             "colorful_treasure engine invariant failed (treasure cards counted) "
             f"in game {start + i}"
         )
-    again = recompute_scores(job.rules, job.players, results, c)
-    diff = np.flatnonzero(again != c[engine.R_SCORE])
-    if len(diff):
-        i = int(diff[0]) // job.players
+    if flags[F_SCORE] >= 0:
+        i = int(flags[F_SCORE]) // players
         raise RuntimeError(f"colorful_treasure score does not recompute in game {start + i}")
 
 
@@ -431,8 +460,9 @@ def column_plan(rules: Rules) -> list[tuple[str, str, int]]:
 def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataFrame:
     """The ``games`` table: core columns, then those of ``plugin.games_columns``
     (:func:`games_frame_numpy`, its twin, column by column with numpy): the
-    result columns transposed and the table's typed columns written in one
-    sweep (:func:`split_results`), then checked (:func:`check_results`)."""
+    table's typed columns written and the checks of :func:`check_results` made
+    in one sweep over the result rows (``columns.split_rows``), no transposed
+    copy."""
     rules = job.rules
     n = job.players
     plan = column_plan(rules)
@@ -441,17 +471,20 @@ def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataF
     }
     small = [(name, col, kind == "got") for name, kind, col in plan if kind in ("int8", "got")]
     rows = results.shape[0]
-    # scratch arrays (frames.scratch): the table's columns are views of the last
-    # three, handed out again only once no table holds them (the runner's join
-    # copies a batch's table and lets it go)
-    c = scratch(results.shape[::-1], results.dtype)
+    # scratch arrays (frames.scratch): the table's columns are views of them,
+    # handed out again only once no table holds them (the runner's join copies a
+    # batch's table and lets it go)
     points = scratch((len(kinds["points"]), rows), np.float64)
     int16 = scratch((len(kinds["int16"]), rows), np.int16)
     int8 = scratch((len(small), rows), np.int8)
-    split_results(
+    took = np.empty(rows, np.int64)
+    flags = split_rows(
         results,
-        c,
-        float(SCALE),
+        n,
+        _result_at(rules),
+        _rule_ints(rules, n),
+        np.asarray(rules.tables.gem_points, np.int64),
+        np.asarray(rules.tables.tile_points, np.int64)[: rules.tables.n_tiles],
         np.array([col for _, col in kinds["points"]], np.int64),
         points,
         np.array([col for _, col in kinds["int16"]], np.int64),
@@ -459,8 +492,9 @@ def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataF
         np.array([col for _, col, _ in small], np.int64),
         np.array([g for _, _, g in small], np.bool_),
         int8,
+        took,
     )
-    check_results(job, start, results, c)
+    raise_broken(job, start, flags)
     typed = dict(zip([name for name, _ in kinds["points"]], points, strict=True))
     typed.update(zip([name for name, _ in kinds["int16"]], int16, strict=True))
     typed.update(zip([name for name, _, _ in small], int8, strict=True))
@@ -475,18 +509,60 @@ def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataF
         if name == "score":
             cols["win"] = wins.astype(np.float32)
     if rules.tables.n_tiles:
-        _tile_columns(rules, c, cols)
+        _tile_columns(rules, took, cols)
     return pd.DataFrame(cols, copy=False)  # the arrays are this frame's own: no copy
 
 
-def _tile_columns(rules: Rules, c: np.ndarray, cols: dict) -> None:
+def _result_at(rules: Rules) -> np.ndarray:
+    """The result columns ``columns.split_rows`` reads (``AT_*`` order)."""
+    R = engine
+    return np.array(
+        [
+            R.R_BAD,
+            R.R_TREASURE,
+            R.R_TREASURE_COUNTED,
+            R.R_SCORE,
+            R.R_DIAMOND,
+            R.R_PLASTIC,
+            R.R_TILES_HELD,
+            R.R_TILES_TOOK,
+            R.R_PARTS,
+            R.R_GEMS,
+            rules.tables.n_colours,
+        ],
+        np.int64,
+    )
+
+
+def _rule_ints(rules: Rules, players: int) -> np.ndarray:
+    """The rules' integers ``columns.split_rows`` reads (``RU_*`` order)."""
+    t = rules.tables
+    return np.array(
+        [
+            SCALE,
+            engine.BAD_ABORTED,
+            t.rewards,
+            t.stolen_ignore,
+            t.diamond_card,
+            t.plastic_diamond,
+            t.treasure_min,
+            t.treasure_points,
+            t.gem_reward[players],
+            t.explorer_points,
+        ],
+        np.int64,
+    )
+
+
+def _tile_columns(rules: Rules, took: np.ndarray, cols: dict) -> None:
     """The ``tile_<side>`` columns (1: the seat took a tile showing that side) into
-    ``cols``, from the result columns ``c``."""
+    ``cols``, from the mask of the tiles each seat took (result column
+    ``R_TILES_TOOK``)."""
     mask: dict[str, int] = {}  # the tiles showing each side (a designer may repeat one)
     for i, (_, side) in enumerate(rules.tile_sides()):
         mask[side] = mask.get(side, 0) | 1 << i
     for side, m in mask.items():
-        cols[f"tile_{side}"] = ((c[engine.R_TILES_TOOK] & m) != 0).astype(np.int8)
+        cols[f"tile_{side}"] = ((took & m) != 0).astype(np.int8)
 
 
 def games_frame_numpy(job: GameJob, start: int, count: int, results, wins) -> pd.DataFrame:
