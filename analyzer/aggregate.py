@@ -1100,19 +1100,27 @@ def per_use(n: float, sum_d: float, sumsq_d: float, sum_u: float, sumsq_u: float
 # --------------------------------------------------------------------------- estimates
 
 
+def _plain_partial(agg: pd.DataFrame) -> bool:
+    """Whether ``agg`` is a partial as this module builds it (a MultiIndex of
+    :data:`INDEX`, the columns :data:`MOMENTS` as numpy arrays), whose rows
+    :func:`group_rows` and :func:`group_lists` read from the index's codes; any
+    other frame goes through pandas (:func:`group_rows_pandas`)."""
+    return not (
+        agg.empty
+        or not isinstance(agg.index, pd.MultiIndex)
+        or list(agg.index.names) != INDEX
+        or list(agg.columns) != MOMENTS
+        or not all(isinstance(t, np.dtype) for t in agg.dtypes)
+    )
+
+
 def group_rows(agg: pd.DataFrame, group: str) -> pd.DataFrame:
     """Rows of one group as columns ``cell, key, metric, n, sum, sumsq``: those of
     :func:`group_rows_pandas`, read from the index's codes (a report, a summary and
     the runner's headline ask for a group a dozen times: pandas' ``xs`` and
     ``reset_index`` cost about 0.3 ms each time)."""
     idx = agg.index
-    if (
-        agg.empty
-        or not isinstance(idx, pd.MultiIndex)
-        or list(idx.names) != INDEX
-        or list(agg.columns) != MOMENTS
-        or not all(isinstance(t, np.dtype) for t in agg.dtypes)
-    ):
+    if not _plain_partial(agg):
         return group_rows_pandas(agg, group)
     try:
         at = idx.levels[1].get_loc(group)
@@ -1141,13 +1149,7 @@ def group_lists(agg: pd.DataFrame, group: str) -> dict[str, list]:
     sumsq``), for callers that read a few values (the summary, the runner's
     headline): the same rows, without building a frame of pandas strings."""
     idx = agg.index
-    if (
-        agg.empty
-        or not isinstance(idx, pd.MultiIndex)
-        or list(idx.names) != INDEX
-        or list(agg.columns) != MOMENTS
-        or not all(isinstance(t, np.dtype) for t in agg.dtypes)
-    ):
+    if not _plain_partial(agg):
         rows = group_rows(agg, group)
         return {c: rows[c].tolist() for c in ["cell", "key", "metric", *MOMENTS]}
     try:

@@ -231,15 +231,16 @@ def test_a_broken_result_is_caught_by_the_recomputed_score():
         check_results(job, 0, bad)
 
 
-@pytest.mark.parametrize(
-    "players, strategies, rulings",
-    [
-        (4, "random", {}),
-        (3, "greedy,random,perfect", {"tiles": "a"}),
-        (2, "hunter", {"tiles": "b", "stolen_cards": "ignore"}),
-        (3, "random", {"variant": "young"}),
-    ],
-)
+#: line-ups and rulings the one-sweep games table is compared with its twins under
+SWEEP_CASES = [
+    (4, "random", {}),
+    (3, "greedy,random,perfect", {"tiles": "a"}),
+    (2, "hunter", {"tiles": "b", "stolen_cards": "ignore"}),
+    (3, "random", {"variant": "young"}),
+]
+
+
+@pytest.mark.parametrize("players, strategies, rulings", SWEEP_CASES)
 def test_games_frame_is_its_numpy_twin(players, strategies, rulings, monkeypatch):
     """The games table made in one sweep over the results (``split_rows``) is
     the one made column by column with numpy (``games_frame_numpy``): the same
@@ -317,15 +318,7 @@ def _corrupt(results, players):
     return out
 
 
-@pytest.mark.parametrize(
-    "players, strategies, rulings",
-    [
-        (4, "random", {}),
-        (3, "greedy,random,perfect", {"tiles": "a"}),
-        (2, "hunter", {"tiles": "b", "stolen_cards": "ignore"}),
-        (3, "random", {"variant": "young"}),
-    ],
-)
+@pytest.mark.parametrize("players, strategies, rulings", SWEEP_CASES)
 def test_games_frame_checks_are_the_numpy_checks(players, strategies, rulings):
     """The checks made in ``games_frame``'s one sweep (``columns.split_rows``)
     find what ``check_results`` (numpy, column by column) finds: the same error,
