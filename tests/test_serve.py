@@ -291,7 +291,7 @@ def test_fifty_concurrent_requests_all_answered_correctly(server):
         got = list(pool.map(lambda q: _post(f"{server}/api/unearth/odds", q), questions))
     assert len(got) == 50
     for q, (status, body) in zip(questions, got, strict=True):
-        assert status == 200
+        assert status == 200, (q, body)  # the body says what failed
         assert body == alone[json.dumps(q)][1]
     assert _post(f"{server}/api/unearth/odds", SEVEN)[0] == 200
 
