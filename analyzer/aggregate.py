@@ -1114,31 +1114,42 @@ def _plain_partial(agg: pd.DataFrame) -> bool:
     )
 
 
+def _group_at(agg: pd.DataFrame, group: str) -> np.ndarray | None:
+    """The positions of ``group``'s rows in ``agg`` read from its index's codes (an
+    empty array: no such group), or None where pandas must answer (not a
+    :func:`_plain_partial`, a level value no row uses, a missing key)."""
+    if not _plain_partial(agg):
+        return None
+    idx = agg.index
+    try:
+        at = idx.levels[1].get_loc(group)
+    except KeyError:  # no such group (pandas' xs raises it too)
+        return np.empty(0, np.intp)
+    except TypeError:
+        return None
+    if not isinstance(at, int | np.integer):
+        return None
+    rows = np.flatnonzero(idx.codes[1] == at)
+    if not len(rows) or any(idx.codes[j][rows].min() < 0 for j in (0, 2, 3)):
+        return None  # (a level value no row uses, a missing key: pandas' own way)
+    return rows
+
+
 def group_rows(agg: pd.DataFrame, group: str) -> pd.DataFrame:
     """Rows of one group as columns ``cell, key, metric, n, sum, sumsq``: those of
     :func:`group_rows_pandas`, read from the index's codes (a report, a summary and
     the runner's headline ask for a group a dozen times: pandas' ``xs`` and
     ``reset_index`` cost about 0.3 ms each time)."""
-    idx = agg.index
-    if not _plain_partial(agg):
+    rows = _group_at(agg, group)
+    if rows is None:
         return group_rows_pandas(agg, group)
-    try:
-        at = idx.levels[1].get_loc(group)
-    except KeyError:  # no such group (pandas' xs raises it too)
+    if not len(rows):
         return pd.DataFrame(columns=["cell", "key", "metric", *MOMENTS])
-    except TypeError:
-        return group_rows_pandas(agg, group)
-    if not isinstance(at, int | np.integer):
-        return group_rows_pandas(agg, group)
-    rows = np.flatnonzero(idx.codes[1] == at)
-    if not len(rows):  # a level value no row uses: as pandas answers it
-        return group_rows_pandas(agg, group)
-    cols = {}
-    for j, name in ((0, "cell"), (2, "key"), (3, "metric")):
-        codes = idx.codes[j][rows]
-        if len(codes) and codes.min() < 0:  # a missing key: pandas' own way
-            return group_rows_pandas(agg, group)
-        cols[name] = idx.levels[j].take(codes)
+    idx = agg.index
+    cols = {
+        name: idx.levels[j].take(idx.codes[j][rows])
+        for j, name in ((0, "cell"), (2, "key"), (3, "metric"))
+    }
     arrays = column_arrays(agg)
     cols.update((m, arrays[m][rows]) for m in MOMENTS)
     return pd.DataFrame(cols, copy=False)
@@ -1148,19 +1159,11 @@ def group_lists(agg: pd.DataFrame, group: str) -> dict[str, list]:
     """:func:`group_rows` as plain lists by column (``cell, key, metric, n, sum,
     sumsq``), for callers that read a few values (the summary, the runner's
     headline): the same rows, without building a frame of pandas strings."""
-    idx = agg.index
-    if not _plain_partial(agg):
-        rows = group_rows(agg, group)
-        return {c: rows[c].tolist() for c in ["cell", "key", "metric", *MOMENTS]}
-    try:
-        at = idx.levels[1].get_loc(group)
-    except (KeyError, TypeError):
-        rows = group_rows(agg, group)
-        return {c: rows[c].tolist() for c in ["cell", "key", "metric", *MOMENTS]}
-    rows = np.flatnonzero(idx.codes[1] == at) if isinstance(at, int | np.integer) else None
-    if rows is None or not len(rows) or any(idx.codes[j][rows].min() < 0 for j in (0, 2, 3)):
-        frame = group_rows(agg, group)
+    rows = _group_at(agg, group)
+    if rows is None:
+        frame = group_rows_pandas(agg, group)
         return {c: frame[c].tolist() for c in ["cell", "key", "metric", *MOMENTS]}
+    idx = agg.index
     out = {
         name: np.asarray(idx.levels[j].tolist(), dtype=object)[idx.codes[j][rows]].tolist()
         for j, name in ((0, "cell"), (2, "key"), (3, "metric"))

@@ -231,6 +231,13 @@ def test_a_broken_result_is_caught_by_the_recomputed_score():
         check_results(job, 0, bad)
 
 
+def _sweep_batch(players, strategies, rulings, seed, start, count):
+    """``(job, results, wins)`` of games ``start ..`` of a line-up under ``rulings``."""
+    job = make_job(players, strategies, seed=seed, rules=load_rules(rulings=rulings))
+    results, wins, _, _ = play_raw(job, start, count)
+    return job, results, wins
+
+
 #: line-ups and rulings the one-sweep games table is compared with its twins under
 SWEEP_CASES = [
     (4, "random", {}),
@@ -248,12 +255,7 @@ def test_games_frame_is_its_numpy_twin(players, strategies, rulings, monkeypatch
     tiles' columns; a broken result is still caught by the checks."""
     from analyzer.colorful_treasure.game import games_frame, games_frame_numpy
 
-    try:
-        rules = load_rules(rulings=rulings)
-    except InputError:
-        pytest.skip(f"rulings {rulings} not in this edition")
-    job = make_job(players, strategies, seed=3, rules=rules)
-    results, wins, _, _ = play_raw(job, 10, 60)
+    job, results, wins = _sweep_batch(players, strategies, rulings, 3, 10, 60)
     fast = games_frame(job, 10, 60, results, wins)
     pd.testing.assert_frame_equal(
         fast, games_frame_numpy(job, 10, 60, results, wins), check_exact=True
@@ -325,12 +327,7 @@ def test_games_frame_checks_are_the_numpy_checks(players, strategies, rulings):
     the same message (the same first game), for each kind of broken row."""
     from analyzer.colorful_treasure.game import games_frame
 
-    try:
-        rules = load_rules(rulings=rulings)
-    except InputError:
-        pytest.skip(f"rulings {rulings} not in this edition")
-    job = make_job(players, strategies, seed=5, rules=rules)
-    results, wins, _, _ = play_raw(job, 30, 40)
+    job, results, wins = _sweep_batch(players, strategies, rulings, 5, 30, 40)
     caught = 0
     for name, bad in _corrupt(results, players).items():
         try:

@@ -77,6 +77,7 @@ def test_the_json_keeps_the_games_keys_first():
         "within_noise_of_best",
         "choices",
     ]
+    # the given 0.12345 written to 3 decimals: how the field is formatted (no clock)
     assert out["seconds"] == 0.123 and out["within_noise_of_best"] == ["c1"]
     assert list(out["choices"][1]) == [
         "choice",

@@ -86,7 +86,8 @@ def deep_hashes(game: str, budget: int, tmp_path, capsys) -> tuple[str, str]:
     args = ["advise", "--game", game, str(path), "--deep", "--budget", str(budget), "--seed", "7"]
     assert run_cli([*args, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out.pop("seconds") >= 0
+    # the run's own time varies: taken out of what is pinned (its type checked only)
+    assert isinstance(out.pop("seconds"), float)
     assert run_cli(args) == 0
     text = re.sub(r" in [0-9.,]+ s\b", " in ? s", capsys.readouterr().out)
     return _sha(json.dumps(out, sort_keys=True)), _sha(text)
