@@ -35,7 +35,7 @@ def simulate(
     scheduler: str | None = None,
     precision: float | None = None,
     max_games: int | None = None,
-    batch_size: int = 5000,
+    batch_size: int | None = None,
     progress: bool = False,
     forbid: dict | None = None,
     luck: bool | None = None,
@@ -50,8 +50,9 @@ def simulate(
     from ``rules`` (a rules object of the game) or from ``edition``/``rulings``
     and ``overrides``. ``workers`` (default 1: this process; None: all cores),
     ``scheduler`` (a Dask address) and ``precision``/``max_games`` are those of
-    ``analyzer simulate``. The same seed gives the identical table whatever the
-    workers or batches: game *g* draws only from its own random stream.
+    ``analyzer simulate``; ``batch_size`` is games per batch (None: the game's).
+    The same seed gives the identical table whatever the workers or batches:
+    game *g* draws only from its own random stream.
     ``forbid`` is an intervention as a scenario's ``forbid`` key writes it
     (``{"wonders": ["eternal_flame"], "seats": [0]}``; ``seats = "each"`` forbids
     each seat in turn, a block of games each); the table then has a ``treated``

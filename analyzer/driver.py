@@ -29,7 +29,6 @@ from analyzer.fingerprint import repr_without_defaults
 from analyzer.frames import column_arrays
 from analyzer.games import Game, merge_columns
 from analyzer.scenario_file import (
-    DEFAULT_BATCH,
     SLOW_BATCH,
     Cell,
     Scenario,
@@ -184,6 +183,18 @@ class ScenarioRun:
         return build_tables(self.aggregate, self.info)
 
 
+def run_batch_size(given: int | None, game, cells) -> int:
+    """Games per batch of a run: ``given`` (the run's, or its checkpoint's), else
+    SLOW_BATCH when a slow strategy (a search: a game a second) plays, so progress
+    and checkpoints keep coming, else the game's (:attr:`Game.batch_size`)."""
+    if given is not None:
+        return given
+    slow = {s.name for s in game.strategies if s.slow}
+    if slow & {x for c in cells for order in c.orders for x in order}:
+        return SLOW_BATCH
+    return game.batch_size
+
+
 def run_scenario(
     sc: Scenario,
     *,
@@ -243,8 +254,15 @@ def run_scenario(
         from analyzer.runner import checkpoint_seed
 
         sc = replace(sc, seed=checkpoint_seed(Path(checkpoint_dir)))
+    given_batch = sc.batch_size
+    if given_batch is None and resume and checkpoint_dir is not None:
+        # resuming without a batch size continues the saved run's batches, whatever
+        # the game's default is now
+        from analyzer.runner import checkpoint_batch_size
+
+        given_batch = checkpoint_batch_size(Path(checkpoint_dir))
     seed = resolve_seed(sc.seed)
-    sc = replace(sc, seed=seed)
+    sc = replace(sc, seed=seed, batch_size=given_batch or game.batch_size)
     cells = expand(sc)
     games, per_cell = plan_games(sc, cells)
     per_order = per_cell[0]
@@ -289,12 +307,7 @@ def run_scenario(
         info["fields"] = fields_info(sc, cells, per_cell)
     if intervention is not None:
         info["intervention"] = intervention
-    batch_size = sc.batch_size
-    slow = {s.name for s in game.strategies if s.slow}
-    if batch_size == DEFAULT_BATCH and slow & {
-        x for c in cells for order in c.orders for x in order
-    }:
-        batch_size = SLOW_BATCH  # a search plays a game a second: show progress sooner
+    batch_size = run_batch_size(given_batch, game, cells)
     options = RunOptions(
         games=games,
         seed=seed,
@@ -421,7 +434,7 @@ def sections_only_info(sc: Scenario, workers: int | None = None) -> dict:
     return {
         "game": game.name,
         "game_title": game.title,
-        "scenario": replace(sc, seed=seed).as_dict(),
+        "scenario": replace(sc, seed=seed, batch_size=sc.batch_size or game.batch_size).as_dict(),
         "seed": seed,
         "analyzer_version": __version__,
         "rules_version": game.rules_version,

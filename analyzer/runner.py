@@ -638,14 +638,20 @@ class _Checkpoint:
                 break
 
     @staticmethod
-    def saved_seed(directory: Path) -> int | None:
-        """The seed recorded in a checkpoint's ``run.json``, or None if there is none."""
+    def saved(directory: Path, key: str) -> int | None:
+        """The integer ``key`` (``seed``, ``batch_size``) recorded in a checkpoint's
+        ``run.json``, or None if there is none."""
         try:
             old = json.loads((Path(directory) / MANIFEST_NAME).read_text("utf-8"))
         except (OSError, ValueError, RecursionError):
             return None
-        seed = old.get("seed") if isinstance(old, dict) else None
-        return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+        value = old.get(key) if isinstance(old, dict) else None
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    @staticmethod
+    def saved_seed(directory: Path) -> int | None:
+        """The seed recorded in a checkpoint's ``run.json``, or None if there is none."""
+        return _Checkpoint.saved(directory, "seed")
 
     def _partial_path(self, i: int) -> Path:
         return self.dir / f"batch-{i:06d}.partial.parquet"
@@ -1141,7 +1147,13 @@ __all__ = [
     "fingerprint",
     "run",
     "checkpoint_seed",
+    "checkpoint_batch_size",
     "write_parquet_atomic",
 ]
 
 checkpoint_seed = _Checkpoint.saved_seed
+
+
+def checkpoint_batch_size(directory: Path) -> int | None:
+    """The games per batch recorded in a checkpoint's ``run.json``, or None."""
+    return _Checkpoint.saved(directory, "batch_size")

@@ -77,7 +77,8 @@ FIELD_KEYS = ("label", "strategies", "lineup", "rotation", "strategy_params")
 FORBID_SEATS = ("each", "all")
 MAX_FIELDS = 16
 OUTPUT_KEYS = ("claims", "save_tables", "batch_size", "luck")
-#: games per batch unless ``[output] batch_size`` says otherwise ...
+#: games per batch unless ``[output] batch_size`` or the game
+#: (:attr:`analyzer.games.Game.batch_size`) says otherwise ...
 DEFAULT_BATCH = 5000
 #: ... or a slow strategy (a search) plays: then batches this small keep the
 #: progress display and checkpoints coming
@@ -204,7 +205,9 @@ class Scenario:
     #: game's default (on for Unearth and Uruk, off for Colorful Treasure)
     luck: bool | None = None
     save_tables: bool = True  #: False: aggregate only (bounded memory, no Parquet tables)
-    batch_size: int = 5000  #: DEFAULT_BATCH
+    #: games per batch; None: the game's (:attr:`analyzer.games.Game.batch_size`,
+    #: or SLOW_BATCH when a slow strategy plays), which the run records here
+    batch_size: int | None = None
     game: str = DEFAULT_GAME  #: registered game name (``analyzer.games``)
     strategy_params: dict = field(default_factory=dict)  #: strategy -> {param: value}
     #: questions the report answers (``[{"id", "params"}]``); () = the game's standard ones
@@ -613,7 +616,7 @@ def sensitivity_scenario(sc: Scenario, where: str = "") -> Scenario:
     )
 
 
-def _output(raw: dict, where: str) -> tuple[bool, bool, int]:
+def _output(raw: dict, where: str) -> tuple[bool, bool, int | None]:
     """``[output]``: claims, save_tables, batch_size (``luck``: :func:`_output_luck`)."""
     output = raw.get("output", {})
     _check(isinstance(output, dict), where, "output", output, "a table")
@@ -622,9 +625,9 @@ def _output(raw: dict, where: str) -> tuple[bool, bool, int]:
     _check(isinstance(claims, bool), where, "output.claims", claims, "true or false")
     save_tables = output.get("save_tables", True)
     _check(isinstance(save_tables, bool), where, "output.save_tables", save_tables, "true or false")
-    batch_size = output.get("batch_size", DEFAULT_BATCH)
+    batch_size = output.get("batch_size")  # None: the game's
     _check(
-        _is_int(batch_size) and 1 <= batch_size <= 1_000_000,
+        batch_size is None or _is_int(batch_size) and 1 <= batch_size <= 1_000_000,
         where,
         "output.batch_size",
         batch_size,

@@ -161,7 +161,7 @@ def simulate_games(
     rulings: dict | None = None,
     overrides: dict | None = None,
     out: Path | str | None = None,
-    batch_size: int = 5000,
+    batch_size: int | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
     checkpoint_dir: Path | str | None = None,
@@ -204,10 +204,10 @@ def simulate_games(
         raise bad_value("--games", games, GAMES_ALLOWED)
     if isinstance(first_game, bool) or not isinstance(first_game, int) or first_game < 0:
         raise bad_value("first_game", first_game, "a non-negative integer")
-    batch_size = _plain_int(batch_size)
-    if isinstance(batch_size, bool) or not isinstance(batch_size, int):
+    batch_size = _plain_int(batch_size)  # None: the game's (Game.batch_size)
+    if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, int)):
         raise bad_value("--batch-size", batch_size, BATCH_ALLOWED)
-    if not 1 <= batch_size <= MAX_BATCH:
+    if batch_size is not None and not 1 <= batch_size <= MAX_BATCH:
         raise bad_value("--batch-size", batch_size, BATCH_ALLOWED)
     path = check_out_path(out)
     intervention = None

@@ -89,7 +89,7 @@ def time_kernel(game: str, strategy: str, games: int, batch_size: int) -> tuple[
     g = load_game(game)
     job = g.make_job(PLAYERS, [strategy] * PLAYERS, SEED, g.load_rules({}, {}, "rules"))
     play_raw = importlib.import_module(f"analyzer.{game}.game").play_raw
-    size = batch_size or 5000
+    size = batch_size or g.batch_size  # the batches simulate cuts by default
     start = _clocks()
     for first in range(0, games, size):
         play_raw(job, first, min(size, games - first))

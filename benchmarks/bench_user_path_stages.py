@@ -33,7 +33,7 @@ import time
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40_000)
-    parser.add_argument("--batch-size", type=int, default=5000)
+    parser.add_argument("--batch-size", type=int, default=0, help="0: the game's (20,000)")
     parser.add_argument("--strategy", default="random")
     parser.add_argument("--seed", type=int, default=20251125)
     args = parser.parse_args()
@@ -46,6 +46,7 @@ def main() -> None:
     g = load_game("colorful_treasure")
     rules = g.load_rules({}, {}, "rules")
     job = g.make_job(4, [args.strategy] * 4, args.seed, rules)
+    args.batch_size = args.batch_size or g.batch_size
     scenario_job = ScenarioJob(jobs=((job,),), per_order=10**12)
     # the run's declared columns, as the driver hands them (else each batch loads the rules)
     reducer = Reducer((), game="colorful_treasure", columns=tuple(g.columns(rules)))

@@ -114,3 +114,67 @@ def test_help_shows_examples(capsys):
     assert "analyzer simulate --players 4 --strategy balanced --games 100000 --seed 7" in out
     for option in ("--scheduler", "--precision", "--checkpoint", "--resume", "--out"):
         assert option in out
+
+
+# --------------------------------------------------------------------------- batch size
+
+
+def _manifest_batch(folder) -> int:
+    import json
+
+    return json.loads((folder / "run.json").read_text())["batch_size"]
+
+
+def test_a_run_that_names_no_batch_size_takes_the_games_and_keeps_a_checkpoints(tmp_path):
+    """No batch size: the game's (Colorful Treasure 20,000, Unearth 5,000); a named one
+    wins; the table is the same either way; a resume without one keeps the batches of
+    its checkpoint (not "a different run" after the default changed)."""
+    from analyzer.summary import simulate_games
+
+    kw = dict(game="colorful_treasure", progress=False, workers=1, keep_tables=True)
+    runs = {}
+    for name, size in (("default", None), ("named", 5000)):
+        runs[name] = simulate_games(
+            4, "random", 25_000, 11, batch_size=size, checkpoint_dir=tmp_path / name, **kw
+        )
+    assert _manifest_batch(tmp_path / "default") == 20_000
+    assert _manifest_batch(tmp_path / "named") == 5000
+    pd.testing.assert_frame_equal(runs["default"].games, runs["named"].games, check_exact=True)
+    pd.testing.assert_frame_equal(runs["default"].table, runs["named"].table, check_exact=True)
+
+    # a checkpoint of 5,000-game batches, resumed without a batch size
+    again = simulate_games(
+        4, "random", 25_000, 11, checkpoint_dir=tmp_path / "named", resume=True, **kw
+    )
+    assert _manifest_batch(tmp_path / "named") == 5000
+    pd.testing.assert_frame_equal(runs["named"].games, again.games, check_exact=True)
+
+
+def test_the_batch_size_of_a_run_that_names_none():
+    """A search player in the line-up: 20 games a batch; else the game's; a named
+    size (even the old default 5000) always wins."""
+    from analyzer.driver import run_batch_size
+    from analyzer.games import load_game
+    from analyzer.scenario import SLOW_BATCH, Scenario, expand
+
+    for name, fast, slow in (("unearth", 5000, SLOW_BATCH), ("colorful_treasure", 20_000, 20)):
+        game = load_game(name)
+        for strategies, default in ((("random", "random"), fast), (("search", "random"), slow)):
+            sc = Scenario(
+                path="t",
+                name="t",
+                description="",
+                players=2,
+                games=10,
+                seed=1,
+                strategies=strategies,
+                lineup=None,
+                rotation="all",
+                rulings={},
+                overrides={},
+                game=name,
+            )
+            cells = expand(sc)
+            assert run_batch_size(None, game, cells) == default
+            assert run_batch_size(5000, game, cells) == 5000
+            assert run_batch_size(7, game, cells) == 7

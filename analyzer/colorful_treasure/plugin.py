@@ -186,6 +186,9 @@ class ColorfulTreasure(Game):
     strategies: tuple[Strategy, ...] = field(default_factory=_strategies)
     default_strategy: str = "greedy"
     yardstick: str | None = "baseline"
+    #: 5,000 random games take ~35 ms, under ten times a batch's fixed cost
+    #: (BENCHMARKS.md, "The user path")
+    batch_size: int = 20_000
     tables: dict = field(
         default_factory=lambda: {
             "steals": "one row per steal: game, turn, thief, victim, item taken"

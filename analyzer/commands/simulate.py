@@ -73,7 +73,11 @@ def register(app: typer.Typer) -> None:
         resume: bool = typer.Option(
             False, "--resume", help="continue the run saved in --checkpoint"
         ),
-        batch_size: int = typer.Option(5000, "--batch-size", help="games per batch"),
+        batch_size: int | None = typer.Option(
+            None,
+            "--batch-size",
+            help="games per batch (default: the game's, 5000; colorful_treasure 20000)",
+        ),
         quiet: bool = typer.Option(False, "--quiet", help="no progress display"),
         luck: bool | None = typer.Option(
             None,

@@ -175,6 +175,11 @@ class Game:
     #: can seat a strategy's shipped row against its candidate rows (self-play,
     #: ``--field self``); empty: the game offers no self-play tuning
     row_strategies: tuple[str, ...] = ()
+    #: games per batch when a run does not say (``--batch-size``, a scenario's
+    #: ``[output] batch_size``): enough that a batch of the fastest player takes
+    #: a tenth of a second or more, so the fixed cost of a batch (its tables,
+    #: checks and partial aggregate, a few ms) stays small beside its games
+    batch_size: int = 5000
 
     # ----------------------------------------------------------------- rules
 
