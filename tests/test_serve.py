@@ -290,8 +290,11 @@ def test_fifty_concurrent_requests_all_answered_correctly(server):
     with ThreadPoolExecutor(max_workers=50) as pool:
         got = list(pool.map(lambda q: _post(f"{server}/api/unearth/odds", q), questions))
     assert len(got) == 50
-    for q, (status, body) in zip(questions, got, strict=True):
-        assert status == 200, (q, body)  # the body says what failed
+    # how many failed and what each said (a 500's traceback is in the captured log)
+    answers = list(zip(questions, got, strict=True))
+    failed = [(q, status, body) for q, (status, body) in answers if status != 200]
+    assert not failed, (f"{len(failed)} of 50 failed", failed[:3], [s for s, _ in alone.values()])
+    for q, (_, body) in answers:
         assert body == alone[json.dumps(q)][1]
     assert _post(f"{server}/api/unearth/odds", SEVEN)[0] == 200
 
