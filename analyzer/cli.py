@@ -182,7 +182,11 @@ def threading_is_main() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-def _invoke(args: list[str], debug: bool) -> int:
+def _invoke(args: list[str], debug: bool, on_failure=None) -> int:
+    """Run the command ``args``: its exit code, a failure as one line on stderr.
+    ``on_failure(err, code)`` is told of an exception that is not click's (bad
+    input, internal error, ...) before its line is written: ``analyzer serve``
+    logs the traceback of what it answers with a 500."""
     try:
         code = app(args=args, standalone_mode=False, prog_name="analyzer")
         if code == 130:  # typer's answer to a KeyboardInterrupt it caught
@@ -209,6 +213,8 @@ def _invoke(args: list[str], debug: bool) -> int:
         if debug:
             raise
         code, line = describe(err)
+        if on_failure is not None:
+            on_failure(err, code)
         error_line(line)
         return code
     return 0

@@ -29,6 +29,7 @@ import contextlib
 import contextvars
 import io
 import json
+import logging
 import os
 import re
 import sys
@@ -55,6 +56,12 @@ _NO_FORCE = "the web runs no longer question"
 WEB_MAX_BUDGET = 100_000
 #: the largest request body accepted, in bytes
 MAX_BODY = 64 * 1024
+#: exit codes a request answers with its one line (bad input: 400, interrupted: 503);
+#: any other failure is a 500, and :func:`call_cli` logs its traceback
+ANSWERED_CODES = (0, 2, 130)
+
+#: where a failed request's traceback goes (the web answer has only its one line)
+log = logging.getLogger("analyzer.serve")
 
 _CAPTURE: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
     "analyzer_serve_capture", default=None
@@ -122,19 +129,32 @@ def call_cli(argv: list[str]) -> tuple[int, str, str]:
     # threads importing modules that import each other can meet a half-made module
     key = tuple(argv[:3]) if argv[1:2] == ["--game"] else tuple(argv[:1])
     first = key not in _RAN
+    failed: list[BaseException] = []
+
+    def on_failure(err: BaseException, code: int) -> None:
+        if code not in ANSWERED_CODES:
+            failed.append(err)
+
     try:
         # the CLI's own mapping of failures to one line and an exit code, without
         # run_cli's process-wide set-up (signals, warning filters): requests run in
         # threads at once
         if first:
             with _FIRST_LOCK:
-                code = _invoke(list(argv), False)
+                code = _invoke(list(argv), False, on_failure)
                 _RAN.add(key)
         else:
-            code = _invoke(list(argv), False)
+            code = _invoke(list(argv), False, on_failure)
     finally:
         SERVING.reset(serving)
         _CAPTURE.reset(token)
+    if failed:  # outside the request's capture: to the server's own stderr
+        log.error(
+            "analyzer %s: exit code %d (a 500), its traceback:",
+            " ".join(argv),
+            code,
+            exc_info=failed[-1],
+        )
     return code, bufs["out"].getvalue(), bufs["err"].getvalue()
 
 

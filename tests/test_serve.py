@@ -290,10 +290,34 @@ def test_fifty_concurrent_requests_all_answered_correctly(server):
     with ThreadPoolExecutor(max_workers=50) as pool:
         got = list(pool.map(lambda q: _post(f"{server}/api/unearth/odds", q), questions))
     assert len(got) == 50
-    for q, (status, body) in zip(questions, got, strict=True):
-        assert status == 200, (q, body)  # the body says what failed
+    # how many failed and what each said (a 500's traceback is in the captured log)
+    answers = list(zip(questions, got, strict=True))
+    failed = [(q, status, body) for q, (status, body) in answers if status != 200]
+    assert not failed, (f"{len(failed)} of 50 failed", failed[:3], [s for s, _ in alone.values()])
+    for q, (_, body) in answers:
         assert body == alone[json.dumps(q)][1]
     assert _post(f"{server}/api/unearth/odds", SEVEN)[0] == 200
+
+
+def test_a_500_leaves_its_traceback_in_the_servers_log(monkeypatch, caplog):
+    """A request that fails inside (an internal error: a 500) answers its one line, and
+    the server logs the traceback (the one line alone said too little to find a rare
+    500 once); bad input (a 400) logs nothing."""
+    from analyzer.unearth import odds_cost
+
+    def planted(question, rules=None):
+        raise RuntimeError("planted failure")
+
+    monkeypatch.setattr(odds_cost, "exact_odds", planted)
+    with caplog.at_level("ERROR", logger="analyzer.serve"):
+        status, body = serve.answer("unearth", "odds", SEVEN)
+        assert serve.answer("unearth", "odds", {"claim": "x", "dice": "a:d8"})[0] == 400
+    assert status == 500
+    assert json.loads(body)["error"].startswith("internal error (RuntimeError: planted failure)")
+    logged = [r for r in caplog.records if r.name == "analyzer.serve"]
+    assert len(logged) == 1, [r.getMessage() for r in logged]
+    assert "exit code 3" in logged[0].getMessage() and "--claim 17" in logged[0].getMessage()
+    assert "planted failure" in caplog.text and "in planted" in caplog.text  # the traceback
 
 
 def test_state_that_is_not_utf8_text_is_a_400(client):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -347,6 +348,9 @@ _GAMES: dict[str, Game] = {}
 #: games that failed to import or build: name -> the error, one line
 BROKEN: dict[str, str] = {}
 _DISCOVERED = False
+#: True while this process discovers the games (in the thread holding the lock)
+_DISCOVERING = False
+_DISCOVER_LOCK = threading.RLock()
 #: subpackages of analyzer that are machinery, not games
 _NOT_GAMES = {"commands", "games"}
 
@@ -381,10 +385,25 @@ def command_modules(name: str) -> tuple[str, ...] | None:
 
 
 def _discover() -> None:
-    global _DISCOVERED
+    """Import every game folder and entry point once (each registers itself). Until
+    that is done, another thread asking waits for it (it would see a half-filled
+    registry: "no such game"); the discovering thread's own questions (a game's
+    import may list the games) return at once."""
+    global _DISCOVERED, _DISCOVERING
     if _DISCOVERED:
         return
-    _DISCOVERED = True
+    with _DISCOVER_LOCK:
+        if _DISCOVERED or _DISCOVERING:  # done meanwhile, or asked from inside
+            return
+        _DISCOVERING = True
+        try:
+            _import_games()
+        finally:
+            _DISCOVERING = False
+            _DISCOVERED = True
+
+
+def _import_games() -> None:
     # the package's folder, found without importing the package (which imports this)
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     # one broken game folder must not take the others (or the CLI) down with it
