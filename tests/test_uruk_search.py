@@ -133,8 +133,10 @@ def test_games_the_seat_cannot_tell_apart_give_identical_rollouts(reshuffled):
     for state in (s, s2):
         w = _work(state)
         r = new_state(T)
+        # a uint64 key, as deep advice passes it: the version compiled for the product
+        key0 = np.uint64(1234)
         k = search.rank_all(
-            V(state), TV, V(r), search.pack_search(w), p, 1234, 120, search.MODE_ACTION, 2, 0, -1
+            V(state), TV, V(r), search.pack_search(w), p, key0, 120, search.MODE_ACTION, 2, 0, -1
         )
         assert k > 1
         out.append((w.n[:k].copy(), w.win[:k].copy(), w.score[:k].copy(), w.wins_by[:k].copy()))
