@@ -986,7 +986,7 @@ def test_die_values_equal_the_plain_evaluation_die_by_die(players):
                     if g.s.die_slot[q, d] < 0:
                         continue
                     before = g.s.die_value.copy()
-                    die_values(g.S, g.M, g.T, p, q, d)
+                    die_values(g.S, g.M, g.T, p, q, d, -1)  # every face, the engine's signature
                     out = g.m.dvals[q * n_dice + d]
                     plain = [_value_if(g.S, g.M, g.T, p, q, d, v) for v in range(1, faces + 1)]
                     assert list(out[1 : faces + 1]) == plain, (game, p, q, d)
@@ -1000,6 +1000,13 @@ def test_die_values_equal_the_plain_evaluation_die_by_die(players):
                         assert part[v] == plain[v - 1] if want >> v & 1 else np.isnan(part[v])
                     checked += 1
     assert checked > 100
+
+
+def _best_excavation(s, m, t, p, n_anc, n_read, use_map, expedition, refill=True, floor=-1e18):
+    """``best_excavation`` with every argument given (its defaults), as the engine
+    calls it: the version compiled for the games, not one more compiled for the
+    tests (a cold numba cache compiles each omitted-argument signature anew)."""
+    return best_excavation(s, m, t, p, n_anc, n_read, use_map, expedition, refill, floor)
 
 
 _MODIFIER_WONDERS = ("college_of_the_overseers", "harmonious_columns", "sanctuary_of_the_builders")
@@ -1047,7 +1054,7 @@ def test_pruned_excavation_choice_equals_the_plain_loop():
             continue
         occupied = [slot for slot in range(int(g.s.sc[S_N_SLOTS])) if g.s.slot_card[slot] >= 0]
         for n_anc, n_read, use_map in ((0, 0, False), (1, 0, False), (0, 1, True), (1, 1, False)):
-            got, *got_pair = best_excavation(g.S, g.M, g.T, 0, n_anc, n_read, use_map, False)
+            got, *got_pair = _best_excavation(g.S, g.M, g.T, 0, n_anc, n_read, use_map, False)
             got_pair = tuple(got_pair)
             best, pair, faces_seen = -1e18, (-1, -1), set()
             for d, faces in enumerate(T.dice_faces):
@@ -1075,9 +1082,9 @@ def test_no_expedition_gains_more_than_the_best_bound():
     checked = 0
     for game in range(60):
         g = _random_excavation_table(gen, game, empty=0.0, wonders=("harmonious_columns",))
-        plain = best_excavation(g.S, g.M, g.T, 0, 0, 0, False, False)[0]
+        plain = _best_excavation(g.S, g.M, g.T, 0, 0, 0, False, False)[0]
         top = float(g.m.cand_ub[0])
-        expedition = best_excavation(g.S, g.M, g.T, 0, 0, 0, False, True, False)[0]
+        expedition = _best_excavation(g.S, g.M, g.T, 0, 0, 0, False, True, False)[0]
         assert plain <= top + 1e-9 and expedition <= top + 1e-9, game
         assert _bound_at_most(g.S, g.M, 0, top + 1e-9)
         assert not _bound_at_most(g.S, g.M, 0, expedition - 1e-6)
@@ -1149,9 +1156,9 @@ def test_memo_across_summaries_equals_a_cold_memo():
                 g.s.die_slot[p, int(gen.integers(0, len(T.dice_faces)))] = -1
             n_anc, n_read = int(gen.integers(0, 2)), int(gen.integers(0, 2))
             use_map, expedition = bool(gen.random() < 0.3), bool(gen.random() < 0.2)
-            got = best_excavation(g.S, g.M, g.T, p, n_anc, n_read, use_map, expedition)
+            got = _best_excavation(g.S, g.M, g.T, p, n_anc, n_read, use_map, expedition)
             cold, cold_memo = _cold_copy(g)
-            want = best_excavation(cold, cold_memo, g.T, p, n_anc, n_read, use_map, expedition)
+            want = _best_excavation(cold, cold_memo, g.T, p, n_anc, n_read, use_map, expedition)
             assert got == want, (game, step, what)
             compared += 1
     assert compared == 12 * 40
@@ -1195,12 +1202,12 @@ def test_sanctuary_memo_sees_the_values_a_summary_does_not_hold():
     g.put(1, 0, 0, 6)
     g.put(2, 1, 0, 4)
     g.put(2, 2, 0, 3)  # seat 1 leads on the 17 with its 6; total 13
-    best_excavation(g.S, g.M, g.T, 0, 0, 0, False, False)
+    _best_excavation(g.S, g.M, g.T, 0, 0, 0, False, False)
     g.put(2, 1, 0, 5)
     g.put(2, 2, 0, 2)  # the same total and ranks; now a natural 5 may become a 6
-    best_excavation(g.S, g.M, g.T, 0, 0, 0, False, False)
+    _best_excavation(g.S, g.M, g.T, 0, 0, 0, False, False)
     cold, cold_memo = _cold_copy(g)
-    best_excavation(cold, cold_memo, g.T, 0, 0, 0, False, False)  # summarise, as a decision does
+    _best_excavation(cold, cold_memo, g.T, 0, 0, 0, False, False)  # summarise, as a decision does
     for d in range(len(T.dice_faces)):
         if g.s.die_slot[0, d] < 0:
             warm = _roll_ev(g.S, g.M, g.T, 0, 0, d, 0, 0, False)

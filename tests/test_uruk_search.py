@@ -133,8 +133,10 @@ def test_games_the_seat_cannot_tell_apart_give_identical_rollouts(reshuffled):
     for state in (s, s2):
         w = _work(state)
         r = new_state(T)
+        # a uint64 key, as deep advice passes it: the version compiled for the product
+        key0 = np.uint64(1234)
         k = search.rank_all(
-            V(state), TV, V(r), search.pack_search(w), p, 1234, 120, search.MODE_ACTION, 2, 0, -1
+            V(state), TV, V(r), search.pack_search(w), p, key0, 120, search.MODE_ACTION, 2, 0, -1
         )
         assert k > 1
         out.append((w.n[:k].copy(), w.win[:k].copy(), w.score[:k].copy(), w.wins_by[:k].copy()))
@@ -257,12 +259,13 @@ def test_the_redeal_is_uniform():
     top_card = np.zeros(T.n_inv, np.int64)
     in_hand = np.zeros(T.n_inv, np.int64)
     r = _copy(s)
+    rv = V(r)  # made once: the arrays stay the same
     for j in range(trials):
         r.deck[:] = s.deck
         r.hand[:] = s.hand
         r.sc[:] = s.sc
         rng_seed(r.rng, np.uint64(77), 1, j)
-        search.determinize(V(r), TV, wv, p)
+        search.determinize(rv, TV, wv, p)
         top_card[r.deck[int(r.sc[S_DECK_N]) - 1]] += 1
         in_hand += r.hand[q]
     is2 = np.array([T.inv_level[x] == 2 for x in range(T.n_inv)])
