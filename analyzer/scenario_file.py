@@ -77,9 +77,9 @@ FIELD_KEYS = ("label", "strategies", "lineup", "rotation", "strategy_params")
 FORBID_SEATS = ("each", "all")
 MAX_FIELDS = 16
 OUTPUT_KEYS = ("claims", "save_tables", "batch_size", "luck")
-#: games per batch unless ``[output] batch_size`` or the game
-#: (:attr:`analyzer.games.Game.batch_size`) says otherwise ...
-DEFAULT_BATCH = 5000
+#: games per batch of a game that sets none (:attr:`analyzer.games.Game.batch_size`),
+#: unless ``[output] batch_size`` says otherwise ...
+DEFAULT_BATCH = Game.batch_size
 #: ... or a slow strategy (a search) plays: then batches this small keep the
 #: progress display and checkpoints coming
 SLOW_BATCH = 20

@@ -205,9 +205,8 @@ def simulate_games(
     if isinstance(first_game, bool) or not isinstance(first_game, int) or first_game < 0:
         raise bad_value("first_game", first_game, "a non-negative integer")
     batch_size = _plain_int(batch_size)  # None: the game's (Game.batch_size)
-    if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, int)):
-        raise bad_value("--batch-size", batch_size, BATCH_ALLOWED)
-    if batch_size is not None and not 1 <= batch_size <= MAX_BATCH:
+    is_count = isinstance(batch_size, int) and not isinstance(batch_size, bool)
+    if batch_size is not None and not (is_count and 1 <= batch_size <= MAX_BATCH):
         raise bad_value("--batch-size", batch_size, BATCH_ALLOWED)
     path = check_out_path(out)
     intervention = None

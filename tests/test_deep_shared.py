@@ -57,6 +57,10 @@ def test_the_table_puts_the_games_columns_around_the_estimates():
     assert "-25.0 ± 15.0" in text and "28.0 ± 0.5" in text
 
 
+#: the Advice fields below that are numbers
+NUMBERS = ("seed", "rollouts", "seconds")
+
+
 def test_the_json_keeps_the_games_keys_first():
     @dataclass
     class Advice:
@@ -77,8 +81,9 @@ def test_the_json_keeps_the_games_keys_first():
         "within_noise_of_best",
         "choices",
     ]
-    # the given 0.12345 written to 3 decimals: how the field is formatted (no clock)
-    assert out["seconds"] == 0.123 and out["within_noise_of_best"] == ["c1"]
+    # the Advice's numbers as written (its 0.12345 to 3 decimals: a format, no clock)
+    assert [out[k] for k in NUMBERS] == [3, 80, 0.123]
+    assert out["within_noise_of_best"] == ["c1"]
     assert list(out["choices"][1]) == [
         "choice",
         "rollouts",
