@@ -3,8 +3,8 @@
 The package is split so that every game reuses everything but its own folder:
 
 - game-agnostic machinery: :mod:`analyzer.games` (the game seam and registry),
-  :mod:`analyzer.rng`, :mod:`analyzer.seeding`, :mod:`analyzer.stats`,
-  :mod:`analyzer.jit`, :mod:`analyzer.errors`, the batch runner, scenarios,
+  :mod:`analyzer.kernels.rng`, :mod:`analyzer.core.seeding`, :mod:`analyzer.core.stats`,
+  :mod:`analyzer.kernels.jit`, :mod:`analyzer.core.errors`, the batch runner, scenarios,
   aggregation, charts, reports and the CLI;
 - everything that is one game's (rules data, kernels, strategies, its own
   tables and commands) lives in its folder, e.g. :mod:`analyzer.unearth`, and
@@ -14,7 +14,10 @@ The Python API: :func:`simulate` and :func:`run` return pandas tables;
 :func:`available_games` lists the games.
 """
 
+from analyzer import _compat
 from analyzer._version import __version__
+
+_compat.install()  # old module paths (analyzer.runner, ...) for one release
 
 
 def simulate(
@@ -62,7 +65,7 @@ def simulate(
     Colorful Treasure, whose terms cost more than they save so far).
     """
     from analyzer.games import load_game
-    from analyzer.summary import simulate_games
+    from analyzer.runs.simulate import simulate_games
 
     if rules is not None:
         rulings, overrides = load_game(game).rules_settings(rules)
@@ -95,15 +98,15 @@ def simulate(
 
 def run(scenario, *, games: int | None = None, seed: int | None = None, **options):
     """Run a scenario (a file path, a parsed mapping, or a ``Scenario``) and return
-    its :class:`analyzer.driver.ScenarioRun`: ``.games`` is the per-game table,
+    its :class:`analyzer.runs.driver.ScenarioRun`: ``.games`` is the per-game table,
     ``.report_tables()`` every report table with 95% intervals, ``.info`` the
-    manifest. ``options`` are those of :func:`analyzer.driver.run_scenario`
+    manifest. ``options`` are those of :func:`analyzer.runs.driver.run_scenario`
     (``workers``, ``scheduler``, ``precision``, ``progress``, ...; progress is off
     unless asked for)."""
     from pathlib import Path
 
-    from analyzer.driver import run_scenario
-    from analyzer.scenario_file import Scenario, load_scenario, parse_scenario, with_overrides
+    from analyzer.runs.driver import run_scenario
+    from analyzer.runs.scenario_file import Scenario, load_scenario, parse_scenario, with_overrides
 
     if isinstance(scenario, str | Path):
         sc = load_scenario(scenario)

@@ -1,16 +1,17 @@
 """The old home of scenarios: a façade that re-exports their public names.
 
 ``analyzer.scenario`` was both the scenario file format and the driver; they are
-now :mod:`analyzer.scenario_file` (parsing, validation, expansion into cells)
-and :mod:`analyzer.driver` (:func:`run_scenario`, the batch job, the manifest),
-and :func:`repr_without_defaults` is :mod:`analyzer.fingerprint`'s. Users'
+now :mod:`analyzer.runs.scenario_file` (parsing, validation, expansion into cells)
+and :mod:`analyzer.runs.driver` (:func:`run_scenario`, the batch job, the manifest),
+and :func:`repr_without_defaults` is :mod:`analyzer.core.fingerprint`'s. Users'
 scripts keep importing every public name from here; nothing inside the package
 imports this module (``tests/test_layering.py``).
 """
 
 from __future__ import annotations
 
-from analyzer.driver import (
+from analyzer.core.fingerprint import repr_without_defaults
+from analyzer.runs.driver import (
     ScenarioJob,
     ScenarioRun,
     fields_info,
@@ -21,8 +22,7 @@ from analyzer.driver import (
     sections_only_info,
     strategy_rows,
 )
-from analyzer.fingerprint import repr_without_defaults
-from analyzer.scenario_file import (
+from analyzer.runs.scenario_file import (
     DEFAULT_BATCH,
     FIELD_KEYS,
     FORBID_SEATS,
@@ -101,7 +101,7 @@ __all__ = [
 
 def __getattr__(name: str):
     """Any other name the old module had (its private helpers) from its new home."""
-    from analyzer import driver, scenario_file
+    from analyzer.runs import driver, scenario_file
 
     for module in (scenario_file, driver):
         if hasattr(module, name):

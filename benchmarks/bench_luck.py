@@ -30,7 +30,7 @@ import time
 
 import numpy as np
 
-from analyzer.luck import adjusted
+from analyzer.kernels.luck import adjusted
 from analyzer.unearth.game import make_job, play_raw
 from analyzer.unearth.luck import KIND_NAMES
 

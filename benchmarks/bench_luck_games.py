@@ -28,7 +28,7 @@ import time
 
 import numpy as np
 
-from analyzer.luck import adjusted
+from analyzer.kernels.luck import adjusted
 
 
 class Game:

@@ -67,7 +67,8 @@ print(json.dumps({{"write_report": write, "rebuild_report": rebuild,
 _PARTS = """
 import collections
 from matplotlib.figure import Figure
-from analyzer import charts, webpage
+from analyzer.report import charts
+from analyzer.report import webpage
 from analyzer.unearth import charts as game_charts
 
 spent = collections.defaultdict(float)

@@ -31,8 +31,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyzer.runner import RunOptions, run
-from analyzer.summary import headline, reduce_games
+from analyzer.runs.runner import RunOptions, run
+from analyzer.runs.simulate import headline, reduce_games
 
 
 @dataclass(frozen=True)

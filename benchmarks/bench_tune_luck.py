@@ -28,10 +28,10 @@ import time
 
 import numpy as np
 
-from analyzer.driver import run_scenario
 from analyzer.games import load_game
-from analyzer.scenario_file import parse_scenario
-from analyzer.tuning import _field, _search_space, format_result, parse_bounds, tune
+from analyzer.runs.driver import run_scenario
+from analyzer.runs.scenario_file import parse_scenario
+from analyzer.studies.tuning import _field, _search_space, format_result, parse_bounds, tune
 
 
 def play_rows(game, players, strategy, rows, games, seed):

@@ -11,7 +11,7 @@ CPU time of
 - ``games_frame``: the games table from the kernel's rows (the checks included);
 - ``scenario_job``: the driver's batch function (kernel, tables and its ``cell`` /
   ``order`` columns), minus ``kernel`` and ``games_frame``;
-- ``reduce``: the generic reducer (:class:`analyzer.aggregate.Reducer`) with the
+- ``reduce``: the generic reducer (:class:`analyzer.tables.aggregate.Reducer`) with the
   game's own reduce.
 
 Sums over all batches and medians per batch are printed, with the budget the
@@ -39,9 +39,9 @@ def main() -> None:
     args = parser.parse_args()
 
     import analyzer.colorful_treasure.game as ct
-    from analyzer.aggregate import Reducer
-    from analyzer.driver import ScenarioJob
     from analyzer.games import load_game
+    from analyzer.runs.driver import ScenarioJob
+    from analyzer.tables.aggregate import Reducer
 
     g = load_game("colorful_treasure")
     rules = g.load_rules({}, {}, "rules")

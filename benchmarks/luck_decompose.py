@@ -26,10 +26,10 @@ import argparse
 
 import numpy as np
 
-from analyzer.jit import njit
-from analyzer.kernel_view import results_view
-from analyzer.rng import rng_seed
-from analyzer.seeding import root_key
+from analyzer.core.seeding import root_key
+from analyzer.kernels.jit import njit
+from analyzer.kernels.kernel_view import results_view
+from analyzer.kernels.rng import rng_seed
 from analyzer.unearth import engine
 from analyzer.unearth.engine import final_scores, setup
 from analyzer.unearth.game import _params_dict, forbid_masks, make_job, strategy_arrays

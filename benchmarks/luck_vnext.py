@@ -44,7 +44,7 @@ import time
 import numpy as np
 
 import analyzer.unearth.luck as uluck
-from analyzer.luck import adjusted, coordinate_search, residual
+from analyzer.kernels.luck import adjusted, coordinate_search, residual
 from analyzer.unearth.game import make_job, play_raw
 from analyzer.unearth.state import C_CARD, C_GAME, C_WINNER
 

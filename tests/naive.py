@@ -662,7 +662,7 @@ def naive_ct_top(t, slots, unknown, target, taken=None):
 def _ct_place(s, t, slot, known, up, exclude, rng):
     """The place to reveal for ``slot``: a known card's, or uniform (the engine's
     draw) among the face-down places of the wonder that hold no known card."""
-    from analyzer.rng import rng_below
+    from analyzer.kernels.rng import rng_below
 
     if slot >= 0:
         return int(s.pos_of[slot])
@@ -679,7 +679,7 @@ def _ct_place(s, t, slot, known, up, exclude, rng):
 
 
 def _ct_uniform_place(s, t, up, exclude, rng):
-    from analyzer.rng import rng_below
+    from analyzer.kernels.rng import rng_below
 
     places = [p for p in range(t.n_cards) if s.grid[p] >= 0 and p not in up and p not in exclude]
     k = rng_below(rng, len(places))

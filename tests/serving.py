@@ -16,11 +16,11 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def running_server(reports, warm: bool = False):
-    """uvicorn serving :func:`analyzer.serve.make_app` in a thread of this process;
+    """uvicorn serving :func:`analyzer.web.serve.make_app` in a thread of this process;
     yields its base URL and stops it on exit."""
     import uvicorn
 
-    from analyzer import serve
+    from analyzer.web import serve
 
     port = free_port()
     config = uvicorn.Config(

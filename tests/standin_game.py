@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analyzer.errors import InputError, bad_value
+from analyzer.core.errors import InputError, bad_value
 from analyzer.games import Game, Strategy, register_game
 
 

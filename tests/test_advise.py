@@ -6,7 +6,7 @@ from fractions import Fraction as F
 import pytest
 
 from analyzer.cli import run_cli
-from analyzer.errors import InputError
+from analyzer.core.errors import InputError
 from analyzer.unearth.advise import advise, example_text, load_state
 from analyzer.unearth.rules import default_rules
 

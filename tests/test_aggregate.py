@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analyzer.aggregate import Reducer, build_tables, combine
-from analyzer.stats import wilson
+from analyzer.core.stats import wilson
+from analyzer.tables.aggregate import Reducer, build_tables, combine
 from analyzer.unearth.rules import default_rules
 
 RULES = default_rules()
@@ -268,7 +268,7 @@ def test_synthetic_job_has_documented_columns():
 
 
 def _sorted_codes(values: np.ndarray):
-    """Plain twin of :func:`analyzer.aggregate.key_codes` for float keys: the distinct
+    """Plain twin of :func:`analyzer.tables.aggregate.key_codes` for float keys: the distinct
     values sorted, each row's place among them (-1 for NaN), pandas' texts."""
     ok = ~np.isnan(values)
     uniq = np.unique(values[ok])
@@ -281,7 +281,7 @@ def test_float_key_codes_match_a_sorted_twin(planted, monkeypatch):
     """Float key columns (a score histogram's) are coded by hashing: the codes and
     texts are those of sorting the distinct values; a planted bug (codes in order of
     first appearance) is caught."""
-    from analyzer import aggregate as A
+    from analyzer.tables import aggregate as A
 
     rng = np.random.default_rng(4)
     values = rng.integers(-40, 400, 5000) / 60.0

@@ -12,10 +12,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analyzer import aggregate as A
-from analyzer import runner, stats
-from analyzer.driver import ScenarioJob
+from analyzer.core import stats
 from analyzer.games import load_game
+from analyzer.runs import runner
+from analyzer.runs.driver import ScenarioJob
+from analyzer.tables import aggregate as A
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +133,7 @@ def summary_pandas(aggregate: pd.DataFrame, level: float = 0.95, cell: int = 0) 
 def test_summary_table_is_its_pandas_twin(summed, cell):
     """The ``simulate`` summary read from plain lists is the one read with pandas,
     to the bit (a cell without rows: an empty table)."""
-    from analyzer.summary import summary_table
+    from analyzer.runs.simulate import summary_table
 
     fast, slow = summary_table(summed, cell=cell), summary_pandas(summed, cell=cell)
     pd.testing.assert_frame_equal(fast, slow, check_exact=True)
@@ -141,7 +142,7 @@ def test_summary_table_is_its_pandas_twin(summed, cell):
 
 def test_summary_twin_fails_on_a_planted_bug(summed, monkeypatch):
     """The summary's twin test can fail: a summary that reads the wrong cell."""
-    from analyzer import summary
+    from analyzer.runs import simulate as summary
 
     real = A.group_lists
 
@@ -273,7 +274,7 @@ def test_run_keeps_the_same_tables_as_before():
 def test_scratch_arrays_are_reused_only_when_nothing_holds_them():
     """A scratch array comes back once nothing refers to it, never while it, or a
     view of it, is held elsewhere."""
-    from analyzer.frames import scratch
+    from analyzer.core.frames import scratch
 
     a = scratch((3, 1000), np.float64)
     b = scratch((3, 1000), np.float64)
@@ -300,7 +301,7 @@ def test_cell_columns_are_the_pandas_inserts(treated):
     new frame over the batch's arrays are the frame pandas' ``insert``\\ s make:
     values, dtypes, column order and index; a batch already holding such a column
     goes to pandas (which refuses it)."""
-    from analyzer.driver import _with_cell, _with_cell_pandas
+    from analyzer.runs.driver import _with_cell, _with_cell_pandas
 
     g = load_game("colorful_treasure")
     job = g.make_job(3, ["random"] * 3, 5, g.load_rules({}, {}, "rules"))

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import analyzer
-from analyzer.errors import InputError
+from analyzer.core.errors import InputError
 from analyzer.games import load_game
 from analyzer.scenario import parse_scenario
 from analyzer.unearth import game as unearth_game

@@ -7,7 +7,7 @@ calls one engine kernel (``play_card``, ``roll_die``, ``check_claims``,
 
 Dice are forced with explicit chance: :func:`force` queues the outcomes the
 test wants (die faces, and the random strategy's choices) in the state's RNG
-array, and the kernels take them before drawing (:mod:`analyzer.rng`). The draw
+array, and the kernels take them before drawing (:mod:`analyzer.kernels.rng`). The draw
 order is the engine's (documented at each test); a forced outcome that does not
 fit the draw it meets raises, so a wrong order fails the test.
 """
@@ -15,8 +15,8 @@ fit the draw it meets raises, so a wrong order fails the test.
 import numpy as np
 import pytest
 
-from analyzer.rng import FORCED, QUEUE_WORDS, queue_outcomes, rng_below, rng_die, rng_seed
-from analyzer.seeding import root_key
+from analyzer.core.seeding import root_key
+from analyzer.kernels.rng import FORCED, QUEUE_WORDS, queue_outcomes, rng_below, rng_die, rng_seed
 from analyzer.unearth import engine
 from analyzer.unearth.claims import RANK_DICE
 from analyzer.unearth.codes import WonderKind
@@ -92,7 +92,7 @@ assert [int(f) for f in T.dice_faces] == [6, 6, 6, 4, 8]
 
 
 class Twin:
-    """Plain-Python xoshiro256** with the draws of :mod:`analyzer.rng`."""
+    """Plain-Python xoshiro256** with the draws of :mod:`analyzer.kernels.rng`."""
 
     def __init__(self, words):
         self.s = [int(w) for w in words]
@@ -120,7 +120,7 @@ def _drawn(kind, n, u):
 
 def force(s, *draws):
     """Queue the next chance outcomes of the game in ``s.rng`` (explicit chance,
-    :func:`analyzer.rng.queue_outcomes`): the kernels' die rolls and picks return
+    :func:`analyzer.kernels.rng.queue_outcomes`): the kernels' die rolls and picks return
     them, in order, before drawing. A draw whose value does not matter gets the
     smallest outcome. Returns the generator's words, which forced draws leave as
     they are (for :func:`draws_used`)."""

@@ -26,9 +26,9 @@ from analyzer.colorful_treasure.replay import CHOICE_ROWS, render_trace
 from analyzer.colorful_treasure.rules import assumed_values, default_rules, load_rules
 from analyzer.colorful_treasure.state import S_TRACE_N, new_state
 from analyzer.colorful_treasure.turn import remember
-from analyzer.errors import InputError
+from analyzer.core.errors import InputError
 from analyzer.games import check_games_table, load_game
-from analyzer.kernel_view import make_view
+from analyzer.kernels.kernel_view import make_view
 
 # ------------------------------------------------------------------ rules as data
 

@@ -33,7 +33,7 @@ from analyzer.colorful_treasure.state import (
     State,
 )
 from analyzer.colorful_treasure.turn import face_down_count, reveal
-from analyzer.kernel_view import make_view
+from analyzer.kernels.kernel_view import make_view
 from tests.naive import (
     naive_ct_choose_extra,
     naive_ct_choose_first,
@@ -468,7 +468,7 @@ def test_decisions_match_their_plain_twin_in_the_young_variant_and_late():
 
 def test_more_wonders_than_the_masks_hold_is_a_one_line_error():
     from analyzer.colorful_treasure.rules import MAX_WONDERS, _validate, base_data
-    from analyzer.errors import InputError
+    from analyzer.core.errors import InputError
 
     data = base_data()
     wonders = data["wonders"]["wonder"]

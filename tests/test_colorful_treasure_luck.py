@@ -13,7 +13,7 @@ from scipy.stats import chisquare
 from analyzer.colorful_treasure.game import deal_layouts, make_job, play_raw, simulate
 from analyzer.colorful_treasure.luck import KIND_NAMES, N_KINDS, load_value_params
 from analyzer.colorful_treasure.rules import load_rules
-from analyzer.luck import LUCK_COLUMNS, adjusted
+from analyzer.kernels.luck import LUCK_COLUMNS, adjusted
 
 RULES = load_rules()
 
@@ -118,7 +118,7 @@ def test_terms_are_off_by_default_and_the_switch_turns_them_on():
     ``analyzer.simulate`` and a scenario without ``[output] luck`` play without them,
     ``luck=True`` / ``luck = true`` with them, the same games either way."""
     import analyzer
-    from analyzer.scenario_file import parse_scenario
+    from analyzer.runs.scenario_file import parse_scenario
 
     kw = dict(game="colorful_treasure", players=3, strategies="greedy", games=30, seed=7)
     plain = analyzer.simulate(**kw)

@@ -30,9 +30,9 @@ from analyzer.colorful_treasure.state import (
     S_TRACE_N,
     new_state,
 )
-from analyzer.errors import InputError
-from analyzer.kernel_view import make_view
-from analyzer.rng import queue_outcomes
+from analyzer.core.errors import InputError
+from analyzer.kernels.kernel_view import make_view
+from analyzer.kernels.rng import queue_outcomes
 
 IDENTITY = np.arange(50)
 THREE_REDS = [0, 4, 1, 8, 0]  # t0 seat 0: three reds (places 0, 5, 10), takes them

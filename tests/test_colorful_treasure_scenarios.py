@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import analyzer
-from analyzer.errors import InputError
+from analyzer.core.errors import InputError
 from analyzer.report import write_report
 from analyzer.scenario import expand, load_scenario, parse_scenario
 

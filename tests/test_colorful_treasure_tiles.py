@@ -4,7 +4,7 @@ conservation, determinism, and that a game without tiles is untouched.
 
 Forced games: random seats on the identity layout (card ``c`` at place ``c``:
 each column holds gem, gem, gem, diamond, key or chest from row 0), every choice
-forced with :func:`analyzer.rng.queue_outcomes` (a place is its index among the
+forced with :func:`analyzer.kernels.rng.queue_outcomes` (a place is its index among the
 face-down places not yet picked; a coin is 0 = no, 1 = yes).
 """
 
@@ -31,8 +31,8 @@ from analyzer.colorful_treasure.state import (
     new_state,
 )
 from analyzer.colorful_treasure.tiles import remember_one
-from analyzer.errors import InputError
-from analyzer.kernel_view import make_view
+from analyzer.core.errors import InputError
+from analyzer.kernels.kernel_view import make_view
 
 IDENTITY = np.arange(50)
 #: t0, seat 0: reveals the red gems of Pyramids, Great Wall and Taj Mahal (places 0, 5,

@@ -724,7 +724,7 @@ LINE_UPS = (
 
 def make_trace(players: int, strategies: str, seed: int, index: int, rulings: dict) -> dict:
     """Game ``index`` of seed ``seed`` as ``analyzer replay --json`` prints it, parsed."""
-    from analyzer.commands.replay import replay_text
+    from analyzer.cli.replay import replay_text
 
     text = replay_text(
         players,

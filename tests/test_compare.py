@@ -8,7 +8,7 @@ import pytest
 
 import tests.standin_game  # noqa: F401  (registers the game "coin")
 from analyzer.cli import run_cli
-from analyzer.compare import compare_runs
+from analyzer.studies.compare import compare_runs
 
 SCENARIO = """
 game = "coin"

@@ -20,7 +20,7 @@ from analyzer.colorful_treasure import odds as O
 from analyzer.colorful_treasure.rules import default_rules
 from analyzer.colorful_treasure.state import S_GRID_CARDS, S_LEFT
 from analyzer.colorful_treasure.strategies import recount_memory
-from analyzer.kernel_view import make_view
+from analyzer.kernels.kernel_view import make_view
 
 CT = ["--game", "colorful_treasure"]
 RULES = default_rules()

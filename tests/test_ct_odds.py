@@ -15,7 +15,7 @@ import pytest
 
 from analyzer.colorful_treasure import odds as O
 from analyzer.colorful_treasure.rules import load_rules
-from analyzer.errors import InputError
+from analyzer.core.errors import InputError
 
 RULES = load_rules()
 

@@ -40,10 +40,10 @@ from analyzer.colorful_treasure.strategies import (
     first_slots,
     recount_memory,
 )
-from analyzer.errors import InputError
-from analyzer.kernel_view import make_view
-from analyzer.rng import rng_float, rng_seed, rng_shuffle
-from analyzer.seeding import root_key
+from analyzer.core.errors import InputError
+from analyzer.core.seeding import root_key
+from analyzer.kernels.kernel_view import make_view
+from analyzer.kernels.rng import rng_float, rng_seed, rng_shuffle
 
 RULES = default_rules()
 T = RULES.tables

@@ -10,9 +10,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from analyzer import deep
-from analyzer.errors import InputError
-from analyzer.search import RolloutRow
+from analyzer.core.errors import InputError
+from analyzer.games import deep
+from analyzer.kernels.search import RolloutRow
 
 
 def _choices():

@@ -15,12 +15,12 @@ import pandas as pd
 import pytest
 
 import tests.standin_game  # noqa: F401  (registers the game "coin")
-from analyzer import findings as F
 from analyzer.cli import run_cli
-from analyzer.errors import InputError
+from analyzer.core.errors import InputError
+from analyzer.core.stats import holm
 from analyzer.games import Strategy, available_games, load_game
 from analyzer.scenario import parse_scenario
-from analyzer.stats import holm
+from analyzer.tables import findings as F
 
 
 def test_holm_by_hand():
@@ -241,8 +241,8 @@ def _three_variant_run(seed: int = 3, games: int = 300):
     """A synthetic run of the coin game in three variants on the same game indices,
     with a per-seat column ``steals`` and its per-game mean ``steals_per_seat``:
     variant b adds one steal to seat 1, variant c none. Returns (tables, info, games)."""
-    from analyzer.aggregate import Reducer, build_tables, paired_metrics
     from analyzer.games import Column, describe_columns
+    from analyzer.tables.aggregate import Reducer, build_tables, paired_metrics
 
     rng = np.random.default_rng(seed)
     players = 3

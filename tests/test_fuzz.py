@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 import tests.standin_game  # noqa: F401  (registers the game "coin")
 from analyzer.cli import run_cli
-from analyzer.errors import EXIT_CODES, AnalyzerError
+from analyzer.core.errors import EXIT_CODES, AnalyzerError
 from analyzer.scenario import TOP_KEYS, load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]

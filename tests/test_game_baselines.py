@@ -15,12 +15,12 @@ import pandas as pd
 import pytest
 
 import analyzer
-from analyzer import tuning
 from analyzer.colorful_treasure import codes as ct_codes
 from analyzer.colorful_treasure.rules import default_rules as ct_rules
-from analyzer.errors import InputError
+from analyzer.core.errors import InputError
 from analyzer.games import load_game
 from analyzer.scenario import parse_scenario
+from analyzer.studies import tuning
 from analyzer.uruk import defaults as uruk_defaults
 from analyzer.uruk import game as uruk_game
 from analyzer.uruk import strategies as uruk_strategies
@@ -180,7 +180,7 @@ def test_tune_runs_with_its_defaults():
 
 
 def test_ladder_zero_is_the_yardstick():
-    from analyzer.ratings import ladder
+    from analyzer.studies.ratings import ladder
 
     lad = ladder("colorful_treasure", 2, ["greedy", "baseline"], games=4, seed=1, bootstrap=0)
     assert lad.info["anchor"] == "baseline"

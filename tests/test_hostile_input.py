@@ -104,7 +104,7 @@ def test_out_names_a_file_where_a_folder_is_expected(capsys, tmp_path, scenario,
 HOLD = textwrap.dedent(
     """
     import sys, time
-    from analyzer.outputs import folder_lock
+    from analyzer.core.outputs import folder_lock
     with folder_lock(sys.argv[1]):
         print("held", flush=True)
         time.sleep(300)
@@ -113,7 +113,7 @@ HOLD = textwrap.dedent(
 
 
 def test_a_second_run_to_a_folder_is_told_who_holds_it(capsys, tmp_path, scenario):
-    from analyzer.outputs import folder_lock
+    from analyzer.core.outputs import folder_lock
 
     target = tmp_path / "rep"
     holder = subprocess.Popen(

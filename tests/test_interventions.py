@@ -13,10 +13,10 @@ import pandas as pd
 import pytest
 
 import analyzer
-from analyzer.aggregate import Reducer, build_tables, per_use
-from analyzer.errors import InputError
-from analyzer.findings import Finding, across_fields
+from analyzer.core.errors import InputError
 from analyzer.scenario import expand, parse_scenario, plan_games
+from analyzer.tables.aggregate import Reducer, build_tables, per_use
+from analyzer.tables.findings import Finding, across_fields
 from analyzer.unearth.game import forbid_masks, simulate
 from analyzer.unearth.rules import default_rules
 from tests.test_scenario import BASE, WHERE, check_named, parse

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analyzer import jit
+from analyzer.kernels import jit
 
 
 def _names() -> set[str]:
@@ -12,31 +12,44 @@ def _names() -> set[str]:
 def test_kernel_modules_and_what_they_import_are_keyed():
     names = _names()
     # kernels, and modules kernels import constants from
-    for name in ("jit.py", "rng.py", "unearth/engine.py", "unearth/codes.py"):
+    for name in ("kernels/jit.py", "kernels/rng.py", "unearth/engine.py", "unearth/codes.py"):
         assert name in names
 
 
 def test_modules_no_kernel_reaches_are_not_keyed():
     names = _names()
-    for name in ("aggregate.py", "charts.py", "report.py", "cli.py", "scenario.py"):
+    names_not = (
+        "tables/aggregate.py",
+        "report/charts.py",
+        "report/__init__.py",
+        "cli/__init__.py",
+        "scenario.py",
+    )
+    for name in names_not:
         assert name not in names
 
 
 def test_imports_resolve_submodules_and_names(tmp_path):
     src = tmp_path / "m.py"
     src.write_text(
-        "from analyzer.unearth import claims\nfrom analyzer.rng import rng_die\nimport numpy\n"
+        "from analyzer.unearth import claims\n"
+        "from analyzer.kernels.rng import rng_die\nimport numpy\n"
     )
     found = {p.relative_to(jit._ROOT).as_posix() for p in jit._imports(src)}
-    assert found == {"unearth/__init__.py", "unearth/claims.py", "rng.py"}
+    assert found == {"unearth/__init__.py", "unearth/claims.py", "kernels/rng.py"}
 
 
 def test_a_kernels_key_covers_its_module_and_what_it_imports():
     engine = (jit._ROOT / "unearth" / "engine.py").resolve()
     names = {p.relative_to(jit._ROOT).as_posix() for p in jit.module_closure(engine)}
-    assert {"unearth/engine.py", "unearth/state.py", "rng.py", "jit.py"} <= names
+    assert {"unearth/engine.py", "unearth/state.py", "kernels/rng.py", "kernels/jit.py"} <= names
     # editing the game's non-kernel modules, the machinery or another game keeps the cache
-    assert not names & {"unearth/plugin.py", "unearth/game.py", "aggregate.py", "games/__init__.py"}
+    assert not names & {
+        "unearth/plugin.py",
+        "unearth/game.py",
+        "tables/aggregate.py",
+        "games/__init__.py",
+    }
     assert not any(n.startswith(("uruk/", "colorful_treasure/")) for n in names)
 
 
@@ -58,7 +71,7 @@ def test_kernels_import_and_run_with_the_jit_disabled():
     import sys
 
     code = (
-        "import numpy as np\nfrom analyzer.rng import rng_die\n"
+        "import numpy as np\nfrom analyzer.kernels.rng import rng_die\n"
         "print(rng_die(np.ones(4, np.uint64), 6))"
     )
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
@@ -69,6 +82,8 @@ def test_kernels_import_and_run_with_the_jit_disabled():
 
 def test_relative_imports_are_followed_too():
     engine = jit._ROOT / "unearth" / "engine.py"
-    found = jit._imports(engine, b"from .claims import claim_winner\nfrom ..rng import rng_die\n")
+    found = jit._imports(
+        engine, b"from .claims import claim_winner\nfrom ..kernels.rng import rng_die\n"
+    )
     names = {p.relative_to(jit._ROOT).as_posix() for p in found}
-    assert names == {"unearth/claims.py", "rng.py"}
+    assert names == {"unearth/claims.py", "kernels/rng.py"}

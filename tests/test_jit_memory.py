@@ -13,7 +13,7 @@ import sys
 _CHILD = """
 import json
 import numpy as np
-from analyzer.rng import _forced, rng_die, rng_float, rng_next
+from analyzer.kernels.rng import _forced, rng_die, rng_float, rng_next
 
 s = np.array([1, 2, 3, 4], np.uint64)
 rolls = [int(rng_die(s, 6)) for _ in range(20)]

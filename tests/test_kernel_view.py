@@ -1,5 +1,5 @@
-"""Views (analyzer.kernel_view): kernels see the NamedTuple's own data, and the
-view rule (analyzer.jit) refuses kernels that could hand out an array read from one."""
+"""Views (analyzer.kernels.kernel_view): kernels see the NamedTuple's own data, and the
+view rule (analyzer.kernels.jit) refuses kernels that could hand out an array read from one."""
 
 from typing import NamedTuple
 
@@ -7,8 +7,8 @@ import numba
 import numpy as np
 import pytest
 
-from analyzer.jit import ViewRuleError, check_view_rule, njit
-from analyzer.kernel_view import View, make_view
+from analyzer.kernels.jit import ViewRuleError, check_view_rule, njit
+from analyzer.kernels.kernel_view import View, make_view
 
 
 class Bundle(NamedTuple):

@@ -1,9 +1,12 @@
-"""Layering: nothing outside a game's folder imports that game's modules.
+"""Layering: the folders of ``analyzer/`` are its layers, and no game is imported
+from outside its folder.
 
-The machinery (runner, scenarios, aggregation, charts, reports, CLI) knows a
-game only through :mod:`analyzer.games`; a game's folder ``analyzer/<game>/``
-may import the machinery but no other game. Imports are read from the source
-(every ``import`` and ``from ... import`` statement, also inside functions).
+The machinery's folders (``analyzer.games.LAYERS``, lowest first: core, kernels,
+games, tables, runs, studies, report, web, cli) import only from their own folder
+and the folders below; the machinery knows a game only through
+:mod:`analyzer.games`; a game's folder ``analyzer/<game>/`` may import the
+machinery but no other game. Imports are read from the source (every ``import``
+and ``from ... import`` statement, also inside functions; docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -12,10 +15,11 @@ import ast
 from pathlib import Path
 
 import analyzer
+from analyzer.games import LAYERS
 
 ROOT = Path(analyzer.__file__).resolve().parent
 #: subpackages of analyzer that are machinery, not games
-MACHINERY = {"commands", "games"}
+MACHINERY = set(LAYERS)
 
 
 def game_packages() -> set[str]:
@@ -89,7 +93,12 @@ def test_a_game_may_import_itself_and_the_machinery():
 # even inside a function, one that imports it back.
 
 #: the studies played on top of the driver
-STUDIES = ("analyzer.sections", "analyzer.ratings", "analyzer.tuning", "analyzer.sensitivity")
+STUDIES = (
+    "analyzer.studies.sections",
+    "analyzer.studies.ratings",
+    "analyzer.studies.tuning",
+    "analyzer.studies.sensitivity",
+)
 
 
 def module_names(root: Path, package: str) -> dict[str, Path]:
@@ -200,10 +209,10 @@ def test_the_circle_check_sees_planted_circles(tmp_path):
 def test_the_file_format_and_the_driver_play_no_study():
     graph = import_graph(ROOT, "analyzer")
     for below, above in (
-        ("analyzer.scenario_file", ("analyzer.driver", *STUDIES)),
-        ("analyzer.sections_file", ("analyzer.driver", *STUDIES)),
-        ("analyzer.sensitivity_file", ("analyzer.driver", *STUDIES)),
-        ("analyzer.driver", STUDIES),
+        ("analyzer.runs.scenario_file", ("analyzer.runs.driver", *STUDIES)),
+        ("analyzer.runs.sections_file", ("analyzer.runs.driver", *STUDIES)),
+        ("analyzer.runs.sensitivity_file", ("analyzer.runs.driver", *STUDIES)),
+        ("analyzer.runs.driver", STUDIES),
     ):
         assert below in graph
         back = reachable(graph, below)
@@ -228,9 +237,79 @@ def test_library_modules_never_import_the_cli():
         rel = path.relative_to(ROOT)
         # the front ends: the CLI, its commands, and the web app that runs those
         # commands in-process (analyzer serve: its answers are the commands' output)
-        if rel.as_posix() in ("cli.py", "__main__.py", "serve.py") or "commands" in rel.parts:
+        if rel.parts[0] == "cli" or rel.as_posix() in ("__main__.py", "web/serve.py"):
+            continue
+        if "commands" in rel.parts:  # a game's own commands
             continue
         for name in sorted(imported_modules(path)):
-            if name == "analyzer.cli" or name.split(".")[0] in ("typer", "click"):
+            if name.split(".")[:2] == ["analyzer", "cli"] or name.split(".")[0] in (
+                "typer",
+                "click",
+            ):
                 found.append(f"{rel.as_posix()} imports {name}")
     assert found == [], "\n".join(found)
+
+
+# ------------------------------------------------------------------ folders are layers
+
+#: imports up the layers that stand for now, each with its reason (none may be added)
+UPWARD = {
+    # analyzer serve answers the table commands by running them in-process
+    ("analyzer.web.serve", "analyzer.cli"),
+    ("analyzer.web.serve", "analyzer.cli.table"),
+}
+#: top-level modules every layer may import: leaves
+LEAVES = {"analyzer._version", "analyzer._compat"}
+
+
+def layer_of(module: str) -> int | None:
+    """The layer of a machinery module (its folder's place in LAYERS), else None."""
+    parts = module.split(".")
+    if len(parts) >= 2 and parts[1] in LAYERS:
+        return LAYERS.index(parts[1])
+    return None
+
+
+def upward_imports(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """Every import by a machinery module of a module of a higher layer, of a game,
+    or of a top-level module that is not a leaf."""
+    out = set()
+    for module, imports in graph.items():
+        here = layer_of(module)
+        if here is None:
+            continue
+        for name in imports:
+            there = layer_of(name)
+            if there is None:
+                if name not in LEAVES:  # the package API, a façade, or a game
+                    out.add((module, name))
+            elif there > here:
+                out.add((module, name))
+    return out
+
+
+def test_every_folder_imports_only_the_layers_below_it():
+    found = upward_imports(import_graph(ROOT, "analyzer")) - UPWARD
+    assert found == set(), "imports up the layers:\n" + "\n".join(
+        f"{a} imports {b}" for a, b in sorted(found)
+    )
+
+
+def test_the_layer_check_sees_a_planted_upward_import(tmp_path):
+    graph = {
+        "analyzer.core.stats": {"analyzer.runs.runner"},
+        "analyzer.runs.runner": {"analyzer.core.stats", "analyzer._version"},
+        "analyzer.tables.findings": {"analyzer.unearth.tables"},
+    }
+    assert upward_imports(graph) == {
+        ("analyzer.core.stats", "analyzer.runs.runner"),
+        ("analyzer.tables.findings", "analyzer.unearth.tables"),
+    }
+
+
+def test_every_machinery_folder_is_a_layer_and_few_modules_stay_on_top():
+    folders = {p.name for p in ROOT.iterdir() if (p / "__init__.py").is_file()}
+    games = game_packages()
+    assert folders - games == set(LAYERS)
+    top = sorted(p.name for p in ROOT.glob("*.py"))
+    assert len(top) <= 10, top

@@ -15,9 +15,9 @@ import pytest
 from scipy.stats import chisquare
 
 import analyzer
-from analyzer.luck import ACC_SHARE, LUCK_COLUMNS, adjusted
-from analyzer.rng import rng_die, rng_seed, rng_shuffle
-from analyzer.seeding import root_key
+from analyzer.core.seeding import root_key
+from analyzer.kernels.luck import ACC_SHARE, LUCK_COLUMNS, adjusted
+from analyzer.kernels.rng import rng_die, rng_seed, rng_shuffle
 from analyzer.unearth import engine
 from analyzer.unearth.game import make_job, play_raw, simulate
 from analyzer.unearth.luck import (
@@ -168,8 +168,8 @@ def test_plain_and_adjusted_estimates_agree(fair):
 
 
 def test_reports_give_the_adjusted_first_seat_beside_the_plain_one():
-    from analyzer.aggregate import Reducer, build_tables, first_player_headline
-    from analyzer.findings import FIRST_PLAYER
+    from analyzer.tables.aggregate import Reducer, build_tables, first_player_headline
+    from analyzer.tables.findings import FIRST_PLAYER
 
     games = simulate(2, "balanced", 300, 17).assign(cell=np.int16(0))
     info = {"cells": [{"index": 0, "label": "c0", "params": {}, "players": 2}], "pairs": []}
@@ -197,8 +197,8 @@ def test_one_switch_turns_the_terms_off_everywhere():
     the same games without the two columns; a game without terms ignores it; a bad
     value is one line naming the key."""
     import analyzer
-    from analyzer.errors import InputError
-    from analyzer.scenario_file import parse_scenario
+    from analyzer.core.errors import InputError
+    from analyzer.runs.scenario_file import parse_scenario
 
     kw = dict(players=3, strategies="random", games=40, seed=11)
     on = analyzer.simulate(**kw)
@@ -220,7 +220,7 @@ def test_ladders_rate_adjusted_outcomes_and_no_luck_rates_plain_ones():
     ``--no-luck`` rates plainly (the line-up's games, played by ``simulate``, give the
     difference); adjusted shares of a game still sum to 1. (A game without terms,
     the coin of ``tests/test_ratings.py``, is rated on plain wins as before.)"""
-    from analyzer.ratings import format_ladder, ladder
+    from analyzer.studies.ratings import format_ladder, ladder
 
     kw = dict(game="unearth", players=2, strategies=["balanced", "baseline"], games=30, seed=5)
     on = ladder(**kw, bootstrap=20)
@@ -242,8 +242,8 @@ def test_ladders_and_tuning_keep_a_games_terms_off_where_it_ships_them_off(game)
     """Colorful Treasure's and Uruk's terms are off by default (they cost more than
     they gain): a ladder or a tuning run rates their plain wins and does not turn
     the terms on, though luck-adjusted rating is on by default."""
-    from analyzer.ratings import ladder
-    from analyzer.tuning import tune
+    from analyzer.studies.ratings import ladder
+    from analyzer.studies.tuning import tune
 
     strategies = ["random", "baseline"]
     r = ladder(game=game, players=2, strategies=strategies, games=6, seed=5, bootstrap=5)
@@ -258,7 +258,7 @@ def test_rating_fit_accepts_adjusted_outcomes_outside_0_1():
     """Adjusted win shares leave [0, 1]: the MM fixed point still solves the moment
     equations (each strategy's expected wins equal its observed ones), and a total
     at or below 0 gives a tiny, finite strength instead of a failure."""
-    from analyzer.ratings import fit_bradley_terry
+    from analyzer.studies.ratings import fit_bradley_terry
 
     counts = np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0], [1.0, 0.0, 1.0]])
     wins = np.array([[61.3, 38.7], [52.4, 47.6], [71.1, 28.9]])  # adjusted, not whole
@@ -279,7 +279,7 @@ def test_rating_fit_accepts_adjusted_outcomes_outside_0_1():
 def test_tuning_compares_adjusted_outcomes_and_no_luck_keeps_the_old_result():
     """``tune`` ranks candidates on adjusted wins of a game with terms and says so
     (the plain confirmation beside it); ``luck=False`` writes the keys of before."""
-    from analyzer.tuning import format_result, tune
+    from analyzer.studies.tuning import format_result, tune
 
     kw = dict(
         game="unearth",
@@ -308,7 +308,7 @@ def test_adjusted_results_round_trip_and_the_cli_switch(tmp_path, capsys):
     import json
 
     from analyzer.cli import run_cli
-    from analyzer.tuning import read_result, tune, write_result
+    from analyzer.studies.tuning import read_result, tune, write_result
 
     r = tune("unearth", 2, "balanced", trials=1, games=8, confirm_games=8, seed=2)
     doc = read_result(write_result(r, tmp_path / "t.toml"))
@@ -331,11 +331,12 @@ def test_adjusted_results_round_trip_and_the_cli_switch(tmp_path, capsys):
 
 
 def test_the_shared_fit_search_finds_a_minimum_and_residual_is_one_without_terms():
-    """Each game's ``luck_fit`` searches its V's row with :func:`analyzer.luck.coordinate_search`
-    on :func:`analyzer.luck.residual`: the search walks to the minimum of a separable
+    """Each game's ``luck_fit`` searches its V's row with
+    :func:`analyzer.kernels.luck.coordinate_search`
+    on :func:`analyzer.kernels.luck.residual`: the search walks to the minimum of a separable
     bowl (multiplicative steps, and a game's own additive move), and terms that are
     all zero leave a residual of exactly 2 (two ratios of 1)."""
-    from analyzer.luck import coordinate_search, residual
+    from analyzer.kernels.luck import coordinate_search, residual
 
     target = np.array([3.0, 0.25])
 
@@ -405,7 +406,7 @@ def test_each_games_luck_fit_writes_its_shipped_file_back_atomically(game, mask,
 
 def test_the_luck_writer_refuses_a_folder_and_leaves_nothing(tmp_path):
     from analyzer.colorful_treasure import luck_fit
-    from analyzer.errors import EnvironmentFailure
+    from analyzer.core.errors import EnvironmentFailure
 
     (tmp_path / "luck_value.toml").mkdir()
     with pytest.raises(EnvironmentFailure, match="is a directory"):

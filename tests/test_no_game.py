@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from analyzer.cli import run_cli
-from analyzer.errors import InputError
+from analyzer.core.errors import InputError
 from analyzer.games import load_game
 
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyzer.errors import InputError
+from analyzer.core.errors import InputError
 from analyzer.unearth.modifiers import reachable
 from analyzer.unearth.odds import (
     Die,

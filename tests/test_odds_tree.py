@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from analyzer.errors import InputError
+from analyzer.core.errors import InputError
 from analyzer.unearth import claims, odds, odds_tree
 from analyzer.unearth.odds import Die, OddsQuestion, exact_odds, parse_dice, parse_wonder
 from analyzer.unearth.rules import default_rules

@@ -30,7 +30,7 @@ import pandas as pd
 import pytest
 
 import analyzer
-from analyzer.luck import LUCK_COLUMNS
+from analyzer.kernels.luck import LUCK_COLUMNS
 
 #: (players, strategies, games, seed) -> (games table hash, claims table hash)
 PINNED = {

@@ -154,7 +154,7 @@ def test_shipped_rows_are_full_and_baseline_is_frozen():
 
 
 def test_tune_keeps_the_collectors_share_floor():
-    from analyzer.tuning import tune
+    from analyzer.studies.tuning import tune
 
     r = tune("unearth", 2, "collector", trials=2, games=40, confirm_games=20, seed=3, command=["t"])
     cols, floor = r.settings["share_columns"], r.settings["share_floor"]
@@ -166,9 +166,9 @@ def test_tune_keeps_the_collectors_share_floor():
 
 
 def test_tune_scores_a_row_whose_games_never_end_as_losing(monkeypatch):
-    import analyzer.driver as driver
-    from analyzer.errors import StalledGameError
-    from analyzer.tuning import tune
+    import analyzer.runs.driver as driver
+    from analyzer.core.errors import StalledGameError
+    from analyzer.studies.tuning import tune
 
     real = driver.run_scenario
     calls = []
@@ -261,7 +261,7 @@ def _doc(gain_low, share=None, shipped_share=None, floor=None):
 
 
 def test_recommend_ships_the_best_row_only_when_shown_better():
-    from analyzer.tuning import recommend
+    from analyzer.studies.tuning import recommend
 
     s, c = _doc(0.01)
     assert recommend(s, c, {"a": 3.0})["row"] == {"a": 3.0, "b": 2.0}
@@ -320,7 +320,7 @@ def test_ring_closeness_is_not_kept_while_a_closed_ring_waits_for_its_wonder():
 
 @pytest.mark.parametrize("game", ["unearth", "uruk"])
 def test_ship_rows_rewrites_each_games_data_file_unchanged_from_no_results(game):
-    # the one writer (analyzer.ship_rows) serves every game: with no result it
+    # the one writer (analyzer.studies.ship_rows) serves every game: with no result it
     # writes back exactly the file the game reads (header, version, every table)
     import importlib
 

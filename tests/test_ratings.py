@@ -18,8 +18,8 @@ from scipy.optimize import minimize
 
 import tests.standin_game  # noqa: F401  (registers the game "coin")
 from analyzer.cli import run_cli
-from analyzer.errors import InputError
-from analyzer.ratings import elo, fit_bradley_terry, ladder, lineups, write_ladder
+from analyzer.core.errors import InputError
+from analyzer.studies.ratings import elo, fit_bradley_terry, ladder, lineups, write_ladder
 
 
 def _neg_loglik(theta, counts, wins):

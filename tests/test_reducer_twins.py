@@ -1,9 +1,9 @@
 """The reducer's numpy paths against their pandas twins, to the bit.
 
-:mod:`analyzer.aggregate` sums a batch without pandas' groupby (one float64
+:mod:`analyzer.tables.aggregate` sums a batch without pandas' groupby (one float64
 matrix per table, labels from a numba kernel, exact integer columns summed
 once, pandas' own summation rule for the others: ``np.add.reduceat`` for rows
-in group order, Kahan otherwise, :mod:`analyzer.groupsum`). Its pandas twins are
+in group order, Kahan otherwise, :mod:`analyzer.kernels.groupsum`). Its pandas twins are
 the code as first written (``moments_pandas``, ``counts_pandas``,
 ``stacked_pandas``, ``Reducer.reduce_pandas``, each game's
 ``tables.reduce_pandas``). Every partial must be the same DataFrame: the same
@@ -18,12 +18,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analyzer import aggregate as A
 from analyzer.colorful_treasure import tables as ct_tables
-from analyzer.driver import ScenarioJob, intervention_info, reducer_uptake, scenario_job
 from analyzer.games import load_game, strategy_column
-from analyzer.groupsum import compress_labels, kahan_moments
-from analyzer.scenario_file import comparison_pairs, expand, load_scenario, with_overrides
+from analyzer.kernels.groupsum import compress_labels, kahan_moments
+from analyzer.runs.driver import ScenarioJob, intervention_info, reducer_uptake, scenario_job
+from analyzer.runs.scenario_file import comparison_pairs, expand, load_scenario, with_overrides
+from analyzer.tables import aggregate as A
 from analyzer.unearth import tables as unearth_tables
 from analyzer.uruk import tables as uruk_tables
 
@@ -186,8 +186,8 @@ def test_reducer_equals_its_pandas_twin_on_game_batches(game, strategies, own):
 def test_reducer_equals_its_pandas_twin_on_scenario_batches(scenario, own):
     from pathlib import Path
 
-    from analyzer.aggregate import Reducer
     from analyzer.games import merge_columns
+    from analyzer.tables.aggregate import Reducer
 
     sc = with_overrides(load_scenario(Path("scenarios") / scenario), games=240, seed=3)
     cells = expand(sc)
@@ -254,7 +254,7 @@ def test_flag_blocks_equal_stacked_blocks_and_pandas(seed):
 def test_flag_blocks_catch_a_planted_summation_bug(monkeypatch):
     """The comparison above fails when the kernel adds plainly instead of Kahan's way
     (the tables tell the two apart), and when it keys a row by the wrong block."""
-    import analyzer.groupsum as gs
+    import analyzer.kernels.groupsum as gs
 
     df = _flag_table(np.random.default_rng(4), 2000)
     flags, metrics = ["gem", "zed"], ["win", "score"]
@@ -318,7 +318,7 @@ def test_float_key_texts_are_pandas_texts_whatever_was_seen_before():
 def test_integer_key_codes_are_numpys_unique(dtype):
     """Integer key codes (the numba kernel, and numpy where it declines: a wide range,
     values near int64's bounds, uint64) against ``np.unique``: ranks and values."""
-    from analyzer.groupsum import int_codes
+    from analyzer.kernels.groupsum import int_codes
 
     rng = np.random.default_rng(11)
     info = np.iinfo(dtype)

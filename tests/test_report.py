@@ -11,10 +11,9 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from analyzer import charts
 from analyzer.cli import run_cli
 from analyzer.games import load_game
-from analyzer.report import display_table
+from analyzer.report import charts, display_table
 from tests.test_aggregate import SyntheticJob
 
 SCENARIO = """
@@ -124,7 +123,7 @@ def test_failed_report_keeps_the_old_one(tmp_path, synthetic, monkeypatch):
     def boom(*a, **k):
         raise RuntimeError("chart failed")
 
-    monkeypatch.setattr("analyzer.charts.seats", boom)
+    monkeypatch.setattr("analyzer.report.charts.seats", boom)
     code = run_cli(["run", str(src), "--out", str(out), "--workers", "1", "--quiet",
                     "--games", "5"])  # fmt: skip
     assert code == 3  # an internal error: one line, the traceback only with --debug
@@ -209,7 +208,7 @@ def test_png_bytes_draws_once_the_png_savefig_draws(monkeypatch):
 def test_text_pages_shrink_type_only_as_far_as_allowed():
     """Text a little too long for one page is set smaller down to ``smallest``; what still
     does not fit flows onto a second page (page 1 of a report tries 75% last)."""
-    from analyzer import charts
+    from analyzer.report import charts
 
     blocks = [("p", f"line {i} of a long page one") for i in range(45)]
     assert len(charts.text_blocks_pages("t", blocks, "stamp")) == 2

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from analyzer.rng import rng_below, rng_die, rng_next, rng_seed
-from analyzer.seeding import resolve_seed, root_key
+from analyzer.core.seeding import resolve_seed, root_key
+from analyzer.kernels.rng import rng_below, rng_die, rng_next, rng_seed
 from tests.naive import xoshiro_next
 
 
@@ -44,7 +44,7 @@ def test_resolve_seed():
     assert resolve_seed(None) >= 0
     import pytest
 
-    from analyzer.errors import InputError
+    from analyzer.core.errors import InputError
 
     with pytest.raises(InputError):
         resolve_seed(-1)

@@ -23,16 +23,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analyzer import runner, stats
-from analyzer.errors import AnalyzerError, InputError
-from analyzer.runner import Headline, RunOptions, run
+from analyzer.core import stats
+from analyzer.core.errors import AnalyzerError, InputError
+from analyzer.runs import runner
+from analyzer.runs.runner import Headline, RunOptions, run
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 # --------------------------------------------------------------------------- a reducer for tests
 # An exact integer reducer (the kind the runner's bit-identity promise is about),
-# kept here: the product reduces with analyzer.aggregate.Reducer.
+# kept here: the product reduces with analyzer.tables.aggregate.Reducer.
 
 #: lcm(1..12): a shared win of 1/k (k <= 12) is an exact multiple of 1/WIN_SCALE,
 #: so wins are summed as integers and the sum never depends on batch boundaries
@@ -425,7 +426,7 @@ KILL_SCRIPT = textwrap.dedent(
     import sys
     from pathlib import Path
     import pandas as pd
-    from analyzer.runner import RunOptions, run
+    from analyzer.runs.runner import RunOptions, run
     from tests.test_runner import CoinJob, headline, reduce_games
 
     if __name__ == "__main__":
@@ -536,8 +537,8 @@ def test_concat_of_same_shaped_batches_is_pandas_concat(game):
     """The runner's own join of same-shaped batch tables (``_concat_same``) against
     ``pd.concat``: the same frame, dtypes, categories and index; frames that differ
     in a dtype or in categories go to pandas."""
-    from analyzer.driver import ScenarioJob
     from analyzer.games import load_game
+    from analyzer.runs.driver import ScenarioJob
 
     g = load_game(game)
     job = g.make_job(3, ["random", "random", g.default_strategy], 4, g.load_rules({}, {}, "r"))

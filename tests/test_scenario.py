@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analyzer.errors import InputError
+from analyzer.core.errors import InputError
 from analyzer.scenario import (
     ScenarioJob,
     comparison_pairs,

@@ -15,8 +15,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from analyzer.errors import InputError
-from analyzer.seeding import root_key
+from analyzer.core.errors import InputError
+from analyzer.core.seeding import root_key
 from analyzer.unearth import search
 from analyzer.unearth.defaults import default_row
 from analyzer.unearth.game import simulate
@@ -205,7 +205,7 @@ def test_deal_is_uniform_and_legal():
     w = search.new_search(T, n)
     draws = 3000
     seen = Counter()
-    from analyzer.rng import rng_seed
+    from analyzer.kernels.rng import rng_seed
 
     # views made once: the arrays stay the same
     rv, sv, tv, wv = pack_state(r), pack_state(s), pack_tables(T), search.pack_search(w)
@@ -308,7 +308,7 @@ def test_rollouts_leave_the_game_untouched():
     """A search that always keeps balanced's choice (z infinite) but plays its
     rollouts gives exactly balanced's games, claims log included: nothing of a
     rollout reaches the game's state, stream or memo."""
-    from analyzer.kernel_view import results_view
+    from analyzer.kernels.kernel_view import results_view
     from analyzer.unearth import engine
     from analyzer.unearth.game import GameJob, _rollout_memo, play_raw, strategy_arrays
 

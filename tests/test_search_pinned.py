@@ -1,7 +1,7 @@
 """Pinned outputs of the three games' ``search`` players and deep advice.
 
 The search players and ``advise --deep`` share their schedule and tables with
-:mod:`analyzer.search` and :mod:`analyzer.deep`; a refactor of either must play
+:mod:`analyzer.kernels.search` and :mod:`analyzer.games.deep`; a refactor of either must play
 the same games (the same rollouts, the same random numbers) and print the same
 answers. These hashes were taken before the games' copies were made one:
 

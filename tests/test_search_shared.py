@@ -15,10 +15,10 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 
-from analyzer import search as S
-from analyzer.errors import InputError
-from analyzer.jit import njit
-from analyzer.kernel_view import make_view
+from analyzer.core.errors import InputError
+from analyzer.kernels import search as S
+from analyzer.kernels.jit import njit
+from analyzer.kernels.kernel_view import make_view
 
 
 class Driven(NamedTuple):
@@ -172,7 +172,7 @@ _halving_choice, _rollouts_for_all = S.bind_rollouts(_synthetic_roll)
     ],
 )
 def test_the_bound_halving_driver_equals_the_twin(n, budget, z, a, b):
-    """:func:`analyzer.search.bind_rollouts`'s halving, over a synthetic roll
+    """:func:`analyzer.kernels.search.bind_rollouts`'s halving, over a synthetic roll
     kernel, picks what the plain twin picks with the same rollout counts."""
     w = _driven(n, z, 0.01)
     v = make_view(w, "Driven")

@@ -18,12 +18,12 @@ import pytest
 
 import tests.standin_game  # noqa: F401  (registers the game "coin")
 from analyzer.cli import run_cli
-from analyzer.errors import InputError
+from analyzer.core.errors import InputError
 from analyzer.games import load_game
-from analyzer.ratings import format_ladder, ladder
 from analyzer.scenario import load_scenario, parse_scenario, run_scenario, with_overrides
-from analyzer.sections import ladder_sentences
-from analyzer.tuning import format_result, read_result, tune
+from analyzer.studies.ratings import format_ladder, ladder
+from analyzer.studies.sections import ladder_sentences
+from analyzer.studies.tuning import format_result, read_result, tune
 
 LADDER_ONLY = """
 game = "coin"

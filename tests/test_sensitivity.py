@@ -11,12 +11,12 @@ import math
 import pandas as pd
 import pytest
 
-from analyzer import findings as F
-from analyzer import sensitivity as S
 from analyzer.cli import run_cli
-from analyzer.errors import InputError
+from analyzer.core.errors import InputError
+from analyzer.runs.scenario_file import sensitivity_scenario
 from analyzer.scenario import load_scenario, parse_scenario
-from analyzer.scenario_file import sensitivity_scenario
+from analyzer.studies import sensitivity as S
+from analyzer.tables import findings as F
 
 WHERE = "scenarios/x.toml"
 URUK = {"game": "uruk", "players": 4, "strategies": "balanced", "games": 100, "seed": 1}

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient  # on httpx2 (the test extra)
 
-from analyzer import serve
+from analyzer.web import serve
 from tests.serving import running_server
 
 SEVEN = {"claim": 17, "dice": "a:d8,b:d6,a:d6,b:d4,a:d6,b:d6,a:d4"}
@@ -309,12 +309,12 @@ def test_a_500_leaves_its_traceback_in_the_servers_log(monkeypatch, caplog):
         raise RuntimeError("planted failure")
 
     monkeypatch.setattr(odds_cost, "exact_odds", planted)
-    with caplog.at_level("ERROR", logger="analyzer.serve"):
+    with caplog.at_level("ERROR", logger="analyzer.web.serve"):
         status, body = serve.answer("unearth", "odds", SEVEN)
         assert serve.answer("unearth", "odds", {"claim": "x", "dice": "a:d8"})[0] == 400
     assert status == 500
     assert json.loads(body)["error"].startswith("internal error (RuntimeError: planted failure)")
-    logged = [r for r in caplog.records if r.name == "analyzer.serve"]
+    logged = [r for r in caplog.records if r.name == "analyzer.web.serve"]
     assert len(logged) == 1, [r.getMessage() for r in logged]
     assert "exit code 3" in logged[0].getMessage() and "--claim 17" in logged[0].getMessage()
     assert "planted failure" in caplog.text and "in planted" in caplog.text  # the traceback
@@ -479,7 +479,7 @@ def test_a_question_priced_above_the_limit_does_not_offer_force(client):
 def test_lan_address_is_an_address_or_none():
     import ipaddress
 
-    from analyzer.commands.serve import lan_address
+    from analyzer.cli.serve import lan_address
 
     got = lan_address()
     assert got is None or ipaddress.ip_address(got).version == 4

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from analyzer.cli import run_cli
-from analyzer.stats import wilson
+from analyzer.core.stats import wilson
 
 
 def simulate(capsys, *args: str) -> tuple[int, str, str]:
@@ -129,7 +129,7 @@ def test_a_run_that_names_no_batch_size_takes_the_games_and_keeps_a_checkpoints(
     """No batch size: the game's (Colorful Treasure 20,000, Unearth 5,000); a named one
     wins; the table is the same either way; a resume without one keeps the batches of
     its checkpoint (not "a different run" after the default changed)."""
-    from analyzer.summary import simulate_games
+    from analyzer.runs.simulate import simulate_games
 
     kw = dict(game="colorful_treasure", progress=False, workers=1, keep_tables=True)
     runs = {}
@@ -153,8 +153,8 @@ def test_a_run_that_names_no_batch_size_takes_the_games_and_keeps_a_checkpoints(
 def test_the_batch_size_of_a_run_that_names_none():
     """A search player in the line-up: 20 games a batch; else the game's; a named
     size (even the old default 5000) always wins."""
-    from analyzer.driver import run_batch_size
     from analyzer.games import load_game
+    from analyzer.runs.driver import run_batch_size
     from analyzer.scenario import SLOW_BATCH, Scenario, expand
 
     for name, fast, slow in (("unearth", 5000, SLOW_BATCH), ("colorful_treasure", 20_000, 20)):

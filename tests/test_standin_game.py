@@ -16,7 +16,7 @@ import pytest
 import analyzer
 import tests.standin_game  # noqa: F401  (registers the game "coin")
 from analyzer.cli import run_cli
-from analyzer.errors import AnalyzerError, InputError
+from analyzer.core.errors import AnalyzerError, InputError
 from analyzer.games import CORE_COLUMNS, available_games, load_game
 from analyzer.scenario import parse_scenario
 
@@ -123,7 +123,7 @@ def test_simulate_and_replay_cli(capsys):
 
 
 def test_an_undeclared_column_is_refused():
-    from analyzer.aggregate import Reducer
+    from analyzer.tables.aggregate import Reducer
 
     job = load_game("coin").make_job(2, ("fair", "fair"), 1, {"rounds": 2, "p_lucky": 0.6})
     tables = job(0, 10)

@@ -6,7 +6,7 @@ import json
 from fractions import Fraction
 
 from analyzer.cli import run_cli
-from analyzer.commands.table import split_game
+from analyzer.cli.table import split_game
 
 CT = ["--game", "colorful_treasure"]
 
@@ -67,7 +67,7 @@ def test_bad_input_is_one_line(tmp_path, capsys):
 
 
 def test_serve_answers_each_games_table_commands():
-    from analyzer import serve
+    from analyzer.web import serve
 
     status, text = serve.example("colorful_treasure")
     assert status == 200 and "[grid." in text
@@ -86,7 +86,7 @@ def test_threads_never_share_a_built_table_command():
     import threading
 
     from analyzer.cli import _register_commands, app
-    from analyzer.commands.table import GAMES
+    from analyzer.cli.table import GAMES
 
     if not app.registered_commands:
         _register_commands()
@@ -105,7 +105,7 @@ def test_concurrent_odds_in_one_process_each_get_their_own_answer():
     ``analyzer serve`` does): each answer is its own question's."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from analyzer.serve import call_cli
+    from analyzer.web.serve import call_cli
 
     claims = [9 + (i % 9) for i in range(64)]
 

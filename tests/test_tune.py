@@ -10,8 +10,8 @@ import pytest
 
 import tests.standin_game  # noqa: F401  (registers the game "coin")
 from analyzer.cli import run_cli
-from analyzer.errors import InputError
-from analyzer.tuning import parse_bounds, read_result, to_toml, tune, write_result
+from analyzer.core.errors import InputError
+from analyzer.studies.tuning import parse_bounds, read_result, to_toml, tune, write_result
 from tests.test_ratings import _exact_share
 
 
@@ -117,8 +117,8 @@ def test_cli_tunes_unearth_and_writes_the_file(capsys, tmp_path):
 def _uruk_share(lineup, params, games, seed):
     """The first strategy's win share when ``lineup`` plays ``games`` games, seats
     rotated, played straight by the driver (the reference for self-play)."""
-    from analyzer.driver import run_scenario
-    from analyzer.scenario_file import parse_scenario
+    from analyzer.runs.driver import run_scenario
+    from analyzer.runs.scenario_file import parse_scenario
 
     raw = {"game": "uruk", "players": len(lineup), "games": games, "seed": seed}
     raw |= {"lineup": lineup, "rotation": "cyclic", "output": {"claims": False}}

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.commands.replay import replay_text
+from analyzer.cli.replay import replay_text
 from tests.unearth_trace_checker import TraceError, check_trace, load_data
 
 SEED = 20261127

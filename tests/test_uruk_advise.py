@@ -5,7 +5,7 @@ import json
 import pytest
 
 from analyzer.cli import run_cli
-from analyzer.errors import InputError
+from analyzer.core.errors import InputError
 from analyzer.uruk.advise import build, example_text, load_state, one_step
 from analyzer.uruk.rules import default_rules
 
@@ -40,7 +40,7 @@ def test_example_option_prints_the_shipped_file_and_it_advises(tmp_path, capsys)
 
 
 def test_build_keeps_every_card_resource_and_stone(tmp_path):
-    from analyzer.kernel_view import make_view
+    from analyzer.kernels.kernel_view import make_view
     from analyzer.uruk.engine import check_invariants
 
     state = _state(tmp_path, example_text())
@@ -53,7 +53,7 @@ def test_build_keeps_every_card_resource_and_stone(tmp_path):
 
 
 def test_the_default_choice_is_the_kernels_choice(tmp_path):
-    from analyzer.kernel_view import make_view
+    from analyzer.kernels.kernel_view import make_view
     from analyzer.uruk.strategies import candidates, choose
 
     state = _state(tmp_path, example_text())

@@ -16,7 +16,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from analyzer.rng import rng_seed
+from analyzer.kernels.rng import rng_seed
 from analyzer.uruk import actions, gods, strategies
 from tests.test_uruk_forced import base
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from analyzer.kernel_view import make_view
+from analyzer.kernels.kernel_view import make_view
 from analyzer.uruk import actions, cards, engine, gods, scoring, strategies
 from analyzer.uruk import state as S
 from analyzer.uruk.rules import load_rules

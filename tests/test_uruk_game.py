@@ -12,7 +12,7 @@ import pytest
 
 import analyzer
 from analyzer.cli import run_cli
-from analyzer.errors import InputError
+from analyzer.core.errors import InputError
 from analyzer.games import CORE_COLUMNS, load_game
 from analyzer.uruk import engine
 from analyzer.uruk import state as S

@@ -11,10 +11,10 @@ import pytest
 from scipy.stats import chisquare
 
 import analyzer
-from analyzer.kernel_view import make_view
-from analyzer.luck import LUCK_COLUMNS, adjusted
-from analyzer.rng import rng_seed
-from analyzer.seeding import root_key
+from analyzer.core.seeding import root_key
+from analyzer.kernels.kernel_view import make_view
+from analyzer.kernels.luck import LUCK_COLUMNS, adjusted
+from analyzer.kernels.rng import rng_seed
 from analyzer.uruk import cards
 from analyzer.uruk import state as S
 from analyzer.uruk.engine import R_SCORE

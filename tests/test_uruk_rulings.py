@@ -9,7 +9,7 @@ import json
 import pytest
 
 from analyzer.cli import run_cli
-from analyzer.errors import InputError
+from analyzer.core.errors import InputError
 from analyzer.games import load_game
 from analyzer.scenario import parse_scenario
 from analyzer.uruk import actions, strategies

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from analyzer.kernel_view import make_view
-from analyzer.rng import rng_seed, rng_shuffle
-from analyzer.seeding import root_key
+from analyzer.core.seeding import root_key
+from analyzer.kernels.kernel_view import make_view
+from analyzer.kernels.rng import rng_seed, rng_shuffle
 from analyzer.uruk import engine, search
 from analyzer.uruk.cards import setup
 from analyzer.uruk.game import make_job, play_raw, rollout_rows
@@ -339,7 +339,7 @@ def test_search_games_are_reproducible_and_batch_independent():
 
 
 def test_search_settings_are_checked():
-    from analyzer.errors import InputError
+    from analyzer.core.errors import InputError
 
     with pytest.raises(InputError, match="strategy_params.search.budget: bad value 0"):
         make_job(2, "search", seed=1, strategy_params={"search": {"budget": 0}})

@@ -1191,7 +1191,7 @@ def check_trace(trace: dict) -> None:
 
 def trace_of(players, strategies, seed, index, rulings=None) -> dict:
     """A trace as ``analyzer replay --game uruk --json`` writes it."""
-    from analyzer.commands.replay import replay_text
+    from analyzer.cli.replay import replay_text
 
     text = replay_text(
         players, strategies, seed, index, game="uruk", rulings=rulings or {}, as_json=True

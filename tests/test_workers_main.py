@@ -20,7 +20,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analyzer.pool import MAIN_KEYS, MainFreeContext, context, names_main
+from analyzer.runs.pool import MAIN_KEYS, MainFreeContext, context, names_main
 
 #: the user's script: a marker line per process that runs it, then both runs compared
 SCRIPT = textwrap.dedent(
@@ -104,7 +104,7 @@ def _main_fn(start, count):  # stands for a batch function of the user's script
 def test_job_from_main_keeps_plain_spawn(monkeypatch):
     """A batch function defined in ``__main__`` can only be found by a worker that
     imports the main module: such a job keeps the stdlib's spawn."""
-    import analyzer.runner as runner
+    import analyzer.runs.runner as runner
 
     assert not names_main(runner._pool_batch, "__main__x")
     assert isinstance(context(runner._pool_batch, None), MainFreeContext)
@@ -122,7 +122,7 @@ def test_preparation_data(main_free):
     of our workers is launched, in the launching thread."""
     from multiprocessing import spawn
 
-    from analyzer import pool
+    from analyzer.runs import pool
 
     pool._install()
     pool._LAUNCHING.main_free = main_free

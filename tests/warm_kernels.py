@@ -11,7 +11,7 @@ game of each kind the suite needs late (:data:`STEPS`), the way the tests do
 compiles to the on-disk cache. The test that later needs a kernel loads it
 instead of compiling it, if this process got there first; otherwise the test
 compiles it as before. Nothing a test checks depends on it: a kernel loaded
-from the cache is the machine code compiled for it (``analyzer.jit``).
+from the cache is the machine code compiled for it (``analyzer.kernels.jit``).
 
 The kernels are taken in the reverse of the order the suite first needs them,
 so the two processes meet in the middle instead of compiling the same kernel

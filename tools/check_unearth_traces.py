@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from analyzer.commands.replay import replay_text  # noqa: E402
+from analyzer.cli.replay import replay_text  # noqa: E402
 from tests.unearth_trace_checker import TraceError, check_trace, load_data  # noqa: E402
 
 #: every ruling switch and its values (analyzer games --rules unearth)
@@ -78,7 +78,7 @@ def main(argv=None) -> int:
         rulings = dict(zip(SWITCHES, values, strict=True))
         edition = rulings.pop("edition")
         rules = [f"{k}={v}" for k, v in rulings.items()]
-        from analyzer.commands.simulate import parse_rules
+        from analyzer.cli.simulate import parse_rules
 
         kinds = Counter()
         games = 0

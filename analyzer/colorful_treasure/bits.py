@@ -10,7 +10,7 @@ from llvmlite import ir
 from numba.core import types
 from numba.extending import intrinsic, overload
 
-from analyzer.jit import njit
+from analyzer.kernels.jit import njit
 
 
 def popcount(x):

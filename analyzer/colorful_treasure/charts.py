@@ -1,7 +1,7 @@
 """Colorful Treasure's own charts: which reward decides games, and the steals.
 
 Drawn from report tables only (never the engine), with the helpers of
-:mod:`analyzer.charts`; listed by :meth:`.plugin.ColorfulTreasure.charts`.
+:mod:`analyzer.report.charts`; listed by :meth:`.plugin.ColorfulTreasure.charts`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analyzer.charts import axes_grid, cell_labels, dot_plot, figure
+from analyzer.report.charts import axes_grid, cell_labels, dot_plot, figure
 
 
 def rewards(df: pd.DataFrame, stamp: str) -> Figure:

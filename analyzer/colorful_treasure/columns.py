@@ -2,14 +2,14 @@
 
 Kept apart from :mod:`analyzer.colorful_treasure.game` (whose Python builds and
 checks the table) so that the numba cache of this kernel is keyed by this file
-alone (:func:`analyzer.jit.kernel_sources`), not by what the game module imports.
+alone (:func:`analyzer.kernels.jit.kernel_sources`), not by what the game module imports.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from analyzer.jit import njit
+from analyzer.kernels.jit import njit
 
 #: positions in :func:`split_rows`'s ``at`` (the result columns it reads)
 AT_BAD, AT_TREASURE, AT_COUNTED, AT_SCORE, AT_DIAMOND, AT_PLASTIC = 0, 1, 2, 3, 4, 5

@@ -21,7 +21,7 @@ listed with the answer:
 Each choice gets the same number of rollouts (the same dealt copies and streams
 for every choice: common random numbers), every seat then playing tuned
 ``greedy``. The ranking, its intervals and its verdict come from
-:mod:`analyzer.search`.
+:mod:`analyzer.kernels.search`.
 """
 
 from __future__ import annotations
@@ -33,16 +33,16 @@ import numpy as np
 
 from analyzer.colorful_treasure.odds import TurnOdds, TurnState, turn_odds
 from analyzer.colorful_treasure.rules import Rules, load_rules
-from analyzer.deep import (
+from analyzer.core.errors import InputError
+from analyzer.core.seeding import resolve_seed, root_key
+from analyzer.games.deep import (
     advice_json,
     check_budget,
     estimates,
     estimates_json,
     ranking_table,
 )
-from analyzer.errors import InputError
-from analyzer.search import rank_work, verdict_words
-from analyzer.seeding import resolve_seed, root_key
+from analyzer.kernels.search import rank_work, verdict_words
 
 #: seed of the assumed parts of the game (the same for every ``--seed``, so that
 #: runs with different seeds differ only by their rollouts)
@@ -105,7 +105,7 @@ def build(state: TurnState, rules: Rules, seed: int = BUILD_SEED):
         S_TURN,
         new_state,
     )
-    from analyzer.kernel_view import make_view
+    from analyzer.kernels.kernel_view import make_view
 
     t = rules.tables
     n = state.players
@@ -223,7 +223,7 @@ def deep_advice(
     rollouts in all (``DEFAULT_BUDGET``), shared equally, seeded by ``seed``."""
     from analyzer.colorful_treasure import search
     from analyzer.colorful_treasure.game import rollout_state
-    from analyzer.kernel_view import make_view
+    from analyzer.kernels.kernel_view import make_view
 
     rules = _rules(state, rules)
     budget = check_budget(budget, DEFAULT_BUDGET, 2, 10_000_000)

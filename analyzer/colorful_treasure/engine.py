@@ -82,8 +82,8 @@ from analyzer.colorful_treasure.turn import (
     unspent,
     up_kinds,
 )
-from analyzer.jit import njit
-from analyzer.rng import rng_seed
+from analyzer.kernels.jit import njit
+from analyzer.kernels.rng import rng_seed
 
 # ------------------------------------------------------------------ result columns
 R_PARTS = 0  #: 7 columns: gems, diamond cards, plastic diamonds, gem reward, explorer,
@@ -365,7 +365,7 @@ def check_invariants(s, t, n):
 def play_batch(s, t, o, n, key0, key1, start, count):
     """Play games ``start .. start+count-1``; write ``o.results`` (int64[count * n,
     n_result_cols]) and ``o.wins`` (float32[count * n]), rows by game then seat
-    (``o``: a :func:`~analyzer.kernel_view.results_view`).
+    (``o``: a :func:`~analyzer.kernels.kernel_view.results_view`).
 
     Each seat's Plan and parameter row are ``s.plan`` and ``s.prm``.
     A tied top score shares the win (``tie_share``) or gives no winner."""
@@ -453,7 +453,7 @@ def record_game(s, t, o, n, i, turns):
 def deal_batch(s, t, o, key0, key1, start, count):
     """The set-up layouts of games ``start .. start+count-1`` exactly as
     :func:`play_game` deals them: ``o.results`` int64[count, n_cards] (card at each
-    position; ``o`` a :func:`~analyzer.kernel_view.results_view`). Draws what the
+    position; ``o`` a :func:`~analyzer.kernels.kernel_view.results_view`). Draws what the
     set-up draws from each game's stream."""
     grids = o.results
     for i in range(count):

@@ -40,12 +40,12 @@ from analyzer.colorful_treasure.columns import (
 from analyzer.colorful_treasure.luck import load_value_params
 from analyzer.colorful_treasure.rules import Rules, default_rules
 from analyzer.colorful_treasure.state import N_STEAL_COLS, S_STEAL_N, State, new_state
-from analyzer.errors import InputError, bad_value
-from analyzer.frames import scratch
+from analyzer.core.errors import InputError, bad_value
+from analyzer.core.frames import scratch
+from analyzer.core.seeding import resolve_seed, root_key
 from analyzer.games import strategy_column
-from analyzer.kernel_view import make_view, results_view
-from analyzer.rng import queue_outcomes
-from analyzer.seeding import resolve_seed, root_key
+from analyzer.kernels.kernel_view import make_view, results_view
+from analyzer.kernels.rng import queue_outcomes
 
 #: score parts, in the order of the kernel's parts (``pts_<name>`` columns)
 PART_NAMES = ("gems", "diamond_cards", "plastic", "gem_reward", "explorer", "treasure")
@@ -144,8 +144,8 @@ def search_settings(params: dict | None) -> dict[str, float]:
     """The ``search`` player's settings: its defaults
     (:data:`~analyzer.colorful_treasure.codes.SEARCH_PARAMS`) with
     ``params["search"]`` applied (checked: ``strategy_params.search.<key>``;
-    :func:`analyzer.search.search_settings`)."""
-    from analyzer.search import search_settings as checked
+    :func:`analyzer.kernels.search.search_settings`)."""
+    from analyzer.kernels.search import search_settings as checked
 
     return checked(params, SEARCH_PARAMS, SEARCH_SETTINGS, strict=True)
 
@@ -218,7 +218,7 @@ def play_raw(
 
     ``deal`` (int64[n_cards], optional): a fixed layout for every game instead of
     the shuffle (tests plant cards with it). ``forced``: outcomes of the first
-    game's next random choices (:func:`analyzer.rng.queue_outcomes`), so a test
+    game's next random choices (:func:`analyzer.kernels.rng.queue_outcomes`), so a test
     says "seat 0 reveals these two places" instead of searching for a seed.
     ``plans`` (int64[players], optional): each seat's Plan instead of its strategy's
     (``benchmarks/ct_rulings_players.py`` seats ``Plan.EXPECT_PLAIN`` with it).
@@ -352,7 +352,7 @@ def play_tables(job: GameJob, start: int, count: int) -> dict[str, pd.DataFrame]
 def result_columns(results: np.ndarray) -> np.ndarray:
     """``results`` (one row per seat-game) as one row per result column, contiguous:
     a column is then read in one sweep, not one value every row's width. Written
-    into a scratch array (:func:`analyzer.frames.scratch`): the previous batch's
+    into a scratch array (:func:`analyzer.core.frames.scratch`): the previous batch's
     once nothing refers to it, so a batch maps no new memory for it."""
     out = scratch(results.shape[::-1], results.dtype)
     np.copyto(out, results.T)
@@ -396,7 +396,7 @@ def raise_broken(job: GameJob, start: int, flags: np.ndarray) -> None:
     an invariant, the treasure cards counted, the recomputed score."""
     players = job.players
     if flags[F_CAPPED] >= 0:  # the rules as given never end: the run fails loudly
-        from analyzer.errors import InputError
+        from analyzer.core.errors import InputError
 
         raise InputError(
             f"game {start + int(flags[F_CAPPED]) // players} of this run hit the engine's turn "

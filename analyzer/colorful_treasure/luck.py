@@ -1,5 +1,5 @@
 """Luck terms of Colorful Treasure's chance events (``docs/statistics.md``,
-"Luck-adjusted estimates"; the accounting itself is :mod:`analyzer.luck`).
+"Luck-adjusted estimates"; the accounting itself is :mod:`analyzer.kernels.luck`).
 
 The only chance in a game is the set-up's layout: each column is a uniform
 shuffle of its wonder's five cards. It shows itself one card at a time, when a
@@ -37,8 +37,8 @@ import numpy as np
 from analyzer.colorful_treasure.codes import SCALE
 from analyzer.colorful_treasure.state import LUCK_KINDS, S_GEM_OWNER, S_LEFT, S_N, S_N_UP, S_TURN
 from analyzer.colorful_treasure.turn import counted_holdings, final_scores
-from analyzer.jit import njit
-from analyzer.luck import event_begin, event_end, event_outcome
+from analyzer.kernels.jit import njit
+from analyzer.kernels.luck import event_begin, event_end, event_outcome
 
 #: kinds of chance event, the first axis of ``State.luck``
 KIND_FIRST = 0

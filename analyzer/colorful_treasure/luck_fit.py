@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.colorful_treasure.luck import PAR_NAMES, load_value_params
-from analyzer.luck import coordinate_search, residual
-from analyzer.outputs import write_luck_values
+from analyzer.core.outputs import write_luck_values
+from analyzer.kernels.luck import coordinate_search, residual
 
 OUT = Path(__file__).parent / "data" / "luck_value.toml"
 
@@ -50,7 +50,7 @@ def fit(games: int, seed: int, players=(2, 3, 4), rounds: int = 3, log=print) ->
 
 
 def write(par, command: str, score: float | None = None, path: Path = OUT) -> None:
-    """Write ``par`` as ``[value]`` (:func:`analyzer.outputs.write_luck_values`)."""
+    """Write ``par`` as ``[value]`` (:func:`analyzer.core.outputs.write_luck_values`)."""
     write_luck_values(
         path, PAR_NAMES, par, command, module="analyzer/colorful_treasure/luck.py", score=score
     )

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from analyzer.colorful_treasure.codes import Kind
 from analyzer.colorful_treasure.rules import Rules, load_rules
-from analyzer.errors import InputError, bad_value
+from analyzer.core.errors import InputError, bad_value
 
 EXAMPLE = """\
 # Colorful Treasure: what I know at the start of my turn (analyzer odds/advise

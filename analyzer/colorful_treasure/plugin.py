@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pandas is imported where a table is made, not to list games
     import pandas as pd
 
-from analyzer.errors import bad_value
+from analyzer.core.errors import bad_value
 from analyzer.games import Column, Game, Strategy
 
 _STRATEGY_TEXT = {

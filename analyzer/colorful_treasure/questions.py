@@ -6,7 +6,7 @@ answered from the ``rewards`` table of :mod:`analyzer.colorful_treasure.tables`.
 
 from __future__ import annotations
 
-from analyzer import findings as F
+from analyzer.tables import findings as F
 
 
 def _rewards(tables, info, params) -> list[F.Finding]:

@@ -38,7 +38,7 @@ from analyzer.colorful_treasure.state import (
     EV_WILD,
     S_TRACE_N,
 )
-from analyzer.errors import AnalyzerError
+from analyzer.core.errors import AnalyzerError
 
 #: trace rows used by :func:`replay_game` (a 4-player game writes a few hundred)
 DEFAULT_TRACE_ROWS = 5000

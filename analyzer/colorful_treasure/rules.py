@@ -37,7 +37,7 @@ from analyzer.colorful_treasure.codes import (
     Kind,
     Slot,
 )
-from analyzer.errors import InputError, bad_value
+from analyzer.core.errors import InputError, bad_value
 from analyzer.games.data import check as _check
 from analyzer.games.data import coerce_override
 

@@ -16,7 +16,7 @@ more than the default player), except at two decisions ("A turn",
 Each choice is played from the present to the end of the game many times
 (*rollouts*), every seat playing ``greedy`` with the tuned row of the player
 count; the seat plays the choice whose rollouts did best, through the shared
-schedule of :mod:`analyzer.search` (sequential halving, common random numbers,
+schedule of :mod:`analyzer.kernels.search` (sequential halving, common random numbers,
 the ``z`` guard that keeps ``greedy``'s choice unless another is better beyond
 noise).
 
@@ -96,10 +96,10 @@ from analyzer.colorful_treasure.turn import (
     pairs_ready,
     reveal,
 )
-from analyzer.jit import njit
-from analyzer.kernel_view import make_view
-from analyzer.rng import rng_float, rng_seed, rng_shuffle
-from analyzer.search import (  # CFG_MARGIN, CFG_Z: re-exported
+from analyzer.kernels.jit import njit
+from analyzer.kernels.kernel_view import make_view
+from analyzer.kernels.rng import rng_float, rng_seed, rng_shuffle
+from analyzer.kernels.search import (  # CFG_MARGIN, CFG_Z: re-exported
     CFG_BUDGET,
     CFG_MARGIN,  # noqa: F401
     CFG_WIDTH,
@@ -110,7 +110,7 @@ from analyzer.search import (  # CFG_MARGIN, CFG_Z: re-exported
 )
 
 # ------------------------------------------------------------------ settings
-# CFG_BUDGET, CFG_WIDTH, CFG_MARGIN, CFG_Z: analyzer.search's, first in the row (width:
+# CFG_BUDGET, CFG_WIDTH, CFG_MARGIN, CFG_Z: analyzer.kernels.search's, first in the row (width:
 # greedy's choice first; reveals: the best by ev_two; margin in points)
 N_CFG = 4
 
@@ -462,7 +462,7 @@ def list_steals(s, t, w, p, n, width):
 
 @njit
 def _roll(args, c, base, j):
-    """:func:`rollout` as :mod:`analyzer.search`'s drivers call it."""
+    """:func:`rollout` as :mod:`analyzer.kernels.search`'s drivers call it."""
     s, t, r, w, p, n, what = args
     return rollout(s, t, r, w, p, n, c, what, base, j)
 
@@ -473,7 +473,7 @@ _halving_choice, _rollouts_for_all = bind_rollouts(_roll)
 @njit
 def halving(s, t, r, w, p, n, k, budget, what):
     """Sequential halving over the ``k`` listed choices with about ``budget``
-    rollouts (:func:`analyzer.search.bind_rollouts`); returns the index of the
+    rollouts (:func:`analyzer.kernels.search.bind_rollouts`); returns the index of the
     chosen one."""
     return _halving_choice((s, t, r, w, p, n, what), w, k, budget)
 

@@ -24,9 +24,9 @@ from typing import NamedTuple
 import numpy as np
 
 from analyzer.colorful_treasure.codes import MAX_REVEALS, PARAM_NAMES
-from analyzer.jit import njit
-from analyzer.luck import ACC_ROWS
-from analyzer.rng import QUEUE_WORDS
+from analyzer.kernels.jit import njit
+from analyzer.kernels.luck import ACC_ROWS
+from analyzer.kernels.rng import QUEUE_WORDS
 
 # ------------------------------------------------------------------ scalar slots
 S_TURN = 0  #: game turn (0-based)
@@ -127,7 +127,7 @@ N_STEAL_COLS = 5
 #: kinds of chance event the luck terms are summed by (analyzer.colorful_treasure.luck.KIND_*)
 LUCK_KINDS = 2
 
-MAX_FORCED = 64  #: room for forced chance outcomes in ``rng`` (tests; analyzer.rng)
+MAX_FORCED = 64  #: room for forced chance outcomes in ``rng`` (tests; analyzer.kernels.rng)
 NEVER = -1  #: ``mem`` value of a card a seat does not remember
 ALWAYS = 1 << 40  #: ``mem`` value of a card remembered for good (recall 1)
 
@@ -190,7 +190,7 @@ class State(NamedTuple):
     luck_par: np.ndarray  #: float64[N_LUCK_PAR] the value estimate's parameters
     luck: np.ndarray  #: float64[LUCK_KINDS, 2, P] this game's luck by kind of event: win, score
     luck_out: np.ndarray  #: float64[rows, LUCK_KINDS, 2] each (game, seat)'s luck (store_luck)
-    luck_acc: np.ndarray  #: float64[ACC_ROWS, P] one event's expectations (analyzer.luck)
+    luck_acc: np.ndarray  #: float64[ACC_ROWS, P] one event's expectations (analyzer.kernels.luck)
     luck_vs: np.ndarray  #: float64[P] one outcome's score values
     luck_base: np.ndarray  #: float64[P] the seats' scores if the game ended now
     luck_cnt: np.ndarray  #: int64[n_colours + 3] scratch: face-up cards by card_key

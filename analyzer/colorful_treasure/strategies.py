@@ -84,7 +84,7 @@ from analyzer.colorful_treasure.turn import (
     random_index,
     unspent,
 )
-from analyzer.jit import njit
+from analyzer.kernels.jit import njit
 
 #: weight of a new wonder towards the explorer reward, relative to ``reward``
 EXPLORER_STEP = 0.5

@@ -1,7 +1,7 @@
 """Colorful Treasure's own report tables: the rewards and the steals.
 
 Called through :class:`analyzer.colorful_treasure.plugin.ColorfulTreasure`
-(``reduce`` and ``report_tables``) by :mod:`analyzer.aggregate`, whose helpers
+(``reduce`` and ``report_tables``) by :mod:`analyzer.tables.aggregate`, whose helpers
 build the moments and intervals. Column names used here are the ones the game
 declares in :func:`analyzer.colorful_treasure.plugin.games_columns` and the
 ``steals`` table of :func:`analyzer.colorful_treasure.game.steals_frame`.
@@ -12,13 +12,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analyzer import aggregate as A
+from analyzer.tables import aggregate as A
 
 REWARDS = ("gem_reward", "explorer_reward", "treasure_reward")
 
 
 def reduce(tables: dict[str, pd.DataFrame]) -> list:
-    """Partial rows of one batch (:class:`analyzer.aggregate.Part`): win and score
+    """Partial rows of one batch (:class:`analyzer.tables.aggregate.Part`): win and score
     of holders and non-holders of each reward and (games with tiles) of each action
     tile's side; steals by thief and victim seat and by item. The same rows as
     :func:`reduce_pandas`, column by column. Draws no random numbers."""

@@ -110,8 +110,8 @@ from analyzer.colorful_treasure.turn import (
     turn_back,
     up_kinds,
 )
-from analyzer.jit import njit
-from analyzer.rng import rng_float
+from analyzer.kernels.jit import njit
+from analyzer.kernels.rng import rng_float
 
 #: how a steal may touch a seat: a plastic diamond, a wonder card
 MAY_PLASTIC = 1

@@ -57,8 +57,8 @@ from analyzer.colorful_treasure.state import (
     trace_opts,
     tracing,
 )
-from analyzer.jit import njit
-from analyzer.rng import rng_below, rng_float
+from analyzer.kernels.jit import njit
+from analyzer.kernels.rng import rng_below, rng_float
 
 # ------------------------------------------------------------------ set-up
 
@@ -68,7 +68,7 @@ def setup(s, t, n):
     """Reset ``s`` for a new game of ``n`` seats and lay out the grid.
 
     Each wonder's cards are shuffled into its own column (draws ``rows - 1``
-    numbers per column with :func:`~analyzer.rng.rng_below`, so tests may force
+    numbers per column with :func:`~analyzer.kernels.rng.rng_below`, so tests may force
     them), unless ``s.deal[0] >= 0``: then ``s.deal`` is the layout (card at
     each position). A plastic diamond goes above every column.
     """

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pandas is imported where a table is made, not to list games
     import pandas as pd
 
-from analyzer.errors import AnalyzerError, InputError, bad_value
+from analyzer.core.errors import AnalyzerError, InputError, bad_value
 
 #: the game of a scenario file or API call that names none
 DEFAULT_GAME = "unearth"
@@ -52,7 +52,7 @@ CORE_DESCRIPTIONS = {
 RUN_COLUMNS = ("cell", "order")
 #: added by a scenario run with an intervention (``forbid``): 1 for the seats it
 #: applies to (in every configuration, so the paired arms mark the same seats)
-#: and by a game with luck terms (``analyzer.luck``, ``docs/statistics.md``): each
+#: and by a game with luck terms (``analyzer.kernels.luck``, ``docs/statistics.md``): each
 #: row's summed luck, ``luck_win`` and ``luck_score`` (float64)
 OPTIONAL_RUN_COLUMNS = ("treated", "luck_win", "luck_score")
 
@@ -165,8 +165,8 @@ class Game:
     #: tables a batch may return besides ``games`` (name -> description)
     tables: dict[str, str] = field(default_factory=dict)
     #: the questions its reports answer when a scenario names none
-    #: (:class:`analyzer.findings.Question`, in page order); empty: the generic ones
-    #: (:data:`analyzer.findings.GENERIC`)
+    #: (:class:`analyzer.tables.findings.Question`, in page order); empty: the generic ones
+    #: (:data:`analyzer.tables.findings.GENERIC`)
     questions: tuple = ()
     #: what a scenario's ``forbid`` may forbid a seat (interventions): the key
     #: naming the things (``"wonders"``) -> what forbidding one means; empty: none
@@ -295,7 +295,7 @@ class Game:
         return games
 
     def reduce(self, tables: dict[str, pd.DataFrame]) -> list[pd.DataFrame]:
-        """Extra partial rows (see :mod:`analyzer.aggregate`) from one batch."""
+        """Extra partial rows (see :mod:`analyzer.tables.aggregate`) from one batch."""
         return []
 
     def report_tables(self, agg: pd.DataFrame, info: dict) -> dict[str, pd.DataFrame]:
@@ -351,8 +351,11 @@ _DISCOVERED = False
 #: True while this process discovers the games (in the thread holding the lock)
 _DISCOVERING = False
 _DISCOVER_LOCK = threading.RLock()
-#: subpackages of analyzer that are machinery, not games
-_NOT_GAMES = {"commands", "games"}
+#: the machinery's folders below analyzer/, lowest layer first (docs/architecture.md:
+#: a folder's modules import only from its own folder and the folders before it);
+#: every other package there is a game
+LAYERS = ("core", "kernels", "games", "tables", "runs", "studies", "report", "web", "cli")
+_NOT_GAMES = {*LAYERS, "commands"}
 
 
 #: the modules of each game's own CLI commands, if the game declared them

@@ -3,7 +3,7 @@
 A game keeps its rules as data files and lets a designer replace any value by a
 dotted path (``docs/CONTRACTS.md``). :func:`coerce_override` checks that a new
 value has the type of the value it replaces; :func:`check` raises the one-line
-:class:`~analyzer.errors.InputError` of a failed validation.
+:class:`~analyzer.core.errors.InputError` of a failed validation.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import copy
 import math
 from typing import Any
 
-from analyzer.errors import bad_value
+from analyzer.core.errors import bad_value
 
 
 def coerce_override(old: Any, value: Any, where: str, *, tables: bool = True) -> Any:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analyzer.errors import InputError, bad_value
+from analyzer.core.errors import InputError, bad_value
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 
-from analyzer.errors import InputError, bad_value
+from analyzer.core.errors import InputError, bad_value
 from analyzer.unearth.odds import (
     GOALS,
     MAX_COUNT,

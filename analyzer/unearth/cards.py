@@ -1,6 +1,6 @@
 """Playing a delver card (``docs/rules/unearth.md``, "Delver cards")."""
 
-from analyzer.jit import njit
+from analyzer.kernels.jit import njit
 from analyzer.unearth.claiming import check_claims
 from analyzer.unearth.codes import Delver
 from analyzer.unearth.rolls import roll_die

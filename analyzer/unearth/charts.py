@@ -1,7 +1,7 @@
 """Unearth's own charts: named wonders, delver cards, end-of-age cards, claims.
 
 Drawn from report tables only (never the engine), with the helpers of
-:mod:`analyzer.charts`; listed by :meth:`analyzer.unearth.plugin.Unearth.charts`.
+:mod:`analyzer.report.charts`; listed by :meth:`analyzer.unearth.plugin.Unearth.charts`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analyzer.charts import (
+from analyzer.report.charts import (
     COLOURS,
     axes_grid,
     cell_labels,

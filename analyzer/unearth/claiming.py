@@ -6,7 +6,7 @@ order; the tiebreak itself is :mod:`.claims`. Also the per-claim log columns.
 
 import numpy as np
 
-from analyzer.jit import njit
+from analyzer.kernels.jit import njit
 from analyzer.unearth.claims import RANK_DICE, claim_winner, player_rank
 from analyzer.unearth.codes import CardKind, WonderEffect
 from analyzer.unearth.end_of_age import reveal, table_empty

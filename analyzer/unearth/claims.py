@@ -13,7 +13,7 @@ Dice on a ruin are three parallel arrays of length ``n`` (at least):
 
 import numpy as np
 
-from analyzer.jit import njit
+from analyzer.kernels.jit import njit
 from analyzer.unearth.codes import ClaimResult
 
 NO_CLAIM = int(ClaimResult.NO_CLAIM)

@@ -30,7 +30,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.deep import (
+from analyzer.core.errors import InputError, bad_value
+from analyzer.core.seeding import resolve_seed, root_key
+from analyzer.games.deep import (
     advice_json,
     check_budget,
     estimates,
@@ -38,9 +40,7 @@ from analyzer.deep import (
     pct,
     ranking_table,
 )
-from analyzer.errors import InputError, bad_value
-from analyzer.search import rank_work, verdict_words
-from analyzer.seeding import resolve_seed, root_key
+from analyzer.kernels.search import rank_work, verdict_words
 from analyzer.unearth.advise import TableState
 from analyzer.unearth.rules import Rules, default_rules
 

@@ -11,7 +11,7 @@ not here. docs/strategies.md lists the rows and how they were made.
 
 from __future__ import annotations
 
-from analyzer.strategy_rows import RowsFile
+from analyzer.games.strategy_rows import RowsFile
 
 #: parameter names, in the order of a strategy's parameter row (docs/strategies.md)
 PARAM_NAMES = (
@@ -49,7 +49,7 @@ ROW_OF = {"search": "balanced"}
 BASELINE_ROW = (1.0, 1.3, 1.0, 0.4, 0.6, 1.0, 1.0, 2.0, 0.0, 0.0, 0.0, 0.0)
 
 
-#: the data file's reader (:class:`analyzer.strategy_rows.RowsFile`)
+#: the data file's reader (:class:`analyzer.games.strategy_rows.RowsFile`)
 ROWS = RowsFile(
     "analyzer.unearth",
     PARAM_NAMES,

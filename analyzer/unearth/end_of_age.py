@@ -4,7 +4,7 @@ A slot is refilled from the ruins deck; an end-of-age card revealed there is an
 event (Day of Rest, The Gathering, Festival) or a city that stays in the slot.
 """
 
-from analyzer.jit import njit
+from analyzer.kernels.jit import njit
 from analyzer.unearth.codes import CardKind, EventEffect
 from analyzer.unearth.luck import luck_reveal
 from analyzer.unearth.state import (

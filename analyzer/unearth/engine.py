@@ -20,8 +20,8 @@ can still be imported from here, as before the split.
 
 import numpy as np
 
-from analyzer.jit import njit
-from analyzer.kernel_view import Results
+from analyzer.kernels.jit import njit
+from analyzer.kernels.kernel_view import Results
 from analyzer.unearth.cards import play_card
 from analyzer.unearth.claiming import check_claims, decided_by
 from analyzer.unearth.codes import CardKind
@@ -287,7 +287,7 @@ def write_results(s, t, o, n_players, row0):
 @njit
 def play_batch(s, m, t, o, n_players, key0, key1, first_game, count):
     """Play games ``first_game .. first_game+count-1``; write one row per (game, seat)
-    into ``o`` (a :class:`~analyzer.kernel_view.Results` view, :func:`new_batch`).
+    into ``o`` (a :class:`~analyzer.kernels.kernel_view.Results` view, :func:`new_batch`).
 
     ``s``: the game state (with the claims log ``s.claims``, shape (1, N_CLAIM_COLS)
     to skip it, and its row counter ``s.n_claims``); ``m``: the seats' strategies,

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analyzer.errors import InputError, StalledGameError, bad_value
+from analyzer.core.errors import InputError, StalledGameError, bad_value
+from analyzer.core.seeding import resolve_seed, root_key
 from analyzer.games import strategy_column
-from analyzer.kernel_view import results_view
-from analyzer.seeding import resolve_seed, root_key
+from analyzer.kernels.kernel_view import results_view
 from analyzer.unearth import engine
 from analyzer.unearth.defaults import PARAM_NAMES, default_row
 from analyzer.unearth.luck import load_value_params, value_tables
@@ -104,8 +104,8 @@ def strategy_arrays(strategies: Sequence[str], params: dict | None = None):
 def search_settings(params: dict | None) -> dict[str, float]:
     """The ``search`` player's settings: its defaults with ``params["search"]``
     applied (checked: ``strategy_params.search.<key>: bad value ...``;
-    :func:`analyzer.search.search_settings`)."""
-    from analyzer.search import search_settings as checked
+    :func:`analyzer.kernels.search.search_settings`)."""
+    from analyzer.kernels.search import search_settings as checked
     from analyzer.unearth.defaults import SEARCH_PARAMS
 
     return checked(params, SEARCH_PARAMS, SEARCH_SETTINGS)
@@ -390,7 +390,7 @@ def simulate(
     intervention: they take the token instead). ``luck``: the columns
     ``luck_win`` and ``luck_score`` (the luck terms, ``docs/statistics.md``;
     the games are the same without them). The same seed gives the same
-    table, however the games are split (see :func:`analyzer.runner.run` for many
+    table, however the games are split (see :func:`analyzer.runs.runner.run` for many
     workers).
     """
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:

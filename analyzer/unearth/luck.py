@@ -1,5 +1,5 @@
 """Luck terms of Unearth's chance events (``docs/statistics.md``, "Luck-adjusted
-estimates"; the accounting itself is :mod:`analyzer.luck`).
+estimates"; the accounting itself is :mod:`analyzer.kernels.luck`).
 
 At each chance event below, every seat gets ``V(after the outcome) - sum_o P(o)
 V(after o)``, with the exact distribution of the outcome, taken right after the
@@ -44,8 +44,8 @@ from importlib import resources
 
 import numpy as np
 
-from analyzer.jit import njit
-from analyzer.luck import ACC_SHARE, event_begin, event_end, event_outcome
+from analyzer.kernels.jit import njit
+from analyzer.kernels.luck import ACC_SHARE, event_begin, event_end, event_outcome
 from analyzer.unearth.claims import claim_winner
 from analyzer.unearth.codes import CardKind, WonderBonus
 from analyzer.unearth.scoring import named_wonder_points, tiebreak_better

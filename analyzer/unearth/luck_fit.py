@@ -22,8 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.luck import coordinate_search, residual
-from analyzer.outputs import luck_value_lines, write_luck_values
+from analyzer.core.outputs import luck_value_lines, write_luck_values
+from analyzer.kernels.luck import coordinate_search, residual
 from analyzer.unearth.luck import PAR_NAMES, load_value_params
 
 OUT = Path(__file__).parent / "data" / "luck_value.toml"
@@ -53,7 +53,7 @@ def fit(games: int, seed: int, players=(2, 3, 4), rounds: int = 3, log=print) ->
 
 def write(par, command: str, score=None, path: Path = OUT, by_players=None) -> None:
     """Write ``par`` as ``[value]`` and each ``by_players[n] = (par, residual)`` as
-    ``[players.n]`` (:func:`analyzer.outputs.write_luck_values`)."""
+    ``[players.n]`` (:func:`analyzer.core.outputs.write_luck_values`)."""
     tables = [
         [
             f"# {n} players; residual on the training games {res_n:.4f}",

@@ -7,7 +7,7 @@ quickly (:mod:`.strategies`, "The strategy memo"), plus the strategies' own work
 arrays. A memo never changes how a game is played: every answer read from it is
 what a cold memo would compute (``tests/test_cards.py`` checks that).
 
-Kernels receive it as a view (:mod:`analyzer.kernel_view`) named ``m``; scalars
+Kernels receive it as a view (:mod:`analyzer.kernels.kernel_view`) named ``m``; scalars
 live in ``m.sc``, indexed by the ``M_*`` constants.
 """
 
@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from analyzer.jit import njit
+from analyzer.kernels.jit import njit
 from analyzer.unearth.claims import RANK_DICE
 from analyzer.unearth.tableau import N_CELLS
 

@@ -20,7 +20,7 @@ imported here as before.
 
 import numpy as np
 
-from analyzer.jit import njit
+from analyzer.kernels.jit import njit
 from analyzer.unearth.codes import Delver, WonderEffect
 from analyzer.unearth.roll_rules import (  # noqa: F401 - importable from here as before
     ROLL_WONDERS,

@@ -48,7 +48,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from analyzer.errors import InputError, bad_value
+from analyzer.core.errors import InputError, bad_value
 from analyzer.unearth.codes import CardKind, ClaimResult, EventEffect
 from analyzer.unearth.roll_rules import ROLL_WONDERS, reachable, roll_parameters
 from analyzer.unearth.rules import Rules, default_rules
@@ -666,7 +666,7 @@ def estimate_odds(
     modifiers and Ancestral Claim alone are fine. Draws random numbers from a
     :class:`numpy.random.Generator` seeded with ``seed``.
     """
-    from analyzer.seeding import resolve_seed
+    from analyzer.core.seeding import resolve_seed
     from analyzer.unearth.claims import ruin_outcome
 
     rules = rules or default_rules()
@@ -806,10 +806,10 @@ def render_odds(result: OddsResult):
 
 def write_chart(result: OddsResult, path: str | os.PathLike) -> Path:
     """Bar chart of the outcome distribution, written atomically to ``path`` (PNG)
-    with the permissions the umask gives (:func:`analyzer.outputs.atomic_write`)."""
+    with the permissions the umask gives (:func:`analyzer.core.outputs.atomic_write`)."""
     import matplotlib
 
-    from analyzer.outputs import atomic_write
+    from analyzer.core.outputs import atomic_write
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -20,7 +20,7 @@ import contextvars
 import os
 from dataclasses import dataclass
 
-from analyzer.errors import EnvironmentFailure, InputError
+from analyzer.core.errors import EnvironmentFailure, InputError
 from analyzer.unearth import odds
 from analyzer.unearth.rules import Rules, default_rules
 
@@ -97,13 +97,13 @@ def call_stoppably(fn, *args):
     this process kills the child at once, however long its compiled call runs.
     The child dies with this process. Without ``fork`` (Windows), and for a web
     request (``analyzer serve``: a process with threads forks no child), it runs here."""
-    from analyzer.invocation import serving
+    from analyzer.core.invocation import serving
 
     if not hasattr(os, "fork") or serving():
         return fn(*args)
     import multiprocessing
 
-    from analyzer.runner import die_with_parent
+    from analyzer.runs.runner import die_with_parent
 
     ctx = multiprocessing.get_context("fork")
     here, there = ctx.Pipe(duplex=False)

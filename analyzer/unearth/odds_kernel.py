@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from analyzer.jit import njit
+from analyzer.kernels.jit import njit
 from analyzer.unearth.claims import NO_CLAIM, TIE, ruin_outcome
 
 

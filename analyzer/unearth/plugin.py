@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pandas is imported where a table is made, not to list games
     import pandas as pd
 
-from analyzer.errors import bad_value
+from analyzer.core.errors import bad_value
 from analyzer.games import Column, Game, Strategy
 from analyzer.unearth.defaults import PARAM_NAMES, STRATEGY_NAMES, rows_by_players, version
 
@@ -407,7 +407,7 @@ class Unearth(Game):
         return {"claims_exact": pd.concat(frames, ignore_index=True)}
 
     def charts(self, tables, info, stamp) -> list:
-        from analyzer import charts as generic
+        from analyzer.report import charts as generic
         from analyzer.unearth import charts
 
         t = tables

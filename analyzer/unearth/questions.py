@@ -2,12 +2,12 @@
 
 Registered as :attr:`analyzer.unearth.plugin.Unearth.questions`; answered from
 the report tables of :mod:`analyzer.unearth.tables` by
-:func:`analyzer.findings.answer`.
+:func:`analyzer.tables.findings.answer`.
 """
 
 from __future__ import annotations
 
-from analyzer import findings as F
+from analyzer.tables import findings as F
 
 
 def _named_wonders(tables, info, params) -> list[F.Finding]:

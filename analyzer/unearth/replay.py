@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.errors import AnalyzerError
+from analyzer.core.errors import AnalyzerError
 from analyzer.unearth.codes import Delver, WonderEffect, WonderKind
 from analyzer.unearth.rules import RULES_VERSION, Rules
 from analyzer.unearth.scoring import N_PARTS, PART_NAMES

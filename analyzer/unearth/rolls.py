@@ -3,8 +3,8 @@
 Which modifiers apply and their timing are ruled in ``docs/rulings.md``.
 """
 
-from analyzer.jit import njit
-from analyzer.rng import rng_die
+from analyzer.kernels.jit import njit
+from analyzer.kernels.rng import rng_die
 from analyzer.unearth.claiming import check_claims
 from analyzer.unearth.codes import Delver, WonderEffect
 from analyzer.unearth.luck import luck_roll

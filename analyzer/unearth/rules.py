@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from analyzer.errors import InputError, bad_value
+from analyzer.core.errors import InputError, bad_value
 from analyzer.games.data import check as _check
 from analyzer.games.data import check_count, coerce_override
 from analyzer.unearth.codes import (

@@ -11,7 +11,7 @@ so on; players still equal share the win. This is the lexicographic comparison
 of each player's claim values sorted high to low (a longer list beats its prefix).
 """
 
-from analyzer.jit import njit
+from analyzer.kernels.jit import njit
 from analyzer.unearth.codes import CardKind, TombMode, WonderBonus, WonderEffect
 
 #: indices into a score-parts row

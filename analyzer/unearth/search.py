@@ -41,10 +41,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from analyzer.jit import njit
-from analyzer.kernel_view import make_view
-from analyzer.rng import rng_below, rng_seed, rng_shuffle
-from analyzer.search import (  # CFG_MARGIN, CFG_Z: re-exported
+from analyzer.kernels.jit import njit
+from analyzer.kernels.kernel_view import make_view
+from analyzer.kernels.rng import rng_below, rng_seed, rng_shuffle
+from analyzer.kernels.search import (  # CFG_MARGIN, CFG_Z: re-exported
     CFG_BUDGET,
     CFG_MARGIN,  # noqa: F401
     CFG_WIDTH,
@@ -97,7 +97,7 @@ from analyzer.unearth.strategies import (
 from analyzer.unearth.turn import delver_phase, excavate, take_turn
 
 # ------------------------------------------------------------------ settings
-# CFG_BUDGET, CFG_WIDTH, CFG_MARGIN, CFG_Z: analyzer.search's, first in the row
+# CFG_BUDGET, CFG_WIDTH, CFG_MARGIN, CFG_Z: analyzer.kernels.search's, first in the row
 #: 1: the seat's own face-down ruin is unknown too (deep advice from a table
 #: state that does not say it)
 CFG_OWN_HIDDEN = 4
@@ -397,7 +397,7 @@ def list_choices(s, m, t, w, p, n_anc, n_read, use_map, width):
 
 @njit
 def _roll(args, c, base, j):
-    """:func:`rollout` as :mod:`analyzer.search`'s drivers call it."""
+    """:func:`rollout` as :mod:`analyzer.kernels.search`'s drivers call it."""
     s, t, r, rm, w, p, second = args
     return rollout(s, t, r, rm, w, p, c, base, j, second)
 
@@ -408,7 +408,7 @@ _halving_choice, _rollouts_for_all = bind_rollouts(_roll)
 @njit
 def halving(s, t, r, rm, w, p, n, budget, second):
     """Sequential halving over the ``n`` listed choices with about ``budget``
-    rollouts (:func:`analyzer.search.bind_rollouts`); returns the index of the
+    rollouts (:func:`analyzer.kernels.search.bind_rollouts`); returns the index of the
     chosen one: ``balanced``'s (choice 0) unless another beats it by ``z``
     standard errors, paired on the same dealt copy and dice."""
     return _halving_choice((s, t, r, rm, w, p, second), w, n, budget)

@@ -4,8 +4,8 @@ Shuffles, deals, hidden ruins, the named wonders in play and the first ruins
 face up; draws random numbers from the game's own stream only.
 """
 
-from analyzer.jit import njit
-from analyzer.rng import rng_below, rng_seed, rng_shuffle
+from analyzer.kernels.jit import njit
+from analyzer.kernels.rng import rng_below, rng_seed, rng_shuffle
 from analyzer.unearth.end_of_age import reveal
 from analyzer.unearth.luck import luck_reset
 from analyzer.unearth.memo import forget_memo

@@ -14,9 +14,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from analyzer.jit import njit
-from analyzer.luck import ACC_ROWS
-from analyzer.rng import QUEUE_WORDS, rng_below, rng_shuffle
+from analyzer.kernels.jit import njit
+from analyzer.kernels.luck import ACC_ROWS
+from analyzer.kernels.rng import QUEUE_WORDS, rng_below, rng_shuffle
 from analyzer.unearth.codes import Delver
 from analyzer.unearth.scoring import N_PARTS
 from analyzer.unearth.tableau import N_CELLS
@@ -118,7 +118,7 @@ MAX_TURNS = 2000  #: safety cap; a game reaching it is flagged in S_ABORTED
 #: game turns without a claim after which the strategies break a stalemate
 #: (strategies.break_stall); normal play never goes near it
 STALL_TURNS = 100
-MAX_FORCED = 64  #: room for forced chance outcomes in ``rng`` (tests; analyzer.rng)
+MAX_FORCED = 64  #: room for forced chance outcomes in ``rng`` (tests; analyzer.kernels.rng)
 GAIN_KEYS = 6  #: modifier settings memoised per seat (one more row set is scratch)
 MOD_FIELDS = 4  #: a group of identical roll modifiers: delta, optional, signed, count
 #: groups a roll can have: the event, Ancestral Claims, Reading the Stones,
@@ -191,7 +191,7 @@ class State(NamedTuple):
     luck_par: np.ndarray  #: float64[N_LUCK_PAR] the value estimate's parameters
     luck: np.ndarray  #: float64[LUCK_KINDS, 2, P] this game's luck by kind of event: win, score
     luck_out: np.ndarray  #: float64[rows, LUCK_KINDS, 2] each (game, seat)'s luck (store_luck)
-    luck_acc: np.ndarray  #: float64[ACC_ROWS, P] one event's expectations (analyzer.luck)
+    luck_acc: np.ndarray  #: float64[ACC_ROWS, P] one event's expectations (analyzer.kernels.luck)
     luck_vs: np.ndarray  #: float64[P] one outcome's score values
     luck_base: np.ndarray  #: float64[P] score values without the slot of the event
     luck_sum: np.ndarray  #: float64[P] the seats' strengths on one ruin (luck.gather)

@@ -45,8 +45,8 @@ from enum import IntEnum
 
 import numpy as np
 
-from analyzer.jit import njit
-from analyzer.rng import rng_below
+from analyzer.kernels.jit import njit
+from analyzer.kernels.rng import rng_below
 from analyzer.unearth.claims import RANK_DICE, die_key
 from analyzer.unearth.codes import CardKind, Delver, WonderEffect
 from analyzer.unearth.defaults import BASELINE_ROW, PARAM_NAMES, STRATEGY_NAMES, default_row

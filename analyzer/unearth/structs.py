@@ -1,8 +1,8 @@
 """Kernel views of :class:`~analyzer.unearth.state.State` (the game),
 :class:`~analyzer.unearth.memo.Memo` (the seats' strategies and memo),
 :class:`~analyzer.unearth.rules.Tables` (the rules); a batch's results are a
-:func:`analyzer.kernel_view.results_view`. Kernels take views and scalars only
-(:mod:`analyzer.kernel_view`).
+:func:`analyzer.kernels.kernel_view.results_view`. Kernels take views and scalars only
+(:mod:`analyzer.kernels.kernel_view`).
 
 numba flattens a NamedTuple argument into every field's parts; with dozens of
 arrays per bundle that made each jitted function take seconds to compile. A view
@@ -15,7 +15,7 @@ NamedTuple alive, so Python can read the arrays after a kernel wrote through it.
 
 from __future__ import annotations
 
-from analyzer.kernel_view import make_view
+from analyzer.kernels.kernel_view import make_view
 from analyzer.unearth.memo import Memo
 from analyzer.unearth.rules import Tables
 from analyzer.unearth.state import State

@@ -19,7 +19,7 @@ tableau never reaches the edge in practice (60 stones in all, placed touching);
 cells on the edge are never ring centres and stones are not placed outside.
 """
 
-from analyzer.jit import njit
+from analyzer.kernels.jit import njit
 from analyzer.unearth.codes import Formula
 from analyzer.unearth.hexgrid import GRID, MIDDLE, N_CELLS, NEIGHBOURS, neighbour_table  # noqa: F401
 

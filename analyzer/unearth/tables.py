@@ -1,7 +1,7 @@
 """Unearth's own report tables: the partial rows and tables only this game has.
 
 Called through :class:`analyzer.unearth.plugin.Unearth` (``reduce`` and
-``report_tables``) by :mod:`analyzer.aggregate`, whose helpers build the
+``report_tables``) by :mod:`analyzer.tables.aggregate`, whose helpers build the
 moments and intervals. The column names used here (``pts_*``, ``wonders_*``,
 ``named_<wonder>``, ``played_<delver>``, ``end_of_age``) are the ones this game
 declares in :func:`analyzer.unearth.plugin.games_columns`.
@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analyzer import aggregate as A
+from analyzer.tables import aggregate as A
 
 
 def reduce(tables: dict[str, pd.DataFrame]) -> list:
-    """Unearth's partial rows of one batch (:class:`analyzer.aggregate.Part`):
+    """Unearth's partial rows of one batch (:class:`analyzer.tables.aggregate.Part`):
     end-of-age card, named wonders built, delver cards played, and the claims
     table. The same rows as :func:`reduce_pandas`, column by column. Draws no
     random numbers."""

@@ -1,6 +1,6 @@
 """A turn (``docs/rules/unearth.md``, "A turn"): the delver phase, then the excavation."""
 
-from analyzer.jit import njit
+from analyzer.kernels.jit import njit
 from analyzer.unearth.cards import play_card
 from analyzer.unearth.rolls import roll_die
 from analyzer.unearth.state import (

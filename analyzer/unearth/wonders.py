@@ -6,8 +6,8 @@ holds; the hex geometry is :mod:`.tableau`.
 
 import numpy as np
 
-from analyzer.jit import njit
-from analyzer.rng import rng_below
+from analyzer.kernels.jit import njit
+from analyzer.kernels.rng import rng_below
 from analyzer.unearth.codes import WonderEffect, WonderKind
 from analyzer.unearth.luck import luck_removed_ruin, luck_token
 from analyzer.unearth.modifiers import owns_effect

@@ -7,7 +7,7 @@ assumes it is. No function here draws random numbers, except that drawing a
 card may rebuild the deck (:func:`analyzer.uruk.cards.reshuffle`).
 """
 
-from analyzer.jit import njit
+from analyzer.kernels.jit import njit
 from analyzer.uruk.cards import discard_card, draw_invention, stones_changed, trace
 from analyzer.uruk.choices import pair_card, pair_colour, rob_colour, settle_colours
 from analyzer.uruk.codes import ANY, OWN, CardAction, Effect, EpochCost, GodEffect

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.errors import InputError, bad_value
+from analyzer.core.errors import InputError, bad_value
 from analyzer.uruk.rules import Rules, default_rules
 
 TOP_KEYS = (
@@ -607,7 +607,7 @@ def action_name(rules: Rules, s, p: int, kind: int, a: int, b: int) -> str:
 def list_actions(s, rules: Rules, p: int) -> list[tuple[int, int, int, float]]:
     """Seat ``p``'s legal actions ``(kind, a, b, value)`` in the tuned player's
     order (the kernel's candidate list)."""
-    from analyzer.kernel_view import make_view
+    from analyzer.kernels.kernel_view import make_view
     from analyzer.uruk.strategies import candidates
 
     k = candidates(make_view(s, "UrukState"), make_view(rules.tables, "UrukTables"), p)
@@ -618,7 +618,7 @@ def list_actions(s, rules: Rules, p: int) -> list[tuple[int, int, int, float]]:
 
 
 def _score(s, t, p) -> int:
-    from analyzer.kernel_view import make_view
+    from analyzer.kernels.kernel_view import make_view
     from analyzer.uruk.scoring import score_parts
 
     return int(sum(score_parts(make_view(s, "UrukState"), make_view(t, "UrukTables"), p)))
@@ -628,7 +628,7 @@ def _points_now(s, rules: Rules, p: int, kind: int, a: int, b: int) -> float | N
     """My score after the action minus before (None for a draw from the deck)."""
     import copy
 
-    from analyzer.kernel_view import make_view
+    from analyzer.kernels.kernel_view import make_view
     from analyzer.uruk.engine import do_action
 
     t = rules.tables
@@ -667,7 +667,7 @@ def bid_choices(s, rules: Rules, p: int, g: int) -> list[Choice]:
     ``balanced`` from what they show: spared, the bid's resources are lost
     (``w_resource`` each); suffering, the disaster's cost (``w_points`` per
     point); everyone tied, everyone suffers."""
-    from analyzer.kernel_view import make_view
+    from analyzer.kernels.kernel_view import make_view
     from analyzer.uruk.strategies import (
         P_POINTS,
         P_RESOURCE,

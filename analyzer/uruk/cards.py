@@ -5,8 +5,8 @@ the display refill of "A turn" and "Deck exhausted" of ``docs/rules/uruk.md``.
 Only :func:`setup` and :func:`reshuffle` draw random numbers (shuffles).
 """
 
-from analyzer.jit import njit
-from analyzer.rng import rng_shuffle
+from analyzer.kernels.jit import njit
+from analyzer.kernels.rng import rng_shuffle
 from analyzer.uruk.luck import KIND_DISPLAY, KIND_HAND, TO_NONE, luck_draw, luck_to
 from analyzer.uruk.state import (
     EV_DEAL,

@@ -1,7 +1,7 @@
 """Uruk's own chart: inventions displayed at the end and the win rate of their owners.
 
 Drawn from the ``inventions_at_end`` report table only (never the engine), with
-the helpers of :mod:`analyzer.charts`; listed by :meth:`analyzer.uruk.plugin.Uruk.charts`.
+the helpers of :mod:`analyzer.report.charts`; listed by :meth:`analyzer.uruk.plugin.Uruk.charts`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analyzer.charts import axes_grid, count_text, dot_plot, figure
+from analyzer.report.charts import axes_grid, count_text, dot_plot, figure
 
 
 def inventions_at_end(df: pd.DataFrame, stamp: str) -> Figure:

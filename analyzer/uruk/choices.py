@@ -13,8 +13,8 @@ games it always played); ``random`` is uniform among the legal options; the
 others weigh colours and cards by their own evaluation.
 """
 
-from analyzer.jit import njit
-from analyzer.rng import rng_below
+from analyzer.kernels.jit import njit
+from analyzer.kernels.rng import rng_below
 from analyzer.uruk.codes import EpochCost
 from analyzer.uruk.position import max_level, settle_discount, slot_of, stone_epoch
 from analyzer.uruk.scoring import invention_points

@@ -10,7 +10,7 @@ dealt again at random (:func:`analyzer.uruk.search.determinize`), the choice is
 played and the game finished by tuned ``balanced`` players; rollout ``j``
 starts from the same deal and stream for every choice (common random numbers).
 The statistics (intervals, the order, the choices within noise of the best,
-the verdict) are :mod:`analyzer.search`'s.
+the verdict) are :mod:`analyzer.kernels.search`'s.
 """
 
 from __future__ import annotations
@@ -18,16 +18,16 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from analyzer.deep import (
+from analyzer.core.errors import InputError
+from analyzer.core.seeding import resolve_seed, root_key
+from analyzer.games.deep import (
     advice_json,
     check_budget,
     estimates,
     estimates_json,
     ranking_table,
 )
-from analyzer.errors import InputError
-from analyzer.search import rank_work, verdict_words
-from analyzer.seeding import resolve_seed, root_key
+from analyzer.kernels.search import rank_work, verdict_words
 from analyzer.uruk.advise import TableState, action_name, build
 from analyzer.uruk.rules import Rules, default_rules
 
@@ -73,7 +73,7 @@ def deep_advice(
 ) -> DeepAdvice:
     """Rank every choice of ``state``'s decision by win chance from ``budget``
     rollouts in all (:data:`DEFAULT_BUDGET`), shared equally, seeded by ``seed``."""
-    from analyzer.kernel_view import make_view
+    from analyzer.kernels.kernel_view import make_view
     from analyzer.uruk import search
     from analyzer.uruk.game import rollout_rows
     from analyzer.uruk.state import new_state

@@ -11,7 +11,7 @@ is in the file. docs/strategies.md lists the rows and how they were made.
 
 from __future__ import annotations
 
-from analyzer.strategy_rows import RowsFile
+from analyzer.games.strategy_rows import RowsFile
 
 #: parameter names, in the order of a strategy's row (analyzer.uruk.strategies)
 PARAM_NAMES = ("uniform", "w_points", "w_level", "w_resource", "w_card", "auction", "secret")
@@ -36,7 +36,7 @@ RANDOM_ROW = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 BASELINE_ROW = (0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5)
 
 
-#: the data file's reader (:class:`analyzer.strategy_rows.RowsFile`)
+#: the data file's reader (:class:`analyzer.games.strategy_rows.RowsFile`)
 ROWS = RowsFile(
     "analyzer.uruk",
     PARAM_NAMES,

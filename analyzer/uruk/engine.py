@@ -8,8 +8,8 @@ conservation invariants after every game. Game ``g`` draws only from the stream
 
 import numpy as np
 
-from analyzer.jit import njit
-from analyzer.rng import rng_seed
+from analyzer.kernels.jit import njit
+from analyzer.kernels.rng import rng_seed
 from analyzer.uruk.actions import (
     do_card_action,
     do_make,
@@ -298,7 +298,7 @@ def play_batch(s, t, o, n, key0, key1, start, count):
 
     ``s``: a State view (sized for ``t.max_players``, each seat's parameter row
     in ``s.prm``); ``t``: a Tables view; ``o``: a
-    :func:`~analyzer.kernel_view.results_view` of ``results``
+    :func:`~analyzer.kernels.kernel_view.results_view` of ``results``
     int32[count*n, n_result_cols] and ``wins`` float32[count*n], written in
     place, row ``g*n + seat``. Game ``g`` draws only from its own stream.
     """

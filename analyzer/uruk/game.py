@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analyzer.errors import InputError, bad_value
+from analyzer.core.errors import InputError, bad_value
+from analyzer.core.seeding import resolve_seed, root_key
 from analyzer.games import strategy_column
-from analyzer.kernel_view import make_view, results_view
-from analyzer.seeding import resolve_seed, root_key
+from analyzer.kernels.kernel_view import make_view, results_view
 from analyzer.uruk import engine
 from analyzer.uruk.defaults import SEARCH_PARAMS, default_row
 from analyzer.uruk.luck import load_deal_params, load_value_params
@@ -104,8 +104,8 @@ SEARCH_SETTINGS = {
 def search_settings(params: dict | None) -> dict[str, float]:
     """The ``search`` player's settings: its defaults with ``params["search"]``
     applied (checked: ``strategy_params.search.<key>: bad value ...``;
-    :func:`analyzer.search.search_settings`)."""
-    from analyzer.search import search_settings as checked
+    :func:`analyzer.kernels.search.search_settings`)."""
+    from analyzer.kernels.search import search_settings as checked
 
     return checked(params, SEARCH_PARAMS, SEARCH_SETTINGS)
 

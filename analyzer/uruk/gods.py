@@ -6,7 +6,7 @@ come from :mod:`analyzer.uruk.strategies` (the random player's draw random
 numbers; nothing else here does, except drawing cards, which may reshuffle).
 """
 
-from analyzer.jit import njit
+from analyzer.kernels.jit import njit
 from analyzer.uruk.actions import draw_to_hand, gain, place_free
 from analyzer.uruk.cards import discard_card, stones_changed, trace
 from analyzer.uruk.choices import pay_colour

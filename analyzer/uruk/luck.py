@@ -1,5 +1,5 @@
 """Luck terms of Uruk's chance events (``docs/statistics.md``, "Luck-adjusted
-estimates"; the accounting itself is :mod:`analyzer.luck`).
+estimates"; the accounting itself is :mod:`analyzer.kernels.luck`).
 
 Uruk's chance is its shuffled cards: every card drawn from the deck is a chance
 event, and each seat gets ``V(after the outcome) - sum_o P(o) V(after o)`` for
@@ -40,8 +40,8 @@ from importlib import resources
 
 import numpy as np
 
-from analyzer.jit import njit
-from analyzer.luck import event_begin, event_end, event_outcome
+from analyzer.kernels.jit import njit
+from analyzer.kernels.luck import event_begin, event_end, event_outcome
 from analyzer.uruk.scoring import score_parts
 from analyzer.uruk.state import (
     LUCK_KINDS,

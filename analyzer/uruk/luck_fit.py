@@ -24,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.luck import coordinate_search, residual
-from analyzer.outputs import write_luck_values
+from analyzer.core.outputs import write_luck_values
+from analyzer.kernels.luck import coordinate_search, residual
 from analyzer.uruk.luck import PAR_NAMES, load_value_params
 
 OUT = Path(__file__).parent / "data" / "luck_value.toml"
@@ -64,9 +64,9 @@ def _move(name: str, value: float, step: float, sign: float) -> float:
 def deal_table(players: int, games: int, seed: int, strategy: str = "balanced"):
     """Each (game, seat)'s deal features, centred on its table's, and its win and
     score centred likewise: ``(features float64[rows, N_DEAL_F], win, score)``."""
-    from analyzer.kernel_view import make_view
-    from analyzer.rng import rng_seed
-    from analyzer.seeding import root_key
+    from analyzer.core.seeding import root_key
+    from analyzer.kernels.kernel_view import make_view
+    from analyzer.kernels.rng import rng_seed
     from analyzer.uruk import cards
     from analyzer.uruk.engine import R_SCORE
     from analyzer.uruk.game import make_job, play_raw
@@ -114,7 +114,7 @@ def fit_deal(games: int, seed: int, players=(2, 3, 4), log=print) -> dict:
 
 def write(par, command: str, score: float | None = None, path: Path = OUT, deal=None) -> None:
     """Write ``par`` as ``[value]`` and each ``deal[n] = (w_win, w_score)`` as
-    ``[deal.n]`` (:func:`analyzer.outputs.write_luck_values`)."""
+    ``[deal.n]`` (:func:`analyzer.core.outputs.write_luck_values`)."""
     tables = [
         [
             f"[deal.{n}]  # the set-up deal's weights at {n} players (luck.deal_features)",

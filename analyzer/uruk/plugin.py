@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from analyzer.errors import bad_value
+from analyzer.core.errors import bad_value
 from analyzer.games import Column, Game, Strategy
 from analyzer.uruk.defaults import PARAM_NAMES as _PARAM_NAMES
 from analyzer.uruk.defaults import STRATEGY_NAMES as _NAMES

@@ -7,7 +7,7 @@ discount. :mod:`analyzer.uruk.actions` carries out the actions with them and
 nothing: import them from here or from actions, as before).
 """
 
-from analyzer.jit import njit
+from analyzer.kernels.jit import njit
 from analyzer.uruk.codes import Effect
 
 _SETTLEMENT_DISCOUNT = Effect.SETTLEMENT_DISCOUNT.value

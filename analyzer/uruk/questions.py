@@ -6,7 +6,7 @@ Registered as :attr:`analyzer.uruk.plugin.Uruk.questions`; answered from the
 
 from __future__ import annotations
 
-from analyzer import findings as F
+from analyzer.tables import findings as F
 
 
 def _inventions(tables, info, params) -> list[F.Finding]:

@@ -3,7 +3,7 @@
 Implements "Game end and scoring" of ``docs/rules/uruk.md``. Draws no random numbers.
 """
 
-from analyzer.jit import njit
+from analyzer.kernels.jit import njit
 from analyzer.uruk.codes import Counts, Effect
 
 #: score parts, in the order of :func:`score_parts`

@@ -9,7 +9,7 @@ the others nearest to it). Everything else (the open auctions, the choices
 inside actions, Enlil's free invention, discards) it decides as ``balanced``
 does, with ``balanced``'s row. The schedule, the pairing with ``balanced``'s
 choice, the guard and the deep ranking's statistics are
-:mod:`analyzer.search`'s; what is Uruk's is here.
+:mod:`analyzer.kernels.search`'s; what is Uruk's is here.
 
 **It never reads what it cannot see.** Each rollout starts from a copy of the
 game in which everything hidden from the seat is dealt again at random
@@ -37,10 +37,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from analyzer.jit import njit
-from analyzer.kernel_view import make_view
-from analyzer.rng import rng_seed, rng_shuffle
-from analyzer.search import (  # CFG_MARGIN, CFG_Z: re-exported
+from analyzer.kernels.jit import njit
+from analyzer.kernels.kernel_view import make_view
+from analyzer.kernels.rng import rng_seed, rng_shuffle
+from analyzer.kernels.search import (  # CFG_MARGIN, CFG_Z: re-exported
     CFG_BUDGET,
     CFG_MARGIN,  # noqa: F401
     CFG_WIDTH,
@@ -83,7 +83,7 @@ from analyzer.uruk.strategies import (
 SEARCH = 5
 
 # ------------------------------------------------------------------ settings
-# CFG_BUDGET, CFG_WIDTH, CFG_MARGIN, CFG_Z: analyzer.search's, first in the row
+# CFG_BUDGET, CFG_WIDTH, CFG_MARGIN, CFG_Z: analyzer.kernels.search's, first in the row
 CFG_BIDS = 4  #: 1: search the secret bids too; 2: and the auction limits
 N_CFG = 5
 
@@ -493,7 +493,7 @@ def list_limits(s, t, w, p, g, width):
 
 @njit
 def _roll(args, c, base, j):
-    """:func:`rollout` as :mod:`analyzer.search`'s drivers call it."""
+    """:func:`rollout` as :mod:`analyzer.kernels.search`'s drivers call it."""
     s, t, r, w, p, mode, k_left, final_left = args
     return rollout(s, t, r, w, p, c, base, j, mode, k_left, final_left)
 
@@ -504,7 +504,7 @@ _halving_choice, _rollouts_for_all = bind_rollouts(_roll)
 @njit
 def halving(s, t, r, w, p, n, budget, mode, k_left, final_left):
     """Sequential halving over the ``n`` listed choices with about ``budget``
-    rollouts (:func:`analyzer.search.bind_rollouts`); returns the index of the
+    rollouts (:func:`analyzer.kernels.search.bind_rollouts`); returns the index of the
     chosen one (choice 0, ``balanced``'s, unless another beats it by ``z``
     standard errors)."""
     return _halving_choice((s, t, r, w, p, mode, k_left, final_left), w, n, budget)

@@ -1,18 +1,18 @@
 """Write Uruk's ``data/strategies.toml`` from ``analyzer tune`` result files.
 
 ``python -m analyzer.uruk.ship_rows [--version N] RESULT.toml ...``: see
-:mod:`analyzer.ship_rows`. Kept apart from :mod:`.defaults`, which the game reads
+:mod:`analyzer.studies.ship_rows`. Kept apart from :mod:`.defaults`, which the game reads
 (this module imports the tuning machinery).
 """
 
 from __future__ import annotations
 
-from analyzer import ship_rows
+from analyzer.studies import ship_rows
 from analyzer.uruk.defaults import ROWS
 
 
 def render(version: int | str, results: list[dict], keep: dict | None = None) -> str:
-    """The data file for ``results`` (:func:`analyzer.ship_rows.render`)."""
+    """The data file for ``results`` (:func:`analyzer.studies.ship_rows.render`)."""
     return ship_rows.render(ROWS, version, results, keep)
 
 

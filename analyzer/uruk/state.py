@@ -1,6 +1,6 @@
 """The state of one Uruk game: named arrays, the scalar slots and the trace codes.
 
-Kernels receive a :class:`State` (as a kernel view, see :mod:`analyzer.kernel_view`)
+Kernels receive a :class:`State` (as a kernel view, see :mod:`analyzer.kernels.kernel_view`)
 and change its arrays in place; scalars live in ``sc`` under the ``S_*`` names
 below. Arrays are sized for ``max_players`` seats; seats ``>= n`` are unused.
 ``-1`` is the empty sentinel in ``display``, ``inv`` and the card piles.
@@ -17,8 +17,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from analyzer.luck import ACC_ROWS
-from analyzer.rng import QUEUE_WORDS
+from analyzer.kernels.luck import ACC_ROWS
+from analyzer.kernels.rng import QUEUE_WORDS
 from analyzer.uruk.rules import N_EPOCHS, Tables
 
 # --------------------------------------------------------------------------- scalars (sc)
@@ -136,7 +136,7 @@ N_LUCK_SC = 3
 class State(NamedTuple):
     """All mutable arrays of one game (int64 unless said)."""
 
-    rng: np.ndarray  #: uint64[4 + queue] the game's random stream (analyzer.rng)
+    rng: np.ndarray  #: uint64[4 + queue] the game's random stream (analyzer.kernels.rng)
     deck: np.ndarray  #: [n_cards] card codes, top = deck[S_DECK_N - 1]
     discard: np.ndarray  #: [n_cards] card codes in the order discarded
     display: np.ndarray  #: [3] central display, -1 = gap
@@ -165,7 +165,7 @@ class State(NamedTuple):
     luck_par: np.ndarray  #: float64[N_LUCK_PAR] the value estimate's parameters
     luck: np.ndarray  #: float64[LUCK_KINDS, 2, P] this game's luck by kind of event: win, score
     luck_out: np.ndarray  #: float64[rows, LUCK_KINDS, 2] each (game, seat)'s luck (store_luck)
-    luck_acc: np.ndarray  #: float64[ACC_ROWS, P] one event's expectations (analyzer.luck)
+    luck_acc: np.ndarray  #: float64[ACC_ROWS, P] one event's expectations (analyzer.kernels.luck)
     luck_vs: np.ndarray  #: float64[P] one outcome's score values
     luck_base: np.ndarray  #: float64[P] the seats' score values before the draw
     luck_cnt: np.ndarray  #: [card codes] scratch: the pile's cards by card code

@@ -35,8 +35,8 @@ player draw random numbers; the others draw none.
 
 import numpy as np
 
-from analyzer.jit import njit
-from analyzer.rng import rng_below
+from analyzer.kernels.jit import njit
+from analyzer.kernels.rng import rng_below
 from analyzer.uruk.actions import (
     can_settle,
     can_take_card,

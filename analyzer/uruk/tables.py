@@ -1,7 +1,7 @@
 """Uruk's own report tables: inventions displayed at the end, with win rates.
 
 Called through :class:`analyzer.uruk.plugin.Uruk` (``reduce``, ``report_tables``)
-by :mod:`analyzer.aggregate`, whose helpers build the moments and intervals. The
+by :mod:`analyzer.tables.aggregate`, whose helpers build the moments and intervals. The
 table is descriptive: seats that display an invention at the end may win more
 because they were ahead anyway. The effect of an invention is measured by the
 paired comparison scenario that forbids it (``scenarios/uruk_invention_removed.toml``).
@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analyzer import aggregate as A
+from analyzer.tables import aggregate as A
 
 
 def reduce(tables: dict[str, pd.DataFrame]) -> list:
-    """Partial rows of one batch (:class:`analyzer.aggregate.Part`): win and score
+    """Partial rows of one batch (:class:`analyzer.tables.aggregate.Part`): win and score
     of the seats displaying each invention at the end (``has_<id>`` columns), each
     invention on its own as in :func:`reduce_pandas`. Draws no random numbers."""
     g = tables.get("games")

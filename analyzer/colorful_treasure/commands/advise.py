@@ -73,14 +73,14 @@ def register(app: typer.Typer) -> None:
                 "advise: missing STATE.toml (allowed: a table-state file; "
                 "`analyzer advise --game colorful_treasure --example` prints one)"
             )
-        from analyzer.errors import bad_value
+        from analyzer.core.errors import bad_value
 
         if not deep and (budget is not None or seed is not None):
             raise click.UsageError("advise: --budget and --seed need --deep")
         if top < 0:
             raise bad_value("--top", top, "0 (all) or a positive number")
         if seed is not None:
-            from analyzer.seeding import SEED_ALLOWED, seed_ok
+            from analyzer.core.seeding import SEED_ALLOWED, seed_ok
 
             if not seed_ok(seed):  # checked here to name the option
                 raise bad_value("--seed", seed, SEED_ALLOWED)

@@ -49,7 +49,7 @@ def register(app: typer.Typer) -> None:
                 "`analyzer odds --game colorful_treasure --example` prints one)"
             )
         if top < 0:
-            from analyzer.errors import bad_value
+            from analyzer.core.errors import bad_value
 
             raise bad_value("--top", top, "0 (all) or a positive number")
         result = lib.turn_odds(lib.load_state(state))

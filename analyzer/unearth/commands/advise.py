@@ -74,7 +74,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         import contextlib
 
-        from analyzer.errors import bad_value
+        from analyzer.core.errors import bad_value
         from analyzer.unearth import advise as lib
         from analyzer.unearth import odds_cost
 
@@ -95,7 +95,7 @@ def register(app: typer.Typer) -> None:
         if not deep and (budget is not None or seed is not None or players is not None):
             raise click.UsageError("advise: --budget, --seed and --players need --deep")
         if seed is not None:
-            from analyzer.seeding import SEED_ALLOWED, seed_ok
+            from analyzer.core.seeding import SEED_ALLOWED, seed_ok
 
             if not seed_ok(seed):  # checked here to name the option
                 raise bad_value("--seed", seed, SEED_ALLOWED)

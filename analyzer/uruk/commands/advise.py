@@ -58,7 +58,7 @@ def register(app: typer.Typer) -> None:
         ),
         top: int = typer.Option(20, "--top", help="Choices shown (0: all; --json lists all)."),
     ) -> None:
-        from analyzer.errors import bad_value
+        from analyzer.core.errors import bad_value
         from analyzer.uruk import advise as lib
 
         if example:
@@ -74,7 +74,7 @@ def register(app: typer.Typer) -> None:
         if not deep and (budget is not None or seed is not None):
             raise click.UsageError("advise: --budget and --seed need --deep")
         if seed is not None:
-            from analyzer.seeding import SEED_ALLOWED, seed_ok
+            from analyzer.core.seeding import SEED_ALLOWED, seed_ok
 
             if not seed_ok(seed):
                 raise bad_value("--seed", seed, SEED_ALLOWED)

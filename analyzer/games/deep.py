@@ -1,0 +1,114 @@
+"""Deep advice's answer, for every game: the budget check, the choices' estimates,
+the table and the JSON (``analyzer advise --game G STATE.toml --deep``).
+
+A game's deep advice ranks the choices of a table state's decision by win chance
+from rollouts (its ``deep.py``, through :mod:`analyzer.kernels.search`); what every game
+shows of each choice is the same: its rollouts, its win chance, its paired
+difference to the best and its final score, with 95% intervals. A game names its
+choices and adds its own columns (the exact odds beside, the base player's
+choice) before or after those. Plain Python; no game is imported here.
+"""
+
+from __future__ import annotations
+
+import json
+
+from analyzer.core.errors import bad_value
+from analyzer.kernels.search import RolloutRow
+
+
+def check_budget(budget, default: int, low: int, high: int) -> int:
+    """``--budget``: ``default`` if None, else a whole number from ``low`` to
+    ``high`` (``--budget: bad value ...`` otherwise)."""
+    budget = default if budget is None else budget
+    if isinstance(budget, bool) or not isinstance(budget, int) or not low <= budget <= high:
+        raise bad_value("--budget", budget, f"an integer from {low:,} to {high:,}")
+    return budget
+
+
+def estimates(row: RolloutRow) -> dict:
+    """What the rollouts say of one choice, as keyword arguments of a game's
+    ``DeepChoice`` (fields ``rollouts, win, win_ci, score, score_ci, gain,
+    gain_ci``)."""
+    return {
+        "rollouts": row.rollouts,
+        "win": row.win,
+        "win_ci": row.win_ci,
+        "score": row.score,
+        "score_ci": row.score_ci,
+        "gain": row.gain,
+        "gain_ci": row.gain_ci,
+    }
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def ranking_table(title: str, choices, before=(), after=(), cells=None):
+    """A rich table of a deep ranking (``choices`` best first, each with the
+    fields of :func:`estimates`): ``#``, the game's columns ``before`` (``(name,
+    justify)`` pairs), win chance, the paired difference to the best, the final
+    score (each ± half its 95% interval), then the columns ``after``.
+    ``cells(rank, choice) -> (before cells, after cells)`` fills the game's
+    columns (``rank`` from 1)."""
+    from rich.table import Table
+
+    tab = Table(title=title, title_justify="left")
+    for col, just in (
+        ("#", "right"),
+        *before,
+        ("win chance", "right"),
+        ("vs best, paired (% points)", "right"),
+        ("final score", "right"),
+        *after,
+    ):
+        tab.add_column(col, justify=just)
+    for i, c in enumerate(choices, start=1):
+        first, last = cells(i, c) if cells else ((), ())
+        half_w = (c.win_ci[1] - c.win_ci[0]) / 2
+        half_g = (c.gain_ci[1] - c.gain_ci[0]) / 2
+        half_s = (c.score_ci[1] - c.score_ci[0]) / 2
+        tab.add_row(
+            str(i),
+            *first,
+            f"{pct(c.win)} ± {100 * half_w:.1f}",
+            "best" if i == 1 else f"{100 * c.gain:+.1f} ± {100 * half_g:.1f}",
+            f"{c.score:.1f} ± {half_s:.1f}",
+            *last,
+        )
+    return tab
+
+
+def estimates_json(c) -> dict:
+    """A choice's estimates in ``--deep --json`` (between the game's naming keys
+    and its own)."""
+    return {
+        "rollouts": c.rollouts,
+        "win": c.win,
+        "win_ci95": list(c.win_ci),
+        "score": c.score,
+        "score_ci95": list(c.score_ci),
+        "gain_vs_best": c.gain,
+        "gain_vs_best_ci95": list(c.gain_ci),
+    }
+
+
+def advice_json(head: dict, advice, players: str, tied: list[str], rows: list[dict]) -> str:
+    """``--deep --json``: the game's ``head`` keys, then ``seed``, ``rollouts``,
+    ``seconds``, ``players`` (who plays the rollouts), ``assumed``,
+    ``within_noise_of_best`` (``tied``: the names of those choices) and
+    ``choices`` (``rows``, best first)."""
+    return json.dumps(
+        {
+            **head,
+            "seed": advice.seed,
+            "rollouts": advice.rollouts,
+            "seconds": round(advice.seconds, 3),
+            "players": players,
+            "assumed": list(advice.assumed),
+            "within_noise_of_best": tied,
+            "choices": rows,
+        },
+        indent=2,
+    )

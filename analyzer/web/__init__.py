@@ -1,0 +1,1 @@
+"""``analyzer serve``: the web app and its pages."""
