@@ -87,3 +87,16 @@ def test_relative_imports_are_followed_too():
     )
     names = {p.relative_to(jit._ROOT).as_posix() for p in found}
     assert names == {"unearth/claims.py", "kernels/rng.py"}
+
+
+def test_the_cache_entry_is_named_by_the_sources_not_the_checkout():
+    # a kernel's cache folder and freshness stamp come from its sources' hash and its
+    # place in the package, so another checkout of the same sources finds it
+    from analyzer.unearth import rolls
+
+    fn = rolls.roll_die.py_func
+    locator = jit._KernelCacheLocator.from_function(fn, rolls.__file__)
+    key = jit.source_key(jit.Path(rolls.__file__).resolve())
+    assert locator.get_cache_path() == f"{jit.CACHE_DIR}/{key}/analyzer_unearth"
+    assert locator.get_source_stamp() == key
+    assert str(jit._ROOT) not in locator.get_cache_path()

@@ -19,7 +19,11 @@ directory named after a hash of its *module's kernel sources*: the module and
 every module of the package it imports, directly or not (read from their import
 statements, see :func:`module_closure`). A change to any of them compiles that
 kernel afresh instead of loading stale code, while an edit anywhere else (a
-chart caption, the CLI, another game) keeps it. The base directory is
+chart caption, the CLI, another game) keeps it. That hash is also the cache's
+freshness stamp (numba's is the file's modification time) and the folders below
+it are named by their place in the package (numba's, by their absolute path),
+so every checkout of the same sources (a fresh clone, a git worktree) shares the
+machine code. The base directory is
 ``$NUMBA_CACHE_DIR`` if set, else ``~/.cache/analyzer/numba``; old hash
 directories can be deleted at any time. This uses numba's cache-locator hook
 (:class:`_KernelCacheLocator`), which is why ``pyproject.toml`` pins numba to
@@ -169,8 +173,25 @@ class _KernelCacheLocator(_Locator):
 
     def __init__(self, py_func, py_file):
         super().__init__(py_func, py_file)
-        key = source_key(Path(py_file).resolve())
-        self._cache_path = os.path.join(CACHE_DIR, key, self.get_suitable_cache_subpath(py_file))
+        self._key = source_key(Path(py_file).resolve())
+        self._cache_path = os.path.join(
+            CACHE_DIR, self._key, self.get_suitable_cache_subpath(py_file)
+        )
+
+    @classmethod
+    def get_suitable_cache_subpath(cls, py_file):
+        """The source file's folder below the package (``unearth``, ``kernels``):
+        the same in every checkout of the same sources, where numba's own names
+        the folder by a hash of its absolute path."""
+        rel = Path(py_file).resolve().parent.relative_to(_ROOT)
+        return "_".join((_PACKAGE, *rel.parts))
+
+    def get_source_stamp(self):
+        """The hash of the kernel sources (:func:`source_key`) in place of numba's
+        modification time and size: a cached version is fresh exactly when the
+        sources it was compiled from are the same, so every checkout (a fresh
+        clone, a git worktree) shares the machine code of identical sources."""
+        return self._key
 
     @classmethod
     def from_function(cls, py_func, py_file):
