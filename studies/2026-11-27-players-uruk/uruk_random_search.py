@@ -10,7 +10,7 @@ A candidate row plays under the name ``builder`` (every strategy but ``random``
 and ``baseline`` runs the same code: the name only picks the row, here fully
 overridden).
 
-    python studies/2026-11-27-uruk-players-v2/uruk_random_search.py \\
+    python studies/2026-11-27-players-uruk/uruk_random_search.py \\
         --players 2 --rows 60 --games 2000 \\
         --replay-games 6000 --seed 60
 
