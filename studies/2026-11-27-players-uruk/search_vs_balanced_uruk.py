@@ -8,7 +8,7 @@ index, whose value is the search's win share averaged over the orders, so the
 CPU seconds per game and the search decisions per CPU second (one process,
 one core).
 
-    python benchmarks/search_vs_balanced_uruk.py --games 300 --seed 7
+    python studies/2026-11-27-players-uruk/search_vs_balanced_uruk.py --games 300 --seed 7
         [--opp balanced] [--players 2] [--budget 256 --width 4 --z 1 --bids 1]
 
 docs/strategies.md quotes its figures. Nothing here is asserted.

@@ -6,7 +6,8 @@ index, whose value is the search's win share averaged over the orders, so the
 95% interval is over independent game indices, not over seat-games. Prints one
 JSON line.
 
-    python benchmarks/search_vs_balanced.py --games 400 --start 100 --seed 7
+    python studies/2026-11-23-players-unearth/search_vs_balanced.py \\
+        --games 400 --start 100 --seed 7
         [--opp balanced] [--players 2] [--budget 256 --width 6 --margin 0.01 --z 1]
 
 docs/strategies.md quotes its figures. Nothing here is asserted.

@@ -11,8 +11,10 @@ are then played again on fresh games (``--replay-games`` indices from
 ``--games``): their win shares there, with 95% intervals, are the figures to read,
 since the best of many noisy rows is flattered by its own games.
 
-    python benchmarks/ct_random_search.py --players 2 --rows 60 --games 2000 --seed 31
-    python benchmarks/ct_random_search.py --players 4 --rows 60 --games 1000 --seed 32
+    python studies/2026-11-27-players-colorful-treasure/ct_random_search.py \\
+        --players 2 --rows 60 --games 2000 --seed 31
+    python studies/2026-11-27-players-colorful-treasure/ct_random_search.py \\
+        --players 4 --rows 60 --games 1000 --seed 32
 
 Counts, not timings: the same arguments give the same figures on any machine.
 """

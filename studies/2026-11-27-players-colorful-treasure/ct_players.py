@@ -12,9 +12,11 @@ the paired difference with another run's (same players, games and seed; made wit
 this tree or another version of the analyzer): the difference between two players
 on the same deals, which is what "against the previous version" means here.
 
-    python benchmarks/ct_players.py --players 2 --strategy greedy --field baseline \\
+    python studies/2026-11-27-players-colorful-treasure/ct_players.py \\
+        --players 2 --strategy greedy --field baseline \\
         --games 10000 --seed 777
-    python benchmarks/ct_players.py --players 4 --strategy random --field greedy \\
+    python studies/2026-11-27-players-colorful-treasure/ct_players.py \\
+        --players 4 --strategy random --field greedy \\
         --games 4000 --seed 5
 
 Counts, not timings: the same arguments give the same figures on any machine.

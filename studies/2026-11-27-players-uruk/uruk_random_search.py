@@ -10,7 +10,8 @@ A candidate row plays under the name ``builder`` (every strategy but ``random``
 and ``baseline`` runs the same code: the name only picks the row, here fully
 overridden).
 
-    python benchmarks/uruk_random_search.py --players 2 --rows 60 --games 2000 \\
+    python studies/2026-11-27-players-uruk/uruk_random_search.py \\
+        --players 2 --rows 60 --games 2000 \\
         --replay-games 6000 --seed 60
 
 Counts, not timings: the same arguments give the same figures on any machine.

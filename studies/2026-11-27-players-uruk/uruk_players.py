@@ -18,7 +18,8 @@ players, games and seed, saved by another version of the code) prints the
 paired difference, this run minus that one, with its 95% interval: the effect
 of a code change on the same games.
 
-    python benchmarks/uruk_players.py --players 2 --strategy balanced --games 4000 \\
+    python studies/2026-11-27-players-uruk/uruk_players.py \\
+        --players 2 --strategy balanced --games 4000 \\
         --seed 1 [--field baseline] [--param w_card=0.5] [--rule NAME=VALUE]
         [--trace-games 500] [--save a.npy] [--against b.npy]
 

@@ -15,7 +15,8 @@ Then it runs ``tune`` itself both ways with the same seed and budget and prints
 the rows chosen and their confirmation (plain and adjusted gains on the same
 fresh games).
 
-    .venv/bin/python benchmarks/bench_tune_luck.py [--players 2] [--strategy balanced]
+    .venv/bin/python studies/2026-11-27-luck-adjusted-tuning/bench_tune_luck.py \\
+        [--players 2] [--strategy balanced]
         [--rows 8] [--games 2000] [--seed 31] [--trials 16] [--trial-games 200]
 
 Nothing is asserted; the machine is shared.

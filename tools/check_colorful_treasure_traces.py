@@ -9,7 +9,7 @@ cycling through the line-ups below (2 to 4 players), and prints per ruling value
 the games checked and the events read. A trace the checker rejects is printed
 with its command (``analyzer replay ... --json``) and the script exits 1.
 
-    python benchmarks/check_traces_colorful_treasure.py [--games 4] [--seed 1]
+    python tools/check_colorful_treasure_traces.py [--games 4] [--seed 1]
         [--only tiles=b ...]
 
 About 7 ms of CPU a game: the default (1,024 x 4 games) takes about half a minute

@@ -11,7 +11,8 @@ per game, the difference of the two groups' mean win share and score, averaged o
 the two seatings; the mean over games with a 95% interval (normal, 1.96 standard
 errors).
 
-    python benchmarks/ct_rulings_players.py [--games 20000] [--seed 1]
+    python studies/2026-11-25-rules-colorful-treasure/ct_rulings_players.py \\
+        [--games 20000] [--seed 1]
         [--strategies greedy perfect hunter] [--tiles none b]
 
 Counts, not timings: the same arguments give the same figures on any machine.

@@ -6,7 +6,7 @@ Every seat ``baseline`` (strategies version 1), then every seat ``balanced``
 win share (95% interval), turns per seat, resources left, trades, card
 actions, robberies, cities and points from resources.
 
-    python benchmarks/uruk_findings.py [--games 4000] [--seed 20260126]
+    python studies/2026-11-27-players-uruk/uruk_findings.py [--games 4000] [--seed 20260126]
 
 Counts, not timings: the same arguments give the same figures on any machine.
 """

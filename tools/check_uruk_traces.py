@@ -9,9 +9,9 @@ line per combination (games, events, failures, seconds) and the totals; the
 exit status is 1 if any trace failed, with the first failures named (seed, game
 index, players, strategies, rulings: ``analyzer replay`` shows that game again).
 
-    python benchmarks/check_traces_uruk.py                # 50 games per combination
-    python benchmarks/check_traces_uruk.py --games 200 --seed 7
-    python benchmarks/check_traces_uruk.py --only settlement_on_replace=to_pool
+    python tools/check_uruk_traces.py                # 50 games per combination
+    python tools/check_uruk_traces.py --games 200 --seed 7
+    python tools/check_uruk_traces.py --only settlement_on_replace=to_pool
 
 Seconds are printed for orientation only; nothing here is a speed test.
 """

@@ -6,7 +6,7 @@ alternating rounds (baseline, then the strategy, ``--rounds`` times, the same
 games); the ratio of the medians of games per CPU second is what to read (a
 shared machine moves absolute figures by 2x).
 
-    python benchmarks/ct_players_speed.py [--players 2 4] [--games 20000] [--rounds 7]
+    python benchmarks/bench_ct_players.py [--players 2 4] [--games 20000] [--rounds 7]
         [--strategy greedy]
 
 Nothing here is asserted.

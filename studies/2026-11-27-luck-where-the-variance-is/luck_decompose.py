@@ -14,7 +14,8 @@ Run on the adjusted outcome ``win - luck_win`` (the shipped ``V``), the same
 split says where the variance the terms leave is: what a term at the deal
 could still take (the deal's share of the residual), and what is left later.
 
-    .venv/bin/python benchmarks/luck_decompose.py [--games 1500] [--branches 6]
+    .venv/bin/python studies/2026-11-27-luck-where-the-variance-is/luck_decompose.py \\
+        [--games 1500] [--branches 6]
         [--cuts 0,4,8,16,24,32] [--players 4] [--seed 7070]
 
 Offline only: nothing here is shipped or fitted on the games it measures.

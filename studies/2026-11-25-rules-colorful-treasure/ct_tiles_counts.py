@@ -17,7 +17,8 @@ taken and reward) and counts, per line-up:
 - ``two tiles in a turn``: seat-turns in which a seat took two tiles or more (only
   ``tile_offers = per_colour`` allows it).
 
-    python benchmarks/ct_tiles_counts.py [--games 2000] [--players 4] [--seed 1]
+    python studies/2026-11-25-rules-colorful-treasure/ct_tiles_counts.py \\
+        [--games 2000] [--players 4] [--seed 1]
         [--tiles b] [--rule tile_timing=after_rewards ...]
         [--lineups random greedy perfect hunter random,greedy,perfect,hunter]
 

@@ -1,5 +1,5 @@
 """Experiment: value estimates ``V`` of other families for Unearth's luck terms
-(issue 28; ``docs/statistics.md``, "Tried and not shipped").
+(issue 28; ``studies/2026-11-27-luck-value-estimates-tried.md``).
 
 Fits a variant's parameters on games of the training seeds (``luck_fit``'s:
 ``--train-seed`` + player count, 4244-4246 by default) and measures the
@@ -8,13 +8,19 @@ benchmark's three interval ratios on the benchmark's seeds (``bench_luck.py``:
 2 players, seats swapped, paired), today's shipped ``V`` beside it, on the same
 games.
 
-The variants' engine side is not shipped (none beat today's ``V`` at its cost):
-apply it in a scratch worktree first (it applies to the commit that added it,
-where ``docs/statistics.md`` reports the figures)::
+The variants' engine side is not shipped (none beat today's ``V`` at its cost);
+it is kept as a patch in the git tag ``luck-vnext-patch``. Apply it to a scratch
+worktree of ``e4d8bb9``, the commit the figures were measured on (it also
+applies to the tagged commit), and run this script on that engine::
 
-    git apply benchmarks/luck_vnext.patch
-    .venv/bin/python benchmarks/luck_vnext.py --variant pairwise --draw --ring \\
-        --fit-games 1500 --games 20000
+    git worktree add --detach /tmp/vnext e4d8bb9
+    git show luck-vnext-patch:benchmarks/luck_vnext.patch | git -C /tmp/vnext apply
+    PYTHONPATH=/tmp/vnext .venv/bin/python \\
+        studies/2026-11-27-luck-value-estimates-tried/luck_vnext.py \\
+        --variant pairwise --draw --ring --fit-games 1500 --games 20000
+
+(the write-up beside this script, ``../2026-11-27-luck-value-estimates-tried.md``,
+has the figures.)
 
 Variants (parameters of ``analyzer.unearth.luck``, on top of the shipped row of
 each player count):
@@ -240,7 +246,7 @@ def main(argv=None):
     if not hasattr(uluck, "LP_MODEL"):
         raise SystemExit(
             "luck_vnext: the engine lacks the variants' parameters; in a scratch "
-            "worktree run: git apply benchmarks/luck_vnext.patch"
+            "worktree of e4d8bb9 apply the tag luck-vnext-patch (see this file's docstring)"
         )
     rows = {}
     for n in (4, 2):

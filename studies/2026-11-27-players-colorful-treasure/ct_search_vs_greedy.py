@@ -6,7 +6,8 @@ seatings); the unit is the game index, its two win shares averaged. Prints the
 search's win share with a normal 95% interval, CPU seconds per game and the
 searched decisions per second.
 
-    python benchmarks/ct_search_vs_greedy.py [--games 2000] [--seed 2026]
+    python studies/2026-11-27-players-colorful-treasure/ct_search_vs_greedy.py \\
+        [--games 2000] [--seed 2026]
         [--budget 96] [--width 6] [--z 1.0]
 """
 

@@ -1,11 +1,11 @@
-"""Experiment: ``analyzer advise --game uruk --deep`` on the shipped example,
+"""Benchmark: ``analyzer advise --game uruk --deep`` on the shipped example,
 seed after seed: the CPU seconds of the rollouts (kernels compiled first) and
 whether each seed names the same best choice (or one within noise of it) as the
 others. Prints one JSON line per seed and a summary line.
 
-    python benchmarks/deep_advice_uruk.py --seeds 10 [--budget 12000]
+    python benchmarks/bench_uruk_deep_advice.py --seeds 10 [--budget 12000]
 
-BENCHMARKS.md and docs/rules/uruk.md quote its figures. Nothing here is asserted.
+benchmarks/README.md quotes its figures. Nothing here is asserted.
 """
 
 from __future__ import annotations
