@@ -24,8 +24,8 @@ page and ``summary.md``, and are in the manifest (``findings``) and
 
 The parts: :mod:`analyzer.report.build` (the two entry points),
 :mod:`analyzer.report.write` (every file of a report), :mod:`analyzer.report.info`,
-:mod:`analyzer.report.findings_pages`, :mod:`analyzer.report.run_charts`,
-:mod:`analyzer.report.table_pages`, :mod:`analyzer.report.summary` and
+:mod:`analyzer.report.findings_view`, :mod:`analyzer.report.run_charts`,
+:mod:`analyzer.report.table_display`, :mod:`analyzer.report.summary` and
 :mod:`analyzer.report.files`; this package keeps every name it had before they
 had modules of their own.
 
@@ -48,7 +48,7 @@ from analyzer.report.build import (
     rebuild_report,
     run_and_report,
 )
-from analyzer.report.findings_pages import (
+from analyzer.report.findings_view import (
     compact_whose_play,
     findings_blocks,
     findings_display,
@@ -73,7 +73,7 @@ from analyzer.report.summary import (
     summary_markdown,
     title_lines,
 )
-from analyzer.report.table_pages import (
+from analyzer.report.table_display import (
     MAX_CELL_TEXT,
     TABLE_PAGES,
     display_table,

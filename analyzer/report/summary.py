@@ -13,9 +13,9 @@ import json
 import pandas as pd
 
 from analyzer.games import DEFAULT_GAME, load_game
-from analyzer.report.findings_pages import findings_markdown
+from analyzer.report.findings_view import findings_markdown
 from analyzer.report.info import make_stamp, plays_games, section_notes, versions_text
-from analyzer.report.table_pages import display_table, table_pages
+from analyzer.report.table_display import display_table, table_pages
 from analyzer.studies import sections
 from analyzer.tables import findings
 

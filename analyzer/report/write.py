@@ -16,7 +16,7 @@ from matplotlib.backends.backend_pdf import PdfPages
 from analyzer.games import DEFAULT_GAME, load_game
 from analyzer.report import charts, webpage
 from analyzer.report.files import _json
-from analyzer.report.findings_pages import (
+from analyzer.report.findings_view import (
     _cap,
     findings_pages,
     findings_subtitle,
@@ -25,7 +25,7 @@ from analyzer.report.findings_pages import (
 from analyzer.report.info import make_stamp, plays_games, section_charts, section_notes
 from analyzer.report.run_charts import make_charts
 from analyzer.report.summary import summary_markdown, title_lines
-from analyzer.report.table_pages import settings_table, table_items
+from analyzer.report.table_display import settings_table, table_items
 from analyzer.studies import sections, sensitivity
 from analyzer.tables import findings
 from analyzer.tables.aggregate import build_tables

@@ -16,7 +16,7 @@ import pandas as pd
 
 from analyzer.games import DEFAULT_GAME, load_game
 from analyzer.report import charts
-from analyzer.report.findings_pages import findings_display, page_one_findings
+from analyzer.report.findings_view import findings_display, page_one_findings
 from analyzer.studies import sensitivity
 from analyzer.tables import findings
 
