@@ -46,6 +46,7 @@ The kernels live by the decision they make: :mod:`analyzer.unearth.strategy_para
 and :mod:`analyzer.unearth.strategy_delvers`; this module gathers their names.
 """
 
+from analyzer.unearth.defaults import STRATEGY_NAMES
 from analyzer.unearth.strategy_delvers import (
     _bound_at_most,
     _can_roll_faces,
@@ -137,6 +138,7 @@ from analyzer.unearth.strategy_worth import (
 )
 
 __all__ = [
+    "STRATEGY_NAMES",
     "BASELINE_PARAMS",
     "DEFAULT_PARAMS",
     "FROZEN_STRATEGIES",
