@@ -281,7 +281,7 @@ def test_float_key_codes_match_a_sorted_twin(planted, monkeypatch):
     """Float key columns (a score histogram's) are coded by hashing: the codes and
     texts are those of sorting the distinct values; a planted bug (codes in order of
     first appearance) is caught."""
-    from analyzer.tables import aggregate as A
+    from analyzer.tables import groupby
 
     rng = np.random.default_rng(4)
     values = rng.integers(-40, 400, 5000) / 60.0
@@ -293,8 +293,8 @@ def test_float_key_codes_match_a_sorted_twin(planted, monkeypatch):
             codes, uniq = pd.factorize(arr)
             return codes.astype(np.int64), uniq
 
-        monkeypatch.setattr(A, "_number_codes", first_seen)
-    codes, texts = A.key_codes(pd.Series(values))
+        monkeypatch.setattr(groupby, "_number_codes", first_seen)
+    codes, texts = groupby.key_codes(pd.Series(values))
     want_codes, want_texts = _sorted_codes(values)
     same = np.array_equal(codes, want_codes) and list(texts) == want_texts
     assert same != planted

@@ -17,6 +17,7 @@ from analyzer.games import load_game
 from analyzer.runs import runner
 from analyzer.runs.driver import ScenarioJob
 from analyzer.tables import aggregate as A
+from tests import pandas_twins as twins
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +49,7 @@ def test_group_rows_is_pandas_xs(summed, group):
     """``group_rows`` (rows read from the index's codes) is ``xs`` then
     ``reset_index``: the same frame, dtypes and row order, and the same empty
     frame for a group the aggregate does not have."""
-    fast, slow = A.group_rows(summed, group), A.group_rows_pandas(summed, group)
+    fast, slow = A.group_rows(summed, group), twins.group_rows_pandas(summed, group)
     pd.testing.assert_frame_equal(fast, slow, check_exact=True)
     assert (len(fast) > 0) == (group != "none")
 
@@ -58,7 +59,7 @@ def test_group_lists_are_the_group_rows(summed, group):
     """``group_lists`` (a group's rows as plain lists) holds the rows of
     ``group_rows_pandas``, value for value and type for type."""
     fast = A.group_lists(summed, group)
-    slow = A.group_rows_pandas(summed, group)
+    slow = twins.group_rows_pandas(summed, group)
     for name in ["cell", "key", "metric", "n", "sum", "sumsq"]:
         want = slow[name].tolist()
         assert fast[name] == want
@@ -69,10 +70,10 @@ def test_group_rows_twin_fails_on_a_planted_bug(summed, monkeypatch):
     """The twin test can fail: rows of the group one off (the codes' first row
     dropped) differ from pandas'."""
     real = np.flatnonzero
-    monkeypatch.setattr(A.np, "flatnonzero", lambda a: real(a)[1:])
+    monkeypatch.setattr(np, "flatnonzero", lambda a: real(a)[1:])
     with pytest.raises(AssertionError):
         pd.testing.assert_frame_equal(
-            A.group_rows(summed, "seat"), A.group_rows_pandas(summed, "seat"), check_exact=True
+            A.group_rows(summed, "seat"), twins.group_rows_pandas(summed, "seat"), check_exact=True
         )
 
 
@@ -101,7 +102,7 @@ def summary_pandas(aggregate: pd.DataFrame, level: float = 0.95, cell: int = 0) 
     """``summary_table`` as first written (a frame per group, pandas' ``loc``): the twin."""
     rows = []
     for by in ("seat", "strategy"):
-        block = A.group_rows_pandas(aggregate, by)
+        block = twins.group_rows_pandas(aggregate, by)
         block = block[block["cell"] == cell]
         if block.empty:
             continue
@@ -158,7 +159,7 @@ def test_summary_twin_fails_on_a_planted_bug(summed, monkeypatch):
 def test_widest_seat_headline_reads_every_seat(summed):
     """The runner's headline is the seat of cell 0 with the widest Wilson interval,
     computed here seat by seat with pandas."""
-    rows = A.group_rows_pandas(summed, "seat")
+    rows = twins.group_rows_pandas(summed, "seat")
     rows = rows[(rows["cell"] == 0) & (rows["metric"] == "win")]
     widths = {
         int(r["key"]): stats.wilson(float(r["sum"]), float(r["n"])) for _, r in rows.iterrows()
@@ -375,11 +376,11 @@ def test_family_on_native_integers_is_pandas(keys):
     metrics = METRICS[:-1]  # (a column with missing values goes to pandas anyway)
     fam = A.Family(A.Table(df), ["seat", "strategy"], metrics)
     got = fam.part("g", keys, metrics).frame()
-    want = A.moments_pandas(df, "g", keys, metrics)
+    want = twins.moments_pandas(df, "g", keys, metrics)
     pd.testing.assert_frame_equal(got, want, check_exact=True)
     with_nan = A.grouped(A.Table(df), "g", keys, METRICS).frame()
     pd.testing.assert_frame_equal(
-        with_nan, A.moments_pandas(df, "g", keys, METRICS), check_exact=True
+        with_nan, twins.moments_pandas(df, "g", keys, METRICS), check_exact=True
     )
 
 
@@ -395,5 +396,6 @@ def test_family_twin_fails_on_a_planted_bug(monkeypatch):
     fam = A.Family(A.Table(df), ["seat", "strategy"], metrics)
     with pytest.raises(AssertionError):
         pd.testing.assert_frame_equal(
-            fam.part("g", ["seat"], metrics).frame(), A.moments_pandas(df, "g", ["seat"], metrics)
+            fam.part("g", ["seat"], metrics).frame(),
+            twins.moments_pandas(df, "g", ["seat"], metrics),
         )

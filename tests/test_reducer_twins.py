@@ -4,9 +4,9 @@
 matrix per table, labels from a numba kernel, exact integer columns summed
 once, pandas' own summation rule for the others: ``np.add.reduceat`` for rows
 in group order, Kahan otherwise, :mod:`analyzer.kernels.groupsum`). Its pandas twins are
-the code as first written (``moments_pandas``, ``counts_pandas``,
-``stacked_pandas``, ``Reducer.reduce_pandas``, each game's
-``tables.reduce_pandas``). Every partial must be the same DataFrame: the same
+the code as first written (``tests/pandas_twins.py``: ``moments_pandas``,
+``counts_pandas``, ``stacked_pandas``, ``reduce_pandas`` and each game's
+``*_reduce_pandas``). Every partial must be the same DataFrame: the same
 index (with the same level dtypes), the same bits in every moment.
 """
 
@@ -18,14 +18,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analyzer.colorful_treasure import tables as ct_tables
 from analyzer.games import load_game, strategy_column
 from analyzer.kernels.groupsum import compress_labels, kahan_moments
 from analyzer.runs.driver import ScenarioJob, intervention_info, reducer_uptake, scenario_job
 from analyzer.runs.scenario_file import comparison_pairs, expand, load_scenario, with_overrides
 from analyzer.tables import aggregate as A
-from analyzer.unearth import tables as unearth_tables
-from analyzer.uruk import tables as uruk_tables
+from tests import pandas_twins as twins
 
 
 def assert_same(new: pd.DataFrame, old: pd.DataFrame) -> None:
@@ -75,10 +73,10 @@ def test_moments_and_counts_equal_pandas_groupby(sort, nan):
     rng = np.random.default_rng(20 + 2 * sort + nan)
     df = random_table(rng, 4000, sort=sort, nan=nan)
     for keys in KEYS:
-        assert_same(A.moments(df, "g", keys, METRICS), A.moments_pandas(df, "g", keys, METRICS))
-        assert_same(A.counts(df, "h", keys), A.counts_pandas(df, "h", keys))
+        assert_same(A.moments(df, "g", keys, METRICS), twins.moments_pandas(df, "g", keys, METRICS))
+        assert_same(A.counts(df, "h", keys), twins.counts_pandas(df, "h", keys))
     part = A.moments(df[df["seat"] == 2], "g", ["cat"], METRICS)
-    assert_same(part, A.moments_pandas(df[df["seat"] == 2], "g", ["cat"], METRICS))
+    assert_same(part, twins.moments_pandas(df[df["seat"] == 2], "g", ["cat"], METRICS))
 
 
 def test_the_random_tables_tell_summation_orders_apart():
@@ -96,13 +94,15 @@ def test_masked_rows_are_the_rows_of_a_filtered_table():
     t = A.Table(df)
     mask = df["flag"].to_numpy()
     part = A.grouped(t, "g", ["seat"], METRICS, mask)
-    assert_same(A.assemble([part]), A.moments_pandas(df[mask], "g", ["seat"], METRICS).sort_index())
+    assert_same(
+        A.assemble([part]), twins.moments_pandas(df[mask], "g", ["seat"], METRICS).sort_index()
+    )
     fam = A.Family(t, ["seat", "cat", "flag"], METRICS)
     for keys in ([], ["seat"], ["cat"], ["seat", "cat"]):
-        want = A.moments_pandas(df, "g", keys, METRICS)
+        want = twins.moments_pandas(df, "g", keys, METRICS)
         assert_same(fam.part("g", keys, METRICS).frame(), want)
     only = fam.part("g", ["seat"], METRICS, only=("flag", "True")).frame()
-    assert_same(only, A.moments_pandas(df[mask], "g", ["seat"], METRICS))
+    assert_same(only, twins.moments_pandas(df[mask], "g", ["seat"], METRICS))
 
 
 @pytest.mark.parametrize("sub", [False, True])
@@ -116,10 +116,10 @@ def test_stacked_equals_concatenated_blocks(sub):
         blocks.append((key, rows, rng.integers(0, 2, len(rows)) if sub else None))
     metrics = ["win", "small", "sixty"]
     new = A.stacked(t, "s", blocks, metrics).frame()
-    assert_same(new, A.stacked_pandas(df, "s", blocks, metrics))
+    assert_same(new, twins.stacked_pandas(df, "s", blocks, metrics))
     ordered = sorted(blocks, key=lambda b: b[0])  # key order: reduceat, as pandas
     assert_same(
-        A.stacked(t, "s", ordered, metrics).frame(), A.stacked_pandas(df, "s", ordered, metrics)
+        A.stacked(t, "s", ordered, metrics).frame(), twins.stacked_pandas(df, "s", ordered, metrics)
     )
 
 
@@ -162,28 +162,29 @@ def _batch(game: str, strategies: list[str], tables: bool) -> dict[str, pd.DataF
 
 
 @pytest.mark.parametrize(
-    ("game", "strategies", "own"),
+    ("game", "strategies"),
     [
-        ("unearth", ["random", "claimer", "random", "balanced"], unearth_tables),
-        ("unearth", ["random"] * 3, unearth_tables),
-        ("colorful_treasure", ["greedy", "random", "greedy"], ct_tables),
-        ("uruk", ["balanced", "random", "balanced", "balanced"], uruk_tables),
+        ("unearth", ["random", "claimer", "random", "balanced"]),
+        ("unearth", ["random"] * 3),
+        ("colorful_treasure", ["greedy", "random", "greedy"]),
+        ("uruk", ["balanced", "random", "balanced", "balanced"]),
     ],
 )
-def test_reducer_equals_its_pandas_twin_on_game_batches(game, strategies, own):
+def test_reducer_equals_its_pandas_twin_on_game_batches(game, strategies):
     tables = _batch(game, strategies, tables=True)
     reducer = A.Reducer(game=game)
-    assert_same(reducer(tables), reducer.reduce_pandas(tables, own.reduce_pandas))
+    own = twins.GAME_REDUCE_PANDAS[game]
+    assert_same(reducer(tables), twins.reduce_pandas(reducer, tables, own))
 
 
 @pytest.mark.parametrize(
-    ("scenario", "own"),
+    "scenario",
     [
-        ("colorful_treasure_tiles.toml", ct_tables),  # tile columns missing in one cell
-        ("eternal_flame.toml", unearth_tables),  # an intervention: treated seats, pairs
+        "colorful_treasure_tiles.toml",  # tile columns missing in one cell
+        "eternal_flame.toml",  # an intervention: treated seats, pairs
     ],
 )
-def test_reducer_equals_its_pandas_twin_on_scenario_batches(scenario, own):
+def test_reducer_equals_its_pandas_twin_on_scenario_batches(scenario):
     from pathlib import Path
 
     from analyzer.games import merge_columns
@@ -201,7 +202,8 @@ def test_reducer_equals_its_pandas_twin_on_scenario_batches(scenario, own):
         **reducer_uptake(intervention_info(sc, game)),
     )
     tables = job(0, 240)
-    assert_same(reducer(tables), reducer.reduce_pandas(tables, own.reduce_pandas))
+    own = twins.GAME_REDUCE_PANDAS[game.name]
+    assert_same(reducer(tables), twins.reduce_pandas(reducer, tables, own))
 
 
 def test_unearth_wonders_total_is_pandas_row_sum():
@@ -221,7 +223,7 @@ def test_blockwise_is_one_stacked_block_at_a_time():
     for got, block in zip(A.blockwise(t, "u", blocks, METRICS), blocks, strict=True):
         assert_same(A.assemble([got]), A.assemble([A.stacked(t, "u", [block], METRICS)]))
         if len(block[1]):
-            assert_same(got.frame(), A.stacked_pandas(df, "u", [block], METRICS))
+            assert_same(got.frame(), twins.stacked_pandas(df, "u", [block], METRICS))
 
 
 def _flag_table(rng: np.random.Generator, rows: int) -> pd.DataFrame:
@@ -248,7 +250,7 @@ def test_flag_blocks_equal_stacked_blocks_and_pandas(seed):
     blocks = [(f, every, df[f].to_numpy(np.int64)) for f in flags]
     new = A.flag_blocks(A.Table(df), "reward", flags, metrics).frame()
     assert_same(new, A.stacked(A.Table(df), "reward", blocks, metrics).frame())
-    assert_same(new, A.stacked_pandas(df, "reward", blocks, metrics))
+    assert_same(new, twins.stacked_pandas(df, "reward", blocks, metrics))
 
 
 def test_flag_blocks_catch_a_planted_summation_bug(monkeypatch):
@@ -260,7 +262,7 @@ def test_flag_blocks_catch_a_planted_summation_bug(monkeypatch):
     flags, metrics = ["gem", "zed"], ["win", "score"]
     every = np.arange(len(df))
     blocks = [(f, every, df[f].to_numpy(np.int64)) for f in flags]
-    old = A.stacked_pandas(df, "reward", blocks, metrics)
+    old = twins.stacked_pandas(df, "reward", blocks, metrics)
     kernel = gs.block_moments
 
     def plain(cell, n_cells, subs, n_subs, rank, values, exact):
@@ -283,7 +285,7 @@ def test_flag_blocks_in_group_order_are_summed_as_pandas_does():
     df = df.reset_index(drop=True)
     blocks = [("gem", np.arange(len(df)), df["gem"].to_numpy(np.int64))]
     new = A.flag_blocks(A.Table(df), "reward", ["gem"], ["win", "score"]).frame()
-    assert_same(new, A.stacked_pandas(df, "reward", blocks, ["win", "score"]))
+    assert_same(new, twins.stacked_pandas(df, "reward", blocks, ["win", "score"]))
 
 
 def test_column_arrays_are_the_columns_arrays():

@@ -20,8 +20,8 @@ REWARDS = ("gem_reward", "explorer_reward", "treasure_reward")
 def reduce(tables: dict[str, pd.DataFrame]) -> list:
     """Partial rows of one batch (:class:`analyzer.tables.aggregate.Part`): win and score
     of holders and non-holders of each reward and (games with tiles) of each action
-    tile's side; steals by thief and victim seat and by item. The same rows as
-    :func:`reduce_pandas`, column by column. Draws no random numbers."""
+    tile's side; steals by thief and victim seat and by item. The same rows pandas'
+    groupby gives (its twin: ``tests/pandas_twins.py``). Draws no random numbers."""
     parts = []
     g = tables.get("games")
     if g is not None and len(g):
@@ -45,41 +45,6 @@ def reduce(tables: dict[str, pd.DataFrame]) -> list:
         t = A.Table(s)
         parts.append(A.grouped(t, "steal_pair", ["thief", "victim"], None))
         parts.append(A.grouped(t, "steal_item", ["item"], None))
-    return parts
-
-
-def reduce_pandas(tables: dict[str, pd.DataFrame]) -> list[pd.DataFrame]:
-    """:func:`reduce` with pandas (the code as first written): the twin the tests
-    compare it with."""
-    parts = []
-    g = tables.get("games")
-    if g is not None and len(g):
-        long = pd.concat(
-            [
-                g[["cell", "win", "score"]].assign(reward=r, got=g[r].astype("int64"))
-                for r in REWARDS
-                if r in g
-            ],
-            ignore_index=True,
-        )
-        parts.append(A.moments_pandas(long, "reward", ["reward", "got"], ["win", "score"]))
-        parts.append(A.counts_pandas(g[g["seat"] == 0], "ct_games", []))
-        tiles = [c for c in g if c.startswith("tile_")]
-        if tiles:
-            long = pd.concat(
-                [
-                    g.loc[g[c].notna(), ["cell", "win", "score"]].assign(
-                        reward=c[5:], got=g.loc[g[c].notna(), c].astype("int64")
-                    )
-                    for c in tiles
-                ],
-                ignore_index=True,
-            )
-            parts.append(A.moments_pandas(long, "tile", ["reward", "got"], ["win", "score"]))
-    s = tables.get("steals")
-    if s is not None and len(s):
-        parts.append(A.counts_pandas(s, "steal_pair", ["thief", "victim"]))
-        parts.append(A.counts_pandas(s, "steal_item", ["item"]))
     return parts
 
 

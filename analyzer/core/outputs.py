@@ -80,6 +80,22 @@ def atomic_write(path: Path, write: Callable[[str], None], doing: str = "writing
         raise
 
 
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically: temp file + ``os.replace``."""
+
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+
+    atomic_write(Path(path), write)
+
+
+def write_parquet_atomic(frame, path: Path, *, index: bool = False) -> None:
+    """Write ``frame`` (a DataFrame) to ``path`` as Parquet (pyarrow) atomically:
+    temp file + ``os.replace``."""
+    atomic_write(Path(path), lambda tmp: frame.to_parquet(tmp, engine="pyarrow", index=index))
+
+
 def _unlink(path) -> None:
     try:
         os.unlink(path)

@@ -18,8 +18,8 @@ from analyzer.tables import aggregate as A
 def reduce(tables: dict[str, pd.DataFrame]) -> list:
     """Unearth's partial rows of one batch (:class:`analyzer.tables.aggregate.Part`):
     end-of-age card, named wonders built, delver cards played, and the claims
-    table. The same rows as :func:`reduce_pandas`, column by column. Draws no
-    random numbers."""
+    table. The same rows pandas' groupby gives (its twin: ``tests/pandas_twins.py``).
+    Draws no random numbers."""
     parts = []
     g = tables.get("games")
     if g is not None and len(g):
@@ -54,32 +54,6 @@ CLAIM_COUNTS = (
     ("claim_faces", ["claim_value", "winner_faces"]),
     ("claim_decided", ["claim_value", "decided_by"]),
 )
-
-
-def reduce_pandas(tables: dict[str, pd.DataFrame]) -> list[pd.DataFrame]:
-    """:func:`reduce` with pandas (the code as first written): the twin the tests
-    compare it with."""
-    parts = []
-    g = tables.get("games")
-    if g is not None and len(g):
-        first = g[g["seat"] == 0]
-        parts += [
-            A.moments_pandas(g, "end_of_age", ["end_of_age"], ["score"]),
-            A.moments_pandas(first, "end_of_age_seat0", ["end_of_age"], ["win", "game_turns"]),
-        ]
-        for prefix, group, metrics in PER_CARD:
-            cols = [c for c in g.columns if c.startswith(prefix)]
-            if cols:
-                sub = g[["cell", *metrics]]
-                stacked = pd.concat(
-                    [sub[g[c].to_numpy() > 0].assign(key=c[len(prefix) :]) for c in cols],
-                    ignore_index=True,
-                )
-                parts.append(A.moments_pandas(stacked, group, ["key"], metrics))
-    c = tables.get("claims")
-    if c is not None and len(c):
-        parts += [A.counts_pandas(c, group, keys) for group, keys in CLAIM_COUNTS]
-    return parts
 
 
 def report_tables(agg: pd.DataFrame, info: dict) -> dict[str, pd.DataFrame]:

@@ -18,26 +18,14 @@ from analyzer.tables import aggregate as A
 def reduce(tables: dict[str, pd.DataFrame]) -> list:
     """Partial rows of one batch (:class:`analyzer.tables.aggregate.Part`): win and score
     of the seats displaying each invention at the end (``has_<id>`` columns), each
-    invention on its own as in :func:`reduce_pandas`. Draws no random numbers."""
+    invention on its own as pandas' groupby would (its twin:
+    ``tests/pandas_twins.py``). Draws no random numbers."""
     g = tables.get("games")
     if g is None or not len(g):
         return []
     t = A.Table(g)
     blocks = [(c[4:], np.flatnonzero(t.floats(c) > 0), None) for c in g if c.startswith("has_")]
     return A.blockwise(t, "uruk_has", blocks, ["win", "score"])
-
-
-def reduce_pandas(tables: dict[str, pd.DataFrame]) -> list[pd.DataFrame]:
-    """:func:`reduce` with pandas (the code as first written): the twin the tests
-    compare it with."""
-    g = tables.get("games")
-    parts = []
-    if g is None or not len(g):
-        return parts
-    for col in (c for c in g.columns if c.startswith("has_")):
-        shown = g[g[col] > 0].assign(key=col[len("has_") :])
-        parts.append(A.moments_pandas(shown, "uruk_has", ["key"], ["win", "score"]))
-    return parts
 
 
 def report_tables(agg: pd.DataFrame, info: dict) -> dict[str, pd.DataFrame]:

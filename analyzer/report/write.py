@@ -1,0 +1,132 @@
+"""Writing a report: tables, charts, ``report.pdf``, ``report.html``, ``summary.md``, manifest.
+
+:func:`write_report` turns a run's summed partials and manifest into every file
+of a report directory (the caller owns the directory); the findings open page 1
+of the PDF, the HTML page and ``summary.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+from matplotlib.backends.backend_pdf import PdfPages
+
+from analyzer.games import DEFAULT_GAME, load_game
+from analyzer.report import charts, webpage
+from analyzer.report.files import _json
+from analyzer.report.findings_view import (
+    _cap,
+    findings_pages,
+    findings_subtitle,
+    strategy_parameters,
+)
+from analyzer.report.info import make_stamp, plays_games, section_charts, section_notes
+from analyzer.report.run_charts import make_charts
+from analyzer.report.summary import summary_markdown, title_lines
+from analyzer.report.table_display import settings_table, table_items
+from analyzer.studies import sections, sensitivity
+from analyzer.tables import findings
+from analyzer.tables.aggregate import build_tables
+
+
+def write_report(
+    directory: Path, aggregate: pd.DataFrame, info: dict, extra: dict | None = None
+) -> list[str]:
+    """Write tables (CSV), charts (PNG), ``report.pdf``, ``summary.md`` and
+    ``manifest.json`` into ``directory`` (which the caller owns). Returns the
+    relative paths of the files written. A run with ``[ladder]``/``[tune]``
+    (``info["ladder"]``, ``info["tune"]``) gets their pages after page 1 and their
+    data files (:func:`analyzer.studies.sections.write_files`)."""
+    directory = Path(directory)
+    tables = build_tables(aggregate, info) if plays_games(info) else {}
+    if info.get("assumed"):
+        tables["assumed_values"] = pd.DataFrame(info["assumed"])
+    params = strategy_parameters(info)
+    if len(params):
+        tables["strategy_parameters"] = params
+    for name, df in (extra or {}).items():
+        df = df.copy()
+        if "cell" in df:
+            labels = {c["index"]: c["label"] for c in info.get("cells", [])}
+            df.insert(1, "label", df["cell"].map(labels))
+        tables[name] = df
+    found = findings.answer(tables, info)
+    tables["findings"] = found.table()
+    tables.update(sensitivity.report_tables(info, found))
+    stamp = make_stamp(info)
+    (directory / "tables").mkdir(exist_ok=True)
+    (directory / "charts").mkdir(exist_ok=True)
+    files = []
+    for name, df in tables.items():
+        df.to_csv(directory / "tables" / f"{name}.csv", index=False, float_format="%.6g")
+        files.append(f"tables/{name}.csv")
+    figures = section_charts(info, stamp) + make_charts(tables, info, stamp)
+    pngs = {}
+    for name, fig in figures:  # each drawn once; the PDF page keeps the layout made here
+        pngs[name] = charts.png_bytes(fig)
+        (directory / "charts" / f"{name}.png").write_bytes(pngs[name])
+        files.append(f"charts/{name}.png")
+    title = load_game(info.get("game", DEFAULT_GAME)).title
+    pages = findings_pages(found, info, f"{title}: {info['scenario']['name']}", stamp)
+    pages += [fig for _, fig in figures]
+    settings = title_lines(tables, info)
+    items = table_items(tables, info, frozenset(extra or {}), found)
+    items[:0] = [it for it in sections.display_items(info) if it[0] == "ladder_ratings"]
+    items.append(("settings", settings_table(settings), "How this report was made", ""))
+    pages += charts.packed_table_pages([(df, t, note) for _, df, t, note in items], stamp)
+    with PdfPages(directory / "report.pdf") as pdf:
+        for fig in pages:
+            pdf.savefig(fig)
+        meta = pdf.infodict()
+        meta["Title"] = f"analyzer report: {info['scenario']['name']}"
+        meta["Subject"] = stamp
+    files.append("report.pdf")
+    page = webpage.report_html(
+        title=f"{title}: {info['scenario']['name']}",
+        subtitle=findings_subtitle(info),
+        stamp=stamp,
+        questions=[
+            (
+                q["text"],
+                [(f.significant, f"{f.text} {_cap(f.verdict())}.") for f in fs],
+                found.across_for(i),
+            )
+            for i, (q, fs) in enumerate(
+                (q, found.for_question(i)) for i, q in enumerate(found.questions)
+            )
+        ],
+        lead=[("Field of players", found.field_of_players)] if found.field_of_players else [],
+        notes=[
+            *section_notes(info, found),
+            ("Whose play these numbers describe", found.whose_play),
+            ("What was assumed", found.assumed),
+        ],
+        method=found.method if plays_games(info) else "",
+        charts=[(name, fig.get_suptitle(), pngs[name]) for name, fig in figures],
+        tables=[
+            (name, t, note, df)
+            for name, df, t, note in sections.display_items(info)
+            + table_items(tables, info, frozenset(extra or {}), found, True)
+        ],
+        settings=settings,
+    )
+    (directory / "report.html").write_text(page, "utf-8")
+    files.append("report.html")
+    (directory / "summary.md").write_text(
+        summary_markdown(tables, info, [n for n, _ in figures], found), "utf-8"
+    )
+    files.append("summary.md")
+    files += sections.write_files(directory, info)
+    data_files = sorted(f"data/{p.name}" for p in (directory / "data").glob("*.parquet"))
+    info = {
+        **info,
+        "findings": found.as_dict(),
+        "files": sorted(files + data_files + ["manifest.json"]),
+    }
+    (directory / "manifest.json").write_text(
+        json.dumps(info, indent=1, default=_json) + "\n", "utf-8"
+    )
+    files.append("manifest.json")
+    return sorted(files)
