@@ -724,18 +724,9 @@ LINE_UPS = (
 
 def make_trace(players: int, strategies: str, seed: int, index: int, rulings: dict) -> dict:
     """Game ``index`` of seed ``seed`` as ``analyzer replay --json`` prints it, parsed."""
-    from analyzer.cli.replay import replay_text
+    from tests.replays import trace_of
 
-    text = replay_text(
-        players,
-        [strategies],
-        seed,
-        index,
-        game="colorful_treasure",
-        rulings=dict(rulings),
-        as_json=True,
-    )
-    return json.loads(text)
+    return trace_of("colorful_treasure", players, strategies, seed, index, rulings)
 
 
 @pytest.fixture(scope="module")

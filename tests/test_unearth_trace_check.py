@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import ast
 import copy
-import json
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from analyzer.cli.replay import replay_text
+from tests import replays
 from tests.unearth_trace_checker import TraceError, check_trace, load_data
 
 SEED = 20261127
@@ -44,10 +43,7 @@ GAMES = 8  #: per ruling and line-up: 7 x 4 x 8 = 224 games
 
 def trace_of(players: int, lineup: str, index: int, rulings: dict | None = None) -> dict:
     """Game ``index`` of seed :data:`SEED` as ``analyzer replay --json`` prints it."""
-    rulings = dict(rulings or {})
-    edition = rulings.pop("edition", None)
-    text = replay_text(players, [lineup], SEED, index, edition, rulings=rulings, as_json=True)
-    return json.loads(text)
+    return replays.trace_of("unearth", players, lineup, SEED, index, rulings)
 
 
 @pytest.fixture(scope="module")

@@ -1191,12 +1191,9 @@ def check_trace(trace: dict) -> None:
 
 def trace_of(players, strategies, seed, index, rulings=None) -> dict:
     """A trace as ``analyzer replay --game uruk --json`` writes it."""
-    from analyzer.cli.replay import replay_text
+    from tests.replays import trace_of as replay_json
 
-    text = replay_text(
-        players, strategies, seed, index, game="uruk", rulings=rulings or {}, as_json=True
-    )
-    return json.loads(text)
+    return replay_json("uruk", players, strategies, seed, index, rulings)
 
 
 LINEUPS = {
