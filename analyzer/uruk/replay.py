@@ -12,9 +12,8 @@ from analyzer.uruk import state as S
 from analyzer.uruk.codes import Action
 from analyzer.uruk.rules import RULES_VERSION
 
-#: trace rows for one game (a 4-player game writes well under 20,000, its options
-#: included)
-DEFAULT_TRACE_ROWS = 100000
+#: trace rows for one game (a 4-player game writes about 2,000, its options included)
+DEFAULT_TRACE_ROWS = 40000
 _EPOCHS = ("I", "II", "III", "IV")
 #: rows the text replay leaves out: the options of a choice and a rebuilt deck's order
 _NOT_TEXT = (S.EV_OPTION_ACTION, S.EV_OPTIONS, S.EV_DECK_ORDER)
