@@ -70,8 +70,8 @@ def test_the_example_and_every_shipped_game_are_here():
 
 
 def lineup(game) -> list[str]:
-    """The seats a conformance run plays: the default strategy, another quick one
-    beside it, at the smallest count of three seats the game allows."""
+    """The seats a conformance run plays: three (or the nearest count the game
+    allows), the default strategy, with another quick strategy in the second seat."""
     fast = [s.name for s in game.strategies if not s.slow and s.name != game.default_strategy]
     players = max(game.min_players, min(3, game.max_players))
     seats = [game.default_strategy] * players
@@ -82,7 +82,7 @@ def lineup(game) -> list[str]:
 
 @pytest.fixture(scope="module", params=GAME_NAMES)
 def run(request):
-    """``(game, rules, seats, table)``: one seeded run played in one batch."""
+    """``(game, rules, seats, job, tables)``: one seeded run played in one batch."""
     game = load_game(request.param)
     rules = game.load_rules({}, {}, "conformance")
     seats = lineup(game)
