@@ -338,7 +338,8 @@ def row_events(rules: Rules, row) -> list[dict]:
     if ev in (EV_TILE_USE, EV_TILE_PASS):
         effect_name = rules.data["tiles"]["side"][rules.tile_sides()[a][1]]["effect"]
         used = ev == EV_TILE_USE
-        return [choice("use_tile", tile=_tile(rules, a), effect=effect_name, used=used)]
+        tile = _tile(rules, a)
+        return [choice("use_tile", tile=tile, effect=effect_name, used=used, options=[True, False])]
     if ev == EV_TREASURE:
         return [effect("treasure", cards=a, points=b / SCALE, points_60ths=b)]
     if ev == EV_END:

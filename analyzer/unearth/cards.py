@@ -5,6 +5,7 @@ from analyzer.unearth.claiming import check_claims
 from analyzer.unearth.codes import Delver
 from analyzer.unearth.rolls import roll_die
 from analyzer.unearth.state import (
+    EV_DIE_SET,
     EV_PLAY,
     S_ANCESTRAL,
     S_BAND,
@@ -69,8 +70,11 @@ def play_card(s, m, t, p, kind, a, b):
         if slot >= 0:
             roll_die(s, m, t, a, b, slot, False)
     elif eff == Delver.FORLORN or eff == Delver.A_NEW_DISCOVERY:
-        if s.die_slot[a, b] >= 0:
-            s.die_value[a, b] = clamp(s.die_value[a, b] + t.delver_amount[kind], t.dice_faces[b])
+        slot = s.die_slot[a, b]
+        if slot >= 0:
+            was = s.die_value[a, b]
+            s.die_value[a, b] = clamp(was + t.delver_amount[kind], t.dice_faces[b])
+            trace(s, EV_DIE_SET, a, b, slot, was, s.die_value[a, b], 0)
     check_claims(s, t)
 
 

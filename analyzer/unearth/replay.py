@@ -24,6 +24,7 @@ from analyzer.unearth.state import (
     EV_CLAIM,
     EV_DECLARE,
     EV_DIE,
+    EV_DIE_SET,
     EV_DRAW,
     EV_END,
     EV_EOA_CARD,
@@ -32,6 +33,7 @@ from analyzer.unearth.state import (
     EV_HIDDEN,
     EV_IN_PLAY,
     EV_NAMED_OPTIONS,
+    EV_PILE,
     EV_PLAY,
     EV_REVEAL,
     EV_ROLL,
@@ -53,6 +55,9 @@ from analyzer.unearth.tableau import GRID, MIDDLE, NO_WONDER
 
 #: trace rows used by :func:`replay_game` (a 4-player game writes well under 2000)
 DEFAULT_TRACE_ROWS = 20000
+#: rows only the checkable trace shows (the text keeps its lines): a die a card
+#: changed (the play's line says which) and a new draw pile's order
+_NOT_TEXT = (EV_DIE_SET, EV_PILE)
 
 _ROLL_KIND = {
     0: "excavation",
@@ -212,6 +217,8 @@ def render_trace(rules: Rules, trace: np.ndarray, n_events: int) -> list[str]:
     lines = []
     for i in range(n_events):
         row = trace[i]
+        if int(row[0]) in _NOT_TEXT:
+            continue
         seat = int(row[2])
         who = f"seat {seat}" if seat >= 0 else "*"
         lines.append(f"t{int(row[1])} {who}: {event_text(names, row)}")
@@ -345,7 +352,19 @@ def trace_events(rules: Rules, rows: np.ndarray) -> list[dict]:
         if ev == EV_DRAW:
             ev_out = {"kind": "chance", "type": "draw", "card": delvers[a]}
         elif ev == EV_SHUFFLE:
-            ev_out = {"kind": "chance", "type": "shuffle", "cards": a}
+            ev_out = {"kind": "chance", "type": "shuffle", "cards": a, "order": []}
+        elif ev == EV_PILE:  # the order of the shuffle just above, top first
+            out[-1]["order"] += [delvers[k] for k in (a, b, c, d, e) if k >= 0]
+            continue
+        elif ev == EV_DIE_SET:
+            ev_out = {
+                "kind": "effect",
+                "type": "die_changed",
+                "die": a,
+                "slot": b,
+                "was": c,
+                "value": d,
+            }
         elif ev == EV_REVEAL:
             ev_out = {"kind": "chance", "type": "reveal", "slot": a, "card": card_ids[b]}
         elif ev == EV_RUIN_STONE:

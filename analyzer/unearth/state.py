@@ -92,6 +92,12 @@ EV_EXPEDITION = 22  #: Expedition: a=die, b=slot chosen after the roll, c=slots 
 #: named wonders in play (bitmask; taking one is optional)
 EV_NAMED_OPTIONS = 23
 EV_SHUFFLE = 24  #: the delver discards shuffled into a new draw pile of a=cards
+#: a delver card changed a die's value (Forlorn, A New Discovery): seat=the die's
+#: owner, a=die, b=slot, c=value before, d=value after
+EV_DIE_SET = 25
+#: the new draw pile after EV_SHUFFLE: a..e five delver kinds, top (drawn first)
+#: first, -1 past its end
+EV_PILE = 26
 # why a die was rolled (EV_DIE d)
 ROLL_FIRST = 0  #: the roll itself (an excavation, or a reroll a card or a die's owner made)
 ROLL_MAP = 1  #: an Ancient Map reroll of the excavation die
@@ -390,6 +396,18 @@ def draw_delver(s, seat, count_stat):
         if n == 0:
             return -1
         trace(s, EV_SHUFFLE, -1, n, 0, 0, 0, 0)
+        if tracing(s):
+            for i in range(0, n, 5):
+                trace(
+                    s,
+                    EV_PILE,
+                    -1,
+                    s.ddeck[n - 1 - i],
+                    s.ddeck[n - 2 - i] if i + 1 < n else -1,
+                    s.ddeck[n - 3 - i] if i + 2 < n else -1,
+                    s.ddeck[n - 4 - i] if i + 3 < n else -1,
+                    s.ddeck[n - 5 - i] if i + 4 < n else -1,
+                )
     n -= 1
     kind = s.ddeck[n]
     s.sc[S_DDECK_N] = n

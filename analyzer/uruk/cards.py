@@ -11,6 +11,7 @@ from analyzer.uruk.luck import KIND_DISPLAY, KIND_HAND, TO_NONE, luck_draw, luck
 from analyzer.uruk.state import (
     EV_DEAL,
     EV_DEALT,
+    EV_DECK_ORDER,
     EV_DISPLAY,
     EV_END,
     EV_FIRST,
@@ -84,6 +85,11 @@ def reshuffle(s, t):
     s.sc[S_DISCARD_N] = 0
     s.sc[S_RESHUFFLES] += 1
     trace(s, EV_RESHUFFLE, -1, removed, k, 0)
+    if s.trace.shape[0] > 0:  # the new deck's order, top (drawn first) first
+        for i in range(0, k, 3):
+            b = s.deck[k - 2 - i] if i + 1 < k else -1
+            c = s.deck[k - 3 - i] if i + 2 < k else -1
+            trace(s, EV_DECK_ORDER, -1, s.deck[k - 1 - i], b, c)
     return k
 
 

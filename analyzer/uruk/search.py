@@ -51,7 +51,7 @@ from analyzer.kernels.search import (  # CFG_MARGIN, CFG_Z: re-exported
 )
 from analyzer.uruk.cards import refill_display, setup, trace
 from analyzer.uruk.codes import GodKind
-from analyzer.uruk.engine import after_turn, do_action, write_results
+from analyzer.uruk.engine import after_turn, do_action, trace_options, write_results
 from analyzer.uruk.gods import activate
 from analyzer.uruk.scoring import count_settlements, score_parts, win_shares
 from analyzer.uruk.state import (
@@ -315,6 +315,7 @@ def _actions(s, t, p, k):
         i = choose(s, t, p, m)
         if i < 0:
             break
+        trace_options(s, t, s, p, m)
         do_action(s, t, p, s.cand[i, 0], s.cand[i, 1], s.cand[i, 2])
 
 
@@ -542,6 +543,7 @@ def search_actions(s, t, r, w, p, k):
         if n > 1:
             w.count[K_DECISIONS] += 1
             c = halving(s, t, r, w, p, n, budget, MODE_ACTION, k - i - 1, final_left_now(s, p))
+        trace_options(s, t, w, p, n)
         do_action(s, t, p, w.cand[c, 0], w.cand[c, 1], w.cand[c, 2])
 
 

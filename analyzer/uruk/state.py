@@ -121,6 +121,19 @@ EV_DISCARD = 36  #: a = hand card discarded, b = why (0 hand limit, 1 earthquake
 EV_BID_CARDS = 37  #: a = invention, b = its cards in the seat's auction bid now
 EV_TRADE_POOL = 38  #: a = invention, b = its cards traded for pool resources (before robbing)
 EV_SETTLE_COST = 39  #: a = settlement discount invention used (-1), b = saved, c = 1 half price
+#: rows that belong to the next choice row (the options it was made among, written
+#: before it): one candidate action, ``(Action, b, c)`` as an ``EV_ACTION`` row names it
+EV_OPTION_ACTION = 40
+#: the options of the next choice row as bit masks or bounds (a, b, c by its type; the
+#: replay's ``_options``): a colour mask (``pay``, ``gain``, ``robbed_takes``, a
+#: take-any ``take_resource``), an invention mask (``pair``, ``discard``,
+#: ``bid_cards``, ``suffer``), a seat mask (a robbing ``take_resource``), the bid
+#: values reachable (``bid``: bit v), the resources held (``secret_bid``: 0..a),
+#: ``make_free``'s inventions (a), the inventions it may replace (b) and 1 for a free
+#: place (c)
+EV_OPTIONS = 41
+#: a rebuilt deck's order after ``EV_RESHUFFLE``: a, b, c three cards, top first (-1: none)
+EV_DECK_ORDER = 42
 
 #: candidate actions a strategy may weigh in one decision
 MAX_CAND = 64
