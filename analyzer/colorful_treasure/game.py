@@ -62,15 +62,6 @@ NEWER_RULINGS = {
 MAX_STEALS_PER_GAME = 8
 
 
-def resolve_strategies(players: int, strategies, where: str = "strategy") -> tuple[str, ...]:
-    """One strategy name per seat from a name, a comma list, or a sequence."""
-    return jobs.resolve_strategies(players, strategies, STRATEGY_NAMES, where)
-
-
-def check_players(players, rules: Rules, where: str = "players") -> int:
-    return jobs.check_players(players, rules.tables, where)
-
-
 def strategy_arrays(rules: Rules, strategies: Sequence[str], params: dict | None = None):
     """``(plan int64[P], prm float64[P, len(PARAM_NAMES)])`` for the kernel.
 

@@ -37,15 +37,6 @@ SEARCH_SETTINGS = {
 }
 
 
-def resolve_strategies(players: int, strategies: str | Sequence[str], where="strategy"):
-    """One strategy name per seat from a name, a comma list, or a sequence."""
-    return jobs.resolve_strategies(players, strategies, STRATEGIES, where)
-
-
-def check_players(players, rules: Rules, where="players") -> int:
-    return jobs.check_players(players, rules.tables, where)
-
-
 def strategy_arrays(strategies: Sequence[str], params: dict | None = None):
     """``(codes int64[P], params float64[P, N_PARAMS])`` for the kernel.
 

@@ -32,11 +32,6 @@ from analyzer.uruk.strategies import (
 )
 
 
-def resolve_strategies(players: int, strategies, where: str = "strategy") -> tuple[str, ...]:
-    """One strategy name per seat from a name, a comma list, or a sequence."""
-    return jobs.resolve_strategies(players, strategies, STRATEGY_NAMES, where)
-
-
 def param_rows(strategies: Sequence[str], params: dict | None = None) -> np.ndarray:
     """float64[seats, N_PARAMS]: each seat's parameter row, the default row of
     its strategy at this many seats (``data/strategies.toml``, by player count);
@@ -204,10 +199,6 @@ def games_frame(job: GameJob, start, count, results, wins) -> pd.DataFrame:
     for i, iid in enumerate(rules.invention_ids):
         cols[f"has_{iid}"] = results[:, engine.R_HAS + i].astype(np.int8)
     return pd.DataFrame(cols)
-
-
-def check_players(players, rules: Rules, where: str = "players") -> int:
-    return jobs.check_players(players, rules.tables, where)
 
 
 def make_job(players, strategies, seed=None, rules=None, **options) -> GameJob:
