@@ -11,7 +11,7 @@ not here. docs/strategies.md lists the rows and how they were made.
 
 from __future__ import annotations
 
-from analyzer.games.strategy_rows import RowsFile
+from analyzer.games.strategy_rows import RowsFile, search_params
 
 #: parameter names, in the order of a strategy's parameter row (docs/strategies.md)
 PARAM_NAMES = (
@@ -33,12 +33,7 @@ STRATEGY_NAMES = ("random", "claimer", "collector", "balanced", "baseline", "sea
 
 #: the ``search`` player's own settings (:mod:`analyzer.unearth.search`), their
 #: defaults and what they mean (docs/strategies.md)
-SEARCH_PARAMS = (
-    ("budget", 256.0, "rollouts per excavation decision"),
-    ("width", 6.0, "choices kept for rollouts: the best by balanced's evaluation"),
-    ("margin", 0.01, "weight of a rollout's score margin beside its win share"),
-    ("z", 1.0, "standard errors by which a choice must beat balanced's to replace it"),
-)
+SEARCH_PARAMS = search_params(256, 6, decision="excavation decision")
 
 #: strategies whose row is another's: ``search`` decides everything but its
 #: excavation rolls as ``balanced`` does, with ``balanced``'s rows

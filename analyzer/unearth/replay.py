@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.core.errors import AnalyzerError
+from analyzer.games.trace import check_room, players_line, seat_line
 from analyzer.unearth.codes import Delver, WonderEffect, WonderKind
 from analyzer.unearth.rules import RULES_VERSION, Rules
 from analyzer.unearth.scoring import N_PARTS, PART_NAMES
@@ -236,12 +236,7 @@ def replay_game(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> str:
     from analyzer.unearth.game import play_raw
 
     results, wins, _claims, s = play_raw(job, game, 1, trace_rows=trace_rows)
-    n_events = int(s.sc[S_TRACE_N])
-    if n_events >= trace_rows:
-        raise AnalyzerError(
-            f"replay: trace_rows: bad value {trace_rows} (allowed: more than the "
-            f"{n_events} events of game {game})"
-        )
+    n_events = check_room(int(s.sc[S_TRACE_N]), trace_rows, game)
     rules = job.rules
     names = _Names(rules)
     n = job.players
@@ -249,7 +244,7 @@ def replay_game(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> str:
     lines = [
         f"# Unearth replay: {RULES_VERSION}, edition {rules.rulings.edition}, seed {job.seed}, "
         f"game {game}",
-        f"# players {n}: " + ", ".join(f"seat {p} {job.strategies[p]}" for p in range(n)),
+        players_line(job),
         f"# end-of-age card: {names.card(int(s.sc[S_EOA]))}",
         "# hidden ruins: "
         + ", ".join(f"seat {p} {names.card(int(s.hidden[p]))}" for p in range(n)),
@@ -259,9 +254,7 @@ def replay_game(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> str:
     for p in range(n):
         row = results[p]
         parts = ", ".join(f"{PART_NAMES[i]} {int(row[engine.R_PARTS + i])}" for i in range(N_PARTS))
-        lines.append(
-            f"# seat {p}: score {int(row[engine.R_SCORE])} ({parts}), win {float(wins[p]):.4g}"
-        )
+        lines.append(seat_line(p, int(row[engine.R_SCORE]), parts, wins[p]))
     return "\n".join(lines) + "\n"
 
 
@@ -533,12 +526,7 @@ def replay_events(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> di
     from analyzer.unearth.game import play_raw
 
     results, wins, _claims, s = play_raw(job, game, 1, trace_rows=trace_rows)
-    n_events = int(s.sc[S_TRACE_N])
-    if n_events >= trace_rows:
-        raise AnalyzerError(
-            f"replay: trace_rows: bad value {trace_rows} (allowed: more than the "
-            f"{n_events} events of game {game})"
-        )
+    n_events = check_room(int(s.sc[S_TRACE_N]), trace_rows, game)
     rules = job.rules
     t = rules.tables
     n = job.players
