@@ -869,6 +869,7 @@ class _Backend:
             self.window = 1
             self.submit = functools.partial(self.executor.submit, _run_batch, batch_fn, reducer)
             return
+        _warm_up(batch_fn, reducer)  # each kernel compiled once, here, not in every worker
         # spawn-like: no fork of a process holding threads (progress display,
         # numba), and workers that do not run the caller's main module again
         # (a script from stdin, a script without a __main__ guard: analyzer.runs.pool)
@@ -999,13 +1000,15 @@ class _Progress:
 # --------------------------------------------------------------------------- run
 
 
-def _warm_up(batch_fn) -> None:
-    """Let the batch function compile its kernels here, once, if it offers
-    ``warm_up()``: worker processes then load the on-disk cache instead of each
-    compiling the same code at the same time."""
-    warm = getattr(batch_fn, "warm_up", None)
-    if callable(warm):
-        warm()
+def _warm_up(batch_fn, reducer) -> None:
+    """Compile here, once, every kernel a batch needs, before any worker starts,
+    if the batch function offers ``warm_up()`` (analyzer's jobs do): one game
+    (of every cell) through the batch function and the reducer, its tables
+    dropped. The workers then load the on-disk cache: on an empty cache each
+    worker compiled the reducer's kernels itself, and every kernel the job's
+    own ``warm_up`` left out. Nothing a run returns depends on it."""
+    if callable(getattr(batch_fn, "warm_up", None)):
+        _run_batch(batch_fn, reducer, 0, 1, False)
 
 
 def run(
@@ -1058,8 +1061,6 @@ def run(
     finished_ok = False
     try:
         if n_todo:
-            if options.workers != 1:
-                _warm_up(batch_fn)
             backend = _Backend(batch_fn, reducer, options, n_todo)
         while consumed < n_batches:
             # keep the workers busy, but never too far ahead of the consumer
