@@ -248,3 +248,70 @@ def test_importing_the_api_and_the_server_stays_light():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [[], []]
+
+
+# ------------------------------------------------------------------ a game that only declares
+
+
+def _die_odds(*, sides, at_least) -> table.Answer:
+    """The chance that one die shows at least ``at_least`` (the whole of this game)."""
+    from fractions import Fraction
+
+    if sides < 1:
+        raise InputError(f"sides: bad value {sides} (allowed: 1 or more)")
+    p = Fraction(max(0, sides - at_least + 1), sides) if at_least > 1 else Fraction(1)
+    return table.Answer(p, lambda: json.dumps({"p": str(p)}), lambda: [f"chance {p}"])
+
+
+#: the stand-in game's table questions: knowledge only, the rest is the machinery's
+DIE = table.TableSpec(
+    "analyzer",
+    (
+        table.Question(
+            "odds",
+            "The chance of a roll of one die.",
+            (
+                table.Option("sides", "--sides", "int", 6, "Faces of the die."),
+                table.Option("at_least", "--at-least", "int", 1, "The least face that counts."),
+                table.JSON,
+            ),
+            _die_odds,
+        ),
+    ),
+)
+
+
+def test_a_game_that_declares_its_questions_gets_the_api_the_cli_and_the_web(monkeypatch, capsys):
+    """A game whose ``Game.table_spec()`` returns a spec (no module declared): the
+    Python API, its typer command and the web answer from that alone."""
+    import typer
+
+    from analyzer import games
+    from analyzer.cli.table import commands_of
+    from analyzer.web import serve
+
+    class Die(games.Game):
+        def table_spec(self):
+            return DIE
+
+    def build():
+        return Die("die", "Die", "1", 1, 1, (games.Strategy("roll", "rolls"),), "roll")
+
+    monkeypatch.setitem(games._FACTORIES, "die", build)
+    monkeypatch.setattr(games, "_GAMES", dict(games._GAMES))
+    answer = analyzer.odds("die", sides=6, at_least=5)
+    assert str(answer.value) == "1/3" and answer.to_json() == '{"p": "1/3"}'
+    assert answer.text() == "chance 1/3\n"
+    with pytest.raises(InputError, match=r"^at_least: bad value 'x' \(allowed: an integer\)"):
+        analyzer.odds("die", at_least="x")
+    assert serve.answer("die", "odds", {"sides": 6, "at-least": "5"}) == (200, '{"p": "1/3"}\n')
+    assert serve.answer("die", "odds", {"sides": 0}) == (
+        400,
+        json.dumps({"error": "sides: bad value 0 (allowed: 1 or more)"}),
+    )
+    assert serve.answer("die", "advise", {})[0] == 404
+    app = typer.Typer()
+    app.registered_commands.append(commands_of("die")["odds"])
+    command = typer.main.get_command(app)
+    command.main(["--sides", "8", "--at-least", "7", "--json"], standalone_mode=False)
+    assert capsys.readouterr().out == '{"p": "1/4"}\n'

@@ -349,10 +349,9 @@ def read_state(state, hint: str) -> tuple[dict, str]:
     prints an example (``analyzer advise --example``)."""
     if isinstance(state, dict):
         return state, "state"
-    if isinstance(state, str) and ("\n" in state or "=" in state):
-        state = StateText(state)
-    if isinstance(state, StateText):
-        return parse_toml(state.text, "state", hint), "state"
+    text = as_text(state)
+    if text is not None:
+        return parse_toml(text.text, "state", hint), "state"
     if not isinstance(state, str | os.PathLike):
         raise bad_value(Param("state"), state, "TOML text, a path or a dict of a table state")
     src = os.fspath(state)
@@ -367,6 +366,14 @@ def read_state(state, hint: str) -> tuple[dict, str]:
             f"{src}: cannot read ({err.__class__.__name__}) (allowed: a UTF-8 TOML file)"
         ) from None
     return parse_toml(text, src, hint), src
+
+
+def as_text(state) -> StateText | None:
+    """``state`` as TOML text, if it is text: a :class:`StateText`, or a ``str``
+    holding a newline or ``=`` (a path holds neither); None otherwise."""
+    if isinstance(state, str) and ("\n" in state or "=" in state):
+        return StateText(state)
+    return state if isinstance(state, StateText) else None
 
 
 def parse_toml(text: str, src: str, hint: str) -> dict:
@@ -471,12 +478,12 @@ def ask(
         )
     q.check(values)
     if q.takes_state:
-        found = spec(game)
+        named = as_text(state) is not None or not isinstance(state, str | os.PathLike)
         try:
             data, where = read_state(state, example_command(game, verb))
-            values["state"] = found.load(data, where)
-        except InputError as err:
-            if err.field is None and where_is_state(state):
+            values["state"] = spec(game).load(data, where)
+        except InputError as err:  # the fault is the state's, unless a path names itself
+            if err.field is None and named:
                 err.field = "state"
             raise
     token = _SAY.set(say)
@@ -485,13 +492,6 @@ def ask(
     finally:
         _SAY.reset(token)
     return replace(answer, game=game, question=verb)
-
-
-def where_is_state(state) -> bool:
-    """Whether errors in ``state`` are named ``state`` (text or a dict), not a path."""
-    return isinstance(state, dict | StateText) or (
-        isinstance(state, str) and ("\n" in state or "=" in state)
-    )
 
 
 def odds(game: str, state=None, **question) -> Answer:
