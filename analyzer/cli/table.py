@@ -149,7 +149,7 @@ def register(app: typer.Typer, verb: str, commands: dict, epilog: str) -> None:
     note = GAME_HELP.format(default=default, games=", ".join(games), verb=verb)
     # one built command per thread: typer's wrapper of a command's function fills
     # one dict of arguments per built command, so two threads running the same one
-    # at once (``analyzer serve`` answers requests in threads) could call the
+    # at once (run_cli from threads; ``analyzer serve`` once did so) could call the
     # function with each other's arguments
     local = threading.local()
 
