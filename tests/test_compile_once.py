@@ -1,5 +1,5 @@
 """A run compiles each kernel once, in the parent, before its workers start
-(``analyzer.runs.runner._warm_up``): on an empty numba cache the workers load
+(``analyzer.runs.backend._warm_up``): on an empty numba cache the workers load
 every kernel the batches and the reducer need instead of compiling it again."""
 
 from __future__ import annotations

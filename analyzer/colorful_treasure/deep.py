@@ -33,7 +33,7 @@ import numpy as np
 
 from analyzer.colorful_treasure.odds import TurnOdds, TurnState, turn_odds
 from analyzer.colorful_treasure.rules import Rules, load_rules
-from analyzer.core.errors import InputError
+from analyzer.core.errors import InputError, Param, ParamError
 from analyzer.core.seeding import resolve_seed, root_key
 from analyzer.games.deep import (
     advice_json,
@@ -230,7 +230,9 @@ def deep_advice(
     seed = resolve_seed(seed)
     t = rules.tables
     if int(t.first_reveals) != 2 or int(t.n_tiles) > 0:
-        raise InputError("--deep: needs the standard rules (two cards revealed first, no tiles)")
+        raise ParamError(
+            Param("deep"), ": needs the standard rules (two cards revealed first, no tiles)"
+        )
     s, assumed = build(state, rules)
     n = state.players
     if sum(len(c.remembered) + len(c.unknown) for c in state.columns) < 3:

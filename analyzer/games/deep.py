@@ -12,17 +12,21 @@ choice) before or after those. Plain Python; no game is imported here.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
-from analyzer.core.errors import bad_value
-from analyzer.kernels.search import RolloutRow
+from analyzer.core.errors import Param, bad_value
+from analyzer.games.table import Answer, assumed_line, columns_table
+
+if TYPE_CHECKING:  # the kernels are the deep modules' own import (numba): not needed here
+    from analyzer.kernels.search import RolloutRow
 
 
 def check_budget(budget, default: int, low: int, high: int) -> int:
-    """``--budget``: ``default`` if None, else a whole number from ``low`` to
-    ``high`` (``--budget: bad value ...`` otherwise)."""
+    """``budget``: ``default`` if None, else a whole number from ``low`` to
+    ``high`` (``budget: bad value ...`` otherwise, :class:`ParamError`)."""
     budget = default if budget is None else budget
     if isinstance(budget, bool) or not isinstance(budget, int) or not low <= budget <= high:
-        raise bad_value("--budget", budget, f"an integer from {low:,} to {high:,}")
+        raise bad_value(Param("budget"), budget, f"an integer from {low:,} to {high:,}")
     return budget
 
 
@@ -52,18 +56,17 @@ def ranking_table(title: str, choices, before=(), after=(), cells=None):
     score (each ± half its 95% interval), then the columns ``after``.
     ``cells(rank, choice) -> (before cells, after cells)`` fills the game's
     columns (``rank`` from 1)."""
-    from rich.table import Table
-
-    tab = Table(title=title, title_justify="left")
-    for col, just in (
-        ("#", "right"),
-        *before,
-        ("win chance", "right"),
-        ("vs best, paired (% points)", "right"),
-        ("final score", "right"),
-        *after,
-    ):
-        tab.add_column(col, justify=just)
+    tab = columns_table(
+        title,
+        (
+            ("#", "right"),
+            *before,
+            ("win chance", "right"),
+            ("vs best, paired (% points)", "right"),
+            ("final score", "right"),
+            *after,
+        ),
+    )
     for i, c in enumerate(choices, start=1):
         first, last = cells(i, c) if cells else ((), ())
         half_w = (c.win_ci[1] - c.win_ci[0]) / 2
@@ -111,4 +114,14 @@ def advice_json(head: dict, advice, players: str, tied: list[str], rows: list[di
             "choices": rows,
         },
         indent=2,
+    )
+
+
+def answer(advice, to_json, table, verdict) -> Answer:
+    """A deep advice as a table question's :class:`Answer`: ``to_json()`` its JSON text,
+    on the terminal ``table()``, ``verdict(advice)`` and the rollouts, time, seed
+    and what was assumed."""
+    rollouts = f"{advice.rollouts:,} rollouts in {advice.seconds:.1f} s, seed {advice.seed}. "
+    return Answer(
+        advice, to_json, lambda: [table(), verdict(advice), rollouts + assumed_line(advice.assumed)]
     )

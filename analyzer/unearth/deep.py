@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.core.errors import InputError, bad_value
+from analyzer.core.errors import InputError, Param, ParamError, bad_value
 from analyzer.core.seeding import resolve_seed, root_key
 from analyzer.games.deep import (
     advice_json,
@@ -99,20 +99,22 @@ def _seats(
     if players:
         order = [p for p in players if p != state.me]
         if len(set(order)) != len(order):
-            raise bad_value("--players", ",".join(players), "each player named once")
+            raise bad_value(Param("players"), ",".join(players), "each player named once")
         missing = [p for p in seen[1:] if p not in order]
         if missing:
             raise bad_value(
-                "--players",
+                Param("players"),
                 ",".join(players),
                 f"every other player of the file ({', '.join(missing)} missing)",
             )
         seen = [state.me, *order]
     t = rules.tables
     if not t.min_players <= len(seen) <= t.max_players:
-        raise InputError(
+        raise ParamError(
             f"table state: {len(seen)} players ({', '.join(seen)}) (allowed: {t.min_players} to "
-            f"{t.max_players}; name the others with --players)"
+            f"{t.max_players}; name the others with ",
+            Param("players"),
+            ")",
         )
     return tuple(seen)
 
@@ -361,7 +363,7 @@ def deep_advice(
     seed = resolve_seed(seed)
     from analyzer.unearth.game import check_search_rules
 
-    check_search_rules(rules, "--deep")
+    check_search_rules(rules, Param("deep"))
     owned = _owned(raw_wonders, rules)
     seats = _seats(state, players, rules, owners=tuple(owned))
     s, m, assumed = build(state, rules, seats, BUILD_SEED, owned)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analyzer.core.errors import InputError, StalledGameError, bad_value
+from analyzer.core.errors import StalledGameError, bad_value, input_error
 from analyzer.games import jobs
 from analyzer.kernels.kernel_view import results_view
 from analyzer.unearth import engine
@@ -64,9 +64,10 @@ def check_search_rules(rules: Rules, where: str) -> None:
     others would reach the rollouts as they are: refused."""
     n = int(rules.tables.hidden_per_player)
     if n != 1:
-        raise InputError(
-            f"{where}: search needs components.hidden_ruins_per_player = 1 "
-            f"(the rules give {n}; allowed: the other strategies)"
+        raise input_error(
+            where,
+            f": search needs components.hidden_ruins_per_player = 1 "
+            f"(the rules give {n}; allowed: the other strategies)",
         )
 
 
