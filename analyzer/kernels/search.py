@@ -1,4 +1,4 @@
-"""Determinized Monte Carlo search, for every game: the statistics and the schedule.
+"""Determinized Monte Carlo search, for every game: the schedule, the statistics, the drivers.
 
 A game's ``search`` player and its deep advice play *rollouts*: from a copy of
 the game in which everything the seat cannot see is dealt again, one choice is
@@ -15,6 +15,8 @@ the game's kernels; what is the same in every game lives here, once:
   choice's rollouts are paired with choice 0's (:func:`record_paired`);
 - **the guard** (:func:`guard_pick`): another choice replaces the base player's
   only if its mean paired gain exceeds ``z`` standard errors;
+- **the listed choices**, the base player's first, the others best first by its
+  evaluation (:func:`set_choice`, :func:`insert_choice`, :func:`keep_choices`);
 - **the intervals and the verdict** of deep advice (plain Python, no numba):
   :func:`rank_rollouts` (each choice's win chance, final score and paired gain
   to the best with 95% intervals, the order, the choices within noise), from

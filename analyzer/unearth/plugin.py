@@ -334,6 +334,11 @@ class Unearth(Game):
     def uptake_columns(self, kind: str, ids) -> tuple[str, ...]:
         return tuple(f"named_{w}" for w in ids) if kind == "wonders" else ()
 
+    def luck_fit(self):
+        from analyzer.unearth.luck_fit import FIT
+
+        return FIT
+
     def replay(self, job, game: int) -> str:
         from analyzer.unearth.replay import replay_game
 

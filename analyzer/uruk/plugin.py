@@ -246,6 +246,11 @@ class Uruk(Game):
 
     # ----------------------------------------------------------------- the web page
 
+    def luck_fit(self):
+        from analyzer.uruk.luck_fit import FIT
+
+        return FIT
+
     def web_page(self) -> str | None:
         import json
         from importlib import resources
