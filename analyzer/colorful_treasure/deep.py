@@ -30,11 +30,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+import analyzer.games.deep as shared
 from analyzer.colorful_treasure.odds import TurnOdds, TurnState, turn_odds
 from analyzer.colorful_treasure.rules import Rules, load_rules
 from analyzer.core.errors import InputError
 from analyzer.core.seeding import resolve_seed, root_key
-from analyzer.games import deep as shared
 from analyzer.kernels.search import verdict_words
 
 #: seed of the assumed parts of the game (the same for every ``--seed``, so that

@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import numpy as np
 
+import analyzer.kernels.luck as shared
 from analyzer.colorful_treasure.codes import SCALE
 from analyzer.colorful_treasure.state import LUCK_KINDS, S_GEM_OWNER, S_LEFT, S_N, S_N_UP, S_TURN
 from analyzer.colorful_treasure.turn import counted_holdings, final_scores
-from analyzer.kernels import luck as shared
 from analyzer.kernels.jit import njit
 from analyzer.kernels.luck import event_begin, event_end, event_outcome, luck_on
 

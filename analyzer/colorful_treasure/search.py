@@ -45,6 +45,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+import analyzer.kernels.search as shared
 from analyzer.colorful_treasure.bits import kth_bit, lowest, popcount
 from analyzer.colorful_treasure.codes import P_RECALL, SCALE, SEARCH_PARAMS, Plan  # noqa: F401
 from analyzer.colorful_treasure.engine import (
@@ -96,7 +97,6 @@ from analyzer.colorful_treasure.turn import (
     pairs_ready,
     reveal,
 )
-from analyzer.kernels import search as shared
 from analyzer.kernels.jit import njit
 from analyzer.kernels.kernel_view import make_view
 from analyzer.kernels.rng import rng_float, rng_seed, rng_shuffle

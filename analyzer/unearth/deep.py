@@ -29,9 +29,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+import analyzer.games.deep as shared
 from analyzer.core.errors import InputError, bad_value
 from analyzer.core.seeding import resolve_seed, root_key
-from analyzer.games import deep as shared
 from analyzer.kernels.search import verdict_words
 from analyzer.unearth.advise import TableState
 from analyzer.unearth.rules import Rules, default_rules

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.kernels import luck as shared
+import analyzer.kernels.luck as shared
 from analyzer.kernels.jit import njit
 from analyzer.kernels.luck import ACC_SHARE, event_begin, event_end, event_outcome, luck_on
 from analyzer.unearth.claims import claim_winner

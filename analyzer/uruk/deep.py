@@ -18,8 +18,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+import analyzer.games.deep as shared
 from analyzer.core.seeding import resolve_seed, root_key
-from analyzer.games import deep as shared
 from analyzer.kernels.search import verdict_words
 from analyzer.uruk.advise import TableState, action_name, build
 from analyzer.uruk.rules import Rules, default_rules

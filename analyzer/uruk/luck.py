@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.kernels import luck as shared
+import analyzer.kernels.luck as shared
 from analyzer.kernels.jit import njit
 from analyzer.kernels.luck import event_begin, event_end, event_outcome, luck_on
 from analyzer.uruk.scoring import score_parts

@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from analyzer.kernels import search as shared
+import analyzer.kernels.search as shared
 from analyzer.kernels.jit import njit
 from analyzer.kernels.kernel_view import make_view
 from analyzer.kernels.rng import rng_seed, rng_shuffle
