@@ -264,6 +264,11 @@ class ColorfulTreasure(GameFolder):
 
         return {"exact": exact_table(cells[0].rules)}
 
+    def luck_fit(self):
+        from analyzer.colorful_treasure.luck_fit import FIT
+
+        return FIT
+
     def charts(self, tables, info, stamp) -> list:
         from analyzer.colorful_treasure import charts
 

@@ -225,12 +225,9 @@ def _most_unknown(t, unk, excl):
     best = 0
     arg = -1
     for w in range(t.n_wonders):
-        if (excl >> w) & 1 == 1:
-            continue
-        k = popcount(unk & column_mask(t, w))
-        if k > best:
-            best = k
-            arg = w
+        k = popcount(unk & column_mask(t, w)) if (excl >> w) & 1 == 0 else 0
+        if k > best:  # the first of equal ones
+            best, arg = k, w
     return arg
 
 

@@ -288,6 +288,14 @@ class Game:
         contract is in docs/CONTRACTS.md ("The checkable trace")."""
         raise AnalyzerError(f"game {self.name!r} has no checkable trace (replay --json)")
 
+    def luck_fit(self):
+        """How the game's luck terms' value estimate is fitted, as the shared
+        fitting (:mod:`analyzer.games.luck_fit`) runs it: a
+        :class:`~analyzer.games.luck_fit.LuckFit` (V's parameters and shipped
+        row, a training run's games, the command's defaults), or None: the game
+        has no luck terms to fit (the default)."""
+        return None
+
     # ----------------------------------------------------------------- reports
 
     def derive(self, games: pd.DataFrame) -> pd.DataFrame:

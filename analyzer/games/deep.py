@@ -1,24 +1,95 @@
-"""Deep advice's answer, for every game: the budget check, the choices' estimates,
-the table and the JSON (``analyzer advise --game G STATE.toml --deep``).
+"""Deep advice's answer, for every game: the budget check, the rollouts run and
+ranked, the choices' estimates, the table and the JSON (``analyzer advise --game
+G STATE.toml --deep``).
 
 A game's deep advice ranks the choices of a table state's decision by win chance
 from rollouts (its ``deep.py``, through :mod:`analyzer.kernels.search`); what every game
 shows of each choice is the same: its rollouts, its win chance, its paired
-difference to the best and its final score, with 95% intervals. A game names its
-choices and adds its own columns (the exact odds beside, the base player's
-choice) before or after those. Plain Python; no game is imported here.
+difference to the best and its final score, with 95% intervals
+(:class:`Estimates`), and of the answer the same facts (:class:`DeepAnswer`). A
+game builds the table state into a game, names its choices and adds its own
+fields and columns (the exact odds beside, the base player's choice) before or
+after those. Plain Python; no game is imported here.
 """
 
 from __future__ import annotations
 
 import json
+import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from analyzer.core.errors import Param, bad_value
+from analyzer.core.errors import InputError, Param, bad_value
 from analyzer.games.table import Answer, assumed_line, columns_table
 
 if TYPE_CHECKING:  # the kernels are the deep modules' own import (numba): not needed here
     from analyzer.kernels.search import RolloutRow
+
+
+@dataclass(frozen=True, kw_only=True)
+class Estimates:
+    """What the rollouts say of one choice (95% intervals: Wilson for the win
+    chance, normal for the score and the paired difference to the best); a
+    game's ``DeepChoice`` adds how it names the choice."""
+
+    rollouts: int
+    win: float
+    win_ci: tuple[float, float]
+    score: float
+    score_ci: tuple[float, float]
+    gain: float  #: mean paired win-share difference to the best choice
+    gain_ci: tuple[float, float]
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeepAnswer:
+    """A deep answer: the choices best first and how they were played; a game's
+    ``DeepAdvice`` adds its seats and decision."""
+
+    choices: tuple  #: the game's ``DeepChoice`` rows, best first
+    rollouts: int  #: rollouts played in all
+    seconds: float  #: time the rollouts took
+    seed: int
+    assumed: tuple[str, ...]  #: what the answer assumes beyond the table state, in words
+    within_noise: tuple[int, ...]  #: ranks (in ``choices``) not distinguishable from the best
+
+
+@dataclass(frozen=True)
+class Played:
+    """A deep advice's rollouts, ranked (:func:`play_ranking`)."""
+
+    rows: tuple[RolloutRow, ...]  #: each choice's estimates, best first
+    within_noise: tuple[int, ...]  #: ranks (in ``rows``) not distinguishable from the best
+    rollouts: int  #: rollouts played in all
+    seconds: float  #: time they took
+
+    def answer(self, choices, seed: int, assumed) -> dict:
+        """The fields of a :class:`DeepAnswer` (keyword arguments of a game's
+        ``DeepAdvice``) with the game's ``choices``, one per row of :attr:`rows`."""
+        return {
+            "choices": tuple(choices),
+            "rollouts": self.rollouts,
+            "seconds": self.seconds,
+            "seed": seed,
+            "assumed": tuple(assumed),
+            "within_noise": self.within_noise,
+        }
+
+
+def play_ranking(rank, w, no_choice: str, clock=time.perf_counter) -> Played:
+    """Play a game's deep-advice rollouts, ``rank()`` (it returns how many
+    choices it played, their tallies in the search's work space ``w``), and
+    rank them (:func:`analyzer.kernels.search.rank_work`), timed by ``clock``.
+    No choice at all: :class:`InputError` ``no_choice``."""
+    from analyzer.kernels.search import K_ROLLOUTS, rank_work
+
+    t0 = clock()
+    k = rank()
+    seconds = clock() - t0
+    if k == 0:
+        raise InputError(no_choice)
+    ranking = rank_work(w, k)
+    return Played(ranking.rows, ranking.within_noise, int(w.count[K_ROLLOUTS]), seconds)
 
 
 def check_budget(budget, default: int, low: int, high: int) -> int:

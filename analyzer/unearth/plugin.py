@@ -297,6 +297,11 @@ class Unearth(GameFolder):
     def uptake_columns(self, kind: str, ids) -> tuple[str, ...]:
         return tuple(f"named_{w}" for w in ids) if kind == "wonders" else ()
 
+    def luck_fit(self):
+        from analyzer.unearth.luck_fit import FIT
+
+        return FIT
+
     # ----------------------------------------------------------------- the web page
 
     def web_page(self) -> str | None:

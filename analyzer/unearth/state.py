@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from analyzer.kernels.jit import njit
-from analyzer.kernels.luck import ACC_ROWS
+from analyzer.kernels.luck import luck_arrays
 from analyzer.kernels.rng import QUEUE_WORDS, rng_below, rng_shuffle
 from analyzer.unearth.codes import Delver
 from analyzer.unearth.scoring import N_PARTS
@@ -289,12 +289,7 @@ def new_state(
         win=np.zeros(n_players, np.float64),
         winners=np.zeros(n_players, np.int64),
         box=np.zeros((n_players, 4), np.int64),
-        luck_par=np.array(luck_par, np.float64),
-        luck=np.zeros((LUCK_KINDS, 2, n_players), np.float64),
-        luck_out=np.zeros((max(luck_rows, 1), LUCK_KINDS, 2), np.float64),
-        luck_acc=np.zeros((ACC_ROWS, n_players), np.float64),
-        luck_vs=np.zeros(n_players, np.float64),
-        luck_base=np.zeros(n_players, np.float64),
+        **luck_arrays(luck_par, LUCK_KINDS, n_players, luck_rows),
         luck_sum=np.zeros(n_players, np.float64),
         luck_gain=np.zeros(n_players, np.float64),
         luck_low=np.zeros((n_players, 2), np.int64),

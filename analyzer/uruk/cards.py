@@ -7,6 +7,7 @@ Only :func:`setup` and :func:`reshuffle` draw random numbers (shuffles).
 
 from analyzer.kernels.jit import njit
 from analyzer.kernels.rng import rng_shuffle
+from analyzer.kernels.trace import write_event
 from analyzer.uruk.luck import KIND_DISPLAY, KIND_HAND, TO_NONE, luck_draw, luck_to
 from analyzer.uruk.state import (
     EV_DEAL,
@@ -45,12 +46,7 @@ def trace(s, ev, seat, a, b, c):
     """Append the event row ``(ev, turn, seat, a, b, c)`` if the trace has room."""
     k = s.sc[S_TRACE_N]
     if k < s.trace.shape[0]:
-        s.trace[k, 0] = ev
-        s.trace[k, 1] = s.sc[S_TURN]
-        s.trace[k, 2] = seat
-        s.trace[k, 3] = a
-        s.trace[k, 4] = b
-        s.trace[k, 5] = c
+        write_event(s.trace, k, ev, s.sc[S_TURN], seat, a, b, c)
         s.sc[S_TRACE_N] = k + 1
 
 

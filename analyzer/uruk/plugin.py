@@ -180,6 +180,11 @@ class Uruk(GameFolder):
 
     # ----------------------------------------------------------------- the web page
 
+    def luck_fit(self):
+        from analyzer.uruk.luck_fit import FIT
+
+        return FIT
+
     def web_page(self) -> str | None:
         import json
         from importlib import resources

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from analyzer.kernels.luck import ACC_ROWS
+from analyzer.kernels.luck import luck_arrays
 from analyzer.kernels.rng import QUEUE_WORDS
 from analyzer.uruk.rules import N_EPOCHS, Tables
 
@@ -248,12 +248,7 @@ def new_state(
         prm=np.zeros((p, MAX_PARAMS), np.float64),
         work=np.zeros(p, i),
         tally=np.zeros(t.n_colours, i),
-        luck_par=np.zeros(1) if luck is None else np.array(luck, np.float64),
-        luck=np.zeros((LUCK_KINDS, 2, p), np.float64),
-        luck_out=np.zeros((max(luck_rows, 1), LUCK_KINDS, 2), np.float64),
-        luck_acc=np.zeros((ACC_ROWS, p), np.float64),
-        luck_vs=np.zeros(p, np.float64),
-        luck_base=np.zeros(p, np.float64),
+        **luck_arrays(luck, LUCK_KINDS, p, luck_rows),
         luck_cnt=np.zeros(t.n_inv + max(t.n_gods, 1), i),
         luck_gain=np.zeros(t.n_inv, np.float64),
         luck_gv=np.zeros(t.n_inv + max(t.n_gods, 1) + 1, np.float64),
