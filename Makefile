@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 # pip byte-compiles the files it installs one at a time: about half of the set-up's
 # CPU, two fifths of that for the packages' own test suites. compileall does it on
 # every core instead, those test suites left out (nothing imports them; Python
-# compiles a module that has no bytecode when it imports it). BENCHMARKS.md, "make
+# compiles a module that has no bytecode when it imports it). benchmarks/README.md, "make
 # demo and the report phase".
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)

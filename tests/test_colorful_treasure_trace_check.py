@@ -1,6 +1,6 @@
 """An independent checker of Colorful Treasure's checkable trace (``analyzer replay --json``).
 
-A plain Python twin of the rules of ``docs/rules/colorful-treasure.md``: it
+A plain Python twin of the rules of ``docs/games/colorful_treasure.md``: it
 imports nothing of ``analyzer`` and reads only the game's data files (with
 ``tomllib``) and one trace (the JSON object, parsed). It plays the game again
 from the trace's events alone, event by event, and fails (:class:`TraceError`,

@@ -1,6 +1,6 @@
 """An independent checker of Uruk's trace (``analyzer replay --game uruk --json``).
 
-:class:`Checker` is a plain Python twin of the rules of ``docs/rules/uruk.md``: it
+:class:`Checker` is a plain Python twin of the rules of ``docs/games/uruk.md``: it
 imports nothing of the engine or of ``analyzer.uruk``; it reads the game's data
 files (``analyzer/uruk/data/*.toml``) with ``tomllib`` and is given only the JSON
 trace. From it, it re-derives every state (hands, supplies, the pool, the display,
@@ -30,7 +30,7 @@ settlements, epoch cards, the gods lying out, half-price rights) and checks that
   rebuilt deck lists its order (``order``) and every later draw follows it.
 
 In the suite it checks a few hundred games, each ruling switched one at a time
-(:data:`RULING_VALUES`); ``benchmarks/check_traces_uruk.py`` runs it over every
+(:data:`RULING_VALUES`); ``tools/check_uruk_traces.py`` runs it over every
 combination of rulings. The planted-bug tests change one thing in a true trace
 and expect the checker to fail, so each kind of check is seen to bite.
 """

@@ -2,7 +2,7 @@
 
 A few hundred games of 2 to 5 players (every strategy) are played with a trace
 (:func:`analyzer.unearth.game.play_raw`), and a plain-Python reader follows the
-dice through the events (``docs/rules/unearth.md``):
+dice through the events (``docs/games/unearth.md``):
 
 - **set-up**: every seat is dealt its delver cards and holds a hidden ruin, and
   as many ruins are face up as the player count says, before the first roll;

@@ -1,7 +1,7 @@
 """An independent checker of Unearth's checkable trace (``analyzer replay --json``).
 
-A plain Python twin of the rules (``docs/rules/unearth.md`` and the engine's
-rulings, ``docs/rulings.md``) that imports nothing of the engine or the rules
+A plain Python twin of the rules (``docs/games/unearth.md`` and the engine's
+rulings, ``docs/games/unearth.md``) that imports nothing of the engine or the rules
 modules: it reads the game's data files with :mod:`tomllib` and reuses the
 independent twins of :mod:`tests.naive` (tiebreak, reachable values, formulas,
 scoring, win shares). Given only the JSON object of one game it plays the game
@@ -48,7 +48,7 @@ from tests.naive import (
 )
 
 DATA = Path(__file__).resolve().parents[1] / "analyzer" / "unearth" / "data"
-MAX_TURNS = 2000  #: the engine's safety cap (docs/rulings.md)
+MAX_TURNS = 2000  #: the engine's safety cap (docs/games/unearth.md)
 #: the six neighbours of an axial cell, in the order the engine examines them
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
 
@@ -287,7 +287,7 @@ class Game:
         ]
 
     def legal_kinds(self, p: int) -> list[str]:
-        """The delver cards ``p`` holds that can act now (docs/rulings.md)."""
+        """The delver cards ``p`` holds that can act now (docs/games/unearth.md)."""
         out = []
         for k in self.delver_order:
             if self.hand[p][k] == 0:
@@ -398,7 +398,7 @@ class Game:
     # ------------------------------------------------------------------ a roll
 
     def reach(self, owner, slot, faces, natural, n_anc, n_read) -> list[int]:
-        """The final values a roll can take (docs/rulings.md, "Order of modifiers")."""
+        """The final values a roll can take (docs/games/unearth.md, "Order of modifiers")."""
         mods = []
         if self.roll_mod:
             mods.append((self.roll_mod, False, False))

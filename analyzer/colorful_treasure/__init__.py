@@ -1,6 +1,6 @@
 """Everything that is Colorful Treasure's: rules data, kernels, players, reports.
 
-Section map (``docs/rules/colorful-treasure.md``):
+Section map (``docs/games/colorful_treasure.md``):
 
 - Components, Scoring values, Variant for young players, rulings: :mod:`.rules`
   (data in ``data/``), integer codes in :mod:`.codes`

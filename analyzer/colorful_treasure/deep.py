@@ -1,7 +1,7 @@
 """Deep advice for Colorful Treasure: the choices of the cards to reveal first,
 ranked by win chance and expected final score from rollouts of the ``search``
 player (``analyzer advise --game colorful_treasure STATE.toml --deep``;
-``docs/odds.md``).
+``docs/games/colorful_treasure.md``).
 
 The table state (:mod:`.odds`, :data:`~.odds.EXAMPLE`) says what the seat knows
 at the start of its turn. The rest of the game is filled in as *assumed* and

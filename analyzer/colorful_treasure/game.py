@@ -178,7 +178,8 @@ def play_raw(
     game's next random choices (:func:`analyzer.kernels.rng.queue_outcomes`), so a test
     says "seat 0 reveals these two places" instead of searching for a seed.
     ``plans`` (int64[players], optional): each seat's Plan instead of its strategy's
-    (``benchmarks/ct_rulings_players.py`` seats ``Plan.EXPECT_PLAIN`` with it).
+    (``studies/2026-11-25-rules-colorful-treasure/ct_rulings_players.py`` seats
+    ``Plan.EXPECT_PLAIN`` with it).
     With a ``search`` seat, ``search_out`` (a list) receives the search's work
     space (its counters: ``analyzer.colorful_treasure.search.K_*``).
     With ``job.luck`` the state's ``luck_out`` holds each row's luck by kind of

@@ -1,12 +1,12 @@
 """Exact odds of one turn of Colorful Treasure, from what the seat knows
-(``analyzer odds --game colorful_treasure STATE.toml``; ``docs/odds.md``).
+(``analyzer odds --game colorful_treasure STATE.toml``; ``docs/games/colorful_treasure.md``).
 
 A table state (TOML, :data:`EXAMPLE`) says what a player at the table knows at
 the start of its turn: the cards it holds, the rewards already given, and for
 each wonder still in the grid how many places hold a card, which cards of the
 wonder are gone (taken by anyone: public) and which face-down cards it
 remembers. Everything else follows from the rules
-(``docs/rules/colorful-treasure.md``, "Players and memory"): each face-down
+(``docs/games/colorful_treasure.md``, "Players and memory"): each face-down
 place of a wonder the seat does not remember holds one of that wonder's cards
 it does not know, every arrangement equally likely. So the answers are counts,
 exact fractions, not samples:

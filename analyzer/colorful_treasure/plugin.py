@@ -184,7 +184,7 @@ class ColorfulTreasure(GameFolder):
     default_strategy: str = "greedy"
     yardstick: str | None = "baseline"
     #: 5,000 random games take ~35 ms, under ten times a batch's fixed cost
-    #: (BENCHMARKS.md, "The user path")
+    #: (benchmarks/README.md, "The user path")
     batch_size: int = 20_000
     tables: dict = field(
         default_factory=lambda: {

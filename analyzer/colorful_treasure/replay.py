@@ -342,7 +342,7 @@ def row_events(rules: Rules, row) -> list[dict]:
 
 def replay_events(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> dict:
     """Game ``game`` of ``job`` as the checkable trace (``analyzer replay --json``,
-    docs/CONTRACTS.md "The checkable trace"; what it holds: docs/rules/colorful-treasure.md,
+    docs/CONTRACTS.md "The checkable trace"; what it holds: docs/games/colorful_treasure.md,
     "The checkable trace"): ``setup``, ``events`` in play order, ``final``."""
     from analyzer.colorful_treasure import engine
     from analyzer.colorful_treasure.game import PART_NAMES, play_raw

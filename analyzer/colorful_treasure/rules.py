@@ -1,7 +1,7 @@
 """Colorful Treasure rules as data: load the data files, apply overrides, validate, build arrays.
 
 Implements "Components", "Scoring", "Variant for young players" and the rulings
-of ``docs/rules/colorful-treasure.md``. Every value lives in ``data/*.toml``
+of ``docs/games/colorful_treasure.md``. Every value lives in ``data/*.toml``
 (wonders, scoring, rewards, components, and the simulated players' parameters);
 nothing here or in a kernel hard-codes a value. A designer changes any value
 with an override path (see :func:`load_rules`) and flips any ruling with a
@@ -56,7 +56,7 @@ MAX_WONDERS = 12
 
 @dataclass(frozen=True)
 class Rulings:
-    """The configurable rulings of ``docs/rules/colorful-treasure.md``.
+    """The configurable rulings of ``docs/games/colorful_treasure.md``.
 
     - ``variant``: ``"standard"`` or ``"young"`` (no rewards, no keys or chests,
       two reveals a turn, the game ends when the grid is empty).

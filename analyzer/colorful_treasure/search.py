@@ -3,7 +3,7 @@ cards to reveal first and the steals.
 
 A ``search`` seat plays ``greedy`` (its row, its ``recall``: it remembers no
 more than the default player), except at two decisions ("A turn",
-``docs/rules/colorful-treasure.md``):
+``docs/games/colorful_treasure.md``):
 
 - **the cards it reveals first**: a choice is a pair of *slots* (a card it
   remembers, or "an unknown place of wonder w", as :mod:`.strategies` names

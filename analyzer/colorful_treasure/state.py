@@ -88,7 +88,7 @@ N_STATS = 10
 # ------------------------------------------------------------------ trace events
 #: trace rows are int64[8]: (event, turn, seat, a, b, c, d, e). Every chance outcome
 #: (a card seen) and every choice is a row; where the rules offer a set of options,
-#: ``d`` (and ``e``) hold it as a bit mask (docs/rules/colorful-treasure.md, "The
+#: ``d`` (and ``e``) hold it as a bit mask (docs/games/colorful_treasure.md, "The
 #: checkable trace"). Masks of places and cards: bit = place or card id; of kinds:
 #: bit = ``card_key``; of tiles: bit = tile index; of seats: bit = seat.
 EV_REVEAL = 1  #: a=position, b=card, c=reveal number in the turn (1..), d=face-down places

@@ -1,5 +1,5 @@
 """Colorful Treasure's table questions (``analyzer odds|advise --game
-colorful_treasure``; ``docs/odds.md``): their options and how the game answers
+colorful_treasure``; ``docs/games/colorful_treasure.md``): their options and how the game answers
 them. The machinery that reads the state, checks the options and builds the
 commands is :mod:`analyzer.games.table`'s.
 

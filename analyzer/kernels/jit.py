@@ -51,7 +51,7 @@ and a version, once saved to the cache, keeps only what a version loaded from
 the cache has (:func:`_lean_after_save`). Neither changes a byte of the machine
 code or of the cache; together they take about 55 MB (10%) off the peak memory
 of the Unearth engine's cold compile (``benchmarks/bench_compile.py``,
-BENCHMARKS.md).
+benchmarks/README.md).
 """
 
 import ast

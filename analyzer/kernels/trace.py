@@ -3,7 +3,7 @@
 A game's state holds ``trace`` (int64[rows, columns]) and counts the rows
 written in its ``sc``; a row starts with the event's code, the game turn and the
 seat, then the event's own words. What the words mean, and which events are
-written, are the game's (its ``replay.py``; ``docs/rules/<game>.md``, "The
+written, are the game's (its ``replay.py``; ``docs/games/<game>.md``, "The
 trace"); writing a row is the same for every game.
 """
 

@@ -1,6 +1,6 @@
 """Everything that is Unearth's: rules data, kernels, strategies, odds.
 
-Section map (``docs/rules/unearth.md``):
+Section map (``docs/games/unearth.md``):
 
 - Components, Editions, card tables: :mod:`.rules` (data in ``data/``)
 - Set-up: :mod:`.setup`

@@ -1,8 +1,8 @@
-"""Which die on which ruin? Exact advice for the excavation roll (``docs/rules/unearth.md``,
+"""Which die on which ruin? Exact advice for the excavation roll (``docs/games/unearth.md``,
 "A turn", "Claims and tiebreaks", delver cards).
 
 A table state (a TOML file, documented in ``examples/table.toml`` and
-``docs/odds.md``) lists the ruins in play with their dice and stones, my free
+``docs/games/unearth.md``) lists the ruins in play with their dice and stones, my free
 dice, my delver cards, the wonders each player owns, the event and the bag.
 Every legal excavation choice (one row per die type per ruin; if all my dice
 are on ruins: take one back and roll it, rulebook FAQ) is scored with

@@ -1,4 +1,4 @@
-"""Playing a delver card (``docs/rules/unearth.md``, "Delver cards")."""
+"""Playing a delver card (``docs/games/unearth.md``, "Delver cards")."""
 
 from analyzer.kernels.jit import njit
 from analyzer.unearth.claiming import check_claims
@@ -81,7 +81,7 @@ def play_card(s, m, t, p, kind, a, b):
 @njit
 def playable_kinds(s, t, p):
     """Bitmask of the delver kinds seat ``p`` holds and could play now (for the
-    trace: the options of a play; ``docs/rulings.md``, a card must be able to act)."""
+    trace: the options of a play; ``docs/games/unearth.md``, a card must be able to act)."""
     dice_on = 0
     for q in range(s.sc[S_N_PLAYERS]):
         for d in range(s.die_slot.shape[1]):

@@ -1,6 +1,6 @@
 """Deep advice: the excavation choices of a table state ranked by win chance and
 expected final score, from rollouts of the ``search`` player (``analyzer advise
---deep``; ``docs/odds.md``, "Deep advice").
+--deep``; ``docs/games/unearth.md``, "Deep advice").
 
 A table-state file (:mod:`.advise`) says what matters for one roll: the ruins in
 play with their dice and stones, my free dice, my hand, the wonders each player

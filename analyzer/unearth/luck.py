@@ -9,7 +9,7 @@ state, valued and taken back). They are summed per kind of event in ``s.luck``
 (float64[N_KINDS, 2, P]: win, score) when ``s.luck_par`` holds the value
 estimate's parameters (shape ``(1,)``: off, as in the search's rollouts).
 
-Events with a term (``docs/rules/unearth.md``):
+Events with a term (``docs/games/unearth.md``):
 
 - **a die's roll** (every roll and reroll, "A turn"): its faces, equally likely;
   after the outcome the die shows the face (with the event's modifier) on its

@@ -1,4 +1,4 @@
-"""Exact "what are my odds" for one ruin (``docs/rules/unearth.md``: "A turn",
+"""Exact "what are my odds" for one ruin (``docs/games/unearth.md``: "A turn",
 "Claims and tiebreaks", the delver cards and named wonders that change a roll).
 
 A question is one ruin: its claim value, the dice already on it (owner, faces,
@@ -22,7 +22,7 @@ final values each choice can reach, and converts the integer result to fractions
 Every modifier's parameters come from the rules data through
 :mod:`.modifiers` (shared with the engine and the strategies), which also
 holds the any-order search of final values. Rulings are listed in
-``docs/odds.md``; the main ones:
+``docs/games/unearth.md``; the main ones:
 
 - Modifiers are clamped to ``1 .. faces`` after each one; the asking player
   orders them (the best order for the asking player's goal).

@@ -34,7 +34,7 @@ _STRATEGY_TEXT = {
     "(determinized Monte Carlo; settings budget, width, margin, z); slow",
 }
 
-#: ranges ``analyzer tune`` searches (docs/strategies.md); ``place`` acts as 0/1 (> 0.5)
+#: ranges ``analyzer tune`` searches (docs/games/unearth.md); ``place`` acts as 0/1 (> 0.5)
 _BOUNDS = (
     ("w_ruin", 0.0, 8.0),
     ("w_stone", 0.0, 4.0),
@@ -138,7 +138,7 @@ STRATEGIES_VERSION = version()
 
 
 #: (name, values, default, one line per value, note) of each ruling, for
-#: ``analyzer games --rules`` (``analyzer.unearth.rules.Rulings``, ``docs/rulings.md``)
+#: ``analyzer games --rules`` (``analyzer.unearth.rules.Rulings``, ``docs/games/unearth.md``)
 _RULINGS = (
     (
         "edition",

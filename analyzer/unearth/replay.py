@@ -516,7 +516,7 @@ def trace_events(rules: Rules, rows: np.ndarray) -> list[dict]:
 def replay_events(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> dict:
     """Game ``game`` of ``job`` as the checkable trace (``analyzer replay --json``):
     ``{"setup", "events", "final"}`` (docs/CONTRACTS.md, "The checkable trace";
-    what the events hold: docs/rules/unearth.md, "The trace").
+    what the events hold: docs/games/unearth.md, "The trace").
 
     The set-up's chance outcomes (the deal, hidden ruins, ruins set aside, the
     end-of-age card, the first ruins and their stones, the named wonders in play)

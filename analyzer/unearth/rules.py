@@ -1,7 +1,7 @@
 """Unearth rules as data: load the deck files, apply overrides, validate, build arrays.
 
 Implements the "Components", "Editions" and data tables of
-``docs/rules/unearth.md``. Every card value lives in ``data/*.toml`` (one file
+``docs/games/unearth.md``. Every card value lives in ``data/*.toml`` (one file
 per deck); nothing here or in a kernel hard-codes a card value. A designer
 changes any value with an override path (see :func:`load_rules`), and flips any
 ruling with a :class:`Rulings` switch.
@@ -73,7 +73,7 @@ MAX_FACES = 20
 
 @dataclass(frozen=True)
 class Rulings:
-    """Every configurable ruling of ``docs/rules/unearth.md``, each overridable on its own.
+    """Every configurable ruling of ``docs/games/unearth.md``, each overridable on its own.
 
     ``None`` means "as the edition says". Resolve with :meth:`resolved`.
 

@@ -1,6 +1,6 @@
 """The ``search`` player: determinized Monte Carlo over the excavation choice.
 
-At each of its excavation rolls (``docs/rules/unearth.md``, "A turn") the seat
+At each of its excavation rolls (``docs/games/unearth.md``, "A turn") the seat
 lists its legal (die, ruin) choices, keeps the ``width`` best by the tuned
 ``balanced`` evaluation, and plays each from the present to the end of the game
 many times (*rollouts*), every seat in a rollout playing tuned ``balanced``. It

@@ -6,7 +6,7 @@ during play live in ``sc`` (int64), indexed by the ``S_*`` constants; per-seat
 counters live in ``st`` indexed by ``ST_*``. ``-1`` is the empty sentinel in
 every array of indices or colours.
 
-Served here (``docs/rules/unearth.md``, "Set-up", "A turn", "Delver cards"): the
+Served here (``docs/games/unearth.md``, "Set-up", "A turn", "Delver cards"): the
 stone bag and ruin stones, the delver deck (draws and the reshuffle), dice on ruins.
 """
 

@@ -1,4 +1,4 @@
-"""Unearth's table questions (``analyzer odds``, ``analyzer advise``; ``docs/odds.md``):
+"""Unearth's table questions (``analyzer odds``, ``analyzer advise``; ``docs/games/unearth.md``):
 their options and how Unearth answers them. The machinery that reads the state,
 checks the options and builds the commands is :mod:`analyzer.games.table`'s.
 
@@ -29,7 +29,7 @@ from analyzer.games.table import (
 ODDS_HELP = """
 Exact chance to claim a ruin, stones and consolation cards, per player: every
 roll is enumerated (fractions, not samples). Dice with a value are on the ruin;
-dice without one are rolled, in the order given. See docs/odds.md.
+dice without one are rolled, in the order given. See docs/games/unearth.md.
 
 Examples:
 

@@ -1,6 +1,6 @@
 """Everything that is Uruk's: rules data, kernels, players, replay, report tables.
 
-Section map (``docs/rules/uruk.md``):
+Section map (``docs/games/uruk.md``):
 
 - Components, Inventions, epoch costs, Scoring data: :mod:`.rules` (data in ``data/``)
 - Integer codes shared with the kernels: :mod:`.codes`

@@ -1,7 +1,7 @@
 """The actions of a turn (kernels): take a card, make an invention, take
 resources, trade hand cards, place a settlement stone, card actions.
 
-Implements "A turn: three actions" of ``docs/rules/uruk.md``. Each ``can_*``
+Implements "A turn: three actions" of ``docs/games/uruk.md``. Each ``can_*``
 predicate says whether an action is legal; each ``do_*`` carries it out and
 assumes it is. No function here draws random numbers, except that drawing a
 card may rebuild the deck (:func:`analyzer.uruk.cards.reshuffle`).

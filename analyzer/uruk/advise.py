@@ -1,5 +1,5 @@
 """Table advice for Uruk: the choices of one decision ranked (``analyzer advise
---game uruk``; ``docs/rules/uruk.md``, "Table advice").
+--game uruk``; ``docs/games/uruk.md``, "Table advice").
 
 A table state (a TOML file; ``examples/table.toml``, printed by ``--example``)
 says what a player sees at the table: every seat's displayed inventions with

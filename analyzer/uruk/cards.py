@@ -1,7 +1,7 @@
 """Set-up, the deck, the central display and the deck exhausted (kernels).
 
 Implements "Set-up", "Take a card" (drawing, god and disaster cards drawn),
-the display refill of "A turn" and "Deck exhausted" of ``docs/rules/uruk.md``.
+the display refill of "A turn" and "Deck exhausted" of ``docs/games/uruk.md``.
 Only :func:`setup` and :func:`reshuffle` draw random numbers (shuffles).
 """
 

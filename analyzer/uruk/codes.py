@@ -72,7 +72,7 @@ class EpochCost(IntEnum):
 
 
 class Action(IntEnum):
-    """The actions of a turn (docs/rules/uruk.md, "A turn")."""
+    """The actions of a turn (docs/games/uruk.md, "A turn")."""
 
     TAKE_CARD = 0  #: a = display slot 0..2, or 3 for the top of the deck
     MAKE = 1  #: a = invention, b = own slot to replace (-1: a free slot)

@@ -1,6 +1,6 @@
 """Deep advice for Uruk: the choices of a table state's decision ranked by win
 chance and expected final score, from rollouts (``analyzer advise --game uruk
---deep``; ``docs/rules/uruk.md``, "Table advice").
+--deep``; ``docs/games/uruk.md``, "Table advice").
 
 The table state is built into a game as :func:`analyzer.uruk.advise.build`
 does (what it assumes is listed with the answer). Every choice of the decision
@@ -91,7 +91,7 @@ def deep_advice(
         w,
         "table state: no legal choice for the decision (allowed: a state where "
         f"{state.names[p]} can act)",
-        clock=time.process_time,  # CPU seconds (benchmarks/deep_advice_uruk.py)
+        clock=time.process_time,  # CPU seconds (benchmarks/bench_uruk_deep_advice.py)
     )
     rows = []
     for row in played.rows:

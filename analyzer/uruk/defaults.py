@@ -6,7 +6,7 @@ command that produced it and its confirmation; a player count without a table
 takes the row of the nearest smaller count that has one (and the smallest listed
 count below that). ``random`` plays no parameters and ``baseline``'s row is
 frozen in the code (:data:`analyzer.uruk.strategies.BASELINE_PARAMS`): neither
-is in the file. docs/strategies.md lists the rows and how they were made.
+is in the file. docs/games/uruk.md lists the rows and how they were made.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The whole game (kernels): turns, the end, scoring, invariants, result rows.
 
 Implements "A turn" (three actions, the refill, the activation after the turn)
-and "Game end and scoring" of ``docs/rules/uruk.md``, and checks the
+and "Game end and scoring" of ``docs/games/uruk.md``, and checks the
 conservation invariants after every game. Game ``g`` draws only from the stream
 ``rng_seed(state, key0, key1, g)``.
 """

@@ -1,7 +1,7 @@
 """Gods and disasters (kernels): activation, the open auction, the fewest-stones
 bonus, Ischtar, and the secret simultaneous bids against disasters.
 
-Implements "Gods and disasters" of ``docs/rules/uruk.md``. The seats' choices
+Implements "Gods and disasters" of ``docs/games/uruk.md``. The seats' choices
 come from :mod:`analyzer.uruk.strategies` (the random player's draw random
 numbers; nothing else here does, except drawing cards, which may reshuffle).
 """

@@ -405,7 +405,7 @@ def _options(rules, e: dict, rows: list) -> list | dict:
 def replay_events(job, game: int) -> dict:
     """Game ``game`` of ``job`` as the checkable trace (``analyzer replay --game
     uruk --json``; the contract is docs/CONTRACTS.md, "The checkable trace", the
-    events docs/rules/uruk.md, "The trace"): every chance outcome and every choice
+    events docs/games/uruk.md, "The trace"): every chance outcome and every choice
     by name, and the final state the engine reached."""
     from analyzer.uruk.game import check_results, play_raw
     from analyzer.uruk.scoring import PART_NAMES

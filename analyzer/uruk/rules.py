@@ -1,7 +1,7 @@
 """Uruk rules as data: load the deck files, apply overrides, validate, build arrays.
 
 Implements "Components", "Inventions", the epoch costs and "Scoring" of
-``docs/rules/uruk.md``. Every card value lives in ``data/*.toml`` (one file per
+``docs/games/uruk.md``. Every card value lives in ``data/*.toml`` (one file per
 deck); no kernel holds a card value. A designer changes any value with an
 override path (see :func:`load_rules`). Values the rulebook does not give are
 flagged ``assumed = true`` in the data and listed by :func:`assumed_values`.
@@ -52,7 +52,7 @@ EFFECT_FIELDS = {
 }
 N_EPOCHS = 4
 
-#: The readings the rulebook leaves open (``docs/rules/uruk.md``, "Rulings"): each
+#: The readings the rulebook leaves open (``docs/games/uruk.md``, "Rulings"): each
 #: a switch of a scenario's ``[rules]`` or ``--rule NAME=VALUE``. The defaults are
 #: what the engine played before the switches existed.
 RULINGS = (

@@ -111,7 +111,7 @@ EV_GAIN = 27  #: a = colour, b = resources gained from a god
 EV_ROB_REPLACE = 28  #: a = colour taken from the pool by a robbed seat
 EV_STONES_BACK = 29  #: a = replaced invention, b = its stones, to the pool (ruling)
 EV_REMINDER_USED = 30  #: a = Marduk/Nannar card discarded after its half-price stone
-# rows that make the trace checkable on its own (docs/rules/uruk.md, "The trace")
+# rows that make the trace checkable on its own (docs/games/uruk.md, "The trace")
 EV_DEALT = 31  #: a = one level-2 card dealt to the seat's hand
 EV_SETUP_DISCARD = 32  #: a = card drawn from the deck and discarded at set-up
 EV_ACTION = 33  #: the seat's chosen action: a = Action, b, c = its arguments (replay.py)

@@ -1,4 +1,4 @@
-"""Uruk's table question (``analyzer advise --game uruk``; ``docs/rules/uruk.md``,
+"""Uruk's table question (``analyzer advise --game uruk``; ``docs/games/uruk.md``,
 "Table advice"): its options and how Uruk answers it. The machinery that reads the
 state, checks the options and builds the command is :mod:`analyzer.games.table`'s.
 
@@ -16,7 +16,7 @@ ADVISE_HELP = """
 Every choice of one decision of mine (my next action, or my secret bid against
 a disaster), ranked by the tuned balanced player's own evaluation, with my
 score change at once. The table state is a TOML file; --example prints a
-documented one (docs/rules/uruk.md, "Table advice").
+documented one (docs/games/uruk.md, "Table advice").
 
 Examples:
 

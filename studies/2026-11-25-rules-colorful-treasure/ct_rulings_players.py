@@ -1,5 +1,5 @@
 """Colorful Treasure: do the players that read a ruling play it better than the same
-players valuing it as under the default? (``docs/rules/colorful-treasure.md``,
+players valuing it as under the default? (``docs/games/colorful_treasure.md``,
 "Players and memory", ruling ``steal_pairs``.)
 
 Under ``steal_pairs = cards`` a ``greedy``, ``perfect`` or ``hunter`` seat values a

@@ -1,5 +1,5 @@
 """Colorful Treasure with action tiles: how often the sixth colour tile completes the
-gem reward, and how often one turn brings two tiles (``docs/rules/colorful-treasure.md``,
+gem reward, and how often one turn brings two tiles (``docs/games/colorful_treasure.md``,
 "Advanced rules: action tiles", rulings ``tile_timing`` and ``tile_offers``).
 
 Replays each game's trace (the engine's own record of every card taken, steal, tile
