@@ -198,7 +198,7 @@ def test_each_declared_hook_answers_once(run, tmp_path):
         assert status == 200, body
         assert isinstance(json.loads(body), dict)
         answered.append(kind)
-    if serve.supports(name, "advise") and "deep" in serve._params(serve.command("advise", name)):
+    if serve.supports(name, "advise") and serve.deep_offered(name):
         status, text = serve.example(name)
         status, body = serve.answer(name, "advise", {"state": text, "deep": True, "budget": 8,
                                                      "seed": 1})  # fmt: skip
