@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test test-fast lint bench clean
 
 # pip byte-compiles the files it installs one at a time: about half of the set-up's
 # CPU, two fifths of that for the packages' own test suites. compileall does it on
@@ -27,6 +27,11 @@ lint: $(STAMP)
 
 test: lint
 	$(BIN)/python -m pytest
+
+# The inner loop: every test not marked slow (a new test is fast unless marked), every
+# layer covered, in under two minutes on a warm numba cache. make test runs them all.
+test-fast: lint
+	$(BIN)/python -m pytest -m "not slow"
 
 # the speed benchmarks (benchmarks/README.md); figures printed, never asserted
 bench: $(STAMP)

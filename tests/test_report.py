@@ -102,6 +102,33 @@ def test_games_and_seed_options_and_aggregate_only(tmp_path, synthetic):
     assert pd.read_csv(out / "tables" / "seats.csv")["n"].tolist() == [12] * 6
 
 
+def test_run_and_report_options_reach_the_library_calls(tmp_path, capsys, monkeypatch):
+    """``run`` and ``report`` hand their arguments to ``run_and_report`` and
+    ``rebuild_report`` as they are (the calls patched: nothing is played; the real
+    runs are ``test_run_then_report`` and the others)."""
+    from unittest import mock
+
+    import analyzer.report as library
+    from analyzer.report import ReportResult
+
+    info = {"cells": [], "seconds": 0.5, "seed": 9, "findings": {}}
+    done = ReportResult(directory=tmp_path / "r", files=["report.pdf"], info=info)
+    run, rebuild = mock.Mock(return_value=done), mock.Mock(return_value=done)
+    monkeypatch.setattr(library, "run_and_report", run)
+    monkeypatch.setattr(library, "rebuild_report", rebuild)
+    src, out = tmp_path / "tiny.toml", tmp_path / "r"
+    args = ["run", str(src), "--out", str(out), "--games", "12", "--seed", "9"]
+    assert run_cli([*args, "--workers", "3", "--quiet"]) == 0
+    assert run.call_args.args == (src, out)
+    assert run.call_args.kwargs == {"games": 12, "seed": 9, "workers": 3, "progress": False}
+    assert run_cli(["run", str(src)]) == 0  # the defaults, and the summary printed
+    assert run.call_args.args == (src, None)
+    assert run.call_args.kwargs == {"games": None, "seed": None, "workers": None, "progress": True}
+    assert "seed 9" in capsys.readouterr().out
+    assert run_cli(["report", str(out)]) == 0
+    assert rebuild.call_args.args == (out,) and rebuild.call_args.kwargs == {}
+
+
 def test_invalid_scenario_writes_nothing(tmp_path, capsys, synthetic):
     src = tmp_path / "bad.toml"
     src.write_text(SCENARIO.replace('strategies = "random"', 'strategies = "nope"'))

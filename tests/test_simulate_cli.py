@@ -178,3 +178,86 @@ def test_the_batch_size_of_a_run_that_names_none():
             assert run_batch_size(None, game, cells) == default
             assert run_batch_size(5000, game, cells) == 5000
             assert run_batch_size(7, game, cells) == 7
+
+
+# --------------------------------------------------------------------------- wiring
+
+
+def _simulation(**asked):
+    """A :class:`~analyzer.runs.simulate.Simulation` of no games, for the printing."""
+    from analyzer.runs.runner import RunResult
+    from analyzer.runs.simulate import Simulation
+
+    result = RunResult({}, pd.DataFrame(), 0, 0, 0.5, 0.0, "games", None)
+    table = pd.DataFrame(
+        columns=[
+            "by",
+            "group",
+            "n",
+            "win_rate",
+            "win_low",
+            "win_high",
+            "mean_score",
+            "score_low",
+            "score_high",
+        ]  # fmt: skip
+    )
+    return Simulation(result, table, asked["players"], (), 5, "english", "1", None)
+
+
+def test_every_option_reaches_the_library_call(capsys, tmp_path, monkeypatch):
+    """The command parses its options and hands them to ``simulate_games`` as they
+    are (the call patched: no game is played; the real runs are the tests above)."""
+    from unittest import mock
+
+    from analyzer.runs import simulate as library
+
+    fake = mock.Mock(side_effect=lambda players, *a, **k: _simulation(players=players))
+    monkeypatch.setattr(library, "simulate_games", fake)
+    out, ckpt = tmp_path / "t.parquet", tmp_path / "ck"
+    code, printed, err = simulate(
+        capsys,
+        *("--game", "colorful_treasure", "--players", "3", "--strategy", "random"),
+        *("--strategy", "greedy,random", "--games", "123", "--seed", "5"),
+        *("--rule", "memory=perfect", "--rule", "tiles=true", "--rule", "rounds=-2"),
+        *("--out", str(out), "--workers", "2", "--scheduler", "tcp://10.0.0.5:8786"),
+        *("--precision", "0.01", "--max-games", "500", "--checkpoint", str(ckpt)),
+        *("--resume", "--batch-size", "50", "--quiet", "--no-luck", "--edition", "english"),
+    )
+    assert code == 0, err
+    assert fake.call_args.args == (3, ["random", "greedy,random"], 123, 5)
+    assert fake.call_args.kwargs == {
+        "game": "colorful_treasure",
+        "edition": "english",
+        "rulings": {"memory": "perfect", "tiles": True, "rounds": -2},
+        "out": out,
+        "batch_size": 50,
+        "workers": 2,
+        "scheduler": "tcp://10.0.0.5:8786",
+        "checkpoint_dir": ckpt,
+        "resume": True,
+        "precision": 0.01,
+        "max_games": 500,
+        "progress": False,
+        "luck": False,
+    }
+    assert "games: 0" in printed
+    # the defaults the command passes when nothing is said
+    code, _, err = simulate(capsys)
+    assert code == 0, err
+    assert fake.call_args.args == (4, [], 10000, None)
+    assert fake.call_args.kwargs == {
+        "game": "unearth",
+        "edition": None,
+        "rulings": {},
+        "out": None,
+        "batch_size": None,
+        "workers": None,
+        "scheduler": None,
+        "checkpoint_dir": None,
+        "resume": False,
+        "precision": None,
+        "max_games": None,
+        "progress": True,
+        "luck": None,
+    }
