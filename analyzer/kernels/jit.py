@@ -31,7 +31,11 @@ and later; set here through ``numba.config``, ahead of any the user named).
 
 **numba's API.** This module and :mod:`analyzer.kernels.kernel_view` use numba's
 documented API (``numba.njit`` and its options, ``numba.config``, the cache
-locators, ``numba.extending``, ``numba.types``), except four hooks into numba's
+locators, ``numba.extending``, ``numba.types``, and ``cgutils.create_struct_proxy``
+as numba's extension docs use it). Views also type their fields through
+``numba.extending.infer_getattr`` with its template base class
+(``numba.core.typing.templates.AttributeTemplate``, as numba's own
+``make_attribute_wrapper`` does). The rest are four hooks into numba's
 internals, listed in :data:`INTERNAL_HOOKS` with what each gives and what is lost
 without it. None of them changes what a kernel computes. They are switched on
 only for the numba releases they were written against (:data:`INTERNALS_TESTED`)
