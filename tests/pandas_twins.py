@@ -13,11 +13,11 @@ the package imports this module.
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from analyzer.colorful_treasure.tables import REWARDS
-from analyzer.tables.partial import INDEX, MOMENTS, Part, combine, empty_partial
+from analyzer.tables.groupby import counts_by_pandas, moments_by_pandas, stacked_by_pandas
+from analyzer.tables.partial import MOMENTS, Part, combine
 from analyzer.tables.reducer import (
     ADJUSTED,
     CORE,
@@ -28,58 +28,12 @@ from analyzer.tables.reducer import (
 )
 from analyzer.unearth.tables import CLAIM_COUNTS, PER_CARD
 
-
-def moments_pandas(
-    df: pd.DataFrame, group: str, keys: list[str], metrics: list[str]
-) -> pd.DataFrame:
-    """:func:`analyzer.tables.groupby.moments` with pandas' groupby."""
-    if df.empty or not metrics:
-        return empty_partial()
-    vals = df[metrics].astype("float64")
-    by = [df["cell"].astype("int64")] + [
-        df[k].astype(str) if isinstance(df[k].dtype, pd.CategoricalDtype) else df[k] for k in keys
-    ]
-    grouped = vals.groupby(by, sort=True)
-    s = grouped.sum()
-    ss = (vals * vals).groupby(by, sort=True).sum()
-    n = grouped.count()
-    s.columns.name = ss.columns.name = n.columns.name = "metric"
-    out = pd.DataFrame({"n": n.stack(), "sum": s.stack(), "sumsq": ss.stack()})
-    keys_frame = out.index.to_frame(index=False)
-    if keys:
-        key = keys_frame[keys].astype(str).agg("|".join, axis=1)
-    else:
-        key = pd.Series("", index=keys_frame.index)
-    idx = pd.MultiIndex.from_arrays(
-        [
-            keys_frame["cell"].to_numpy(),
-            np.full(len(keys_frame), group, object),
-            key.to_numpy(),
-            keys_frame["metric"].to_numpy(),
-        ],
-        names=INDEX,
-    )
-    out.index = idx
-    return out.astype("float64")
-
-
-def counts_pandas(df: pd.DataFrame, group: str, keys: list[str]) -> pd.DataFrame:
-    """:func:`analyzer.tables.groupby.counts` with pandas' groupby."""
-    if df.empty:
-        return empty_partial()
-    one = df[["cell", *keys]].assign(count=1.0)
-    return moments_pandas(one, group, keys, ["count"])
-
-
-def stacked_pandas(df: pd.DataFrame, group: str, blocks: list, metrics: list[str]):
-    """:func:`analyzer.tables.groupby.stacked` with pandas: the blocks concatenated, then
-    :func:`moments_pandas`."""
-    frames = []
-    for key, rows, sub in blocks:
-        part = df.iloc[np.asarray(rows, np.int64)][["cell", *metrics]].assign(key=key)
-        frames.append(part if sub is None else part.assign(sub=np.asarray(sub, np.int64)))
-    keys = ["key"] if blocks[0][2] is None else ["key", "sub"]
-    return moments_pandas(pd.concat(frames, ignore_index=True), group, keys, metrics)
+#: pandas' own groupby, which the package keeps as the fallback for the keys and values
+#: its codes do not take: the plain twins of moments, counts and stacked are those
+#: functions themselves (one copy, not two)
+moments_pandas = moments_by_pandas
+counts_pandas = counts_by_pandas
+stacked_pandas = stacked_by_pandas
 
 
 def group_rows_pandas(agg: pd.DataFrame, group: str) -> pd.DataFrame:
