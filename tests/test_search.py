@@ -90,6 +90,7 @@ def test_width_one_plays_exactly_as_balanced():
     assert (a["game_turns"].to_numpy() == b["game_turns"].to_numpy()).all()
 
 
+@pytest.mark.slow
 def test_search_changes_play_and_keeps_invariants():
     """With a budget the search does decide (some game differs from balanced's),
     and every game ends with the engine's invariants holding (games_frame raises
@@ -101,6 +102,7 @@ def test_search_changes_play_and_keeps_invariants():
     assert set(a["strategy"].astype(str)) == {"search", "balanced"}
 
 
+@pytest.mark.slow
 def test_same_games_for_any_batch_split():
     sp = {"search": {"budget": 16, "width": 3}}
     whole = simulate(3, ["balanced", "search", "baseline"], 6, seed=9, strategy_params=sp)
