@@ -158,6 +158,7 @@ def test_a_planted_bias_is_caught(fair, plant):
     assert abs(_z(fair[2][:, kind, 1])) < 4
 
 
+@pytest.mark.slow
 def test_plain_and_adjusted_estimates_agree(fair):
     res, wins, luck = fair
     seat0 = slice(0, None, 2)

@@ -254,6 +254,7 @@ def test_bad_search_settings():
         simulate(2, ["search", "balanced"], 1, seed=1, strategy_params={"search": {"depth": 2}})
 
 
+@pytest.mark.slow
 def test_deep_advice_on_the_example(tmp_path):
     from analyzer.unearth import advise as lib
     from analyzer.unearth import deep
@@ -281,6 +282,7 @@ def test_deep_advice_on_the_example(tmp_path):
         deep.deep_advice(table, raw, RULES, budget=0, seed=1)
 
 
+@pytest.mark.slow
 def test_advise_deep_via_cli(tmp_path, capsys):
     from analyzer.cli import run_cli
     from analyzer.unearth import advise as lib
@@ -306,6 +308,7 @@ def test_advise_deep_via_cli(tmp_path, capsys):
     assert err.startswith("analyzer: error: --players") and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_rollouts_leave_the_game_untouched():
     """A search that always keeps balanced's choice (z infinite) but plays its
     rollouts gives exactly balanced's games, claims log included: nothing of a

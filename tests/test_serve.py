@@ -79,6 +79,7 @@ def test_odds_flags_lists_and_dashed_names(client):
     assert r.status_code == 200 and r.text == done.stdout
 
 
+@pytest.mark.slow
 def test_advise_takes_the_example_state_as_text(client, tmp_path):
     example = client.get("/api/unearth/example")
     assert example.status_code == 200
@@ -239,6 +240,7 @@ _VALUES = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=80,
     deadline=None,
