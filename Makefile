@@ -10,8 +10,7 @@ STAMP  := $(VENV)/.installed
 # pip byte-compiles the files it installs one at a time: about half of the set-up's
 # CPU, two fifths of that for the packages' own test suites. compileall does it on
 # every core instead, those test suites left out (nothing imports them; Python
-# compiles a module that has no bytecode when it imports it). BENCHMARKS.md, "make
-# demo and the report phase".
+# compiles a module that has no bytecode when it imports it). studies/2026-11-25-make-demo-and-report-phase.md.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -23,8 +22,8 @@ demo: $(STAMP)
 	$(BIN)/analyzer run scenarios/default.toml
 
 lint: $(STAMP)
-	$(BIN)/ruff check analyzer tests benchmarks
-	$(BIN)/ruff format --check analyzer tests benchmarks
+	$(BIN)/ruff check analyzer tests benchmarks tools studies examples
+	$(BIN)/ruff format --check analyzer tests benchmarks tools studies examples
 
 test: lint
 	$(BIN)/python -m pytest
@@ -34,9 +33,14 @@ test: lint
 test-fast: lint
 	$(BIN)/python -m pytest -m "not slow"
 
+# the speed benchmarks (benchmarks/README.md); figures printed, never asserted
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_odds.py
 	$(BIN)/python benchmarks/bench_engine.py
+	$(BIN)/python benchmarks/bench_colorful_treasure.py
+	$(BIN)/python benchmarks/bench_uruk.py
+	$(BIN)/python benchmarks/bench_user_path.py
+	$(BIN)/python benchmarks/bench_odds.py --naive-runs 1
+	$(BIN)/python benchmarks/bench_odds_startup.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

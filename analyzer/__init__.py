@@ -11,7 +11,8 @@ The package is split so that every game reuses everything but its own folder:
   registers itself; nothing outside that folder imports it.
 
 The Python API: :func:`simulate` and :func:`run` return pandas tables;
-:func:`available_games` lists the games.
+:func:`odds` and :func:`advise` answer a player at the table (as ``analyzer odds``
+and ``analyzer advise`` do); :func:`available_games` lists the games.
 """
 
 from analyzer import _compat
@@ -121,6 +122,33 @@ def run(scenario, *, games: int | None = None, seed: int | None = None, **option
     return run_scenario(sc, **options)
 
 
+def odds(game: str, state=None, **question):
+    """Exact odds at the table: what ``analyzer odds --game GAME`` answers.
+
+    ``state`` is the table state of a game whose odds read one (TOML text, a path
+    or a dict: Colorful Treasure's); ``question`` the command's options by their
+    Python names (``analyzer.odds("unearth", claim=13, dice="blue:d6=5,red:d8")``).
+    Returns an :class:`analyzer.games.table.Answer`: ``.value`` the game's result,
+    ``.to_json()`` the JSON text ``--json`` prints, ``.text()`` the terminal's
+    tables. Bad input raises :class:`analyzer.core.errors.InputError` naming the
+    parameter."""
+    from analyzer.games.table import odds as ask_odds
+
+    return ask_odds(game, state, **question)
+
+
+def advise(game: str, state, *, deep: bool = False, budget=None, seed=None, **options):
+    """One decision's choices at the table ranked: what ``analyzer advise --game
+    GAME STATE`` answers. ``state``: TOML text, a path or a dict (``analyzer advise
+    --example`` prints one); ``deep``: by win chance from ``budget`` rollouts of the
+    whole game seeded by ``seed``; ``options`` the command's other options by their
+    Python names (``goal="stone"``, ``players="red,yellow"``). Returns an
+    :class:`analyzer.games.table.Answer` as :func:`odds` does."""
+    from analyzer.games.table import advise as ask_advise
+
+    return ask_advise(game, state, deep=deep, budget=budget, seed=seed, **options)
+
+
 def available_games() -> tuple[str, ...]:
     """Names of the registered games (see :mod:`analyzer.games`)."""
     from analyzer.games import available_games as names
@@ -128,4 +156,4 @@ def available_games() -> tuple[str, ...]:
     return names()
 
 
-__all__ = ["__version__", "available_games", "run", "simulate"]
+__all__ = ["__version__", "advise", "available_games", "odds", "run", "simulate"]

@@ -1,6 +1,6 @@
 """Slow, obviously correct twins of the kernels, written from the rules alone.
 
-Each function here restates a rule of ``docs/rules/unearth.md`` in plain
+Each function here restates a rule of ``docs/games/unearth.md`` in plain
 Python with no attempt at speed; tests compare kernels against them.
 """
 
@@ -304,7 +304,7 @@ def naive_formula_ok(formula, ring, colours):
 
 
 def naive_score(rules, held_ids, stones, tokens, named_ids):
-    """Final score of one player, part by part, from ``docs/rules/unearth.md``, "Scoring".
+    """Final score of one player, part by part, from ``docs/games/unearth.md``, "Scoring".
 
     ``rules``: an :class:`analyzer.unearth.rules.Rules` (its data dicts and rulings
     are read, never its kernel tables); ``held_ids``: card ids of every ruin and
@@ -485,7 +485,7 @@ def naive_ring_closeness(stones, centres):
 
 
 # --------------------------------------------------------------------------- Colorful Treasure
-# Twins of the players' decisions of docs/rules/colorful-treasure.md ("Players and
+# Twins of the players' decisions of docs/games/colorful_treasure.md ("Players and
 # memory"), written the long way: what a seat knows is recounted from every card's
 # memory, candidate reveals are listed and scored one by one, and values are exact
 # fractions. ``s`` is a State (numpy arrays), ``t`` the rules' Tables.

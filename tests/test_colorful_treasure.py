@@ -1,6 +1,6 @@
 """Colorful Treasure: rules data, whole games, invariants, seeding, memory, named rules.
 
-Sections of ``docs/rules/colorful-treasure.md`` are named in each test. Exact
+Sections of ``docs/games/colorful_treasure.md`` are named in each test. Exact
 small cases are in ``test_colorful_treasure_exact.py``, golden replays in
 ``test_colorful_treasure_golden.py``.
 """

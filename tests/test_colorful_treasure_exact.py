@@ -1,4 +1,4 @@
-"""Exact small cases (``docs/rules/colorful-treasure.md``, "Exact checks").
+"""Exact small cases (``docs/games/colorful_treasure.md``, "Exact checks").
 
 Chances of a fresh grid are computed exactly by enumeration with fractions
 (:mod:`analyzer.colorful_treasure.exact`) and the engine's frequencies, under a

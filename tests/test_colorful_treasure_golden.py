@@ -12,7 +12,6 @@ simulated behaviour changed), regenerate and review the diff:
 
 from __future__ import annotations
 
-import difflib
 import sys
 from pathlib import Path
 
@@ -21,8 +20,10 @@ import pytest
 from analyzer.colorful_treasure.game import make_job
 from analyzer.colorful_treasure.replay import replay_game
 from analyzer.colorful_treasure.rules import load_rules
+from tests import replays
+from tests.replays import GOLDEN_DIR
 
-GOLDEN_DIR = Path(__file__).parent / "golden"
+REGENERATE = ".venv/bin/python -m tests.test_colorful_treasure_golden --regenerate"
 
 #: (name, players, strategies, seed, game, rulings)
 GOLDEN = (
@@ -54,17 +55,7 @@ def path_of(name: str) -> Path:
 
 @pytest.mark.parametrize("name", [g[0] for g in GOLDEN])
 def test_golden_replay_matches_recording(name):
-    path = path_of(name)
-    assert path.exists(), (
-        f"missing {path}: python -m tests.test_colorful_treasure_golden --regenerate"
-    )
-    expected = path.read_text("utf-8").splitlines()
-    actual = render(name).splitlines()
-    if actual != expected:
-        diff = list(
-            difflib.unified_diff(expected, actual, "recorded", "replayed", n=2, lineterm="")
-        )
-        pytest.fail("replay differs from the recording:\n" + "\n".join(diff[:40]), pytrace=False)
+    replays.assert_recording(path_of(name), render(name), REGENERATE)
 
 
 def test_replay_covers_a_whole_game():
@@ -87,10 +78,7 @@ def test_the_replay_command_path_uses_the_game():
 
 
 def regenerate() -> None:
-    GOLDEN_DIR.mkdir(exist_ok=True)
-    for name, *_ in GOLDEN:
-        path_of(name).write_text(render(name), "utf-8")
-        print(f"wrote {path_of(name)}")
+    replays.write_recordings((path_of(name), render(name)) for name, *_ in GOLDEN)
 
 
 if __name__ == "__main__":

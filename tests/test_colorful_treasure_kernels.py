@@ -1,6 +1,6 @@
 """Colorful Treasure's fast kernels against slow twins: bit masks, what a seat
 knows, the values of cards by class, and the players' decisions
-(``docs/rules/colorful-treasure.md``, "Players and memory").
+(``docs/games/colorful_treasure.md``, "Players and memory").
 
 Mid-game states come from whole games stopped after ``T`` turns (the turn cap
 ``components.max_turns`` set to ``T``: the game is the same up to there). The

@@ -1,5 +1,5 @@
 """Colorful Treasure's rulings on the action tiles and the steal pairs
-(``docs/rules/colorful-treasure.md``, "A turn" and "Advanced rules: action
+(``docs/games/colorful_treasure.md``, "A turn" and "Advanced rules: action
 tiles"): ``tile_timing``, ``tile_offers``, ``steal_pairs``. Each value on a forced
 state, the players' reading of ``steal_pairs``, and whole games under every value.
 

@@ -1,4 +1,4 @@
-"""Colorful Treasure's action tiles (``docs/rules/colorful-treasure.md``, "Advanced
+"""Colorful Treasure's action tiles (``docs/games/colorful_treasure.md``, "Advanced
 rules: action tiles"): each effect on a forced game, the legality of whole games,
 conservation, determinism, and that a game without tiles is untouched.
 

@@ -1,6 +1,6 @@
 """An independent checker of Colorful Treasure's checkable trace (``analyzer replay --json``).
 
-A plain Python twin of the rules of ``docs/rules/colorful-treasure.md``: it
+A plain Python twin of the rules of ``docs/games/colorful_treasure.md``: it
 imports nothing of ``analyzer`` and reads only the game's data files (with
 ``tomllib``) and one trace (the JSON object, parsed). It plays the game again
 from the trace's events alone, event by event, and fails (:class:`TraceError`,
@@ -11,10 +11,10 @@ naming the event) unless
   and otherwise one of that wonder's cards not yet seen anywhere (the hidden
   layout is never given: each column is a uniform shuffle, so this is all the
   set-up allows);
-- every choice is legal, and the options the trace lists are exactly the ones
-  the rules offer: the places to reveal or peek, to stop revealing, the kind to
-  take (or nothing, ruling ``take``), a steal's victim and item (truce, guarded),
-  the tile of an offer, using a tile;
+- every choice is legal, and lists the options it was made among, exactly the
+  ones the rules offer: the places to reveal or peek, to stop revealing, the kind
+  to take (or nothing, ruling ``take``), a steal's victim and item (truce,
+  guarded), the tile of an offer, using a tile (``[true, false]``);
 - every effect the rules fix is there, exactly, in order, and nothing else: the
   cards taken (all face-up cards of the kind, or every key and chest), the
   plastic diamonds, the cards turned back, the pairs (and the cards they spend
@@ -200,6 +200,8 @@ class Checker:
         want_seat = self.seat if seat is None else seat
         if ev.get("turn") != self.turn or ev.get("seat") != want_seat:
             self.fail(f"expected turn {self.turn}, seat {want_seat}")
+        if kind == "choice" and "options" not in ev:
+            self.fail(f"a {type_!r} choice without the options it was made among")
         self.i += 1
         return ev
 
@@ -334,6 +336,7 @@ class Checker:
         ev = self.expect("choice", "use_tile")
         self.same(ev["tile"], self.tw.tiles[i]["tile"], "the tile it may use")
         self.same(ev["effect"], self.tw.tiles[i]["effect"], "the tile's effect")
+        self.same(ev["options"], [True, False], "use the tile now or not")
         if ev["used"]:
             self.use(i)
         return bool(ev["used"])
@@ -728,18 +731,9 @@ LINE_UPS = (
 
 def make_trace(players: int, strategies: str, seed: int, index: int, rulings: dict) -> dict:
     """Game ``index`` of seed ``seed`` as ``analyzer replay --json`` prints it, parsed."""
-    from analyzer.cli.replay import replay_text
+    from tests.replays import trace_of
 
-    text = replay_text(
-        players,
-        [strategies],
-        seed,
-        index,
-        game="colorful_treasure",
-        rulings=dict(rulings),
-        as_json=True,
-    )
-    return json.loads(text)
+    return trace_of("colorful_treasure", players, strategies, seed, index, rulings)
 
 
 @pytest.fixture(scope="module")
@@ -983,3 +977,20 @@ def test_a_peek_the_tile_does_not_allow_is_caught(data):
     places = [f"{w['id']}/{r}" for w in st["wonders"] for r in range(st["rows"])]
     e["place"] = next(p for p in places if p not in e["options"])  # emptied, or not allowed
     _fails(tr, data, "peeks at a place")
+
+
+def test_every_choice_lists_its_options(data):
+    """A choice without ``options`` is caught: the tile choice (``use_tile``, whose
+    options were missing from the trace before) and the others."""
+    tr = next(
+        t
+        for t in (make_trace(4, "random", 7, g, {"tiles": "a"}) for g in range(20))
+        if any(e["type"] == "use_tile" for e in t["events"])
+    )
+    for typ in ("use_tile", "reveal", "take_kind"):
+        bad = copy.deepcopy(tr)
+        del bad["events"][_find(bad, lambda e, t=typ: e["type"] == t)]["options"]
+        _fails(bad, data, "without the options")
+    bad = copy.deepcopy(tr)
+    bad["events"][_find(bad, lambda e: e["type"] == "use_tile")]["options"] = [True]
+    _fails(bad, data, "use the tile now or not")

@@ -186,7 +186,7 @@ def test_rollouts_never_read_what_the_seat_cannot_see(n, game, turns):
     k1, w1 = rank(s, n, p)
     k2, w2 = rank(h, n, p)
     assert k1 == k2 > 1
-    assert (w1.cand_a[:k1] == w2.cand_a[:k2]).all() and (w1.cand_b[:k1] == w2.cand_b[:k2]).all()
+    assert (w1.cand[:k1, 0] == w2.cand[:k2, 0]).all() and (w1.cand[:k1, 1] == w2.cand[:k2, 1]).all()
     assert (w1.wins_by[:k1] == w2.wins_by[:k2]).all()
     assert (w1.score[:k1] == w2.score[:k2]).all()
     # control: what the seat remembers is something it knows: with it forgotten,
@@ -324,7 +324,7 @@ def test_list_reveals_matches_its_slow_twin(n, game, turns):
     w = search.new_search(T, n)
     m = search.list_reveals(_v(s), TV, _w(w), p, n, 0)
     a0, b0, kf = first_slots(_v(_copy(s)), TV, p, n, 2)
-    assert (w.cand_a[0], w.cand_b[0]) == (a0, b0)
+    assert (w.cand[0, 0], w.cand[0, 1]) == (a0, b0)
     unk = int(s.sc[S_GRID_CARDS]) & ~remembered(s, p)
     slots = bits(kf) + [
         -1 - wd for wd in range(T.n_wonders) if any((unk >> c) & 1 for c in column(wd))
@@ -337,9 +337,9 @@ def test_list_reveals_matches_its_slow_twin(n, game, turns):
             if {a, b} == {a0, b0} and (a != b or a0 == b0):
                 continue
             pairs.append((a, b, float(ev_two_plain(_v(_copy(s)), TV, p, n, a, b, unk))))
-    want = sorted(pairs, key=lambda x: -x[2])[: w.cand_a.shape[0] - 1]
+    want = sorted(pairs, key=lambda x: -x[2])[: w.cand.shape[0] - 1]
     assert m == len(want) + 1 > 2
-    got = [(int(w.cand_a[i]), int(w.cand_b[i]), float(w.cand_h[i])) for i in range(1, m)]
+    got = [(int(w.cand[i, 0]), int(w.cand[i, 1]), float(w.cand_h[i])) for i in range(1, m)]
     assert [x[2] for x in got] == pytest.approx([x[2] for x in want], abs=1e-9)
     assert {(a, b) for a, b, _ in got} == {(a, b) for a, b, _ in want}
 
@@ -358,7 +358,7 @@ def test_list_steals_matches_its_slow_twin():
         w = search.new_search(T, 3)
         m = search.list_steals(_v(s), TV, _w(w), p, 3, 0)
         v0, c0 = choose_steal(_v(_copy(s)), TV, p, 3)
-        assert (w.cand_a[0], w.cand_b[0]) == (v0, c0)
+        assert (w.cand[0, 0], w.cand[0, 1]) == (v0, c0)
         kinds = set()
         for v in range(3):
             if v == p:
@@ -372,12 +372,12 @@ def test_list_steals_matches_its_slow_twin():
         def kind(v, c):
             return (v, -1 if c < 0 else int(min(T.card_key[c], T.n_colours + 1)))
 
-        got = [kind(int(w.cand_a[i]), int(w.cand_b[i])) for i in range(m)]
+        got = [kind(int(w.cand[i, 0]), int(w.cand[i, 1])) for i in range(m)]
         assert len(set(got)) == len(got)
         assert set(got) == kinds
         for i in range(m):
-            c = int(w.cand_b[i])
-            assert c < 0 or s.owner[c] == w.cand_a[i]
+            c = int(w.cand[i, 1])
+            assert c < 0 or s.owner[c] == w.cand[i, 0]
         found += 1
         if found >= 5:
             break

@@ -27,7 +27,7 @@ def test_check_budget():
     assert deep.check_budget(None, 500, 1, 1000) == 500
     assert deep.check_budget(7, 500, 1, 1000) == 7
     for bad in (0, 1001, 2.0, True, "5"):
-        with pytest.raises(InputError, match=r"--budget: bad value .*an integer from 1 to 1,000"):
+        with pytest.raises(InputError, match=r"^budget: bad value .*an integer from 1 to 1,000"):
             deep.check_budget(bad, 500, 1, 1000)
 
 

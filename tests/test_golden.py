@@ -13,16 +13,14 @@ behaviour changed), regenerate the recordings on purpose and review the diff:
 
 from __future__ import annotations
 
-import difflib
 import sys
-from pathlib import Path
 
 import pytest
 
 from analyzer.unearth.game import make_job
 from analyzer.unearth.replay import replay_game
-
-GOLDEN_DIR = Path(__file__).parent / "golden"
+from tests import replays
+from tests.replays import GOLDEN_DIR
 
 #: (name, players, strategies, seed, game)
 GOLDEN = (
@@ -31,7 +29,7 @@ GOLDEN = (
     ("4p_mixed", 4, "random,claimer,collector,balanced", 20240603, 2),
 )
 
-CONTEXT_LINES = 30  #: diff lines shown in a failure message
+REGENERATE = ".venv/bin/python -m tests.test_golden --regenerate"
 
 
 def render(name: str) -> str:
@@ -42,32 +40,12 @@ def render(name: str) -> str:
 
 def first_difference(expected: str, actual: str) -> str:
     """A message naming the first differing line and showing the start of the diff."""
-    exp = expected.splitlines()
-    act = actual.splitlines()
-    line = next(
-        (i for i, (a, b) in enumerate(zip(exp, act, strict=False)) if a != b),
-        min(len(exp), len(act)),
-    )
-    diff = list(difflib.unified_diff(exp, act, "recorded", "replayed", n=2, lineterm=""))
-    shown = "\n".join(diff[:CONTEXT_LINES])
-    more = ""
-    if len(diff) > CONTEXT_LINES:
-        more = f"\n... ({len(diff) - CONTEXT_LINES} more diff lines)"
-    return (
-        f"replay differs from the recording from line {line + 1} "
-        f"({len(exp)} recorded lines, {len(act)} replayed):\n{shown}{more}\n"
-        "If the change is deliberate: .venv/bin/python -m tests.test_golden --regenerate"
-    )
+    return replays.first_difference(expected, actual, REGENERATE)
 
 
 @pytest.mark.parametrize("name", [g[0] for g in GOLDEN])
 def test_golden_replay_matches_recording(name):
-    path = GOLDEN_DIR / f"{name}.txt"
-    assert path.exists(), f"missing recording {path}; run: python -m tests.test_golden --regenerate"
-    expected = path.read_text("utf-8")
-    actual = render(name)
-    if actual != expected:
-        pytest.fail(first_difference(expected, actual), pytrace=False)
+    replays.assert_recording(GOLDEN_DIR / f"{name}.txt", render(name), REGENERATE)
 
 
 def test_replay_is_deterministic_and_covers_the_whole_game():
@@ -90,17 +68,7 @@ def test_first_difference_names_the_line_and_shows_it():
 
 def regenerate() -> None:
     """Write every recording anew (atomically)."""
-    import os
-    import tempfile
-
-    GOLDEN_DIR.mkdir(exist_ok=True)
-    for name, *_ in GOLDEN:
-        path = GOLDEN_DIR / f"{name}.txt"
-        fd, tmp = tempfile.mkstemp(dir=GOLDEN_DIR, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(render(name))
-        os.replace(tmp, path)
-        print(f"wrote {path}")
+    replays.write_recordings((GOLDEN_DIR / f"{name}.txt", render(name)) for name, *_ in GOLDEN)
 
 
 if __name__ == "__main__":

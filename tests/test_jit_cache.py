@@ -59,11 +59,11 @@ def test_kernels_of_the_package_are_cached_under_their_key():
     from analyzer.unearth import rolls
 
     fn = rolls.roll_die.py_func
-    locator = jit._KernelCacheLocator.from_function(fn, rolls.__file__)
+    locator = jit.KernelCacheLocator.from_function(fn, rolls.__file__)
     key = jit.source_key(jit.Path(rolls.__file__).resolve())
     assert locator.get_cache_path().startswith(f"{jit.CACHE_DIR}/{key}/")
     # a kernel defined outside the package (a test's) is left to numba's locators
-    assert jit._KernelCacheLocator.from_function(fn, __file__) is None
+    assert jit.KernelCacheLocator.from_function(fn, __file__) is None
 
 
 @pytest.mark.slow
@@ -98,8 +98,43 @@ def test_the_cache_entry_is_named_by_the_sources_not_the_checkout():
     from analyzer.unearth import rolls
 
     fn = rolls.roll_die.py_func
-    locator = jit._KernelCacheLocator.from_function(fn, rolls.__file__)
+    locator = jit.KernelCacheLocator.from_function(fn, rolls.__file__)
     key = jit.source_key(jit.Path(rolls.__file__).resolve())
     assert locator.get_cache_path() == f"{jit.CACHE_DIR}/{key}/analyzer_unearth"
     assert locator.get_source_stamp() == key
     assert str(jit._ROOT) not in locator.get_cache_path()
+
+
+def test_numba_is_told_of_the_locator_through_its_documented_setting():
+    # NUMBA_CACHE_LOCATOR_CLASSES (numba's docs): ours first, then numba's own in
+    # numba's order, or the user's own list, kept after ours
+    import numba
+
+    ours = "analyzer.kernels.jit.KernelCacheLocator"
+    assert numba.config.CACHE_LOCATOR_CLASSES.split(",") == [ours, *jit.NUMBA_LOCATORS]
+    assert jit.locator_classes("") == ",".join([ours, *jit.NUMBA_LOCATORS])
+    assert jit.locator_classes(" InTreeCacheLocator ,my.Locator") == (
+        f"{ours},InTreeCacheLocator,my.Locator"
+    )
+    assert jit.locator_classes(f"{ours},ZipCacheLocator") == f"{ours},ZipCacheLocator"
+
+
+def test_a_compiled_kernel_is_saved_under_its_sources_key(tmp_path):
+    # numba itself picks the locator: a kernel compiled in a child with an empty
+    # cache is written below CACHE_DIR/<its module's key>/analyzer_kernels
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import numpy as np\nfrom analyzer.kernels.rng import rng_next\n"
+        "print(rng_next(np.ones(4, np.uint64)))"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    env.pop("NUMBA_DISABLE_JIT", None)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    key = jit.source_key((jit._ROOT / "kernels" / "rng.py").resolve())
+    saved = {p.name for p in (tmp_path / key / "analyzer_kernels").iterdir()}
+    assert any(name.startswith("rng.rng_next-") and name.endswith(".nbi") for name in saved)
+    assert any(name.startswith("rng.rng_next-") and name.endswith(".nbc") for name in saved)

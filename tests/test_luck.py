@@ -416,3 +416,63 @@ def test_the_luck_writer_refuses_a_folder_and_leaves_nothing(tmp_path):
     with pytest.raises(EnvironmentFailure, match="is a directory"):
         luck_fit.write([1.0] * 5, "cmd", path=tmp_path / "luck_value.toml")
     assert [p.name for p in tmp_path.iterdir()] == ["luck_value.toml"]
+
+
+def test_the_shared_luck_fit_plays_and_writes_what_a_game_declares(tmp_path):
+    """:class:`analyzer.games.luck_fit.LuckFit`: one training run per player count
+    (seed: the training seed plus the count), the search from the shipped row to
+    the residual's minimum, the command's defaults and line, the file read back."""
+    from analyzer.games.luck_fit import LuckFit
+
+    played = []
+    rng = np.random.default_rng(3)
+
+    def play(players, games, seed):
+        played.append((players, games, seed))
+        score = rng.normal(size=games * players)
+        win = (score > 0).astype(float)
+
+        def run(par):  # the score terms explain the score exactly at par = [2]
+            return score, win, np.column_stack([np.zeros_like(win), score * par[0] / 2])
+
+        return run
+
+    fit = LuckFit("analyzer.uruk", ("a",), lambda: np.array([1.0]), play, games=7, seed=100)
+    lines = []
+    par = fit.fit(7, 100, players=(2, 3), rounds=8, log=lines.append)
+    assert played == [(2, 7, 102), (3, 7, 103)] and lines[0].startswith("start ")
+    np.testing.assert_allclose(par, [2.0], rtol=0.05)
+    a = fit.arguments([])
+    assert (a.games, a.seed, a.rounds) == (7, 100, 3)
+    assert fit.command(a) == ".venv/bin/python -m analyzer.uruk.luck_fit --games 7 --seed 100"
+    assert fit.command(fit.arguments(["--rounds", "4"])).endswith(" --seed 100 --rounds 4")
+    path = tmp_path / "luck_value.toml"
+    fit.write(par, "python -m x", 0.5, path=path, tables=[["[extra]", "b = 1"]])
+    data = tomllib.loads(path.read_text())
+    assert data["value"] == {"a": pytest.approx(float(par[0]), abs=1e-3)} and data["extra"] == {
+        "b": 1
+    }
+
+
+def test_every_game_with_luck_terms_declares_how_its_value_estimate_is_fitted():
+    """``Game.luck_fit``: the declaration the game's ``luck_fit`` command runs, naming
+    the game's own V (its parameters, its shipped row and file)."""
+    import importlib
+
+    from analyzer.games import available_games, load_game
+
+    declared = []
+    for name in available_games():
+        fit = load_game(name).luck_fit()
+        if fit is None:
+            continue
+        declared.append(name)
+        luck = importlib.import_module(f"analyzer.{name}.luck")
+        assert fit is importlib.import_module(f"analyzer.{name}.luck_fit").FIT
+        assert fit.package == f"analyzer.{name}" and fit.names == luck.PAR_NAMES
+        shipped = _shipped_luck_file(name)["value"]  # read here, not through value_row
+        assert list(fit.shipped()) == [float(shipped[k]) for k in fit.names]
+        assert list(fit.shipped()) == list(luck.load_value_params())
+        assert len(fit.shipped()) == len(fit.names) == luck.N_LUCK_PAR == len(shipped)
+        assert fit.out.is_file() and fit.games > 0
+    assert {"unearth", "colorful_treasure", "uruk"} <= set(declared)

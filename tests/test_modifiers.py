@@ -2,7 +2,7 @@
 
 The engine and the strategies share :func:`modifiers._reach_search`: which
 final values a roll can take when the event, Ancestral Claims, Reading the
-Stones and the owner's named wonders apply in any order (``docs/rulings.md``,
+Stones and the owner's named wonders apply in any order (``docs/games/unearth.md``,
 "Order of modifiers"). Identical modifiers are searched as one group, so a roll
 with any number of them is exact; the twin in ``tests/naive.py`` tries every
 order of the modifiers one by one.

@@ -19,11 +19,13 @@ from analyzer.core.errors import InputError
 from analyzer.kernels import search as S
 from analyzer.kernels.jit import njit
 from analyzer.kernels.kernel_view import make_view
+from analyzer.kernels.rng import rng_next, rng_seed
 
 
 class Driven(NamedTuple):
     cfg: np.ndarray
     rng: np.ndarray
+    count: np.ndarray
     alive: np.ndarray
     n: np.ndarray
     win: np.ndarray
@@ -39,7 +41,8 @@ class Driven(NamedTuple):
 def _driven(n, z, margin, keep=1):
     cfg = np.zeros(4)
     cfg[S.CFG_MARGIN], cfg[S.CFG_Z] = margin, z
-    return Driven(cfg=cfg, rng=np.zeros(6, np.uint64), **S.tally_arrays(n, keep))
+    count = np.zeros(2, np.int64)
+    return Driven(cfg=cfg, rng=np.zeros(6, np.uint64), count=count, **S.tally_arrays(n, keep))
 
 
 def outcome(c, j, shift):
@@ -159,7 +162,7 @@ def _synthetic_roll(args, c, base, j):
     return win, score, other
 
 
-_halving_choice, _rollouts_for_all = S.bind_rollouts(_synthetic_roll)
+_drivers = S.bind_search(_synthetic_roll)
 
 
 @pytest.mark.parametrize(
@@ -172,18 +175,37 @@ _halving_choice, _rollouts_for_all = S.bind_rollouts(_synthetic_roll)
     ],
 )
 def test_the_bound_halving_driver_equals_the_twin(n, budget, z, a, b):
-    """:func:`analyzer.kernels.search.bind_rollouts`'s halving, over a synthetic roll
+    """:func:`analyzer.kernels.search.bind_search`'s halving, over a synthetic roll
     kernel, picks what the plain twin picks with the same rollout counts."""
     w = _driven(n, z, 0.01)
     v = make_view(w, "Driven")
     S.reset_choices(v, n)
-    got = _halving_choice((a, b), v, n, budget)
+    got = _drivers.halving_choice((a, b), v, n, budget)
     shift = [_shift(c, a, b) for c in range(n)]
     want, counts = twin(n, budget, z, 0.01, shift)
     assert got == want == kernels(n, budget, z, 0.01, shift)[0]
     assert {c: int(w.n[c]) for c in range(1, n) if w.alive[c]} == {
         c: k for c, k in counts.items() if c > 0
     }
+    assert w.count[S.K_ROLLOUTS] == w.n[:n].sum()  # every rollout played is counted
+
+
+def test_a_decision_searches_only_between_two_choices_or_more():
+    """``decide``: choice 0 without playing a rollout when there is one choice
+    (or none); else the halving driver's choice with the budget of ``cfg``, the
+    decision counted."""
+    for n in (0, 1):
+        w = _driven(4, 1.0, 0.01)
+        assert _drivers.decide((1.0, 0.0), make_view(w, "Driven"), n) == 0
+        assert list(w.count) == [0, 0]
+    w = _driven(6, 1.0, 0.01)
+    w.cfg[S.CFG_BUDGET] = 256
+    v = make_view(w, "Driven")
+    S.reset_choices(v, 6)
+    got = _drivers.decide((1.0, 0.0), v, 6)
+    assert got == twin(6, 256, 1.0, 0.01, [_shift(c, 1.0, 0.0) for c in range(6)])[0]
+    assert w.count[S.K_DECISIONS] == 1 and w.count[S.K_ROLLOUTS] == w.n[:6].sum() > 0
+    assert _drivers.rollouts_for_all((1.0, 0.0), v, 0, 7, np.uint64(3), 100) == 0
 
 
 @pytest.mark.parametrize("n, budget, keep, per", [(4, 40, 50, 10), (3, 2, 50, 2), (5, 500, 7, 7)])
@@ -192,12 +214,113 @@ def test_the_bound_deep_driver_plays_every_choice_on_the_same_rollouts(n, budget
     most the room kept), each choice's win shares kept in ``wins_by``."""
     w = _driven(n, 1.0, 0.01, keep)
     S.reset_choices(make_view(w, "Driven"), n)
-    _rollouts_for_all((0.4, 0.1), make_view(w, "Driven"), n, 7, np.uint64(3), budget)
+    got = _drivers.rollouts_for_all((0.4, 0.1), make_view(w, "Driven"), n, 7, np.uint64(3), budget)
+    assert got == n and w.count[S.K_ROLLOUTS] == n * per
     assert list(w.n[:n]) == [per] * n
     for c in range(n):
         wins = [_synthetic_roll((0.4, 0.1), c, 0, j)[0] for j in range(per)]
         assert list(w.wins_by[c, :per]) == wins and w.win[c] == sum(wins)
     assert S.rank_work(w, n).rows[0].rollouts == per
+
+
+class Played(NamedTuple):
+    rows: np.ndarray  #: uint64[games, 2]: each game's index and its search's first draw
+
+
+@njit
+def _synthetic_game(args, key0, key1, game, i):
+    """``play_game`` as a game's kernel: row ``i`` gets the game's index and the
+    first draw of the search's stream."""
+    out, w = args
+    out.rows[i, 0] = game
+    out.rows[i, 1] = rng_next(w.rng)
+
+
+_batch = S.bind_search(_synthetic_roll, _synthetic_game)
+
+
+def _played(start, count, key0, key1, salt):
+    out = Played(np.zeros((count, 2), np.uint64))
+    v = make_view(_driven(2, 1.0, 0.01), "Driven")
+    _batch.play_batch((make_view(out, "Played"), v), v, key0, key1, start, count, salt)
+    return out.rows
+
+
+def test_the_batch_driver_seeds_each_games_search_stream_from_its_index():
+    """``play_batch``: game ``g`` of a batch is played with the search's stream
+    seeded by the run's keys (the first mixed with the game's salt) and ``g``
+    alone, so any split of the run into batches plays the same games."""
+    key0, key1, salt = np.uint64(11), np.uint64(12), np.uint64(0xABC)
+    whole = _played(0, 6, key0, key1, salt)
+    split = np.concatenate([_played(a, k, key0, key1, salt) for a, k in ((0, 2), (2, 3), (5, 1))])
+    assert (whole == split).all() and list(whole[:, 0]) == list(range(6))
+    for g in range(6):  # the twin: one stream per game index
+        rng = np.zeros(6, np.uint64)
+        rng_seed(rng, key0 ^ salt, key1, g)
+        assert whole[g, 1] == rng_next(rng)
+    assert S.bind_search(_synthetic_roll).play_batch is None
+
+
+class Listed(NamedTuple):
+    cfg: np.ndarray
+    rng: np.ndarray
+    count: np.ndarray
+    cand: np.ndarray
+    cand_h: np.ndarray
+    alive: np.ndarray
+    n: np.ndarray
+    win: np.ndarray
+    win2: np.ndarray
+    score: np.ndarray
+    score2: np.ndarray
+    value: np.ndarray
+    dsum: np.ndarray
+    dsq: np.ndarray
+    wins_by: np.ndarray
+
+
+def insert_twin(listed, lo, cap, v, word):
+    """:func:`insert_choice` written plainly: the choices from ``lo`` on sorted
+    by decreasing value (stable), cut to ``cap``."""
+    head, tail = listed[:lo], listed[lo:]
+    at = next((i for i, (h, _) in enumerate(tail) if h < v), len(tail))
+    return (head + tail[:at] + [(v, word)] + tail[at:])[:cap]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_insert_choice_equals_its_twin(seed):
+    """A list of choices kept best first by the base player's value: every
+    insertion (ties, a full list, a fixed head) as the plain twin does it."""
+    gen = np.random.default_rng(seed)
+    k = 8
+    lo = int(gen.integers(0, 3))
+    cap = int(gen.integers(max(lo, 1), k + 1))
+    w = Listed(**S.search_arrays(np.zeros(4), k))
+    v = make_view(w, "Listed")
+    listed = []
+    n = 0
+    for i in range(int(gen.integers(1, 15))):
+        value = float(gen.integers(0, 5))  # few values: many ties
+        word = (i, int(gen.integers(-1, 9)), 7 * i)
+        if n < lo:
+            S.set_choice(v, n, value, *word)
+            n += 1
+            listed.append((value, word))
+            continue
+        n = S.insert_choice(v, lo, n, cap, value, *word)
+        listed = insert_twin(listed, lo, cap, value, word)
+        assert n == len(listed)
+        assert [(float(w.cand_h[j]), tuple(int(x) for x in w.cand[j])) for j in range(n)] == listed
+
+
+def test_keep_choices_cuts_to_the_width_and_clears_the_tallies():
+    w = Listed(**S.search_arrays(np.zeros(4), 6))
+    v = make_view(w, "Listed")
+    w.n[:] = 3.0
+    w.dsum[:] = 1.0
+    assert S.keep_choices(v, 5, 0) == 5 and S.keep_choices(v, 5, 9) == 5
+    assert S.keep_choices(v, 5, 3) == 3
+    assert list(w.alive[:3]) == [1, 1, 1] and not w.n[:5].any() and not w.dsum[:5].any()
 
 
 def test_search_settings_checks_each_value():

@@ -322,7 +322,7 @@ def test_a_500_leaves_its_traceback_in_the_servers_log(monkeypatch, caplog):
     assert json.loads(body)["error"].startswith("internal error (RuntimeError: planted failure)")
     logged = [r for r in caplog.records if r.name == "analyzer.web.serve"]
     assert len(logged) == 1, [r.getMessage() for r in logged]
-    assert "exit code 3" in logged[0].getMessage() and "--claim 17" in logged[0].getMessage()
+    assert "exit code 3" in logged[0].getMessage() and '"claim": 17' in logged[0].getMessage()
     assert "planted failure" in caplog.text and "in planted" in caplog.text  # the traceback
 
 

@@ -104,21 +104,19 @@ def test_threads_never_share_a_built_table_command():
 
 @pytest.mark.slow
 def test_concurrent_odds_in_one_process_each_get_their_own_answer():
-    """Many threads asking different odds questions through the in-process CLI (as
-    ``analyzer serve`` does): each answer is its own question's."""
+    """Many threads asking different odds questions in one process at once (as
+    ``analyzer serve`` does, a request a thread): each answer is its own question's."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from analyzer.web.serve import call_cli
+    from analyzer.web import serve
 
     claims = [9 + (i % 9) for i in range(64)]
 
     def ask(claim):
-        code, out, err = call_cli(
-            ["odds", "--claim", str(claim), "--dice", "me:d6,you:d4", "--json"]
-        )
-        assert code == 0, err
-        return json.loads(out)["claim_value"]
+        status, body = serve.answer("unearth", "odds", {"claim": claim, "dice": "me:d6,you:d4"})
+        assert status == 200, body
+        return json.loads(body)["claim_value"]
 
-    ask(9)  # the first run imports the command's modules
+    ask(9)  # the first question imports its modules
     with ThreadPoolExecutor(max_workers=16) as pool:
         assert list(pool.map(ask, claims)) == claims

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import ast
 import copy
-import json
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from analyzer.cli.replay import replay_text
+from tests import replays
 from tests.unearth_trace_checker import TraceError, check_trace, load_data
 
 #: the trace checker replays seeded games and checks them event by event: every test (make test
@@ -48,10 +47,7 @@ GAMES = 8  #: per ruling and line-up: 7 x 4 x 8 = 224 games
 
 def trace_of(players: int, lineup: str, index: int, rulings: dict | None = None) -> dict:
     """Game ``index`` of seed :data:`SEED` as ``analyzer replay --json`` prints it."""
-    rulings = dict(rulings or {})
-    edition = rulings.pop("edition", None)
-    text = replay_text(players, [lineup], SEED, index, edition, rulings=rulings, as_json=True)
-    return json.loads(text)
+    return replays.trace_of("unearth", players, lineup, SEED, index, rulings)
 
 
 @pytest.fixture(scope="module")
@@ -108,6 +104,7 @@ def test_every_game_checks(traces, data):
         ("chance", "token"),
         ("chance", "bag_stone"),
         ("chance", "shuffle"),
+        ("effect", "die_changed"),
         ("effect", "take_back"),
         ("effect", "end_of_age_event"),
         ("why", "ancient_map"),
@@ -265,3 +262,42 @@ def test_chance_marked_as_choice_is_caught(rich, data):
 
     with pytest.raises(TraceError, match="is a chance"):
         check_trace(planted(rich, change), data)
+
+
+def test_a_die_a_card_changed_is_an_event(traces, data):
+    """The old trace's fault: Forlorn and A New Discovery changed a die with no event."""
+    tr = next(t for *_, t in traces if any(e["type"] == "die_changed" for e in t["events"]))
+    check_trace(copy.deepcopy(tr), data)
+
+    def drop(tr):
+        del tr["events"][first(tr, "die_changed")]
+
+    with pytest.raises(TraceError, match="die_changed"):
+        check_trace(planted(tr, drop), data)
+
+    def other(tr):
+        e = tr["events"][first(tr, "die_changed")]
+        e["value"] = e["was"]  # as if the card changed nothing
+
+    with pytest.raises(TraceError):
+        check_trace(planted(tr, other), data)
+
+
+def test_a_shuffle_lists_the_new_pile(traces, data):
+    """The old trace's fault: a reshuffle gave only a count. The pile's order is
+    listed, and every later draw must be its next card."""
+    tr = next(
+        t
+        for *_, t in traces
+        if any(e["type"] == "shuffle" and len(set(e["order"])) > 1 for e in t["events"])
+    )
+
+    def swap(tr):
+        order = tr["events"][first(tr, "shuffle", lambda e: len(set(e["order"])) > 1)]["order"]
+        j = next(j for j, k in enumerate(order) if k != order[0])
+        order[0], order[j] = order[j], order[0]
+
+    with pytest.raises(TraceError, match="top card"):
+        check_trace(planted(tr, swap), data)
+    with pytest.raises(TraceError, match="order"):
+        check_trace(planted(tr, lambda t: t["events"][first(t, "shuffle")].pop("order")), data)

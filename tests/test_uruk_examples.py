@@ -1,4 +1,4 @@
-"""The rulebook's worked examples as named tests (``docs/rules/uruk.md``,
+"""The rulebook's worked examples as named tests (``docs/games/uruk.md``,
 "Rulebook examples"), each on a hand-built position (:class:`Table`)."""
 
 from __future__ import annotations

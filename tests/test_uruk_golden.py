@@ -12,16 +12,16 @@ on purpose and review the diff:
 
 from __future__ import annotations
 
-import difflib
 import sys
-from pathlib import Path
 
 import pytest
 
 from analyzer.uruk.game import make_job
 from analyzer.uruk.replay import replay_game
+from tests import replays
+from tests.replays import GOLDEN_DIR
 
-GOLDEN_DIR = Path(__file__).parent / "golden"
+REGENERATE = ".venv/bin/python -m tests.test_uruk_golden --regenerate"
 
 #: (name, players, strategies, seed, game index)
 GOLDEN = (
@@ -40,17 +40,7 @@ def render(name: str) -> str:
 
 @pytest.mark.parametrize("name", [g[0] for g in GOLDEN])
 def test_golden_replay(name):
-    expected = (GOLDEN_DIR / f"{name}.txt").read_text("utf-8")
-    actual = render(name)
-    if actual != expected:
-        diff = "".join(
-            list(
-                difflib.unified_diff(
-                    expected.splitlines(True), actual.splitlines(True), "recorded", "now"
-                )
-            )[:40]
-        )
-        pytest.fail(f"{name}: the replay changed (regenerate on purpose if meant)\n{diff}")
+    replays.assert_recording(GOLDEN_DIR / f"{name}.txt", render(name), REGENERATE)
 
 
 def test_golden_games_show_the_interesting_events():
@@ -60,6 +50,4 @@ def test_golden_games_show_the_interesting_events():
 
 
 if __name__ == "__main__" and "--regenerate" in sys.argv:
-    for g in GOLDEN:
-        (GOLDEN_DIR / f"{g[0]}.txt").write_text(render(g[0]), "utf-8")
-        print("wrote", GOLDEN_DIR / f"{g[0]}.txt")
+    replays.write_recordings((GOLDEN_DIR / f"{g[0]}.txt", render(g[0])) for g in GOLDEN)

@@ -1,6 +1,6 @@
 """An independent checker of Uruk's trace (``analyzer replay --game uruk --json``).
 
-:class:`Checker` is a plain Python twin of the rules of ``docs/rules/uruk.md``: it
+:class:`Checker` is a plain Python twin of the rules of ``docs/games/uruk.md``: it
 imports nothing of the engine or of ``analyzer.uruk``; it reads the game's data
 files (``analyzer/uruk/data/*.toml``) with ``tomllib`` and is given only the JSON
 trace. From it, it re-derives every state (hands, supplies, the pool, the display,
@@ -19,10 +19,18 @@ settlements, epoch cards, the gods lying out, half-price rights) and checks that
 - every effect (a consequence the rules fix: discounts, costs, the stone an
   activation removes, the auction's winner, who gets the full bonus, who is
   spared, the end of the game, the turn order, the final scores and winners, the
-  final state) equals its own.
+  final state) equals its own;
+- every choice lists the options it was made among (``options``): an action's are
+  the candidate actions the seat weighed, each legal, the chosen one among them;
+  every other choice's are exactly the rules' (the hand cards a colour pair or a
+  discard may take, the colours a payment, a gain or a take-any resource may be,
+  the seats that may be robbed, the bid values a raise can reach, ...); a trade
+  names the cards it traded (``traded``) and only cards that could not be traded
+  besides; ``function`` is true only where a take_resources function was used; a
+  rebuilt deck lists its order (``order``) and every later draw follows it.
 
 In the suite it checks a few hundred games, each ruling switched one at a time
-(:data:`RULING_VALUES`); ``benchmarks/check_traces_uruk.py`` runs it over every
+(:data:`RULING_VALUES`); ``tools/check_uruk_traces.py`` runs it over every
 combination of rulings. The planted-bug tests change one thing in a true trace
 and expect the checker to fail, so each kind of check is seen to bite.
 """
@@ -102,6 +110,10 @@ CHOICE = {"action", "pair", "make_free", "robbed_takes", "pay", "discard", "bid"
 CHOICE |= {"gain", "secret_bid"}
 
 
+#: fields of an action event that are not the action itself
+_NOT_ACTION = {"kind", "type", "turn", "seat", "options", "traded"}
+
+
 def kind_of(e: dict) -> str:
     """What an event is: a chance outcome, a seat's choice or an effect the rules fix."""
     typ = e["type"]
@@ -138,6 +150,8 @@ class Checker:
         self.discard: list[str] = []
         self.removed = 0  # cards out of the game at reshuffles
         self.reshuffles = 0
+        self.order: list[str] | None = None  # the deck's order, once rebuilt (top first)
+        self.inv_names = list(self.d.inv)  # inventions in the data's order
         level2 = Counter()
         rest = Counter()
         for x, r in self.d.inv.items():
@@ -192,7 +206,12 @@ class Checker:
         return sum(sum(layer.values()) for layer in self.deck)
 
     def draw(self, card: str) -> None:
-        """A chance draw from the deck: ``card`` must lie in its top layer."""
+        """A chance draw from the deck: ``card`` must lie in its top layer (and be the
+        top card of a rebuilt deck, whose order the reshuffle listed)."""
+        if self.order is not None:
+            top = self.order[0] if self.order else None
+            self.need(card == top, f"{card} drawn, the rebuilt deck's top card is {top}")
+            self.order.pop(0)
         for layer in self.deck:
             if sum(layer.values()):
                 self.need(layer[card] > 0, f"{card} cannot be drawn: not among the unseen cards")
@@ -245,6 +264,126 @@ class Checker:
             return True
         return False
 
+    def options(self, e: dict, want) -> None:
+        """The choice ``e`` lists exactly the options the rules give (``want``)."""
+        self.need(e["options"] == want, f"options {e['options']}, the rules give {want}")
+
+    def by_data(self, names) -> list[str]:
+        """Inventions in the data's order."""
+        names = set(names)
+        return [x for x in self.inv_names if x in names]
+
+    def pool_colours(self, avoid=None) -> list[str]:
+        return [c for c in self.colours if c != avoid and self.pool[c] > 0]
+
+    def obtainable(self, p: int, c: str) -> bool:
+        """The pool holds ``c``, or another seat holds more of it than ``p``."""
+        if self.pool[c] > 0:
+            return True
+        return any(self.supply[q][c] > self.supply[p][c] for q in range(self.n) if q != p)
+
+    def stone_epoch(self, p: int, x: str):
+        """The epoch card a stone on ``x`` comes from (None: none left for it)."""
+        city = self.inv[p][x] == 1
+        ok = [k for k in range(4) if self.epoch[k] > 0]
+        return next((k for k in ok if not (city and self.d.epochs[k]["villages_only"])), None)
+
+    def make_discount(self, p: int, x: str, y) -> int:
+        """Cards the best unused make discount saves seat ``p`` making ``x`` (replacing ``y``)."""
+        best = 0
+        for d in self.inv[p]:
+            r = self.d.inv[d]
+            if d == y and self.rule["replaced_discount"] == "lost":
+                continue
+            if r["effect"] == "make_discount" and d not in self.fn_used:
+                at = r["applies_to"]
+                if at in ("any", self.d.colour(x)) or (
+                    at == "own" and r["colour"] == self.d.colour(x)
+                ):
+                    if self.d.level(x) >= r["min_level"]:
+                        best = max(best, r["saved"])
+        return best
+
+    def settle_amounts(self, p: int, x: str) -> tuple[str | None, list[int]]:
+        """What a stone on ``x`` costs seat ``p`` now: ``(colour, [amount])`` for a
+        level cost, ``(None, [amounts])`` for one of different colours."""
+        half = self.half_price[p] >= 1
+        saved = 0
+        if not half:
+            for d in self.inv[p]:
+                r = self.d.inv[d]
+                if r["effect"] == "settlement_discount" and d not in self.fn_used:
+                    saved = max(saved, r["saved"])
+        epc = self.d.epochs[self.stone_epoch(p, x)]
+        if epc["cost"] == "level":
+            need = self.d.level(x)
+            return self.d.colour(x), [(need + 1) // 2 if half else max(0, need - saved)]
+        per, k = epc["per_colour"], epc["colours"]
+        if half and self.rule["half_price_rounding"] == "total":
+            tot = (per * k + 1) // 2
+            return None, [tot // k + (1 if j < tot % k else 0) for j in range(k)]
+        if half:
+            return None, [(per + 1) // 2] * k
+        return None, [per] * (k - 1) + [max(0, per - saved)]
+
+    def illegal_action(self, p: int, o: dict) -> str | None:
+        """Why option ``o`` (an action in the trace's form) is not legal for seat ``p``
+        now, or None."""
+        a = o.get("action")
+        if a == "take_card":
+            slot = o.get("slot")
+            if slot is None:
+                return None if self.deck_size() + len(self.discard) else "no card to take"
+            ok = slot in range(len(self.display)) and self.display[slot] is not None
+            return None if ok else "an empty display slot"
+        if a == "make":
+            x, y = o.get("invention"), o.get("replaces")
+            if x not in self.d.inv or self.forbidden(p, x) or self.hand[p][x] < 1:
+                return f"{x} cannot be made"
+            if x in self.inv[p] or self.d.level(x) > self.max_level(p) + 1:
+                return f"{x} is displayed or above the level rule"
+            if y is None and len(self.inv[p]) >= self.d.comp["max_inventions"]:
+                return "no free display place"
+            if y is not None and y not in self.inv[p]:
+                return f"{y} is not displayed"
+            need = max(1, self.d.level(x) - self.make_discount(p, x, y))
+            shown = min(self.hand[p][x], need)
+            tally = Counter()
+            for z, k in self.hand[p].items():
+                tally[self.d.colour(z)] += k
+            tally[self.d.colour(x)] -= shown
+            if y is not None:
+                tally[self.d.colour(y)] += 1
+            spare = sum(k // 2 for k in tally.values())
+            return None if spare >= need - shown else "too few colour pairs"
+        if a == "take_resources":
+            x = o.get("invention")
+            if x not in self.inv[p]:
+                return f"{x} is not displayed"
+            r = self.d.inv[x]
+            usable = r["effect"] == "take_resources" and x not in self.fn_used and r["extra"] > 0
+            return None if usable or not o.get("function") else f"{x} has no function to use"
+        if a == "trade":
+            xs = o.get("inventions") or []
+            ok = xs and all(self.hand[p][x] > 0 and x in self.shown() for x in xs)
+            return None if ok else "cards not in hand or displayed by no one"
+        if a == "settle":
+            x = o.get("invention")
+            if x not in self.inv[p] or self.inv[p][x] >= 2 or self.stone_epoch(p, x) is None:
+                return f"no stone can go on {x}"
+            colour, amounts = self.settle_amounts(p, x)
+            if colour is not None:
+                return None if self.supply[p][colour] >= amounts[0] else "cannot pay"
+            held = sorted(self.supply[p].values(), reverse=True)
+            ok = all(h >= k for h, k in zip(held, sorted(amounts, reverse=True), strict=False))
+            return None if ok else "cannot pay"
+        if a == "card_action":
+            x = o.get("invention")
+            r = self.d.inv.get(x, {})
+            ok = x in self.inv[p] and r.get("effect") == "card_action" and x not in self.fn_used
+            return None if ok else f"{x} has no card action to use"
+        return f"no action {a!r}"
+
     # ------------------------------------------------------------------ run
 
     def run(self) -> None:
@@ -255,7 +394,12 @@ class Checker:
                 self.finish_bid()
             if self.expect and typ not in ("end_triggered", "refill_epoch_iv"):
                 self.fail(f"missing {self.expect[0][0]} (the rules fix it here)")
-            self.need(e["kind"] == kind_of(e), f"a {typ} event is a {kind_of(e)}")
+            want = kind_of(e)
+            if typ == "take_resource" and self.act == "card_action":
+                want = "choice"  # each resource of a take-any action: the seat's colour
+            self.need(e["kind"] == want, f"a {typ} event is a {want}")
+            if want == "choice":
+                self.need("options" in e, f"a {typ} choice without the options it was made among")
             handler = getattr(self, "on_" + typ, None)
             self.need(handler is not None, f"unknown event type {typ!r}")
             if typ not in ("turn", "score"):
@@ -355,6 +499,11 @@ class Checker:
         self.need(self.actions_left > 0, "more actions than the turn allows")
         self.actions_left -= 1
         a = e["action"]
+        chosen = {k: v for k, v in e.items() if k not in _NOT_ACTION}
+        self.need(chosen in e["options"], "the action is not among the options listed")
+        for o in e["options"]:
+            why = self.illegal_action(p, o)
+            self.need(why is None, f"option {o} is not legal: {why}")
         self.act = a
         self.act_info = {"e": e, "rows": 0}
         getattr(self, "start_" + a)(e, p)
@@ -442,6 +591,10 @@ class Checker:
         self.removed += removed
         rest = self.discard[removed:]
         self.need(e["deck"] == len(rest), f"the new deck holds {len(rest)}")
+        order = e.get("order")
+        self.need(order is not None, "a reshuffle without the new deck's order")
+        self.need(Counter(order) == Counter(rest), "the new deck's order is not the cards shuffled")
+        self.order = list(order)
         self.deck = [Counter(rest)]
         self.discard = []
         self.reshuffles += 1
@@ -544,6 +697,11 @@ class Checker:
         self.need("cards" in info, "a colour pair outside a make")
         a, b = e["cards"]
         self.need(self.d.colour(a) == self.d.colour(b) == e["colour"], "not a colour pair")
+        tally = Counter()
+        for x, k in self.hand[p].items():
+            tally[self.d.colour(x)] += k
+        held = [x for x, k in self.hand[p].items() if k > 0 and tally[self.d.colour(x)] >= 2]
+        self.options(e, self.by_data(held))
         self.take_hand(p, a)
         self.take_hand(p, b)
         self.discard += [a, b]
@@ -558,6 +716,16 @@ class Checker:
         self.need(a is not None and a["effect"] == "place_invention", "a free invention")
         self.need(p == a["winner"] and not a.get("placed"), "only Enlil's winner, once")
         x, y = e["invention"], e["replaced"]
+        xs = [
+            z
+            for z, k in self.hand[p].items()
+            if k > 0 and not self.forbidden(p, z) and z not in self.inv[p]
+            if self.d.level(z) <= self.max_level(p) + 1
+        ]
+        free = [None] if len(self.inv[p]) < self.d.comp["max_inventions"] else []
+        self.options(
+            e, {"invention": self.by_data(xs), "replaced": free + self.by_data(self.inv[p])}
+        )
         self.check_placeable(p, x, y)
         self.replace(p, x, y)
         self.take_hand(p, x)
@@ -569,6 +737,8 @@ class Checker:
         x = e["invention"]
         self.need(x in self.inv[p], f"seat {p} does not display {x}")
         r = self.d.inv[x]
+        usable = r["effect"] == "take_resources" and x not in self.fn_used and r["extra"] > 0
+        self.need(usable or not e["function"], f"{x}'s function is marked used: none to use")
         c = r["colour"]
         extra = 0
         allowed = {c}
@@ -596,6 +766,11 @@ class Checker:
 
     def on_take_resource(self, e, p):
         c, v = e["colour"], e["from_seat"]
+        if v is not None:  # robbing: any seat holding the most may be robbed
+            most = max(self.supply[q][c] for q in range(self.n) if q != p)
+            self.options(e, [q for q in range(self.n) if q != p and self.supply[q][c] == most])
+        elif self.act == "card_action":
+            self.options(e, self.pool_colours())
         if self.act == "take_resources":
             self.take_attempt(e, p)
             self.need(e["function"] == (self.act_info["extra"] > 0), "the function flag")
@@ -627,6 +802,7 @@ class Checker:
     def on_robbed_takes(self, e, p):
         v, c = getattr(self, "robbed", (None, None))
         self.need(p == v, "only the robbed seat takes a replacement")
+        self.options(e, self.pool_colours(avoid=c))
         self.need(e["colour"] != c, "the replacement is another colour")
         self.need(self.gain(p, e["colour"]), f"the pool has no {e['colour']}")
         self.robbed = (None, None)
@@ -645,7 +821,7 @@ class Checker:
 
     def start_trade(self, e, p):
         self.need(e["inventions"], "a trade of nothing")
-        self.act_info.update(traded=0, done=set(), trading=None, robbed=0)
+        self.act_info.update(traded=0, done=set(), trading=None, robbed=0, names=[])
 
     def check_tradeable(self, p, x):
         info = self.act_info
@@ -682,9 +858,18 @@ class Checker:
         info["done"].add(x)
         info["trading"] = None
         info["traded"] += k
+        info["names"].append(x)
 
     def close_trade(self, info, p):
         self.need(info["traded"] >= 1, "a trade action that traded nothing")
+        e = info["e"]
+        self.need(e.get("traded") == info["names"], f"the cards traded are {info['names']}")
+        rob = self.rule["trade_empty_pool"] == "from_players"
+        for x in e["inventions"]:
+            if x not in info["names"]:
+                c = self.d.colour(x)
+                could = self.pool[c] > 0 or (rob and self.obtainable(p, c))
+                self.need(not could, f"{x} could have been traded, but was not")
 
     # ------------------------------------------------------------------ settle
 
@@ -696,6 +881,18 @@ class Checker:
     def on_pay(self, e, p):
         c, k = e["colour"], e["amount"]
         self.need(k >= 1 and self.supply[p][c] >= k, f"seat {p} cannot pay {k} {c}")
+        if self.act == "settle" and self.activation is None:
+            x = self.act_info["e"]["invention"]
+            self.need(self.stone_epoch(p, x) is not None, f"no stone can go on {x}")
+            colour, _ = self.settle_amounts(p, x)
+            if colour is not None:  # a level cost: the invention's colour only
+                self.options(e, [colour])
+            else:  # each colour not paid yet that covers the amount
+                paid = {d for d, _ in self.act_info["pays"]}
+                want = [d for d in self.colours if d not in paid and self.supply[p][d] >= k]
+                self.options(e, want)
+        else:  # a spared seat: any colour it holds
+            self.options(e, [d for d in self.colours if self.supply[p][d] > 0])
         if self.act == "settle":
             self.act_info["pays"].append((c, k))
         else:
@@ -889,6 +1086,7 @@ class Checker:
             self.need(a["quake"][p] >= 0, "more earthquake discards than lost")
         else:
             self.need(a["phase"] == "limits" and p in a["limits"], "a hand-limit discard")
+        self.options(e, self.by_data(z for z, k in self.hand[p].items() if k > 0))
         self.take_hand(p, x)
         self.discard.append(x)
 
@@ -897,12 +1095,26 @@ class Checker:
         self.need(a["kind"] == "auction" and not a["won"], "a bid outside an auction")
         want = self.next_bidder(a)
         self.need(p == want, f"seat {want} bids or passes now")
+        self.options(e, [None, *self.bid_values(a, p)])
         if e["value"] is None:
             a["passed"].add(p)
             return
         self.need(e["value"] > a["standing"], "a bid that does not beat the standing one")
         self.bid_pending = (p, e["value"], Counter())
         a["moved"] = True
+
+    def bid_values(self, a, p) -> list[int]:
+        """The values seat ``p`` could raise its bid to: its bid so far (the bid bonus
+        before its first) plus the levels of any hand cards added (at least one card
+        unless ruling ``empty_bid = "allowed"``), above the standing bid."""
+        old = a["bids"].get(p, Counter())
+        own = self.bid_bonus(p) + sum(self.d.level(x) * k for x, k in old.items())
+        sums = {0}
+        for x, k in self.hand[p].items():
+            for _ in range(k):
+                sums |= {v + self.d.level(x) for v in sums}
+        empty = self.rule["empty_bid"] == "allowed"
+        return sorted(own + v for v in sums if (v or empty) and own + v > a["standing"])
 
     def next_bidder(self, a):
         """The seat whose turn it is in the open auction: rounds from the trigger
@@ -920,6 +1132,8 @@ class Checker:
 
     def on_bid_cards(self, e, p):
         self.need(self.bid_pending is not None and self.bid_pending[0] == p, "bid_cards")
+        old = self.activation["bids"].get(p, Counter())
+        self.options(e, self.by_data(x for x in self.inv_names if self.hand[p][x] + old[x] > 0))
         self.bid_pending[2][e["invention"]] = e["cards"]
 
     def finish_bid(self):
@@ -981,6 +1195,7 @@ class Checker:
             self.need(eff == "card_or_resource" and not a["drew"][p], "a gain out of place")
             want = 1
         c = e["colour"]
+        self.options(e, self.pool_colours())
         got = 0
         for _ in range(want if c is not None else 0):
             got += self.gain(p, c)
@@ -1018,6 +1233,7 @@ class Checker:
     def on_secret_bid(self, e, p):
         a = self.effect_phase()
         self.need(a["kind"] == "disaster" and p not in a["secret"], "a secret bid")
+        self.options(e, list(range(sum(self.supply[p].values()) + 1)))
         self.need(0 <= e["resources"] <= sum(self.supply[p].values()), "bids what it lacks")
         self.need(e["value"] == e["resources"] + self.bid_bonus(p), "the bid's value")
         a["secret"][p] = e
@@ -1047,6 +1263,7 @@ class Checker:
         amount = self.d.gods[a["card"]]["amount"]
         if eff == "drought":
             x = e.get("lost")
+            self.options(e, self.by_data(y for y, st in self.inv[p].items() if st > 0))
             self.need(self.inv[p].get(x, 0) > 0, "the drought takes a stone that is not there")
             self.inv[p][x] -= 1
             self.pool_stones += 1
@@ -1055,6 +1272,7 @@ class Checker:
             x = e.get("lost")
             bare = [y for y, st in self.inv[p].items() if st == 0]
             if x is not None:
+                self.options(e, self.by_data(bare))
                 self.need(x in bare, "the earthquake takes an invention with a settlement")
                 del self.inv[p][x]
                 self.discard.append(x)
@@ -1195,12 +1413,9 @@ def check_trace(trace: dict) -> None:
 
 def trace_of(players, strategies, seed, index, rulings=None) -> dict:
     """A trace as ``analyzer replay --game uruk --json`` writes it."""
-    from analyzer.cli.replay import replay_text
+    from tests.replays import trace_of as replay_json
 
-    text = replay_text(
-        players, strategies, seed, index, game="uruk", rulings=rulings or {}, as_json=True
-    )
-    return json.loads(text)
+    return replay_json("uruk", players, strategies, seed, index, rulings)
 
 
 LINEUPS = {
@@ -1508,3 +1723,127 @@ def test_a_mislabelled_event_is_caught(sample):
 def test_combinations_are_listed():
     combos = list(itertools.product(*RULING_VALUES.values()))
     assert len(combos) == 64
+
+
+# ---------------------------------------------------------------------- the options of a choice
+
+#: every kind of choice the trace holds (the take_resource ones: robbing, take-any)
+CHOICE_TYPES = (
+    "action",
+    "pair",
+    "make_free",
+    "robbed_takes",
+    "pay",
+    "discard",
+    "bid",
+    "bid_cards",
+    "gain",
+    "secret_bid",
+    "take_resource",
+    "suffer",
+)
+
+
+def _fewer(options):
+    """``options`` with its last one left out (an offer the rules make, missing)."""
+    if isinstance(options, dict):
+        return {**options, "invention": options["invention"][:-1]}
+    return options[:-1]
+
+
+def _is_choice(e, ev, i):
+    return e["kind"] == "choice"
+
+
+@pytest.mark.parametrize("typ", CHOICE_TYPES)
+def test_every_choice_lists_its_options(pool, typ):
+    """A choice without its options, or with one option left out, is caught (an
+    action's options are the seat's candidates: leaving out the one chosen)."""
+    bad = _find_and_plant(pool, typ, _is_choice, lambda e, ev, i: e.pop("options"))
+    with pytest.raises(TraceError, match="without the options"):
+        check_trace(bad)
+    if typ == "action":
+
+        def change(e, ev, i):
+            e["options"] = [o for o in e["options"] if o.get("action") != e["action"]]
+
+    else:
+
+        def change(e, ev, i):
+            e["options"] = _fewer(e["options"])
+
+    def some(e, ev, i):  # a choice that had options (a god's gain from an empty pool has none)
+        return _is_choice(e, ev, i) and bool(e["options"])
+
+    with pytest.raises(TraceError, match="options|not among"):
+        check_trace(_find_and_plant(pool, typ, some, change))
+
+
+def test_an_illegal_action_among_the_options_is_caught(sample):
+    bad = _plant(
+        sample, "action", lambda e: e["options"].append({"action": "take_card", "slot": 7})
+    )
+    with pytest.raises(TraceError, match="not legal"):
+        check_trace(bad)
+
+
+def test_a_function_marked_used_without_one_is_caught(pool):
+    """The old trace's fault: ``function: true`` on every take_resources action."""
+    no_fn = {x for x, r in data().inv.items() if r["effect"] != "take_resources"}
+
+    def when(e, ev, i):
+        return e.get("action") == "take_resources" and e["invention"] in no_fn
+
+    def change(e, ev, i):
+        e["function"] = True
+        for o in e["options"]:
+            if o == {**o, "action": "take_resources", "invention": e["invention"]}:
+                o["function"] = True
+
+    with pytest.raises(TraceError, match="function"):
+        check_trace(_find_and_plant(pool, "action", when, change))
+
+
+def test_a_trade_names_the_cards_it_traded(pool):
+    """The old trace's fault: a trade naming cards the empty pool could not take, with
+    nothing saying which were traded. ``traded`` must be the cards of its trade rows."""
+    dropped = [
+        e
+        for tr in pool
+        for e in tr["events"]
+        if e.get("action") == "trade" and e["type"] == "action" and e["traded"] != e["inventions"]
+    ]
+    assert dropped, "no trade naming a card it could not trade in 60 games"
+    bad = _find_and_plant(
+        pool,
+        "action",
+        lambda e, ev, i: e.get("action") == "trade" and e["traded"] != e["inventions"],
+        lambda e, ev, i: e.update(traded=list(e["inventions"])),
+    )
+    with pytest.raises(TraceError, match="cards traded"):
+        check_trace(bad)
+
+
+def test_a_reshuffle_lists_the_new_deck_s_order(sample):
+    def change(e):
+        order = e["order"]
+        j = next(j for j, x in enumerate(order) if x != order[0])
+        order[0], order[j] = order[j], order[0]
+
+    with pytest.raises(TraceError, match="top card"):
+        check_trace(_plant(sample, "reshuffle", change))
+    with pytest.raises(TraceError, match="order"):
+        check_trace(_plant(sample, "reshuffle", lambda e: e.pop("order")))
+
+
+def test_a_take_any_resource_is_a_choice(pool):
+    """Aquädukt's resources (a take-any card action): each colour is the seat's
+    choice, marked so, with the colours the pool held."""
+    bad = _find_and_plant(
+        pool,
+        "take_resource",
+        lambda e, ev, i: e["from_seat"] is None and e["kind"] == "choice",
+        lambda e, ev, i: e.update(kind="effect"),
+    )
+    with pytest.raises(TraceError, match="is a choice"):
+        check_trace(bad)

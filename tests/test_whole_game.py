@@ -2,7 +2,7 @@
 
 A few hundred games of 2 to 5 players (every strategy) are played with a trace
 (:func:`analyzer.unearth.game.play_raw`), and a plain-Python reader follows the
-dice through the events (``docs/rules/unearth.md``):
+dice through the events (``docs/games/unearth.md``):
 
 - **set-up**: every seat is dealt its delver cards and holds a hidden ruin, and
   as many ruins are face up as the player count says, before the first roll;
@@ -29,8 +29,10 @@ from analyzer.unearth.rules import default_rules
 from analyzer.unearth.state import (
     EV_BAG_STONE,
     EV_CLAIM,
+    EV_DIE_SET,
     EV_DRAW,
     EV_END,
+    EV_PILE,
     EV_PLAY,
     EV_REVEAL,
     EV_ROLL,
@@ -101,7 +103,7 @@ def check_game(players: int, events: list[tuple]) -> None:
 
     pending_draws = None  # after a claim: seat -> cards it must draw
     for i, (ev, _turn, seat, a, b, c, d, e) in enumerate(events):
-        if pending_draws is not None and ev not in (EV_DRAW, EV_SHUFFLE):
+        if pending_draws is not None and ev not in (EV_DRAW, EV_SHUFFLE, EV_PILE):
             want, got, flame_extra = pending_draws
             for q in range(players):
                 extra = got.get(q, 0) - want[q]
@@ -123,6 +125,8 @@ def check_game(players: int, events: list[tuple]) -> None:
                 die = (b, c)
                 step = T.delver_amount[a]  # signed in the data: +2, -2
                 r.val[die] = min(max(r.val[die] + step, 1), T.dice_faces[c])
+        elif ev == EV_DIE_SET:  # the card's change, as the engine logged it
+            assert events[i - 1][0] == EV_PLAY and r.val[(seat, a)] == d, (i, r.val[(seat, a)])
         elif ev == EV_DRAW:
             r.held_cards += 1
             if pending_draws is not None:

@@ -1,7 +1,7 @@
 """An independent checker of Unearth's checkable trace (``analyzer replay --json``).
 
-A plain Python twin of the rules (``docs/rules/unearth.md`` and the engine's
-rulings, ``docs/rulings.md``) that imports nothing of the engine or the rules
+A plain Python twin of the rules (``docs/games/unearth.md`` and the engine's
+rulings, ``docs/games/unearth.md``) that imports nothing of the engine or the rules
 modules: it reads the game's data files with :mod:`tomllib` and reuses the
 independent twins of :mod:`tests.naive` (tiebreak, reachable values, formulas,
 scoring, win shares). Given only the JSON object of one game it plays the game
@@ -17,7 +17,9 @@ scores, their parts and the winners. The first disagreement raises
 
 Checked: the set-up (deal, hidden ruins, ruins set aside, end-of-age card,
 first ruins and their stones, named wonders in play), the delver deck (draws,
-reshuffles, hands), every card played and its effect, excavations (declared
+reshuffles and the new pile's order, which later draws follow, hands), every
+card played and its effect (a die Forlorn or A New Discovery changed is an
+event), excavations (declared
 die and ruin, take-backs), every roll as rolled (first rolls, Ancient Map and
 Shattered Edifice rerolls), reroll decisions, Expedition, the final value
 among the values the modifiers reach (event, Ancestral Claim, Reading the
@@ -46,7 +48,7 @@ from tests.naive import (
 )
 
 DATA = Path(__file__).resolve().parents[1] / "analyzer" / "unearth" / "data"
-MAX_TURNS = 2000  #: the engine's safety cap (docs/rulings.md)
+MAX_TURNS = 2000  #: the engine's safety cap (docs/games/unearth.md)
 #: the six neighbours of an axial cell, in the order the engine examines them
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
 
@@ -92,6 +94,7 @@ class Game:
         self.bag = Counter({c: comp["stones_per_colour"] for c in self.colours})
         self.deck = Counter({k: v["copies"] for k, v in self.delver.items()})
         self.disc = Counter()
+        self.pile: list[str] | None = None  # the draw pile's order once reshuffled
         self.hand = [Counter() for _ in range(self.n)]
         self.unseen = Counter(list(self.ruins))  # ruins whose place is not yet known
         self.ruins_left = 0  # ruins still in the ruins deck above the end-of-age card
@@ -157,10 +160,17 @@ class Game:
                 return
             ev = self.take("shuffle", None, "chance")
             self.want(ev["cards"] == n, f"the discards hold {n} cards", ev)
+            order = ev.get("order")
+            self.want(order is not None, "a shuffle without the new pile's order", ev)
+            self.want(Counter(order) == self.disc, "the new pile is not the discards", ev)
+            self.pile = list(order)
             self.deck, self.disc = self.disc, Counter()
         ev = self.take(typ, seat, "chance")
         card = ev["card"]
         self.want(self.deck[card] > 0, f"{card} is not in the draw pile", ev)
+        if self.pile is not None:
+            top = self.pile.pop(0)
+            self.want(card == top, f"the pile's top card is {top}", ev)
         self.deck[card] -= 1
         self.hand[seat][card] += 1
 
@@ -277,7 +287,7 @@ class Game:
         ]
 
     def legal_kinds(self, p: int) -> list[str]:
-        """The delver cards ``p`` holds that can act now (docs/rulings.md)."""
+        """The delver cards ``p`` holds that can act now (docs/games/unearth.md)."""
         out = []
         for k in self.delver_order:
             if self.hand[p][k] == 0:
@@ -360,8 +370,12 @@ class Game:
             if eff == "lost_in_the_ruins":
                 self.roll_die(q, d, self.die_slot[q][d], False)
             else:
-                v = self.die_value[q][d] + info["amount"]
-                self.die_value[q][d] = min(max(v, 1), self.faces[d])
+                was = self.die_value[q][d]
+                v = min(max(was + info["amount"], 1), self.faces[d])
+                self.die_value[q][d] = v
+                ev = self.take("die_changed", q, "effect")
+                mine = {"die": d, "slot": self.die_slot[q][d], "was": was, "value": v}
+                self.want({k: ev.get(k) for k in mine} == mine, f"expected {mine}", ev)
         self.check_claims()
 
     def open_slots(self) -> list[int]:
@@ -384,7 +398,7 @@ class Game:
     # ------------------------------------------------------------------ a roll
 
     def reach(self, owner, slot, faces, natural, n_anc, n_read) -> list[int]:
-        """The final values a roll can take (docs/rulings.md, "Order of modifiers")."""
+        """The final values a roll can take (docs/games/unearth.md, "Order of modifiers")."""
         mods = []
         if self.roll_mod:
             mods.append((self.roll_mod, False, False))

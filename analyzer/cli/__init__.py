@@ -84,6 +84,12 @@ def _register_commands() -> None:
                 tables[info.name][name] = info
             else:
                 app.registered_commands.append(info)
+        try:  # the game's table questions, built from what it declares
+            questions = table.commands_of(name)
+        except AnalyzerError:  # a broken game: `analyzer games` says why
+            questions = {}
+        for verb, info in questions.items():
+            tables.setdefault(verb, {})[name] = info
     for verb, by_game in tables.items():
         if by_game:
             table.register(app, verb, by_game, EXIT_HELP)

@@ -1,18 +1,24 @@
 """``analyzer odds`` and ``analyzer advise`` for every game: ``--game NAME``.
 
 The table commands answer a player at the table (exact odds, a ranking of one
-decision's choices). Each game declares its own (its command modules register
-an ``odds`` or ``advise`` command, as any other command); the CLI collects
-them here, and one command per name picks the game's from ``--game`` (default
-:data:`analyzer.games.DEFAULT_GAME`, so the invocations that worked before ``--game`` existed
-work as they did) and hands it every other argument unchanged: the game's
-options, help, output and errors are its own.
+decision's choices). Each game declares its questions once
+(:class:`analyzer.games.table.TableSpec`); this module builds each game's
+``odds``/``advise`` typer command from them (:func:`commands_of`: the options, the
+help, one function that asks :func:`analyzer.games.table.ask` and prints the
+answer), and one command per name picks the game's from ``--game`` (default
+:data:`analyzer.games.DEFAULT_GAME`, so the invocations that worked before
+``--game`` existed work as they did) and hands it every other argument
+unchanged: the game's options, help, output and errors are its own. A game may
+still add an ``odds`` or ``advise`` command of its own (its command modules).
 """
 
 from __future__ import annotations
 
 import copy
+import inspect
+import sys
 import threading
+from pathlib import Path
 
 import click
 import typer
@@ -21,14 +27,91 @@ from analyzer.games import DEFAULT_GAME
 
 #: the commands a game may declare through this dispatcher
 TABLE_COMMANDS = ("odds", "advise")
-#: verb -> {game: its click command, built on first use in each thread} (``analyzer
-#: serve`` reads them)
+#: verb -> {game: its click command, built on first use in each thread}
 GAMES: dict[str, dict] = {}
 
 GAME_HELP = (
     "--game NAME picks the game (default {default}; games with this command: {games}). "
     "Every other option is the game's: analyzer {verb} --game NAME --help lists them."
 )
+
+#: the Python type typer reads an option of each kind as
+_TYPES = {"text": str, "int": int, "flag": bool, "texts": list[str], "path": Path, "state": Path}
+
+
+def commands_of(game: str) -> dict:
+    """``{verb: typer CommandInfo}`` of game ``game``'s table questions (none: {})."""
+    from analyzer.games.table import spec
+
+    found = spec(game)
+    return {} if found is None else {q.verb: _command(game, q) for q in found.questions}
+
+
+def _command(game: str, question):
+    """The typer command of one question: its options as the question declares them,
+    in order, and a function that asks it and prints the answer."""
+
+    def command(**values) -> None:
+        _run(game, question, values)
+
+    params = []
+    for o in question.options:
+        if o.kind == "state":
+            default = typer.Argument(None, help=o.help, show_default=o.show_default)
+        else:
+            default = typer.Option(o.default, o.flag, help=o.help, show_default=o.show_default)
+        params.append(
+            inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                              annotation=_TYPES[o.kind])
+        )  # fmt: skip
+    command.__signature__ = inspect.Signature(params)
+    sub = typer.Typer()
+    sub.command(question.verb, help=question.help)(command)
+    return sub.registered_commands[0]
+
+
+def _run(game: str, question, values: dict) -> None:
+    """``analyzer VERB --game GAME ...``: the example, or the answer as JSON or tables."""
+    from analyzer.core.errors import InputError, ParamError
+    from analyzer.games.table import ask, example_command, spec
+
+    if values.pop("example", False):
+        typer.echo(spec(game).example_text(), nl=False)
+        return
+    json_out = values.pop("json_out", False)
+    state = values.pop("state", None)
+    if question.takes_state and state is None:
+        raise click.UsageError(
+            f"{question.verb}: missing STATE.toml (allowed: a table-state file; "
+            f"`{example_command(game, question.verb)}` prints one)"
+        )
+    try:
+        answer = ask(game, question.verb, state, values, say=_say)
+    except ParamError as err:  # the parameters as this command names them: --claim
+        raise InputError(err.spelled(lambda p: spelling(question, p))) from None
+    if json_out:
+        typer.echo(answer.to_json())
+        return
+    from rich.console import Console
+
+    console = Console()
+    for part in answer.renderables():
+        console.print(part)
+
+
+def spelling(question, param) -> str:
+    """A parameter named by an error as the command line names it: its option
+    (``--ruin-stones``); the way past a limit as the command offers it."""
+    from analyzer.core.errors import Lift
+
+    flag = next((o.flag for o in question.options if o.name == param and o.flag), str(param))
+    if isinstance(param, Lift):
+        return f"add {flag} to run it anyway, Ctrl-C stops it"
+    return flag
+
+
+def _say(line: str) -> None:
+    sys.stderr.write(line + "\n")
 
 
 def split_game(args: list[str]) -> tuple[str | None, list[str]]:
@@ -66,7 +149,7 @@ def register(app: typer.Typer, verb: str, commands: dict, epilog: str) -> None:
     note = GAME_HELP.format(default=default, games=", ".join(games), verb=verb)
     # one built command per thread: typer's wrapper of a command's function fills
     # one dict of arguments per built command, so two threads running the same one
-    # at once (``analyzer serve`` answers requests in threads) could call the
+    # at once (run_cli from threads; ``analyzer serve`` once did so) could call the
     # function with each other's arguments
     local = threading.local()
 

@@ -1,13 +1,14 @@
 """Everything that is Colorful Treasure's: rules data, kernels, players, reports.
 
-Section map (``docs/rules/colorful-treasure.md``):
+Section map (``docs/games/colorful_treasure.md``):
 
 - Components, Scoring values, Variant for young players, rulings: :mod:`.rules`
   (data in ``data/``), integer codes in :mod:`.codes`
 - Set-up, A turn, Scoring (rewards, end scoring), memory: :mod:`.turn`
 - Game end, the turn as a whole, invariants: :mod:`.engine` (state in :mod:`.state`)
 - Players and memory: :mod:`.strategies`; the ``search`` player :mod:`.search`
-- Table answers: exact odds :mod:`.odds`, deep advice :mod:`.deep`
+- Table answers: exact odds :mod:`.odds`, deep advice :mod:`.deep`; the questions
+  ``odds`` and ``advise``: :mod:`.table`
 - Exact checks: :mod:`.exact`
 - Python entry point for whole games: :mod:`.game`; replays :mod:`.replay`
 - The game as the machinery sees it: :mod:`.plugin`; its tables and charts:
@@ -23,11 +24,4 @@ def _game():
     return ColorfulTreasure()
 
 
-register_game(
-    "colorful_treasure",
-    _game,
-    commands=(
-        "analyzer.colorful_treasure.commands.odds",
-        "analyzer.colorful_treasure.commands.advise",
-    ),
-)
+register_game("colorful_treasure", _game, commands=(), table="analyzer.colorful_treasure.table")

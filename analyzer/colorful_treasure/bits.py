@@ -7,7 +7,7 @@ inside kernels; with ``NUMBA_DISABLE_JIT=1`` the plain Python bodies run.
 """
 
 from llvmlite import ir
-from numba.core import types
+from numba import types
 from numba.extending import intrinsic, overload
 
 from analyzer.kernels.jit import njit

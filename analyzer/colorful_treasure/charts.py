@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analyzer.report.charts import axes_grid, cell_labels, dot_plot, figure
+from analyzer.report.charts import axes_grid, cell_labels, figure, uptake_and_wins
 
 
 def rewards(df: pd.DataFrame, stamp: str) -> Figure:
@@ -22,26 +22,14 @@ def rewards(df: pd.DataFrame, stamp: str) -> Figure:
         f"{lab} · 95% Wilson intervals · association, not cause",
         stamp,
     )
-    ax1, ax2 = axes_grid(fig, 1, 2)[0]
-    names = [r.replace("_", " ") for r in d["reward"]]
-    dot_plot(
-        ax1,
-        names,
-        [("held", d["held"], d["held_low"], d["held_high"])],
-        "share of seat-games holding the reward",
+    return uptake_and_wins(
+        fig,
+        d,
+        [r.replace("_", " ") for r in d["reward"]],
+        ("held", "held", "share of seat-games holding the reward"),
+        ([("holders", "win_holders"), ("others", "win_others")], "win rate"),
+        ("How often a seat takes it", "Win rate of holders vs the rest"),
     )
-    ax1.set_title("How often a seat takes it")
-    dot_plot(
-        ax2,
-        [""] * len(names),
-        [
-            ("holders", d["win_holders"], d["win_holders_low"], d["win_holders_high"]),
-            ("others", d["win_others"], d["win_others_low"], d["win_others_high"]),
-        ],
-        "win rate",
-    )
-    ax2.set_title("Win rate of holders vs the rest")
-    return fig
 
 
 def steals(df: pd.DataFrame, stamp: str) -> Figure:

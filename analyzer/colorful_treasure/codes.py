@@ -8,7 +8,7 @@ from enum import IntEnum
 
 
 class Kind(IntEnum):
-    """What a wonder card is (``docs/rules/colorful-treasure.md``, "Components")."""
+    """What a wonder card is (``docs/games/colorful_treasure.md``, "Components")."""
 
     GEM = 0
     DIAMOND = 1
@@ -41,7 +41,8 @@ class Plan(IntEnum):
     EXPECT = 1  #: expected points from its memory and the columns' unseen cards
     #: EXPECT valuing steals as under the default ruling steal_pairs (= markers)
     #: whatever the ruling: the reference the ruling-aware EXPECT is measured
-    #: against (benchmarks/ct_rulings_players.py); no strategy uses it
+    #: against (studies/2026-11-25-rules-colorful-treasure/ct_rulings_players.py);
+    #: no strategy uses it
     EXPECT_PLAIN = 2
     #: ``baseline``'s plan: today exactly EXPECT (the kernels ask only ``== RANDOM``
     #: and ``== EXPECT_PLAIN``, and its tile worth is its own, ``t.tile_worth_base``).
@@ -95,7 +96,7 @@ SCALE = 60
 
 
 class Effect(IntEnum):
-    """What an action tile's side does (``data/tiles.toml``; docs/rules/colorful-treasure.md,
+    """What an action tile's side does (``data/tiles.toml``; docs/games/colorful_treasure.md,
     "Advanced rules: action tiles")."""
 
     PEEK_TWO = 0  #: look at one face-down card of each of ``amount`` wonders (x1)

@@ -1,7 +1,7 @@
 """Deep advice for Colorful Treasure: the choices of the cards to reveal first,
 ranked by win chance and expected final score from rollouts of the ``search``
 player (``analyzer advise --game colorful_treasure STATE.toml --deep``;
-``docs/odds.md``).
+``docs/games/colorful_treasure.md``).
 
 The table state (:mod:`.odds`, :data:`~.odds.EXAMPLE`) says what the seat knows
 at the start of its turn. The rest of the game is filled in as *assumed* and
@@ -26,23 +26,16 @@ for every choice: common random numbers), every seat then playing tuned
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
 
+import analyzer.games.deep as shared
 from analyzer.colorful_treasure.odds import TurnOdds, TurnState, turn_odds
 from analyzer.colorful_treasure.rules import Rules, load_rules
-from analyzer.core.errors import InputError
+from analyzer.core.errors import InputError, Param, ParamError
 from analyzer.core.seeding import resolve_seed, root_key
-from analyzer.games.deep import (
-    advice_json,
-    check_budget,
-    estimates,
-    estimates_json,
-    ranking_table,
-)
-from analyzer.kernels.search import rank_work, verdict_words
+from analyzer.kernels.search import verdict_words
 
 #: seed of the assumed parts of the game (the same for every ``--seed``, so that
 #: runs with different seeds differ only by their rollouts)
@@ -52,31 +45,19 @@ DEFAULT_BUDGET = 60_000
 
 
 @dataclass(frozen=True)
-class DeepChoice:
-    """One reveal choice and what its rollouts say (95% intervals: Wilson for the
-    win chance, normal for the score and the paired difference)."""
+class DeepChoice(shared.Estimates):
+    """One reveal choice and what its rollouts say (:class:`analyzer.games.deep.Estimates`)."""
 
     choice: str  #: named as the exact ranking names it: "pyramids unknown + ..."
-    rollouts: int
-    win: float
-    win_ci: tuple[float, float]
-    score: float
-    score_ci: tuple[float, float]
     greedy_value: float  #: greedy's exact expected points of the take (its ranking)
-    gain: float  #: mean paired win-share difference to the best choice
-    gain_ci: tuple[float, float]
 
 
 @dataclass(frozen=True)
-class DeepAdvice:
+class DeepAdvice(shared.DeepAnswer):
+    """The first-reveal choices ranked (:class:`analyzer.games.deep.DeepAnswer`)."""
+
     players: int
-    choices: tuple[DeepChoice, ...]  #: best first
     greedy_choice: str  #: the choice tuned greedy would make
-    rollouts: int
-    seconds: float
-    seed: int
-    assumed: tuple[str, ...]
-    within_noise: tuple[int, ...]  #: ranks (in ``choices``) not distinguishable from the best
 
 
 def _rules(state: TurnState, rules: Rules | None) -> Rules:
@@ -226,11 +207,13 @@ def deep_advice(
     from analyzer.kernels.kernel_view import make_view
 
     rules = _rules(state, rules)
-    budget = check_budget(budget, DEFAULT_BUDGET, 2, 10_000_000)
+    budget = shared.check_budget(budget, DEFAULT_BUDGET, 2, 10_000_000)
     seed = resolve_seed(seed)
     t = rules.tables
     if int(t.first_reveals) != 2 or int(t.n_tiles) > 0:
-        raise InputError("--deep: needs the standard rules (two cards revealed first, no tiles)")
+        raise ParamError(
+            Param("deep"), ": needs the standard rules (two cards revealed first, no tiles)"
+        )
     s, assumed = build(state, rules)
     n = state.players
     if sum(len(c.remembered) + len(c.unknown) for c in state.columns) < 3:
@@ -242,32 +225,22 @@ def deep_advice(
     keep = max(budget // 2, 2)
     w = search.new_search(t, n, budget=budget, width=0, keep=keep)
     key0, _ = root_key(seed)
-    sv, tv = make_view(s, "CTState"), make_view(t, "CTTables")
-    t0 = time.perf_counter()
-    k = search.rank_all(
-        sv, tv, make_view(r, "CTState"), search.pack_search(w), 0, n, key0, budget, 0
+    views = (make_view(s, "CTState"), make_view(t, "CTTables"), make_view(r, "CTState"))
+    played = shared.play_ranking(
+        lambda: search.rank_all(*views, search.pack_search(w), 0, n, key0, budget, 0),
+        w,
+        "table state: grid: nothing to choose",  # (never: three face-down cards at least)
     )
-    seconds = time.perf_counter() - t0
-    names = [choice_name(state, rules, int(w.cand_a[c]), int(w.cand_b[c])) for c in range(k)]
-    ranking = rank_work(w, k)
-    ranked = tuple(
+    names = [choice_name(state, rules, int(c), int(d)) for c, d, _ in w.cand[: len(played.rows)]]
+    ranked = [
         DeepChoice(
             choice=names[row.index],
-            **estimates(row),
+            **shared.estimates(row),
             greedy_value=float(w.cand_h[row.index]),
         )
-        for row in ranking.rows
-    )
-    return DeepAdvice(
-        players=n,
-        choices=ranked,
-        greedy_choice=names[0],
-        rollouts=int(w.count[search.K_ROLLOUTS]),
-        seconds=seconds,
-        seed=seed,
-        assumed=tuple(assumed),
-        within_noise=ranking.within_noise,
-    )
+        for row in played.rows
+    ]
+    return DeepAdvice(players=n, greedy_choice=names[0], **played.answer(ranked, seed, assumed))
 
 
 # --------------------------------------------------------------------------- output
@@ -288,7 +261,7 @@ def render(advice: DeepAdvice, exact: dict):
         return (c.choice + mine,), ("-" if ex is None else f"{ex:.3f}",)
 
     n_roll = advice.choices[0].rollouts
-    return ranking_table(
+    return shared.ranking_table(
         f"Cards to reveal first, by win chance: {n_roll:,} rollouts each, "
         f"{advice.players} players (± half a 95% interval)",
         advice.choices,
@@ -311,14 +284,14 @@ def to_json(advice: DeepAdvice, exact: dict) -> str:
     rows = [
         {
             "choice": c.choice,
-            **estimates_json(c),
+            **shared.estimates_json(c),
             "points_this_turn_exact": exact.get(c.choice),
             "greedy_value": c.greedy_value,
             "greedy_choice": c.choice == advice.greedy_choice,
         }
         for c in advice.choices
     ]
-    return advice_json(
+    return shared.advice_json(
         {"goal": "win chance from rollouts of the whole game"},
         advice,
         "every seat tuned greedy in the rollouts",

@@ -1,6 +1,6 @@
 """Whole games of Colorful Treasure: the turn, the game loop and the batch kernel.
 
-Sections of ``docs/rules/colorful-treasure.md``: "A turn" (:func:`play_turn`),
+Sections of ``docs/games/colorful_treasure.md``: "A turn" (:func:`play_turn`),
 "Game end" (:func:`play_game`), and the invariants checked after every game
 (:func:`check_invariants`). Game ``g`` draws only from the stream
 ``rng_seed(state, key0, key1, g)``, so any split of a run into batches gives the

@@ -1,5 +1,5 @@
 """Exact chances of a fresh grid, by enumeration with fractions
-(``docs/rules/colorful-treasure.md``, "Exact checks").
+(``docs/games/colorful_treasure.md``, "Exact checks").
 
 Each function enumerates every layout of the cards involved (each column is
 shuffled on its own, so every order of a column's cards is equally likely) and

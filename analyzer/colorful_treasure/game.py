@@ -19,9 +19,7 @@ import pandas as pd
 from analyzer.colorful_treasure import engine
 from analyzer.colorful_treasure.codes import (
     BASELINE_PARAMS,
-    FROZEN_STRATEGIES,
     PARAM_NAMES,
-    PLAYED_NAMES,
     SCALE,
     SEARCH,
     SEARCH_BASE,
@@ -40,10 +38,10 @@ from analyzer.colorful_treasure.columns import (
 from analyzer.colorful_treasure.luck import load_value_params
 from analyzer.colorful_treasure.rules import Rules, default_rules
 from analyzer.colorful_treasure.state import N_STEAL_COLS, S_STEAL_N, State, new_state
-from analyzer.core.errors import InputError, bad_value
+from analyzer.core.errors import bad_value
 from analyzer.core.frames import scratch
 from analyzer.core.seeding import resolve_seed, root_key
-from analyzer.games import strategy_column
+from analyzer.games import jobs
 from analyzer.kernels.kernel_view import make_view, results_view
 from analyzer.kernels.rng import queue_outcomes
 
@@ -64,33 +62,6 @@ NEWER_RULINGS = {
 MAX_STEALS_PER_GAME = 8
 
 
-def resolve_strategies(players: int, strategies, where: str = "strategy") -> tuple[str, ...]:
-    """One strategy name per seat from a name, a comma list, or a sequence."""
-    if isinstance(strategies, str):
-        strategies = [x.strip() for x in strategies.split(",") if x.strip()]
-    strategies = list(strategies)
-    if len(strategies) == 1:
-        strategies = strategies * players
-    if len(strategies) != players:
-        raise InputError(
-            f"{where}: {len(strategies)} strategies for {players} players "
-            "(allowed: one for every seat, or one for all)"
-        )
-    for name in strategies:
-        if name not in STRATEGY_NAMES:
-            raise bad_value(where, name, ", ".join(STRATEGY_NAMES))
-    return tuple(strategies)
-
-
-def check_players(players, rules: Rules, where: str = "players") -> int:
-    t = rules.tables
-    if isinstance(players, bool) or not isinstance(players, int | np.integer):
-        raise bad_value(where, players, f"an integer from {t.min_players} to {t.max_players}")
-    if not t.min_players <= players <= t.max_players:
-        raise bad_value(where, players, f"{t.min_players} to {t.max_players}")
-    return int(players)
-
-
 def strategy_arrays(rules: Rules, strategies: Sequence[str], params: dict | None = None):
     """``(plan int64[P], prm float64[P, len(PARAM_NAMES)])`` for the kernel.
 
@@ -101,34 +72,16 @@ def strategy_arrays(rules: Rules, strategies: Sequence[str], params: dict | None
     data's, never ``params``)."""
     rows = rules.player_params(len(strategies))  # the tuned rows of the player count
     rows["baseline"] = dict(zip(PARAM_NAMES, BASELINE_PARAMS, strict=True))
-    tunable = ", ".join(s for s in STRATEGY_NAMES if s not in FROZEN_STRATEGIES)
-    for name, values in (params or {}).items():
-        if name == SEARCH:
-            continue  # its own settings (search_settings); its row is greedy's
-        if name in FROZEN_STRATEGIES:
-            raise bad_value("strategy_params", name, f"{tunable} ({name} is frozen: no parameters)")
-        if name not in STRATEGY_NAMES:
-            raise bad_value("strategy_params", name, tunable)
-        for key, val in dict(values).items():
-            if key not in PARAM_NAMES:
-                raise bad_value(f"strategy_params.{name}", key, ", ".join(PARAM_NAMES))
-            if isinstance(val, bool) or not isinstance(val, int | float):
-                raise bad_value(f"strategy_params.{name}.{key}", val, "a number")
-            if key == "recall" and not 0.0 <= val <= 1.0:
-                raise bad_value(f"strategy_params.{name}.recall", val, "0.0 to 1.0")
-            rows[name][key] = float(val)
+    for name, key, val in jobs.param_overrides(params, STRATEGY_NAMES, PARAM_NAMES, settings=None):
+        if isinstance(val, bool) or not isinstance(val, int | float):
+            raise bad_value(f"strategy_params.{name}.{key}", val, "a number")
+        if key == "recall" and not 0.0 <= val <= 1.0:
+            raise bad_value(f"strategy_params.{name}.recall", val, "0.0 to 1.0")
+        rows[name][key] = float(val)
     rows[SEARCH] = rows[SEARCH_BASE]
     plan = np.array([STRATEGY_PLANS[STRATEGY_NAMES.index(s)] for s in strategies], np.int64)
     prm = np.array([[rows[s][p] for p in PARAM_NAMES] for s in strategies], np.float64)
     return plan, prm.reshape(len(strategies), len(PARAM_NAMES))
-
-
-def strategy_categories(strategies: Sequence[str]) -> tuple[str, ...]:
-    """Categories of the ``strategy`` column: every strategy when a seat plays
-    ``baseline``, else the four it had before (tables of earlier runs unchanged)."""
-    if SEARCH in strategies:
-        return STRATEGY_NAMES
-    return STRATEGY_NAMES[:5] if set(strategies) - set(PLAYED_NAMES) else PLAYED_NAMES
 
 
 #: the search player's own settings (``strategy_params = {search = {budget = 64}}``)
@@ -151,19 +104,27 @@ def search_settings(params: dict | None) -> dict[str, float]:
 
 
 @dataclass(frozen=True)
-class GameJob:
+class GameJob(jobs.Job):
     """Plays games of one configuration; picklable; deterministic in (start, count)."""
 
-    players: int
-    strategies: tuple[str, ...]
-    seed: int
     rules: Rules = field(default_factory=default_rules)
     steals: bool = True  #: also return the per-steal table
-    strategy_params: tuple = ()  #: ((strategy, ((param, value), ...)), ...)
+    strategy_params: tuple = ()  #: analyzer.games.jobs.freeze_params
     #: luck terms (columns ``luck_win``, ``luck_score``; ``docs/statistics.md``):
     #: they only observe, the games are the same either way. Off by default: they
     #: cost about 1.8x a game and narrow an interval by only 10% so far
     luck: bool = False
+
+    STRATEGIES = STRATEGY_NAMES
+    default_rules = staticmethod(default_rules)
+
+    @classmethod
+    def check(cls, rules, players, strategies, params, *, steals=True, luck=False) -> dict:
+        """The parameters' names and values, and the search's settings (with a
+        search seat or not)."""
+        strategy_arrays(rules, strategies, params)
+        search_settings(params)
+        return {"steals": steals, "luck": bool(luck)}
 
     def __call__(self, start: int, count: int) -> dict[str, pd.DataFrame]:
         return play_tables(self, start, count)
@@ -188,10 +149,6 @@ class GameJob:
         )
 
 
-def _params(job: GameJob) -> dict:
-    return {name: dict(values) for name, values in job.strategy_params}
-
-
 def rollout_state(rules: Rules, players: int, params: dict | None = None) -> State:
     """The game the search's rollouts play on: every seat ``greedy`` with the
     tuned row of the player count (and ``strategy_params.greedy``)."""
@@ -207,10 +164,10 @@ def play_raw(
     start: int,
     count: int,
     *,
-    trace_rows: int = 0,
     deal=None,
     forced=(),
     plans=None,
+    trace_rows: int = 0,
     search_out=None,
     luck_par=None,
 ):
@@ -221,14 +178,15 @@ def play_raw(
     game's next random choices (:func:`analyzer.kernels.rng.queue_outcomes`), so a test
     says "seat 0 reveals these two places" instead of searching for a seed.
     ``plans`` (int64[players], optional): each seat's Plan instead of its strategy's
-    (``benchmarks/ct_rulings_players.py`` seats ``Plan.EXPECT_PLAIN`` with it).
+    (``studies/2026-11-25-rules-colorful-treasure/ct_rulings_players.py`` seats
+    ``Plan.EXPECT_PLAIN`` with it).
     With a ``search`` seat, ``search_out`` (a list) receives the search's work
     space (its counters: ``analyzer.colorful_treasure.search.K_*``).
     With ``job.luck`` the state's ``luck_out`` holds each row's luck by kind of
     reveal, valued with ``luck_par`` (``None``: the shipped value estimate)."""
     t = job.rules.tables
     n = job.players
-    params = _params(job)
+    params = job.params_dict()
     plan, prm = strategy_arrays(job.rules, job.strategies, params)
     per_game = MAX_STEALS_PER_GAME + t.n_tiles  # a wild marker tile: one more steal
     luck = None
@@ -245,37 +203,18 @@ def play_raw(
     s.prm[:] = prm
     results = np.zeros((count * n, engine.n_result_cols(t)), np.int64)
     wins = np.zeros(count * n, np.float32)
-    key0, key1 = root_key(job.seed)
+    views = (make_view(s, "CTState"), make_view(t, "CTTables"), results_view(results, wins))
     if SEARCH in job.strategies:
         from analyzer.colorful_treasure import search
 
         w = search.new_search(t, n, **search_settings(params))
         w.seats[:] = [name == SEARCH for name in job.strategies]
-        search.play_batch_search(
-            make_view(s, "CTState"),
-            make_view(t, "CTTables"),
-            results_view(results, wins),
-            make_view(rollout_state(job.rules, n, params), "CTState"),
-            search.pack_search(w),
-            n,
-            key0,
-            key1,
-            start,
-            count,
-        )
+        views += (make_view(rollout_state(job.rules, n, params), "CTState"), search.pack_search(w))
+        jobs.play_batch(search.play_batch_search, views, job, start, count)
         if search_out is not None:
             search_out.append(w)
     else:
-        engine.play_batch(
-            make_view(s, "CTState"),
-            make_view(t, "CTTables"),
-            results_view(results, wins),
-            n,
-            key0,
-            key1,
-            start,
-            count,
-        )
+        jobs.play_batch(engine.play_batch, views, job, start, count)
     n_steals = int(s.sc[S_STEAL_N])
     steals = s.steals[: min(n_steals, s.steals.shape[0])] if job.steals else None
     return results, wins, steals, s
@@ -339,14 +278,9 @@ def recompute_scores(rules: Rules, players: int, results: np.ndarray, columns=No
 def play_tables(job: GameJob, start: int, count: int) -> dict[str, pd.DataFrame]:
     """Play games ``start .. start+count-1`` and build the tables."""
     results, wins, steals, s = play_raw(job, start, count)
-    out = {"games": games_frame(job, start, count, results, wins)}
-    if job.luck:
-        luck = s.luck_out.sum(axis=1)
-        out["games"]["luck_win"] = luck[:, 0]
-        out["games"]["luck_score"] = luck[:, 1]
-    if job.steals:
-        out["steals"] = steals_frame(job, steals)
-    return out
+    games = games_frame(job, start, count, results, wins)
+    steals = steals_frame(job, steals) if job.steals else None
+    return jobs.batch_tables(job, games, s.luck_out, steals=steals)
 
 
 def result_columns(results: np.ndarray) -> np.ndarray:
@@ -498,12 +432,7 @@ def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataF
     typed = dict(zip([name for name, _ in kinds["points"]], points, strict=True))
     typed.update(zip([name for name, _ in kinds["int16"]], int16, strict=True))
     typed.update(zip([name for name, _, _ in small], int8, strict=True))
-    cols: dict[str, np.ndarray] = {
-        "game": np.repeat(np.arange(start, start + count, dtype=np.int64), n),
-        "seat": np.tile(np.arange(n, dtype=np.int8), count),
-        "n_players": np.full(count * n, n, np.int8),
-        "strategy": strategy_column(job.strategies, count, strategy_categories(job.strategies)),
-    }
+    cols: dict[str, np.ndarray] = jobs.core_columns(job, start, count, _categories(job))
     for name, _, _ in plan:
         cols[name] = typed[name]
         if name == "score":
@@ -511,6 +440,11 @@ def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataF
     if rules.tables.n_tiles:
         _tile_columns(rules, took, cols)
     return pd.DataFrame(cols, copy=False)  # the arrays are this frame's own: no copy
+
+
+def _categories(job: GameJob) -> tuple[str, ...]:
+    """Categories of the ``strategy`` column (:func:`analyzer.games.jobs.strategy_categories`)."""
+    return jobs.strategy_categories(job.strategies, STRATEGY_NAMES)
 
 
 def _result_at(rules: Rules) -> np.ndarray:
@@ -571,13 +505,9 @@ def games_frame_numpy(job: GameJob, start: int, count: int, results, wins) -> pd
     c = result_columns(results)  # each column read in one sweep
     check_results(job, start, results, c)
     rules = job.rules
-    n = job.players
     R = engine
-    cols: dict[str, np.ndarray] = {
-        "game": np.repeat(np.arange(start, start + count, dtype=np.int64), n),
-        "seat": np.tile(np.arange(n, dtype=np.int8), count),
-        "n_players": np.full(count * n, n, np.int8),
-        "strategy": strategy_column(job.strategies, count, strategy_categories(job.strategies)),
+    cols: dict[str, np.ndarray] = jobs.core_columns(job, start, count, _categories(job))
+    cols |= {
         "score": c[R.R_SCORE] / SCALE,
         "win": wins.astype(np.float32),
         "game_turns": c[R.R_GAME_TURNS].astype(np.int16),
@@ -643,44 +573,16 @@ def steals_frame(job: GameJob, steals: np.ndarray) -> pd.DataFrame:
     )
 
 
-def make_job(
-    players: int,
-    strategies,
-    seed=None,
-    rules: Rules | None = None,
-    *,
-    steals: bool = True,
-    strategy_params: dict | None = None,
-    luck: bool = False,
-) -> GameJob:
-    """Validate the arguments and build a :class:`GameJob`. ``luck=True``: the luck
-    terms (columns ``luck_win``/``luck_score``; off by default, docs/statistics.md)."""
-    rules = rules or default_rules()
-    players = check_players(players, rules)
-    strategies = resolve_strategies(players, strategies)
-    strategy_arrays(rules, strategies, strategy_params)  # validates names and values
-    search_settings(strategy_params)  # and the search's settings, with a search seat or not
-    frozen = tuple(
-        (name, tuple(sorted(dict(vals).items())))
-        for name, vals in sorted((strategy_params or {}).items())
-    )
-    return GameJob(players, strategies, resolve_seed(seed), rules, steals, frozen, bool(luck))
+def make_job(players, strategies, seed=None, rules=None, **options) -> GameJob:
+    """Validate the arguments and build a :class:`GameJob` (:meth:`analyzer.games.jobs.Job.make`).
+    ``options``: ``strategy_params``; ``steals`` (the per-steal table, True);
+    ``luck=True``: the luck terms (columns ``luck_win``/``luck_score``; off by
+    default, docs/statistics.md)."""
+    return GameJob.make(players, strategies, seed, rules, **options)
 
 
-def simulate(
-    players: int,
-    strategies,
-    games: int,
-    seed=None,
-    rules: Rules | None = None,
-    *,
-    first_game: int = 0,
-    strategy_params: dict | None = None,
-    luck: bool = False,
-) -> pd.DataFrame:
-    """Simulate ``games`` whole games in this process; the ``games`` table
-    (``luck=True``: with the luck terms' columns)."""
-    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
-        raise bad_value("games", games, "a positive integer")
-    job = make_job(players, strategies, seed, rules, strategy_params=strategy_params, luck=luck)
-    return job(first_game, int(games))["games"]
+def simulate(players, strategies, games, seed=None, rules=None, **options) -> pd.DataFrame:
+    """Simulate ``games`` whole games in this process; the ``games`` table.
+    ``options``: ``first_game`` (0) and those of :func:`make_job` (``luck=True``:
+    with the luck terms' columns)."""
+    return jobs.simulate(make_job, players, strategies, games, seed, rules, **options)["games"]

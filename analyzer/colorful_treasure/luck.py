@@ -29,16 +29,14 @@ on games of other seeds, shipped in ``data/luck_value.toml``.
 
 from __future__ import annotations
 
-import tomllib
-from importlib import resources
-
 import numpy as np
 
+import analyzer.kernels.luck as shared
 from analyzer.colorful_treasure.codes import SCALE
 from analyzer.colorful_treasure.state import LUCK_KINDS, S_GEM_OWNER, S_LEFT, S_N, S_N_UP, S_TURN
 from analyzer.colorful_treasure.turn import counted_holdings, final_scores
 from analyzer.kernels.jit import njit
-from analyzer.kernels.luck import event_begin, event_end, event_outcome
+from analyzer.kernels.luck import event_begin, event_end, event_outcome, luck_on
 
 #: kinds of chance event, the first axis of ``State.luck``
 KIND_FIRST = 0
@@ -64,20 +62,7 @@ PAR_NAMES = ("take", "treasure", "tau0", "tau1", "next")
 
 def load_value_params() -> np.ndarray:
     """The shipped parameters of ``V`` (``data/luck_value.toml``), float64[N_LUCK_PAR]."""
-    path = "data/luck_value.toml"
-    text = resources.files("analyzer.colorful_treasure").joinpath(path).read_text()
-    par = tomllib.loads(text)["value"]
-    return np.array([float(par[name]) for name in PAR_NAMES], np.float64)
-
-
-@njit(inline="always")
-def luck_on(s):
-    return s.luck_par.shape[0] >= N_LUCK_PAR
-
-
-@njit(inline="always")
-def _plant(s):
-    return int(s.luck_par[LP_PLANT]) if s.luck_par.shape[0] > LP_PLANT else 0
+    return shared.value_row(shared.shipped_values("analyzer.colorful_treasure"), PAR_NAMES)
 
 
 @njit
@@ -91,7 +76,7 @@ def luck_reset(s):
 @njit
 def luck_seen(s, card):
     """``card`` is seen (a seat peeked at it): its place has no luck any more."""
-    if luck_on(s):
+    if luck_on(s, N_LUCK_PAR):
         s.luck_seen[0] |= np.int64(1) << card
 
 
@@ -207,7 +192,7 @@ def luck_reveal(s, t, seat, p, pending):
     """``seat`` has just turned the card at place ``p`` face up (the last of
     ``s.up``); ``pending``: the place it chose at the same time to turn next (-1:
     none), whose card ``V`` averages over (what is known of it)."""
-    if not luck_on(s):
+    if not luck_on(s, N_LUCK_PAR):
         return
     actual = s.grid[p]
     seen = s.luck_seen[0]
@@ -221,7 +206,7 @@ def luck_reveal(s, t, seat, p, pending):
     n = s.sc[S_N]
     k = s.sc[S_N_UP]
     kind = KIND_FIRST if k <= t.first_reveals else KIND_EXTRA
-    plant = _plant(s)
+    plant = shared.planted(s, N_LUCK_PAR)
     if s.luck_seen[1] != s.sc[S_TURN]:  # the holdings change only at a take
         base_values(s, t, n)
         s.luck_seen[1] = s.sc[S_TURN]
@@ -256,11 +241,6 @@ def luck_reveal(s, t, seat, p, pending):
 
 @njit
 def store_luck(s, n, row0):
-    """Copy this game's luck (``s.luck``) into rows ``row0 ..`` of ``s.luck_out``
-    (float64[rows, N_KINDS, 2]) when it has room."""
-    if not luck_on(s) or s.luck_out.shape[0] < row0 + n:
-        return
-    for p in range(n):
-        for k in range(N_KINDS):
-            s.luck_out[row0 + p, k, 0] = s.luck[k, 0, p]
-            s.luck_out[row0 + p, k, 1] = s.luck[k, 1, p]
+    """Copy this game's luck into rows ``row0 ..`` of ``s.luck_out``
+    (:func:`analyzer.kernels.luck.store_luck`)."""
+    shared.store_luck(s, n, row0, N_LUCK_PAR)

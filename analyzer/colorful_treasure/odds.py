@@ -1,12 +1,12 @@
 """Exact odds of one turn of Colorful Treasure, from what the seat knows
-(``analyzer odds --game colorful_treasure STATE.toml``; ``docs/odds.md``).
+(``analyzer odds --game colorful_treasure STATE.toml``; ``docs/games/colorful_treasure.md``).
 
 A table state (TOML, :data:`EXAMPLE`) says what a player at the table knows at
 the start of its turn: the cards it holds, the rewards already given, and for
 each wonder still in the grid how many places hold a card, which cards of the
 wonder are gone (taken by anyone: public) and which face-down cards it
 remembers. Everything else follows from the rules
-(``docs/rules/colorful-treasure.md``, "Players and memory"): each face-down
+(``docs/games/colorful_treasure.md``, "Players and memory"): each face-down
 place of a wonder the seat does not remember holds one of that wonder's cards
 it does not know, every arrangement equally likely. So the answers are counts,
 exact fractions, not samples:
@@ -31,70 +31,23 @@ from __future__ import annotations
 
 import itertools
 import json
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from importlib import resources
 from pathlib import Path
 
 from analyzer.colorful_treasure.codes import Kind
 from analyzer.colorful_treasure.rules import Rules, load_rules
 from analyzer.core.errors import InputError, bad_value
+from analyzer.games.table import columns_table, parse_toml, read_state
 
-EXAMPLE = """\
-# Colorful Treasure: what I know at the start of my turn (analyzer odds/advise
-# --game colorful_treasure). Cards are named "<colour>", "diamond", "key" or
-# "chest" within a wonder; a wonder's id is its id in wonders.toml.
-players = 2             # players in the game (the gem reward depends on it)
-scoring = "basic"       # "basic" or "advanced" (plastic diamonds worth 2 or 3)
-# the cards I hold (taken from the grid or stolen): "<wonder> <card>"
-mine = ["pyramids red", "great_wall red", "taj_mahal diamond", "chichen_itza yellow"]
-# "first to" rewards already given, to anyone: "gem", "explorer"
-rewards_given = []
-
-# one table per wonder that still has face-down cards (a wonder not listed has
-# none left); face_down: places still holding a card; gone: its cards taken
-# (by anyone); remembered: face-down cards I remember, one per place
-[grid.pyramids]
-face_down = 4
-gone = ["red"]
-remembered = ["key"]
-
-[grid.great_wall]
-face_down = 3
-gone = ["red", "chest"]
-remembered = ["yellow", "diamond"]
-
-[grid.taj_mahal]
-face_down = 3
-gone = ["diamond", "purple"]
-
-[grid.machu_picchu]
-face_down = 5
-remembered = ["red"]
-
-[grid.colosseum]
-face_down = 3
-gone = ["red", "green"]
-
-[grid.petra]
-face_down = 5
-
-[grid.chichen_itza]
-face_down = 4
-gone = ["yellow"]
-remembered = ["blue"]
-
-[grid.angkor_wat]
-face_down = 5
-
-[grid.stonehenge]
-face_down = 4
-gone = ["key"]
-
-[grid.easter_island]
-face_down = 5
-"""
+#: the documented example table state (``examples/table.toml``; ``--example`` prints it)
+EXAMPLE = (
+    resources.files("analyzer.colorful_treasure")
+    .joinpath("examples", "table.toml")
+    .read_text("utf-8")
+)
 
 
 # --------------------------------------------------------------------------- the state
@@ -133,12 +86,17 @@ def _card_of(rules: Rules, w: int, name: str, where: str) -> int:
     raise bad_value(where, name, f"a card of {rules.wonder_ids[w]}: {', '.join(allowed)}")
 
 
+#: the command that prints the example state (named by errors in a state's TOML)
+HINT = "analyzer odds --game colorful_treasure --example"
+
+
 def parse_state(text: str, where: str = "state", rules: Rules | None = None) -> TurnState:
     """Read and check a table state (TOML text); :class:`InputError` names the key."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{where}: not valid TOML ({exc})") from None
+    return state_from_dict(parse_toml(text, where, HINT), where, rules)
+
+
+def state_from_dict(raw: dict, where: str = "state", rules: Rules | None = None) -> TurnState:
+    """Check a table state (the dict of its TOML); :class:`InputError` names the key."""
     known = {"players", "scoring", "mine", "rewards_given", "grid"}
     for key in raw:
         if key not in known:
@@ -214,12 +172,9 @@ def parse_state(text: str, where: str = "state", rules: Rules | None = None) -> 
 
 
 def load_state(path: str | Path, rules: Rules | None = None) -> TurnState:
-    p = Path(path)
-    try:
-        text = p.read_text("utf-8")
-    except OSError as exc:
-        raise InputError(f"{p}: cannot read ({exc.strerror})") from None
-    return parse_state(text, str(p), rules)
+    """Read and check a table-state file; :class:`InputError` names the file and key."""
+    raw, src = read_state(Path(path), HINT)
+    return state_from_dict(raw, src, rules)
 
 
 # --------------------------------------------------------------------------- points
@@ -471,19 +426,17 @@ def render(odds: TurnOdds, top: int = 10) -> list:
     for p in odds.places:
         name = p.name + (" (remembered)" if p.remembered else "")
         tp.add_row(name, *(_frac(p.chances[k]) if k in p.chances else "-" for k in kinds))
-    tc = Table(
-        title=f"Reveal choices by expected points this turn (exact; best "
+    tc = columns_table(
+        f"Reveal choices by expected points this turn (exact; best "
         f"{min(top, len(odds.choices))} of {len(odds.choices)})",
-        title_justify="left",
+        (
+            ("#", "right"),
+            ("reveal first", "left"),
+            ("expected points", "right"),
+            ("without more", "right"),
+            ("key or chest", "right"),
+        ),
     )
-    for col, just in (
-        ("#", "right"),
-        ("reveal first", "left"),
-        ("expected points", "right"),
-        ("without more", "right"),
-        ("key or chest", "right"),
-    ):
-        tc.add_column(col, justify=just)
     for i, c in enumerate(odds.choices[:top], start=1):
         tc.add_row(
             str(i),

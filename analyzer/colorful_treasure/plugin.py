@@ -1,21 +1,19 @@
-"""Colorful Treasure as the machinery sees it: the :class:`analyzer.games.Game` of this folder.
+"""Colorful Treasure on the game seam: its :class:`~analyzer.games.folder.GameFolder`.
 
-Registered by ``analyzer/colorful_treasure/__init__.py``. Importing this module
-is cheap (no numba): the engine and report modules are imported by the methods
-that need them.
+Declared here: the players (their memory, their rows from the rules' player data),
+the score parts and the columns the action tiles add, one line per ruling, the
+override paths into the data files, the exact tables of a fresh grid, the
+charts of rewards and steals, and the web page's wonders. Registered by
+``analyzer/colorful_treasure/__init__.py``; no engine is imported to list games.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # pandas is imported where a table is made, not to list games
-    import pandas as pd
 
 from analyzer.core.errors import bad_value
-from analyzer.games import Column, Game, Strategy
+from analyzer.games import Column, Strategy
+from analyzer.games.folder import GameFolder
 
 _STRATEGY_TEXT = {
     "random": "uniform among the legal choices at every decision, no memory",
@@ -176,10 +174,9 @@ _RULING_TEXT = {
 
 
 @dataclass
-class ColorfulTreasure(Game):
+class ColorfulTreasure(GameFolder):
     name: str = "colorful_treasure"
     title: str = "Colorful Treasure"
-    rules_version: str = ""
     strategies_version: str = "2"
     min_players: int = 2
     max_players: int = 4
@@ -187,19 +184,15 @@ class ColorfulTreasure(Game):
     default_strategy: str = "greedy"
     yardstick: str | None = "baseline"
     #: 5,000 random games take ~35 ms, under ten times a batch's fixed cost
-    #: (BENCHMARKS.md, "The user path")
+    #: (benchmarks/README.md, "The user path")
     batch_size: int = 20_000
     tables: dict = field(
         default_factory=lambda: {
             "steals": "one row per steal: game, turn, thief, victim, item taken"
         }
     )
+    table_switch: str | None = "steals"  #: make_job(steals=...): the steals table
     questions: tuple = field(default_factory=_questions)
-
-    def __post_init__(self) -> None:
-        from analyzer.colorful_treasure.rules import RULES_VERSION
-
-        self.rules_version = RULES_VERSION
 
     # ----------------------------------------------------------------- rules
 
@@ -225,9 +218,6 @@ class ColorfulTreasure(Game):
             raise bad_value(f"{where}: rules", rulings, "a table of rulings")
         return load_rules(dict(rulings), dict(overrides), where=where)
 
-    def rules_settings(self, rules) -> tuple[dict, dict]:
-        return rules.rulings.as_dict(), dict(rules.overrides)
-
     def override_example(self, path: str):
         from analyzer.colorful_treasure.rules import base_data
 
@@ -250,9 +240,6 @@ class ColorfulTreasure(Game):
         t = rules.tables
         return t.min_players, t.max_players
 
-    def describe_rules(self, rules) -> dict:
-        return rules.describe()
-
     def assumed_values(self, rules) -> list[dict]:
         from analyzer.colorful_treasure.rules import assumed_values
 
@@ -269,58 +256,18 @@ class ColorfulTreasure(Game):
     def info(self, rules) -> dict:
         return {"colours": rules.colours, "variant": rules.rulings.variant}
 
-    # ----------------------------------------------------------------- playing
-
-    def make_job(
-        self,
-        players: int,
-        strategies: Sequence[str],
-        seed: int,
-        rules,
-        *,
-        claims: bool = False,
-        strategy_params: dict | None = None,
-        luck: bool = False,
-    ):
-        from analyzer.colorful_treasure.game import make_job
-
-        return make_job(
-            players,
-            tuple(strategies),
-            seed,
-            rules,
-            steals=claims,
-            strategy_params=strategy_params,
-            luck=luck,
-        )
-
-    def replay(self, job, game: int) -> str:
-        from analyzer.colorful_treasure.replay import replay_game
-
-        return replay_game(job, game)
-
-    def replay_events(self, job, game: int) -> dict:
-        from analyzer.colorful_treasure.replay import replay_events
-
-        return replay_events(job, game)
-
     # ----------------------------------------------------------------- reports
 
-    def reduce(self, tables):
-        from analyzer.colorful_treasure import tables as ct_tables
-
-        return ct_tables.reduce(tables)
-
-    def report_tables(self, agg, info):
-        from analyzer.colorful_treasure import tables as ct_tables
-
-        return ct_tables.report_tables(agg, info)
-
-    def exact_tables(self, cells) -> dict[str, pd.DataFrame]:
+    def exact_tables(self, cells):
         """Exact chances of the set-up (no sampling error), for cell 0's rules."""
         from analyzer.colorful_treasure.exact import exact_table
 
         return {"exact": exact_table(cells[0].rules)}
+
+    def luck_fit(self):
+        from analyzer.colorful_treasure.luck_fit import FIT
+
+        return FIT
 
     def charts(self, tables, info, stamp) -> list:
         from analyzer.colorful_treasure import charts

@@ -39,6 +39,7 @@ from analyzer.colorful_treasure.state import (
     S_TRACE_N,
 )
 from analyzer.core.errors import AnalyzerError
+from analyzer.games.trace import check_room, players_line, seat_line
 
 #: trace rows used by :func:`replay_game` (a 4-player game writes a few hundred)
 DEFAULT_TRACE_ROWS = 5000
@@ -172,18 +173,13 @@ def replay_game(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> str:
     from analyzer.colorful_treasure.game import PART_NAMES, deal_layouts, play_raw
 
     results, wins, _steals, s = play_raw(job, game, 1, trace_rows=trace_rows)
-    n_events = int(s.sc[S_TRACE_N])
-    if n_events >= trace_rows:
-        raise AnalyzerError(
-            f"replay: trace_rows: bad value {trace_rows} (allowed: more than the "
-            f"{n_events} events of game {game})"
-        )
+    n_events = check_room(int(s.sc[S_TRACE_N]), trace_rows, game)
     rules = job.rules
     n = job.players
     lines = [
         f"# Colorful Treasure replay: {RULES_VERSION}, variant {rules.rulings.variant}, "
         f"scoring {rules.rulings.scoring}, seed {job.seed}, game {game}" + _other_rulings(rules),
-        f"# players {n}: " + ", ".join(f"seat {p} {job.strategies[p]}" for p in range(n)),
+        players_line(job),
         "# grid as dealt (each column from row 0):",
     ]
     lines += layout_lines(rules, deal_layouts(rules, job.seed, game, 1)[0])
@@ -195,10 +191,7 @@ def replay_game(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> str:
         )
         if rules.tables.n_tiles:
             parts += f", tiles {int(row[engine.R_PTS_TILES]) / SCALE:g}"
-        lines.append(
-            f"# seat {p}: score {int(row[engine.R_SCORE]) / SCALE:g} ({parts}), "
-            f"win {float(wins[p]):.4g}"
-        )
+        lines.append(seat_line(p, f"{int(row[engine.R_SCORE]) / SCALE:g}", parts, wins[p]))
     return "\n".join(lines) + "\n"
 
 
@@ -338,7 +331,8 @@ def row_events(rules: Rules, row) -> list[dict]:
     if ev in (EV_TILE_USE, EV_TILE_PASS):
         effect_name = rules.data["tiles"]["side"][rules.tile_sides()[a][1]]["effect"]
         used = ev == EV_TILE_USE
-        return [choice("use_tile", tile=_tile(rules, a), effect=effect_name, used=used)]
+        tile = _tile(rules, a)
+        return [choice("use_tile", tile=tile, effect=effect_name, used=used, options=[True, False])]
     if ev == EV_TREASURE:
         return [effect("treasure", cards=a, points=b / SCALE, points_60ths=b)]
     if ev == EV_END:
@@ -348,18 +342,13 @@ def row_events(rules: Rules, row) -> list[dict]:
 
 def replay_events(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> dict:
     """Game ``game`` of ``job`` as the checkable trace (``analyzer replay --json``,
-    docs/CONTRACTS.md "The checkable trace"; what it holds: docs/rules/colorful-treasure.md,
+    docs/CONTRACTS.md "The checkable trace"; what it holds: docs/games/colorful_treasure.md,
     "The checkable trace"): ``setup``, ``events`` in play order, ``final``."""
     from analyzer.colorful_treasure import engine
     from analyzer.colorful_treasure.game import PART_NAMES, play_raw
 
     results, wins, _steals, s = play_raw(job, game, 1, trace_rows=trace_rows)
-    n_events = int(s.sc[S_TRACE_N])
-    if n_events >= trace_rows:
-        raise AnalyzerError(
-            f"replay: trace_rows: bad value {trace_rows} (allowed: more than the "
-            f"{n_events} events of game {game})"
-        )
+    n_events = check_room(int(s.sc[S_TRACE_N]), trace_rows, game)
     rules = job.rules
     events: list[dict] = []
     for i in range(n_events):

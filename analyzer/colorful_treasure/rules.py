@@ -1,7 +1,7 @@
 """Colorful Treasure rules as data: load the data files, apply overrides, validate, build arrays.
 
 Implements "Components", "Scoring", "Variant for young players" and the rulings
-of ``docs/rules/colorful-treasure.md``. Every value lives in ``data/*.toml``
+of ``docs/games/colorful_treasure.md``. Every value lives in ``data/*.toml``
 (wonders, scoring, rewards, components, and the simulated players' parameters);
 nothing here or in a kernel hard-codes a value. A designer changes any value
 with an override path (see :func:`load_rules`) and flips any ruling with a
@@ -16,7 +16,6 @@ only thing kernels see.
 
 from __future__ import annotations
 
-import copy
 import fnmatch
 import functools
 import tomllib
@@ -40,12 +39,15 @@ from analyzer.colorful_treasure.codes import (
 from analyzer.core.errors import InputError, bad_value
 from analyzer.games.data import check as _check
 from analyzer.games.data import coerce_override
+from analyzer.games.rules_data import Decks, GameRules, cards, listed
 
 #: Names the engine's behaviour. Changes only when simulated behaviour changes;
 #: written into every report and manifest.
 RULES_VERSION = "colorful-treasure-rules-1"
 
 FILES = ("wonders", "scoring", "rewards", "components", "players", "tiles")
+#: the data files, read once (overrides walk their keys: :func:`load_rules`)
+DATA = Decks("analyzer.colorful_treasure", dict.fromkeys(FILES))
 MAX_PLAYERS = 6
 MAX_COLOURS = 8
 #: the kernels keep sets of cards as bits of an int64: at most 12 wonders of 5 cards
@@ -54,7 +56,7 @@ MAX_WONDERS = 12
 
 @dataclass(frozen=True)
 class Rulings:
-    """The configurable rulings of ``docs/rules/colorful-treasure.md``.
+    """The configurable rulings of ``docs/games/colorful_treasure.md``.
 
     - ``variant``: ``"standard"`` or ``"young"`` (no rewards, no keys or chests,
       two reveals a turn, the game ends when the grid is empty).
@@ -174,103 +176,7 @@ class Tables(NamedTuple):
     treasure_mask: int  #: the key and chest cards
 
 
-@dataclass(frozen=True)
-class Rules:
-    """Resolved Colorful Treasure rules: data (for people), :attr:`tables` (for kernels)."""
-
-    data: dict
-    rulings: Rulings = field(default_factory=Rulings)
-    overrides: dict = field(default_factory=dict)
-
-    @functools.cached_property
-    def tables(self) -> Tables:
-        return _build_tables(self.data, self.rulings)
-
-    @property
-    def young(self) -> bool:
-        return self.rulings.variant == "young"
-
-    @property
-    def colours(self) -> list[str]:
-        return list(self.data["wonders"]["colours"])
-
-    @property
-    def wonder_ids(self) -> list[str]:
-        return [w["id"] for w in self.data["wonders"]["wonder"]]
-
-    @property
-    def wonder_names(self) -> list[str]:
-        return [w["name"] for w in self.data["wonders"]["wonder"]]
-
-    def card_name(self, card: int) -> str:
-        """``"Petra red"``, ``"Petra diamond"``, ``"Petra key"``."""
-        t = self.tables
-        if not 0 <= card < t.n_cards:
-            return f"card {card}"
-        w = int(t.card_wonder[card])
-        kind = int(t.card_kind[card])
-        if kind == Kind.GEM:
-            what = self.colours[int(t.card_colour[card])]
-        else:
-            what = Kind(kind).name.lower()
-        return f"{self.wonder_names[w]} {what}"
-
-    def tile_sides(self) -> list[tuple[str, str]]:
-        """``(tile id, side id)`` of each tile in play, in tile order (empty with
-        ``tiles = "none"``)."""
-        return tile_sides(self.data, self.rulings)
-
-    def player_params(self, players: int | None = None) -> dict[str, dict[str, float]]:
-        """Parameter row of every strategy of ``data/players.toml`` (after
-        overrides); not ``baseline``'s, which is frozen (codes.BASELINE_PARAMS).
-
-        With ``players``, each strategy's tuned row for that player count
-        (``data/strategies.toml``, the nearest smaller count that has one; see
-        :func:`tuned_rows`) replaces the values of ``players.toml``, except those a
-        ``players.<strategy>.<param>`` override names: an override wins at every
-        player count."""
-        rows = {
-            s: {p: float(self.data["players"][s][p]) for p in PARAM_NAMES} for s in PLAYED_NAMES
-        }
-        if players is None:
-            return rows
-        paths = [k for k in self.overrides if k.startswith("players.")]
-        for s, by_count in tuned_rows().items():
-            best = None
-            for n, row in sorted(by_count.items()):
-                if n <= players:
-                    best = row
-            for p, v in (best or {}).items():
-                if not any(fnmatch.fnmatchcase(f"players.{s}.{p}", k) for k in paths):
-                    rows[s][p] = v
-        return rows
-
-    def describe(self) -> dict:
-        """JSON-able description for manifests: version, rulings, overrides, players
-        (``players.toml``'s rows and the tuned rows by player count, ``tuned``: part of
-        a checkpoint's fingerprint, so a run never resumes with other players)."""
-        return {
-            "rules_version": RULES_VERSION,
-            "rulings": self.rulings.as_dict(),
-            "overrides": dict(self.overrides),
-            "players": self.player_params(),
-            "tuned": {
-                s: {str(n): row for n, row in sorted(by.items())} for s, by in tuned_rows().items()
-            },
-        }
-
-
 # --------------------------------------------------------------------------- loading
-
-
-def _read(name: str) -> dict:
-    pkg = resources.files("analyzer.colorful_treasure")
-    return tomllib.loads(pkg.joinpath("data", f"{name}.toml").read_text("utf-8"))
-
-
-@functools.cache
-def _base() -> dict:
-    return {name: _read(name) for name in FILES}
 
 
 @functools.cache
@@ -304,7 +210,7 @@ def tuned_rows() -> dict[str, dict[int, dict[str, float]]]:
 
 def base_data() -> dict:
     """The shipped data files as one dict ``{file: contents}`` (a fresh copy)."""
-    return copy.deepcopy(_base())
+    return DATA.copy()
 
 
 def load_rules(
@@ -333,10 +239,7 @@ def load_rules(
             )
         rulings = Rulings(**rulings)
     rulings = (rulings or Rulings()).check(where)
-    data = base_data()
-    for path, value in (overrides or {}).items():
-        _apply_override(data, path, value, where)
-    _validate(data, where)
+    data = DATA.load(overrides, where, _validate, _apply_override)
     return Rules(data=data, rulings=rulings, overrides=dict(overrides or {}))
 
 
@@ -645,6 +548,78 @@ def _build_tables(data: dict, rulings: Rulings) -> Tables:
         key_mask=key_mask,
         treasure_mask=int(key_mask[n_colours + 1] | key_mask[n_colours + 2]),
     )
+
+
+# --------------------------------------------------------------------------- the rules
+
+
+@dataclass(frozen=True)
+class Rules(GameRules, version=RULES_VERSION, build=_build_tables):
+    """Colorful Treasure's rules once resolved: what a person reads (the data, the
+    :class:`Rulings`, the players' rows) and what a kernel reads (:attr:`tables`)."""
+
+    rulings: Rulings = field(default_factory=Rulings)
+
+    @property
+    def young(self) -> bool:
+        return self.rulings.variant == "young"
+
+    colours = listed("wonders", "colours")
+    wonder_ids, wonder_names = cards("wonders", "wonder", "id", "name")
+
+    def card_name(self, card: int) -> str:
+        """``"Petra red"``, ``"Petra diamond"``, ``"Petra key"``."""
+        t = self.tables
+        if not 0 <= card < t.n_cards:
+            return f"card {card}"
+        w = int(t.card_wonder[card])
+        kind = int(t.card_kind[card])
+        if kind == Kind.GEM:
+            what = self.colours[int(t.card_colour[card])]
+        else:
+            what = Kind(kind).name.lower()
+        return f"{self.wonder_names[w]} {what}"
+
+    def tile_sides(self) -> list[tuple[str, str]]:
+        """``(tile id, side id)`` of each tile in play, in tile order (empty with
+        ``tiles = "none"``)."""
+        return tile_sides(self.data, self.rulings)
+
+    def player_params(self, players: int | None = None) -> dict[str, dict[str, float]]:
+        """Parameter row of every strategy of ``data/players.toml`` (after
+        overrides); not ``baseline``'s, which is frozen (codes.BASELINE_PARAMS).
+
+        With ``players``, each strategy's tuned row for that player count
+        (``data/strategies.toml``, the nearest smaller count that has one; see
+        :func:`tuned_rows`) replaces the values of ``players.toml``, except those a
+        ``players.<strategy>.<param>`` override names: an override wins at every
+        player count."""
+        rows = {
+            s: {p: float(self.data["players"][s][p]) for p in PARAM_NAMES} for s in PLAYED_NAMES
+        }
+        if players is None:
+            return rows
+        paths = [k for k in self.overrides if k.startswith("players.")]
+        for s, by_count in tuned_rows().items():
+            best = None
+            for n, row in sorted(by_count.items()):
+                if n <= players:
+                    best = row
+            for p, v in (best or {}).items():
+                if not any(fnmatch.fnmatchcase(f"players.{s}.{p}", k) for k in paths):
+                    rows[s][p] = v
+        return rows
+
+    def describe(self) -> dict:
+        """JSON-able description for manifests: version, rulings, overrides, players
+        (``players.toml``'s rows and the tuned rows by player count, ``tuned``: part of
+        a checkpoint's fingerprint, so a run never resumes with other players)."""
+        return super().describe() | {
+            "players": self.player_params(),
+            "tuned": {
+                s: {str(n): row for n, row in sorted(by.items())} for s, by in tuned_rows().items()
+            },
+        }
 
 
 # --------------------------------------------------------------------------- assumed values

@@ -3,7 +3,7 @@ cards to reveal first and the steals.
 
 A ``search`` seat plays ``greedy`` (its row, its ``recall``: it remembers no
 more than the default player), except at two decisions ("A turn",
-``docs/rules/colorful-treasure.md``):
+``docs/games/colorful_treasure.md``):
 
 - **the cards it reveals first**: a choice is a pair of *slots* (a card it
   remembers, or "an unknown place of wonder w", as :mod:`.strategies` names
@@ -18,7 +18,7 @@ Each choice is played from the present to the end of the game many times
 count; the seat plays the choice whose rollouts did best, through the shared
 schedule of :mod:`analyzer.kernels.search` (sequential halving, common random numbers,
 the ``z`` guard that keeps ``greedy``'s choice unless another is better beyond
-noise).
+noise), which also runs the batch of games.
 
 **It never reads what it cannot see.** Each rollout starts from a copy of the
 game in which everything hidden from the seat is dealt again
@@ -45,6 +45,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+import analyzer.kernels.search as shared
 from analyzer.colorful_treasure.bits import kth_bit, lowest, popcount
 from analyzer.colorful_treasure.codes import P_RECALL, SCALE, SEARCH_PARAMS, Plan  # noqa: F401
 from analyzer.colorful_treasure.engine import (
@@ -99,15 +100,6 @@ from analyzer.colorful_treasure.turn import (
 from analyzer.kernels.jit import njit
 from analyzer.kernels.kernel_view import make_view
 from analyzer.kernels.rng import rng_float, rng_seed, rng_shuffle
-from analyzer.kernels.search import (  # CFG_MARGIN, CFG_Z: re-exported
-    CFG_BUDGET,
-    CFG_MARGIN,  # noqa: F401
-    CFG_WIDTH,
-    CFG_Z,  # noqa: F401
-    bind_rollouts,
-    reset_choices,
-    tally_arrays,
-)
 
 # ------------------------------------------------------------------ settings
 # CFG_BUDGET, CFG_WIDTH, CFG_MARGIN, CFG_Z: analyzer.kernels.search's, first in the row (width:
@@ -118,12 +110,12 @@ N_CFG = 4
 _SALT = np.uint64(0xC7A5EA2C4D15EA2C)
 
 # the decision a rollout starts from
-REVEAL = 0  #: the cards revealed first (cand_a, cand_b: the two slots)
-STEAL = 1  #: a steal (cand_a: the victim, cand_b: the card, -1 a plastic diamond)
+REVEAL = 0  #: the cards revealed first (a choice's words: the two slots)
+STEAL = 1  #: a steal (a choice's words: the victim, the card, -1 a plastic diamond)
 
-# counters (SearchWork.count)
-K_DECISIONS = 0  #: decisions searched (more than one choice)
-K_ROLLOUTS = 1  #: rollouts played
+# counters (SearchWork.count): analyzer.kernels.search's, then the game's
+K_DECISIONS = shared.K_DECISIONS  #: decisions searched (more than one choice)
+K_ROLLOUTS = shared.K_ROLLOUTS  #: rollouts played
 K_REVEALS = 2  #: of the decisions, first reveals
 K_CHANGED = 3  #: decisions where the search played another choice than greedy's
 N_COUNT = 4
@@ -139,8 +131,9 @@ class SearchWork(NamedTuple):
     rng: np.ndarray  #: uint64[6] the search's stream
     count: np.ndarray  #: int64[N_COUNT]
     seats: np.ndarray  #: int64[P] 1: the seat plays search
-    cand_a: np.ndarray  #: int64[MAX_CHOICES] slot a, or the victim
-    cand_b: np.ndarray  #: int64[MAX_CHOICES] slot b, or the card (-1: plastic)
+    cand: (
+        np.ndarray
+    )  #: int64[MAX_CHOICES, 3] slots a and b, or the victim and the card (-1: plastic)
     cand_h: np.ndarray  #: float64[MAX_CHOICES] greedy's expected points (reveals)
     alive: np.ndarray  #: int64[MAX_CHOICES] 1: still in the sequential halving
     n: np.ndarray  #: float64[MAX_CHOICES] rollouts played
@@ -160,16 +153,9 @@ def new_search(t, n_players: int, budget=96, width=6, margin=0.01, z=1.0, keep=0
     """Work space of the search for ``n_players`` seats under tables ``t`` (``keep``:
     room for that many rollouts' win shares per choice, :func:`rank_all`)."""
     f = np.zeros
-    k = MAX_CHOICES
     return SearchWork(
-        cfg=np.array([budget, width, margin, z], np.float64),
-        rng=np.zeros(6, np.uint64),
-        count=f(N_COUNT, np.int64),
+        **shared.search_arrays([budget, width, margin, z], MAX_CHOICES, keep, N_COUNT),
         seats=f(n_players, np.int64),
-        cand_a=f(k, np.int64),
-        cand_b=f(k, np.int64),
-        cand_h=f(k, np.float64),
-        **tally_arrays(k, keep),
         pool=f(t.rows, np.int64),
         slots=f(t.n_cards + t.n_wonders, np.int64),
     )
@@ -318,27 +304,29 @@ def apply_choice(r, t, w, p, n, c, what, kf, game):
     """Play choice ``c`` of decision ``what`` for seat ``p`` in ``r``, then the rest
     of its turn as ``greedy`` plays it."""
     if what == REVEAL:
-        a = slot_place(r, t, w.cand_a[c], kf, 0)
-        b = slot_place(r, t, w.cand_b[c], kf, np.int64(1) << a)
+        a = slot_place(r, t, w.cand[c, 0], kf, 0)
+        b = slot_place(r, t, w.cand[c, 1], kf, np.int64(1) << a)
         reveal(r, p, a)
         reveal(r, p, b)
         reveal_more_and_take(r, t, p, n)
         pairs_and_rewards(r, t, p, n, game)
     else:
-        do_steal(r, t, p, n, w.cand_a[c], w.cand_b[c], game)
+        do_steal(r, t, p, n, w.cand[c, 0], w.cand[c, 1], game)
         pairs_and_rewards(r, t, p, n, game)
 
 
 @njit
-def rollout(s, t, r, w, p, n, c, what, base, j):
-    """Rollout ``j`` of choice ``c`` from the game ``s``: returns seat ``p``'s
-    (win share, final score, best other final score)."""
+def rollout(args, c, base, j):
+    """Rollout ``j`` of choice ``c`` of decision ``what`` from the game ``s``
+    (``args``: ``s, t, r, w, p, n, what``), on a copy dealt again from the
+    stream ``base``: returns seat ``p``'s (win share, final score, best other
+    final score)."""
+    s, t, r, w, p, n, what = args
     copy_game(r, s)
     rng_seed(r.rng, base, 0, j)
     kf = determinize(r, t, w, p)
     apply_choice(r, t, w, p, n, c, what, kf, s.sc[S_GAME])
     play_out(r, t, p, n, s.sc[S_GAME])
-    w.count[K_ROLLOUTS] += 1
     return outcome(r, t, p, n)
 
 
@@ -365,7 +353,7 @@ def _slots(t, w, kf, unk):
 
 @njit
 def list_reveals(s, t, w, p, n, width):
-    """Seat ``p``'s choices of the two cards it reveals first, into ``w.cand_*``:
+    """Seat ``p``'s choices of the two cards it reveals first, into ``w.cand``:
     ``greedy``'s pair first, then the best ``width - 1`` other pairs of slots by
     ``greedy``'s exact expected points (stable: slot order), at most ``width``
     in all (every pair if ``width`` <= 0). Returns how many. Draws no random
@@ -373,14 +361,12 @@ def list_reveals(s, t, w, p, n, width):
     a0, b0, kf = first_slots(s, t, p, n, 2)
     known = recount_memory(s, t, p)
     unk = s.sc[S_GRID_CARDS] & ~known & ~s.sc[S_UP_CARDS]
-    cap = w.cand_a.shape[0]
+    cap = w.cand.shape[0]
     if width <= 0 or width > cap:
         width = cap
     slots = w.slots
     k = _slots(t, w, kf, unk)
-    w.cand_a[0] = a0
-    w.cand_b[0] = b0
-    w.cand_h[0] = ev_two(s, t, p, n, a0, b0, unk)
+    shared.set_choice(w, 0, ev_two(s, t, p, n, a0, b0, unk), a0, b0, 0)
     m = 1
     for i in range(k):
         a = slots[i]
@@ -390,28 +376,14 @@ def list_reveals(s, t, w, p, n, width):
                 continue  # the same card twice, or one unknown card twice
             if (a == a0 and b == b0) or (a == b0 and b == a0):
                 continue
-            ev = ev_two(s, t, p, n, a, b, unk)
-            if m >= width and ev <= w.cand_h[m - 1]:
-                continue
-            q = m if m < width else m - 1  # insertion: decreasing value, stable
-            while q > 1 and w.cand_h[q - 1] < ev:
-                if q < width:
-                    w.cand_h[q] = w.cand_h[q - 1]
-                    w.cand_a[q] = w.cand_a[q - 1]
-                    w.cand_b[q] = w.cand_b[q - 1]
-                q -= 1
-            w.cand_h[q] = ev
-            w.cand_a[q] = a
-            w.cand_b[q] = b
-            if m < width:
-                m += 1
-    reset_choices(w, m)
+            m = shared.insert_choice(w, 1, m, width, ev_two(s, t, p, n, a, b, unk), a, b, 0)
+    shared.reset_choices(w, m)
     return m
 
 
 @njit
 def list_steals(s, t, w, p, n, width):
-    """Seat ``p``'s steals into ``w.cand_*`` (victim, card; -1 a plastic diamond):
+    """Seat ``p``'s steals into ``w.cand`` (victim, card; -1 a plastic diamond):
     ``greedy``'s first, then every victim's plastic diamond and one card of each
     kind it holds (the one ``greedy`` would take of that kind), victims clockwise
     from the next seat; at most ``width`` (all if ``width`` <= 0). Returns how
@@ -419,10 +391,10 @@ def list_steals(s, t, w, p, n, width):
     v0, c0 = choose_steal(s, t, p, n)
     if v0 < 0:
         return 0
-    w.cand_a[0] = v0
-    w.cand_b[0] = c0
+    w.cand[0, 0] = v0
+    w.cand[0, 1] = c0
     m = 1
-    cap = w.cand_a.shape[0]
+    cap = w.cand.shape[0]
     if 0 < width < cap:
         cap = width
     nc = t.n_colours
@@ -449,33 +421,10 @@ def list_steals(s, t, w, p, n, width):
                     continue
             if (v == v0 and card == c0) or m >= cap:
                 continue
-            w.cand_a[m] = v
-            w.cand_b[m] = card
-            w.cand_h[m] = 0.0
+            shared.set_choice(w, m, 0.0, v, card, 0)
             m += 1
-    reset_choices(w, m)
+    shared.reset_choices(w, m)
     return m
-
-
-# ====================================================================== the schedule
-
-
-@njit
-def _roll(args, c, base, j):
-    """:func:`rollout` as :mod:`analyzer.kernels.search`'s drivers call it."""
-    s, t, r, w, p, n, what = args
-    return rollout(s, t, r, w, p, n, c, what, base, j)
-
-
-_halving_choice, _rollouts_for_all = bind_rollouts(_roll)
-
-
-@njit
-def halving(s, t, r, w, p, n, k, budget, what):
-    """Sequential halving over the ``k`` listed choices with about ``budget``
-    rollouts (:func:`analyzer.kernels.search.bind_rollouts`); returns the index of the
-    chosen one."""
-    return _halving_choice((s, t, r, w, p, n, what), w, k, budget)
 
 
 @njit
@@ -485,8 +434,7 @@ def rank_all(s, t, r, w, p, n, key0, budget, width):
     2) on the same dealt copies and streams (``w.wins_by`` keeps each rollout's
     win share). Returns how many choices."""
     k = list_reveals(s, t, w, p, n, width)
-    _rollouts_for_all((s, t, r, w, p, n, REVEAL), w, k, key0, _SALT, budget)
-    return k
+    return _drivers.rollouts_for_all((s, t, r, w, p, n, REVEAL), w, k, key0, _SALT, budget)
 
 
 # ====================================================================== the player
@@ -496,40 +444,65 @@ def rank_all(s, t, r, w, p, n, key0, budget, width):
 def search_turn(s, t, r, w, p, n, game):
     """One turn of a ``search`` seat: the first reveals and the steals chosen by
     rollouts, everything else as ``greedy`` plays it."""
-    budget = np.int64(w.cfg[CFG_BUDGET])
     k = min(t.first_reveals, face_down_count(s))
     c = 0
     if k == 2 and s.plan[p] != Plan.RANDOM and s.sc[S_N_UP] == 0:
-        m = list_reveals(s, t, w, p, n, np.int64(w.cfg[CFG_WIDTH]))
+        m = list_reveals(s, t, w, p, n, np.int64(w.cfg[shared.CFG_WIDTH]))
         if m > 1:
-            w.count[K_DECISIONS] += 1
             w.count[K_REVEALS] += 1
-            c = halving(s, t, r, w, p, n, m, budget, REVEAL)
+        c = _drivers.decide((s, t, r, w, p, n, REVEAL), w, m)
     if c == 0:
         choose_first(s, t, p, n, k)  # greedy's pair, its places drawn as greedy draws them
     else:
         w.count[K_CHANGED] += 1
         kf = recount_memory(s, t, p) & ~s.sc[S_UP_CARDS]
-        s.pick[0] = slot_place(s, t, w.cand_a[c], kf, 0)
-        s.pick[1] = slot_place(s, t, w.cand_b[c], kf, np.int64(1) << s.pick[0])
+        s.pick[0] = slot_place(s, t, w.cand[c, 0], kf, 0)
+        s.pick[1] = slot_place(s, t, w.cand[c, 1], kf, np.int64(1) << s.pick[0])
     for i in range(k):
         reveal(s, p, s.pick[i])
     reveal_more_and_take(s, t, p, n)
     while pairs_ready(s, p):
         discard_pair(s, t, p)
-        m = list_steals(s, t, w, p, n, np.int64(w.cfg[CFG_WIDTH]))
-        c = 0
-        if m > 1:
-            w.count[K_DECISIONS] += 1
-            c = halving(s, t, r, w, p, n, m, budget, STEAL)
-            if c != 0:
-                w.count[K_CHANGED] += 1
+        m = list_steals(s, t, w, p, n, np.int64(w.cfg[shared.CFG_WIDTH]))
+        c = _drivers.decide((s, t, r, w, p, n, STEAL), w, m)
+        if c != 0:
+            w.count[K_CHANGED] += 1
         if m == 0:
             do_steal(s, t, p, n, -1, -1, game)
         else:
-            do_steal(s, t, p, n, w.cand_a[c], w.cand_b[c], game)
+            do_steal(s, t, p, n, w.cand[c, 0], w.cand[c, 1], game)
     check_rewards(s, t, p, n)
     s.stats[p, ST_TURNS] += 1
+
+
+@njit
+def play_game(args, key0, key1, game, i):
+    """Game ``game`` of the run seeded by ``key0, key1`` with ``search`` seats
+    (``args``: ``s, t, o, r, w, n`` as for :func:`play_batch_search`), its
+    results in the batch's ``i``-th rows."""
+    s, t, o, r, w, n = args
+    start_game(s, t, n, key0, key1, game)
+    seat = 0
+    turns = 0
+    while True:
+        s.sc[S_TURN] = turns
+        s.sc[S_SEAT] = seat
+        if t.n_tiles > 0:
+            play_turn_tiles(s, t, seat, n, game)  # (not searched)
+        elif w.seats[seat] == 1:
+            search_turn(s, t, r, w, seat, n, game)
+        else:
+            play_turn(s, t, seat, n, game)
+        turns += 1
+        seat = next_seat(s, t, seat, n, turns)
+        if seat < 0:
+            break
+    s.sc[S_TURN] = turns
+    record_game(s, t, o, n, i, turns)
+
+
+#: the shared drivers (sequential halving, deep advice, the batch loop) on this game's kernels
+_drivers = shared.bind_search(rollout, play_game)
 
 
 @njit
@@ -538,27 +511,7 @@ def play_batch_search(s, t, o, r, w, n, key0, key1, start, count):
     (``w.seats``): ``r`` is the rollouts' game (every seat ``greedy``), ``w`` the
     search's work space. The other seats play exactly as in ``play_batch``; the
     game's stream serves the game only."""
-    for i in range(count):
-        game = start + i
-        start_game(s, t, n, key0, key1, game)
-        rng_seed(w.rng, np.uint64(key0) ^ _SALT, key1, game)
-        seat = 0
-        turns = 0
-        while True:
-            s.sc[S_TURN] = turns
-            s.sc[S_SEAT] = seat
-            if t.n_tiles > 0:
-                play_turn_tiles(s, t, seat, n, game)  # (not searched)
-            elif w.seats[seat] == 1:
-                search_turn(s, t, r, w, seat, n, game)
-            else:
-                play_turn(s, t, seat, n, game)
-            turns += 1
-            seat = next_seat(s, t, seat, n, turns)
-            if seat < 0:
-                break
-        s.sc[S_TURN] = turns
-        record_game(s, t, o, n, i, turns)
+    _drivers.play_batch((s, t, o, r, w, n), w, key0, key1, start, count, _SALT)
 
 
 def pack_search(w: SearchWork):

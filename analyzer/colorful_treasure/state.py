@@ -25,8 +25,9 @@ import numpy as np
 
 from analyzer.colorful_treasure.codes import MAX_REVEALS, PARAM_NAMES
 from analyzer.kernels.jit import njit
-from analyzer.kernels.luck import ACC_ROWS
+from analyzer.kernels.luck import luck_arrays
 from analyzer.kernels.rng import QUEUE_WORDS
+from analyzer.kernels.trace import write_event
 
 # ------------------------------------------------------------------ scalar slots
 S_TURN = 0  #: game turn (0-based)
@@ -87,7 +88,7 @@ N_STATS = 10
 # ------------------------------------------------------------------ trace events
 #: trace rows are int64[8]: (event, turn, seat, a, b, c, d, e). Every chance outcome
 #: (a card seen) and every choice is a row; where the rules offer a set of options,
-#: ``d`` (and ``e``) hold it as a bit mask (docs/rules/colorful-treasure.md, "The
+#: ``d`` (and ``e``) hold it as a bit mask (docs/games/colorful_treasure.md, "The
 #: checkable trace"). Masks of places and cards: bit = place or card id; of kinds:
 #: bit = ``card_key``; of tiles: bit = tile index; of seats: bit = seat.
 EV_REVEAL = 1  #: a=position, b=card, c=reveal number in the turn (1..), d=face-down places
@@ -251,7 +252,6 @@ def new_state(
     """Allocate a :class:`State` for games of ``players`` seats under tables ``t``.
     ``luck`` (``None``: off): the luck terms' parameters (float64[N_LUCK_PAR], one
     more for a planted test bias), their totals written for ``luck_rows`` rows."""
-    luck_par = np.zeros(1) if luck is None else np.asarray(luck, np.float64)
     n, w = t.n_cards, t.n_wonders
     sc = np.zeros(N_SCALARS, np.int64)
     sc[S_SV_TURN] = -1
@@ -303,12 +303,7 @@ def new_state(
         tiles_took=np.zeros(players, np.int64),
         plan=np.zeros(players, np.int64),
         prm=np.zeros((players, len(PARAM_NAMES)), np.float64),
-        luck_par=np.array(luck_par, np.float64),
-        luck=np.zeros((LUCK_KINDS, 2, players), np.float64),
-        luck_out=np.zeros((max(luck_rows, 1), LUCK_KINDS, 2), np.float64),
-        luck_acc=np.zeros((ACC_ROWS, players), np.float64),
-        luck_vs=np.zeros(players, np.float64),
-        luck_base=np.zeros(players, np.float64),
+        **luck_arrays(luck, LUCK_KINDS, players, luck_rows),
         luck_cnt=np.zeros(t.n_colours + 3, np.int64),
         luck_seen=np.full(2, -1, np.int64),
     )
@@ -326,12 +321,7 @@ def trace_opts(s, ev, seat, a, b, c, d, e):
     """:func:`trace` with the row's ``d`` and ``e`` (a choice's options, as masks)."""
     i = s.sc[S_TRACE_N]
     if s.trace.shape[0] > 1 and i < s.trace.shape[0]:
-        s.trace[i, 0] = ev
-        s.trace[i, 1] = s.sc[S_TURN]
-        s.trace[i, 2] = seat
-        s.trace[i, 3] = a
-        s.trace[i, 4] = b
-        s.trace[i, 5] = c
+        write_event(s.trace, i, ev, s.sc[S_TURN], seat, a, b, c)
         s.trace[i, 6] = d
         s.trace[i, 7] = e
         s.sc[S_TRACE_N] = i + 1
@@ -344,12 +334,7 @@ def trace(s, ev, seat, a, b, c):
     """Append an event to the trace if it has room (a 1-row trace records nothing)."""
     i = s.sc[S_TRACE_N]
     if s.trace.shape[0] > 1 and i < s.trace.shape[0]:
-        s.trace[i, 0] = ev
-        s.trace[i, 1] = s.sc[S_TURN]
-        s.trace[i, 2] = seat
-        s.trace[i, 3] = a
-        s.trace[i, 4] = b
-        s.trace[i, 5] = c
+        write_event(s.trace, i, ev, s.sc[S_TURN], seat, a, b, c)
         s.sc[S_TRACE_N] = i + 1
     elif s.trace.shape[0] > 1:
         s.sc[S_TRACE_N] = i + 1  # counts past the end: the caller reports it

@@ -1,4 +1,4 @@
-"""Decisions of the simulated players (``docs/rules/colorful-treasure.md``,
+"""Decisions of the simulated players (``docs/games/colorful_treasure.md``,
 "Players and memory").
 
 A strategy sees what a person at the table sees: which places still hold a

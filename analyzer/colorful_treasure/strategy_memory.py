@@ -1,6 +1,6 @@
 """What a seat knows: the cards it remembers and the places it may reveal.
 
-Kernels of :mod:`analyzer.colorful_treasure.strategies` (``docs/rules/colorful-treasure.md``,
+Kernels of :mod:`analyzer.colorful_treasure.strategies` (``docs/games/colorful_treasure.md``,
 "Players and memory"): the face-down cards a seat remembers (:func:`seat_memory`,
 kept up to date by :func:`recount_memory`), a card's class for that seat
 (:func:`card_class`), and the place a candidate reveal stands for

@@ -1,6 +1,6 @@
 """The advanced rules' action tiles: a turn with tiles, and the players' tile decisions.
 
-Section "Advanced rules: action tiles" of ``docs/rules/colorful-treasure.md``.
+Section "Advanced rules: action tiles" of ``docs/games/colorful_treasure.md``.
 Played only when the ruling ``tiles`` is ``"a"`` or ``"b"`` (``t.n_tiles > 0``):
 the game loop (:mod:`.engine`) then plays :func:`play_turn_tiles` instead of
 ``engine.play_turn``, so a game without tiles runs exactly the code it ran
@@ -19,7 +19,7 @@ card of a colour), the rewards (a sixth colour tile is one more colour). With th
 ruling ``tile_timing = "after_rewards"`` the rewards are checked before the tiles
 taken and the wild marker.
 
-Decisions (``docs/rules/colorful-treasure.md``, "Players and memory"):
+Decisions (``docs/games/colorful_treasure.md``, "Players and memory"):
 ``RANDOM`` seats choose uniformly among the legal choices (use a tile or not: a
 coin; which tile: uniform among those left and taking none). ``EXPECT`` seats
 follow stated rules: take the tile of most worth (``players.tile_worth``), use a
@@ -225,12 +225,9 @@ def _most_unknown(t, unk, excl):
     best = 0
     arg = -1
     for w in range(t.n_wonders):
-        if (excl >> w) & 1 == 1:
-            continue
-        k = popcount(unk & column_mask(t, w))
-        if k > best:
-            best = k
-            arg = w
+        k = popcount(unk & column_mask(t, w)) if (excl >> w) & 1 == 0 else 0
+        if k > best:  # the first of equal ones
+            best, arg = k, w
     return arg
 
 

@@ -1,6 +1,6 @@
 """The rules of set-up, a turn, the rewards and the end scoring, as small kernels.
 
-Sections of ``docs/rules/colorful-treasure.md``: "Set-up" (:func:`setup`), "A
+Sections of ``docs/games/colorful_treasure.md``: "Set-up" (:func:`setup`), "A
 turn" (:func:`reveal`, :func:`must_take_treasure`, :func:`take_from_grid`,
 :func:`turn_back`, :func:`pairs_ready`, :func:`steal`), "Players and memory"
 (:func:`remember`), "Scoring" (:func:`check_rewards`, :func:`final_scores`).

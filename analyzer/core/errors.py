@@ -49,7 +49,65 @@ class InputError(AnalyzerError):
     """Bad input: a file, key or value that is not allowed.
 
     The message names where (file, key), what was found and what is allowed.
+    ``field``: the parameter of the call it names, by its Python name, when a
+    caller set it (the table questions name their ``state`` so).
     """
+
+    field: str | None = None
+
+
+class Param(str):
+    """A parameter's Python name where an error message names it (``claim``).
+
+    A ``str``, kept apart from the message's other words by :class:`ParamError`:
+    each front spells it its own way (the CLI its option ``--claim``, the web
+    its field ``claim``, Python the name as it is)."""
+
+
+class Lift(Param):
+    """A parameter that lifts the limit a message names (``force``): Python
+    spells it as the way past the limit (``force=True runs it anyway``)."""
+
+
+class ParamError(InputError):
+    """Bad input that names parameters of the call: ``parts`` are text and
+    :class:`Param` names, in order. ``str(err)`` spells each parameter by its
+    Python name; :meth:`spelled` by a front's own spelling. :attr:`field` is
+    the first parameter named."""
+
+    def __init__(self, *parts: str):
+        self.parts = tuple(parts)
+        self.field = next((p for p in parts if type(p) is Param), None)
+        super().__init__(self.spelled(python_spelling))
+
+    def __reduce__(self):  # pickled with its parts (a forked worker hands it back)
+        return (type(self), self.parts)
+
+    def spelled(self, spell) -> str:
+        """The message with each :class:`Param` part written as ``spell(part)``."""
+        return "".join(spell(p) if isinstance(p, Param) else p for p in self.parts)
+
+
+def python_spelling(param: Param) -> str:
+    """A parameter as Python names it; a :class:`Lift` as the way past the limit."""
+    return f"{param}=True runs it anyway" if isinstance(param, Lift) else str(param)
+
+
+def at(where, *more: str):
+    """``where`` (a place: text, a :class:`Param`, or the parts of one) followed by
+    ``more`` text: text again, or parts that keep the parameter apart."""
+    if isinstance(where, tuple):
+        return (*where, *more)
+    if isinstance(where, Param):
+        return (where, *more)
+    return "".join((where, *more))
+
+
+def input_error(where, rest: str) -> InputError:
+    """``where`` followed by ``rest`` as an :class:`InputError` (a
+    :class:`ParamError` when ``where`` names a parameter)."""
+    place = at(where, rest)
+    return ParamError(*place) if isinstance(place, tuple) else InputError(place)
 
 
 class StalledGameError(InputError):
@@ -75,9 +133,11 @@ class Interrupted(BaseException):
     exit_code = EXIT_INTERRUPTED
 
 
-def bad_value(where: str, value, allowed: str) -> InputError:
-    """Build the canonical one-line error: ``where: bad value 'x' (allowed: ...)``."""
-    return InputError(f"{where}: bad value {_short(value)} (allowed: {allowed})")
+def bad_value(where, value, allowed: str) -> InputError:
+    """Build the canonical one-line error: ``where: bad value 'x' (allowed: ...)``.
+    ``where`` names a parameter (:class:`Param`, or parts made by :func:`at`): a
+    :class:`ParamError`."""
+    return input_error(where, f": bad value {_short(value)} (allowed: {allowed})")
 
 
 def _short(value, limit: int = 120) -> str:

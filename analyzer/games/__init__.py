@@ -288,6 +288,14 @@ class Game:
         contract is in docs/CONTRACTS.md ("The checkable trace")."""
         raise AnalyzerError(f"game {self.name!r} has no checkable trace (replay --json)")
 
+    def luck_fit(self):
+        """How the game's luck terms' value estimate is fitted, as the shared
+        fitting (:mod:`analyzer.games.luck_fit`) runs it: a
+        :class:`~analyzer.games.luck_fit.LuckFit` (V's parameters and shipped
+        row, a training run's games, the command's defaults), or None: the game
+        has no luck terms to fit (the default)."""
+        return None
+
     # ----------------------------------------------------------------- reports
 
     def derive(self, games: pd.DataFrame) -> pd.DataFrame:
@@ -340,6 +348,14 @@ class Game:
         for module in command_modules(self.name) or ():
             importlib.import_module(module).register(app)
 
+    def table_spec(self):
+        """The game's table questions (``analyzer odds``/``advise``, :func:`analyzer.odds`,
+        the web API): a :class:`analyzer.games.table.TableSpec`, or None (none). By
+        default the ``TABLE`` of the module it declared to :func:`register_game`
+        (``table``), if any."""
+        module = table_module(self.name)
+        return None if module is None else importlib.import_module(module).TABLE
+
 
 # --------------------------------------------------------------------------- registry
 
@@ -360,10 +376,16 @@ _NOT_GAMES = {*LAYERS, "commands"}
 
 #: the modules of each game's own CLI commands, if the game declared them
 _COMMANDS: dict[str, tuple[str, ...]] = {}
+#: the module of each game's table questions (its ``TABLE``), if the game declared it
+_TABLES: dict[str, str] = {}
 
 
 def register_game(
-    name: str, factory: Callable[[], Game], *, commands: Sequence[str] | None = None
+    name: str,
+    factory: Callable[[], Game],
+    *,
+    commands: Sequence[str] | None = None,
+    table: str | None = None,
 ) -> None:
     """Make game ``name`` loadable; ``factory()`` builds its :class:`Game` on first use.
 
@@ -372,12 +394,19 @@ def register_game(
     the game (which may import pandas, rules data, questions), and a one-shot
     command starts fast. None (the default): the CLI builds the game and calls
     its :meth:`Game.register_commands`.
+
+    ``table``: the module whose ``TABLE`` (a :class:`analyzer.games.table.TableSpec`)
+    declares the game's table questions (``analyzer odds``/``advise``); read
+    without building the game, as ``commands``. None: the game's
+    :meth:`Game.table_spec`, if it has one.
     """
     if name in _FACTORIES and _FACTORIES[name] is not factory:
         raise AnalyzerError(f"game {name!r} is registered twice")
     _FACTORIES[name] = factory
     if commands is not None:
         _COMMANDS[name] = tuple(commands)
+    if table is not None:
+        _TABLES[name] = table
 
 
 def command_modules(name: str) -> tuple[str, ...] | None:
@@ -385,6 +414,13 @@ def command_modules(name: str) -> tuple[str, ...] | None:
     (:func:`register_game`), or None if it did not: build it and ask."""
     _discover()
     return _COMMANDS.get(name)
+
+
+def table_module(name: str) -> str | None:
+    """The module of game ``name``'s table questions as it declared it
+    (:func:`register_game`), or None if it did not."""
+    _discover()
+    return _TABLES.get(name)
 
 
 def _discover() -> None:

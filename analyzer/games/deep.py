@@ -1,28 +1,103 @@
-"""Deep advice's answer, for every game: the budget check, the choices' estimates,
-the table and the JSON (``analyzer advise --game G STATE.toml --deep``).
+"""Deep advice's answer, for every game: the budget check, the rollouts run and
+ranked, the choices' estimates, the table and the JSON (``analyzer advise --game
+G STATE.toml --deep``).
 
 A game's deep advice ranks the choices of a table state's decision by win chance
 from rollouts (its ``deep.py``, through :mod:`analyzer.kernels.search`); what every game
 shows of each choice is the same: its rollouts, its win chance, its paired
-difference to the best and its final score, with 95% intervals. A game names its
-choices and adds its own columns (the exact odds beside, the base player's
-choice) before or after those. Plain Python; no game is imported here.
+difference to the best and its final score, with 95% intervals
+(:class:`Estimates`), and of the answer the same facts (:class:`DeepAnswer`). A
+game builds the table state into a game, names its choices and adds its own
+fields and columns (the exact odds beside, the base player's choice) before or
+after those. Plain Python; no game is imported here.
 """
 
 from __future__ import annotations
 
 import json
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from analyzer.core.errors import bad_value
-from analyzer.kernels.search import RolloutRow
+from analyzer.core.errors import InputError, Param, bad_value
+from analyzer.games.table import Answer, assumed_line, columns_table
+
+if TYPE_CHECKING:  # the kernels are the deep modules' own import (numba): not needed here
+    from analyzer.kernels.search import RolloutRow
+
+
+@dataclass(frozen=True, kw_only=True)
+class Estimates:
+    """What the rollouts say of one choice (95% intervals: Wilson for the win
+    chance, normal for the score and the paired difference to the best); a
+    game's ``DeepChoice`` adds how it names the choice."""
+
+    rollouts: int
+    win: float
+    win_ci: tuple[float, float]
+    score: float
+    score_ci: tuple[float, float]
+    gain: float  #: mean paired win-share difference to the best choice
+    gain_ci: tuple[float, float]
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeepAnswer:
+    """A deep answer: the choices best first and how they were played; a game's
+    ``DeepAdvice`` adds its seats and decision."""
+
+    choices: tuple  #: the game's ``DeepChoice`` rows, best first
+    rollouts: int  #: rollouts played in all
+    seconds: float  #: time the rollouts took
+    seed: int
+    assumed: tuple[str, ...]  #: what the answer assumes beyond the table state, in words
+    within_noise: tuple[int, ...]  #: ranks (in ``choices``) not distinguishable from the best
+
+
+@dataclass(frozen=True)
+class Played:
+    """A deep advice's rollouts, ranked (:func:`play_ranking`)."""
+
+    rows: tuple[RolloutRow, ...]  #: each choice's estimates, best first
+    within_noise: tuple[int, ...]  #: ranks (in ``rows``) not distinguishable from the best
+    rollouts: int  #: rollouts played in all
+    seconds: float  #: time they took
+
+    def answer(self, choices, seed: int, assumed) -> dict:
+        """The fields of a :class:`DeepAnswer` (keyword arguments of a game's
+        ``DeepAdvice``) with the game's ``choices``, one per row of :attr:`rows`."""
+        return {
+            "choices": tuple(choices),
+            "rollouts": self.rollouts,
+            "seconds": self.seconds,
+            "seed": seed,
+            "assumed": tuple(assumed),
+            "within_noise": self.within_noise,
+        }
+
+
+def play_ranking(rank, w, no_choice: str, clock=time.perf_counter) -> Played:
+    """Play a game's deep-advice rollouts, ``rank()`` (it returns how many
+    choices it played, their tallies in the search's work space ``w``), and
+    rank them (:func:`analyzer.kernels.search.rank_work`), timed by ``clock``.
+    No choice at all: :class:`InputError` ``no_choice``."""
+    from analyzer.kernels.search import K_ROLLOUTS, rank_work
+
+    t0 = clock()
+    k = rank()
+    seconds = clock() - t0
+    if k == 0:
+        raise InputError(no_choice)
+    ranking = rank_work(w, k)
+    return Played(ranking.rows, ranking.within_noise, int(w.count[K_ROLLOUTS]), seconds)
 
 
 def check_budget(budget, default: int, low: int, high: int) -> int:
-    """``--budget``: ``default`` if None, else a whole number from ``low`` to
-    ``high`` (``--budget: bad value ...`` otherwise)."""
+    """``budget``: ``default`` if None, else a whole number from ``low`` to
+    ``high`` (``budget: bad value ...`` otherwise, :class:`ParamError`)."""
     budget = default if budget is None else budget
     if isinstance(budget, bool) or not isinstance(budget, int) or not low <= budget <= high:
-        raise bad_value("--budget", budget, f"an integer from {low:,} to {high:,}")
+        raise bad_value(Param("budget"), budget, f"an integer from {low:,} to {high:,}")
     return budget
 
 
@@ -52,18 +127,17 @@ def ranking_table(title: str, choices, before=(), after=(), cells=None):
     score (each ± half its 95% interval), then the columns ``after``.
     ``cells(rank, choice) -> (before cells, after cells)`` fills the game's
     columns (``rank`` from 1)."""
-    from rich.table import Table
-
-    tab = Table(title=title, title_justify="left")
-    for col, just in (
-        ("#", "right"),
-        *before,
-        ("win chance", "right"),
-        ("vs best, paired (% points)", "right"),
-        ("final score", "right"),
-        *after,
-    ):
-        tab.add_column(col, justify=just)
+    tab = columns_table(
+        title,
+        (
+            ("#", "right"),
+            *before,
+            ("win chance", "right"),
+            ("vs best, paired (% points)", "right"),
+            ("final score", "right"),
+            *after,
+        ),
+    )
     for i, c in enumerate(choices, start=1):
         first, last = cells(i, c) if cells else ((), ())
         half_w = (c.win_ci[1] - c.win_ci[0]) / 2
@@ -111,4 +185,14 @@ def advice_json(head: dict, advice, players: str, tied: list[str], rows: list[di
             "choices": rows,
         },
         indent=2,
+    )
+
+
+def answer(advice, to_json, table, verdict) -> Answer:
+    """A deep advice as a table question's :class:`Answer`: ``to_json()`` its JSON text,
+    on the terminal ``table()``, ``verdict(advice)`` and the rollouts, time, seed
+    and what was assumed."""
+    rollouts = f"{advice.rollouts:,} rollouts in {advice.seconds:.1f} s, seed {advice.seed}. "
+    return Answer(
+        advice, to_json, lambda: [table(), verdict(advice), rollouts + assumed_line(advice.assumed)]
     )

@@ -9,6 +9,7 @@ has one (and the smallest listed count below that). Strategies whose row is
 fixed in the code (``random``, the frozen ``baseline``) or borrowed from another
 (Unearth's ``search`` plays ``balanced``'s rows) are not in the file.
 :mod:`analyzer.studies.ship_rows` writes the file from ``analyzer tune`` results.
+:func:`search_params` declares the ``search`` player's own settings.
 """
 
 from __future__ import annotations
@@ -90,3 +91,21 @@ class RowsFile:
             if n <= players:
                 row = r
         return row
+
+
+def search_params(
+    budget: float, width: float, *, decision: str = "decision", base: str = "balanced", extra=()
+) -> tuple[tuple[str, float, str], ...]:
+    """The ``search`` player's own settings (``strategy_params.search``) as
+    ``(name, default, meaning)`` rows: the shared search's (``analyzer.kernels.search``)
+    rollouts per ``decision`` (``budget``), choices kept for them by the ``base``
+    player's evaluation (``width``), the weight of a rollout's score margin and
+    the standard errors by which a choice must beat the base player's; then the
+    game's ``extra`` rows."""
+    return (
+        ("budget", float(budget), f"rollouts per {decision}"),
+        ("width", float(width), f"choices kept for rollouts: the best by {base}'s evaluation"),
+        ("margin", 0.01, "weight of a rollout's score margin beside its win share"),
+        ("z", 1.0, f"standard errors by which a choice must beat {base}'s to replace it"),
+        *extra,
+    )

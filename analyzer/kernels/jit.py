@@ -9,8 +9,8 @@ takes views and scalars only and returns no array: an array read from a view has
 no owner and lives only as long as the call, so handing one out (returned to
 Python, it is freed memory) corrupts memory. Every version :data:`njit`
 compiles, or loads from the cache, is checked against this rule
-(:func:`check_view_rule`); a kernel that breaks it raises
-:class:`ViewRuleError` at its first call, naming it.
+(:func:`check_view_rule`; one of the hooks into numba's internals, below); a
+kernel that breaks it raises :class:`ViewRuleError` at its first call, naming it.
 
 **The on-disk cache.** numba checks only the source of the file that defines a
 cached function, but the machine code it stores also contains every jitted
@@ -20,25 +20,42 @@ every module of the package it imports, directly or not (read from their import
 statements, see :func:`module_closure`). A change to any of them compiles that
 kernel afresh instead of loading stale code, while an edit anywhere else (a
 chart caption, the CLI, another game) keeps it. That hash is also the cache's
-freshness stamp (numba's is the file's modification time) and the folders below
-it are named by their place in the package (numba's, by their absolute path),
-so every checkout of the same sources (a fresh clone, a git worktree) shares the
-machine code. The base directory is
-``$NUMBA_CACHE_DIR`` if set, else ``~/.cache/analyzer/numba``; old hash
-directories can be deleted at any time. This uses numba's cache-locator hook
-(:class:`_KernelCacheLocator`), which is why ``pyproject.toml`` pins numba to
-the versions the tests pass on.
+freshness stamp (numba's is a hash of the one file) and the folders below it
+are named by their place in the package (numba's, by a hash of their absolute
+path), so every checkout of the same sources (a fresh clone, a git worktree)
+shares the machine code. The base directory is ``$NUMBA_CACHE_DIR`` if set,
+else ``~/.cache/analyzer/numba``; old hash directories can be deleted at any
+time. :class:`KernelCacheLocator` does this through numba's documented hook,
+the cache locator classes named by ``NUMBA_CACHE_LOCATOR_CLASSES`` (numba 0.62
+and later; set here through ``numba.config``, ahead of any the user named).
 
-**The memory of a cold compile.** numba keeps two things per compiled version
-that it never needs again, and a cold compile of a whole engine holds them all
-at once: a second copy of each kernel's optimised LLVM module (made for linking
-into callers, beside the copy the JIT engine owns), and the typed numba IR and
-compiler metadata of each version. Here the copy for linking is made afresh at
-each link and not kept (:func:`_module_for_linking`), and a version, once saved
-to the cache, keeps only what a version loaded from the cache has
-(:func:`_lean_after_save`). Neither changes a byte of the machine code or of
-the cache; together they take about 55 MB (10%) off the peak memory of the
-Unearth engine's cold compile (``benchmarks/bench_compile.py``, BENCHMARKS.md).
+**numba's API.** This module and :mod:`analyzer.kernels.kernel_view` use numba's
+documented API (``numba.njit`` and its options, ``numba.config``, the cache
+locators, ``numba.extending``, ``numba.types``, and ``cgutils.create_struct_proxy``
+as numba's extension docs use it). Views also type their fields through
+``numba.extending.infer_getattr`` with its template base class
+(``numba.core.typing.templates.AttributeTemplate``, as numba's own
+``make_attribute_wrapper`` does). The rest are four hooks into numba's
+internals, listed in :data:`INTERNAL_HOOKS` with what each gives and what is lost
+without it. None of them changes what a kernel computes. They are switched on
+only for the numba releases they were written against (:data:`INTERNALS_TESTED`)
+and with ``ANALYZER_NUMBA_INTERNALS`` not ``0``; on any other numba, kernels
+compile with numba's documented behaviour alone (the same games, a slower and
+larger first compile, the view rule unchecked). ``tests/test_numba_api.py``
+names every numba name the package uses and checks each hook on the release
+installed.
+
+**The memory of a cold compile** (two of the hooks). numba keeps two things per
+compiled version that it never needs again, and a cold compile of a whole
+engine holds them all at once: a second copy of each kernel's optimised LLVM
+module (made for linking into callers, beside the copy the JIT engine owns),
+and the typed numba IR and compiler metadata of each version. Here the copy for
+linking is made afresh at each link and not kept (:func:`_module_for_linking`),
+and a version, once saved to the cache, keeps only what a version loaded from
+the cache has (:func:`_lean_after_save`). Neither changes a byte of the machine
+code or of the cache; together they take about 55 MB (10%) off the peak memory
+of the Unearth engine's cold compile (``benchmarks/bench_compile.py``,
+benchmarks/README.md).
 """
 
 import ast
@@ -51,7 +68,8 @@ from pathlib import Path
 
 import llvmlite.binding as ll
 import numba
-from numba.core import caching, codegen, types
+from numba import types
+from numba.core.caching import UserProvidedCacheLocator
 
 #: the package's folder (this module is analyzer/kernels/jit.py)
 _ROOT = Path(__file__).resolve().parent.parent
@@ -161,12 +179,9 @@ def _cache_base() -> str:
 
 #: base directory of the compiled-kernel cache (see the module docstring)
 CACHE_DIR = _cache_base()
-numba.config.CACHE_DIR = CACHE_DIR
-
-_Locator = getattr(caching, "UserProvidedCacheLocator", None) or caching._UserProvidedCacheLocator
 
 
-class _KernelCacheLocator(_Locator):
+class KernelCacheLocator(UserProvidedCacheLocator):
     """numba's cache locator for kernels of this package: numba's directory for
     the source file, inside ``CACHE_DIR/<source_key of the file>``. Kernels
     defined elsewhere (tests) fall through to numba's own locators."""
@@ -188,9 +203,9 @@ class _KernelCacheLocator(_Locator):
 
     def get_source_stamp(self):
         """The hash of the kernel sources (:func:`source_key`) in place of numba's
-        modification time and size: a cached version is fresh exactly when the
-        sources it was compiled from are the same, so every checkout (a fresh
-        clone, a git worktree) shares the machine code of identical sources."""
+        hash of the one file: a cached version is fresh exactly when the sources
+        it was compiled from are the same, so every checkout (a fresh clone, a
+        git worktree) shares the machine code of identical sources."""
         return self._key
 
     @classmethod
@@ -201,9 +216,82 @@ class _KernelCacheLocator(_Locator):
         return super().from_function(py_func, py_file)
 
 
-_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
-if _KernelCacheLocator not in _IMPL._locator_classes:
-    _IMPL._locator_classes.insert(0, _KernelCacheLocator)
+#: numba's own cache locators in numba's default order (numba's docs,
+#: ``NUMBA_CACHE_LOCATOR_CLASSES``): where a kernel of another package goes
+NUMBA_LOCATORS = (
+    "UserProvidedCacheLocator",
+    "InTreeCacheLocator",
+    "UserWideCacheLocator",
+    "IPythonCacheLocator",
+    "ZipCacheLocator",
+)
+_OUR_LOCATOR = f"{KernelCacheLocator.__module__}.{KernelCacheLocator.__qualname__}"
+
+
+def locator_classes(named: str = "") -> str:
+    """The value of ``NUMBA_CACHE_LOCATOR_CLASSES`` for this process:
+    :class:`KernelCacheLocator` first, then the locators ``named`` (the user's
+    own setting), or numba's default ones if none."""
+    names = [n.strip() for n in named.split(",") if n.strip() and n.strip() != _OUR_LOCATOR]
+    return ",".join([_OUR_LOCATOR, *(names or NUMBA_LOCATORS)])
+
+
+def _configure() -> None:
+    """Set numba's cache directory and locators (``numba.config``, as the
+    environment variables would). Called at import and again before each
+    kernel is made: numba reads the environment again if a ``NUMBA_``
+    variable changes, which would drop what is set here."""
+    numba.config.CACHE_DIR = CACHE_DIR
+    current = numba.config.CACHE_LOCATOR_CLASSES
+    if not current.startswith(_OUR_LOCATOR + ","):
+        numba.config.CACHE_LOCATOR_CLASSES = locator_classes(current)
+
+
+_configure()
+
+
+# --------------------------------------------------------------------------- numba's internals
+
+#: numba releases the hooks below were written against and tested on (prefixes
+#: of ``numba.__version__``); on any other release they stay off
+INTERNALS_TESTED = ("0.68.",)
+
+#: every use of numba's internals, what it gives and what is lost without it
+#: (``tests/test_numba_api.py`` checks each on the numba installed)
+INTERNAL_HOOKS = {
+    "CPUCodeLibrary._get_module_for_linking": (
+        "replaced on numba's class (_module_for_linking): the copy of a kernel's module "
+        "made for linking into callers is not kept; without it a cold compile of the "
+        "Unearth engine peaks about 42 MB higher"
+    ),
+    "Dispatcher._cache, CacheImpl.reduce, Cache.save_overload": (
+        "wrapped per kernel (_lean_after_save): a version saved to the cache keeps what "
+        "a loaded one keeps; without it a cold compile peaks about 17 MB higher"
+    ),
+    "Dispatcher.get_call_template": (
+        "wrapped per kernel (_one_version_per_type): a call between kernels asks for the "
+        "plain argument types; without it a kernel is compiled again for every constant "
+        "argument value, which made the first compile several times longer"
+    ),
+    "Dispatcher.add_overload": (
+        "wrapped per kernel (_checked): every version compiled or loaded is checked "
+        "against the view rule; without it a kernel that breaks the rule compiles "
+        "and may read freed memory (no shipped kernel does: the suite checks them)"
+    ),
+}
+
+
+def internals_wanted() -> bool:
+    """Are the hooks of :data:`INTERNAL_HOOKS` on in this process: numba is a
+    release of :data:`INTERNALS_TESTED` and ``ANALYZER_NUMBA_INTERNALS`` is
+    not ``0``."""
+    if os.environ.get("ANALYZER_NUMBA_INTERNALS", "") == "0":
+        return False
+    return numba.__version__.startswith(INTERNALS_TESTED)
+
+
+#: the hooks' state for this process (see :func:`internals_wanted`)
+INTERNALS = internals_wanted()
 
 
 def _module_for_linking(self):
@@ -235,7 +323,10 @@ def _module_for_linking(self):
     return mod
 
 
-codegen.CPUCodeLibrary._get_module_for_linking = _module_for_linking
+if INTERNALS:
+    from numba.core import codegen
+
+    codegen.CPUCodeLibrary._get_module_for_linking = _module_for_linking
 
 
 def _lean_after_save(dispatcher):
@@ -274,7 +365,10 @@ def _lean_after_save(dispatcher):
 #: a division does not test its divisor for zero to raise ZeroDivisionError
 #: (no kernel divides by zero: claim values, face counts and pile sizes are
 #: positive), which takes a branch and an exception path out of the hot loops.
-OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
+#: ``no_cfunc_wrapper``: no C-callable wrapper per version (numba makes one so a
+#: kernel can be passed as a first-class function value; none is: kernels call
+#: kernels directly), about 30 MB less at the peak of the engine's cold compile.
+OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy", "no_cfunc_wrapper": True}
 
 
 def _plain(ty):
@@ -373,13 +467,16 @@ def _checked(dispatcher):
 
 
 def njit(fn=None, **options):
-    """``numba.njit`` with :data:`OPTIONS` (``options`` add to them), compiling
-    one version per argument types (see :func:`_one_version_per_type`),
-    keeping the view rule and the lean memory of a compile (module docstring)."""
+    """``numba.njit`` with :data:`OPTIONS` (``options`` add to them); with
+    numba's internals on (:data:`INTERNALS`), compiling one version per
+    argument types (see :func:`_one_version_per_type`), keeping the view rule
+    and the lean memory of a compile (module docstring)."""
 
     def wrap(f):
-        return _lean_after_save(
-            _checked(_one_version_per_type(numba.njit(**{**OPTIONS, **options})(f)))
-        )
+        _configure()
+        dispatcher = numba.njit(**{**OPTIONS, **options})(f)
+        if not INTERNALS:
+            return dispatcher
+        return _lean_after_save(_checked(_one_version_per_type(dispatcher)))
 
     return wrap(fn) if fn is not None else wrap

@@ -32,18 +32,20 @@ from typing import NamedTuple
 
 import numba
 import numpy as np
-from numba.core import cgutils, types
-from numba.core.datamodel import models
-from numba.core.extending import (
+from llvmlite import ir
+from numba import types
+from numba.core.cgutils import create_struct_proxy
+from numba.core.typing.templates import AttributeTemplate
+from numba.extending import (
     NativeValue,
     infer_getattr,
     intrinsic,
     lower_getattr_generic,
+    models,
     register_model,
     typeof_impl,
     unbox,
 )
-from numba.core.typing.templates import AttributeTemplate
 
 from analyzer.kernels.jit import njit
 
@@ -90,15 +92,17 @@ class _ViewModel(models.PrimitiveModel):
 
 
 def _without_owner(context, builder, ty, value):
-    """``value`` itself, or for an array a copy with no meminfo and no parent."""
+    """``value`` itself, or for an array a copy with no meminfo and no parent
+    (an array's data model is a struct: numba's ``cgutils.create_struct_proxy``,
+    as in the interval example of numba's extension docs)."""
     if not isinstance(ty, types.Array):
         return value
-    src = context.make_array(ty)(context, builder, value)
-    out = context.make_array(ty)(context, builder)
+    src = create_struct_proxy(ty)(context, builder, value=value)
+    out = create_struct_proxy(ty)(context, builder)
     for name in ("nitems", "itemsize", "data", "shape", "strides"):
         setattr(out, name, getattr(src, name))
-    out.meminfo = cgutils.get_null_value(out.meminfo.type)
-    out.parent = cgutils.get_null_value(out.parent.type)
+    out.meminfo = ir.Constant(out.meminfo.type, None)
+    out.parent = ir.Constant(out.parent.type, None)
     return out._getvalue()
 
 
@@ -112,7 +116,7 @@ class _ViewAttribute(AttributeTemplate):
 
 @lower_getattr_generic(ViewType)
 def _view_getattr(context, builder, typ, val, attr):
-    data = cgutils.create_struct_proxy(typ.data_type, kind="data")(context, builder, ref=val)
+    data = create_struct_proxy(typ.data_type, kind="data")(context, builder, ref=val)
     ty = typ.field_dict[attr]
     # a constant null owner lets LLVM drop the reference counting of the result
     return _without_owner(context, builder, ty, getattr(data, attr))
@@ -120,7 +124,8 @@ def _view_getattr(context, builder, typ, val, attr):
 
 @intrinsic
 def _store_view(typingctx, buf, values):
-    """Write ``values`` (a tuple, arrays borrowed) into the bytes of ``buf``.
+    """Write ``values`` (a tuple, arrays borrowed) into the bytes of ``buf`` if
+    they fit; return the bytes they take (a ``buf`` too small is left as it is).
 
     The struct's layout depends only on the fields' types, so positional names do.
     """
@@ -128,22 +133,29 @@ def _store_view(typingctx, buf, values):
     vt = ViewType("store", fields)
 
     def codegen(context, builder, sig, args):
-        arr = context.make_array(sig.args[0])(context, builder, args[0])
-        llty = context.get_data_type(vt.data_type).as_pointer()
-        ptr = builder.bitcast(arr.data, llty)
-        data = cgutils.create_struct_proxy(vt.data_type, kind="data")(context, builder, ref=ptr)
-        for i, (name, ty) in enumerate(fields):
-            v = builder.extract_value(args[1], i)
-            v = context.cast(builder, v, values.types[i], ty)
-            setattr(data, name, _without_owner(context, builder, ty, v))
-        return context.get_dummy_value()
+        llty = context.get_data_type(vt.data_type)
+        size = context.get_abi_sizeof(llty)
+        arr = create_struct_proxy(sig.args[0])(context, builder, value=args[0])
+        fits = builder.icmp_signed(">=", arr.nitems, ir.Constant(arr.nitems.type, size))
+        with builder.if_then(fits):
+            ptr = builder.bitcast(arr.data, llty.as_pointer())
+            data = create_struct_proxy(vt.data_type, kind="data")(context, builder, ref=ptr)
+            for i, (name, ty) in enumerate(fields):
+                v = builder.extract_value(args[1], i)
+                v = context.cast(builder, v, values.types[i], ty)
+                setattr(data, name, _without_owner(context, builder, ty, v))
+        return context.get_constant(types.intp, size)
 
-    return types.none(buf, values), codegen
+    return types.intp(buf, values), codegen
 
 
 @njit
 def _fill(buf, *values):
-    _store_view(buf, values)
+    return _store_view(buf, values)
+
+
+#: a buffer no struct fits in: :func:`_fill` on it only measures
+_NO_BYTES = np.zeros(0, np.uint8)
 
 
 class View:
@@ -160,11 +172,7 @@ class View:
         )
         self._numba_type = ViewType(tag, fields)
         self._bundle = bundle
-        from numba.core.registry import cpu_target
-
-        ctx = cpu_target.target_context
-        size = ctx.get_abi_sizeof(ctx.get_data_type(self._numba_type.data_type))
-        self._buf = np.zeros(size + 64, np.uint8)
+        self._buf = np.zeros(_fill(_NO_BYTES, *bundle) + 64, np.uint8)
         _fill(self._buf, *bundle)
         self._address = self._buf.ctypes.data
 

@@ -14,13 +14,18 @@ as ``win`` and ``score`` with less variance when ``V`` is good
 
 Here: the kernels that turn one outcome's value estimates into the event's term
 (a game calls :func:`event_begin`, :func:`event_outcome` once per outcome, then
-:func:`event_end`), the win-share transform of score estimates, and the
-adjusted estimates of a table. A game supplies only its chance events and ``V``.
+:func:`event_end`), the win-share transform of score estimates, the luck fields
+of a game's state (:func:`luck_arrays`: whether the terms are on, :func:`luck_on`,
+and a game's luck copied to its rows, :func:`store_luck`), ``V``'s shipped row
+(:func:`value_row`), and the adjusted estimates of a table. A game supplies
+only its chance events and ``V``.
 """
 
 from __future__ import annotations
 
 import math
+import tomllib
+from importlib import resources
 
 import numpy as np
 
@@ -61,6 +66,33 @@ def win_values(vs, n, tau, out):
         out[p] /= total
 
 
+@njit(inline="always")
+def luck_on(s, n_par):
+    """Whether a game's luck terms are on: its state's ``luck_par`` holds the
+    ``n_par`` parameters of its ``V`` (shape ``(1,)``: off)."""
+    return s.luck_par.shape[0] >= n_par
+
+
+@njit(inline="always")
+def planted(s, n_par):
+    """Tests only: the known bias a ``luck_par`` one longer than ``V``'s ``n_par``
+    parameters plants (its last value; 0: none)."""
+    return int(s.luck_par[n_par]) if s.luck_par.shape[0] > n_par else 0
+
+
+@njit
+def store_luck(s, n, row0, n_par):
+    """Copy this game's luck (``s.luck``, float64[kinds, 2, P]: win, score) into
+    rows ``row0 ..`` of ``s.luck_out`` (float64[rows, kinds, 2]) when the terms
+    are on (``n_par``: :func:`luck_on`) and it has room."""
+    if not luck_on(s, n_par) or s.luck_out.shape[0] < row0 + n:
+        return
+    for p in range(n):
+        for k in range(s.luck.shape[0]):
+            s.luck_out[row0 + p, k, 0] = s.luck[k, 0, p]
+            s.luck_out[row0 + p, k, 1] = s.luck[k, 1, p]
+
+
 @njit
 def event_begin(acc, n):
     """Start a chance event: clear the expectations of ``acc`` (float64[ACC_ROWS, P])."""
@@ -95,6 +127,41 @@ def event_end(acc, luck_win, luck_score, n):
     for p in range(n):
         luck_win[p] += acc[ACC_WIN, p] - acc[ACC_EXP_WIN, p]
         luck_score[p] += acc[ACC_SCORE, p] - acc[ACC_EXP_SCORE, p]
+
+
+def luck_arrays(par, kinds: int, players: int, rows: int) -> dict[str, np.ndarray]:
+    """The luck fields every game's state holds, keyword arguments of its
+    ``State``: ``luck_par`` (``V``'s parameters ``par``, float64; ``None``: off,
+    shape ``(1,)``), ``luck`` (float64[kinds, 2, players]: this game's luck by kind
+    of event, win and score), ``luck_out`` (float64[rows, kinds, 2], at least one
+    row: each (game, seat)'s luck, :func:`store_luck`), ``luck_acc``
+    (float64[ACC_ROWS, players]: one event's expectations), ``luck_vs`` and
+    ``luck_base`` (float64[players]: one outcome's score values, the values it
+    starts from)."""
+    f = np.zeros
+    return {
+        "luck_par": f(1) if par is None else np.array(par, np.float64),
+        "luck": f((kinds, 2, players), np.float64),
+        "luck_out": f((max(rows, 1), kinds, 2), np.float64),
+        "luck_acc": f((ACC_ROWS, players), np.float64),
+        "luck_vs": f(players, np.float64),
+        "luck_base": f(players, np.float64),
+    }
+
+
+def shipped_values(package: str) -> dict:
+    """A game's shipped luck file, ``data/luck_value.toml`` of ``package``."""
+    return tomllib.loads(resources.files(package).joinpath("data/luck_value.toml").read_text())
+
+
+def value_row(values: dict, names, players: int | None = None) -> np.ndarray:
+    """``V``'s row (float64, in the order of ``names``) from a luck file's tables:
+    ``[value]``, overridden by ``[players.N]`` for ``players`` = N when the file
+    fits that player count apart (a parameter missing from both is 0)."""
+    par = dict(values["value"])
+    if players is not None:
+        par.update(values.get("players", {}).get(str(players), {}))
+    return np.array([float(par.get(name, 0.0)) for name in names], np.float64)
 
 
 def adjusted(values, luck, level: float = 0.95) -> dict:

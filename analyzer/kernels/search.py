@@ -1,4 +1,4 @@
-"""Determinized Monte Carlo search, for every game: the statistics and the schedule.
+"""Determinized Monte Carlo search, for every game: the schedule, the statistics, the drivers.
 
 A game's ``search`` player and its deep advice play *rollouts*: from a copy of
 the game in which everything the seat cannot see is dealt again, one choice is
@@ -15,6 +15,8 @@ the game's kernels; what is the same in every game lives here, once:
   choice's rollouts are paired with choice 0's (:func:`record_paired`);
 - **the guard** (:func:`guard_pick`): another choice replaces the base player's
   only if its mean paired gain exceeds ``z`` standard errors;
+- **the listed choices**, the base player's first, the others best first by its
+  evaluation (:func:`set_choice`, :func:`insert_choice`, :func:`keep_choices`);
 - **the intervals and the verdict** of deep advice (plain Python, no numba):
   :func:`rank_rollouts` (each choice's win chance, final score and paired gain
   to the best with 95% intervals, the order, the choices within noise), from
@@ -24,17 +26,25 @@ the game's kernels; what is the same in every game lives here, once:
 The kernels read a work view with the fields ``alive``, ``n``, ``win``,
 ``win2``, ``score``, ``score2``, ``value``, ``dsum``, ``dsq`` (float64 per
 choice; ``alive`` int64; :func:`tally_arrays` makes them), ``wins_by``
-(float64[choices, rollouts kept]), ``rng`` (the search's stream) and ``cfg``
+(float64[choices, rollouts kept]), ``rng`` (the search's stream), ``cfg``
 (float64 settings, starting with :data:`CFG_BUDGET`, :data:`CFG_WIDTH`,
-:data:`CFG_MARGIN`, :data:`CFG_Z`). Numba compiles them for each game's view,
-so a game's arithmetic is exactly what it was when these lines lived in the game.
+:data:`CFG_MARGIN`, :data:`CFG_Z`), ``count`` (int64 counters, starting with
+:data:`K_DECISIONS`, :data:`K_ROLLOUTS`) and the listed choices, ``cand``
+(int64[choices, 3]: each choice as three words that only the game reads) with
+``cand_h`` (float64 per choice: its value by the base player's evaluation,
+which :func:`insert_choice` keeps them ordered by). :func:`search_arrays` makes
+every one of them. Numba compiles the kernels for each game's view, so a
+game's arithmetic is exactly what it was when these lines lived in the game.
 
-**The drivers**, a decision of the ``search`` player by sequential halving
-and deep advice's rollouts of every choice, play a game's rollouts through
-``roll(args, c, base, j)``: a game's kernel that plays rollout ``j`` of choice
-``c`` from the stream ``base`` and returns the seat's (win share, final score,
-best other final score), ``args`` the tuple of what it needs.
-:func:`bind_rollouts` makes them for a game's ``roll``.
+**The drivers** play a game's rollouts through ``roll(args, c, base, j)``: a
+game's kernel that plays rollout ``j`` of choice ``c`` from the stream
+``base`` and returns the seat's (win share, final score, best other final
+score), ``args`` the tuple of what it needs. :func:`bind_search` makes them for
+a game: a decision of the ``search`` player (:func:`_decide`, sequential
+halving), deep advice's rollouts of every choice, and the batch loop of games
+with ``search`` seats around the game's ``play_game(args, key0, key1, game,
+i)``. A game keeps only what it alone knows: its deal of what a seat cannot
+see, its choices, its rollout and its game loop.
 """
 
 from __future__ import annotations
@@ -42,6 +52,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from types import FunctionType
+from typing import NamedTuple
 
 import numpy as np
 
@@ -55,6 +66,9 @@ CFG_MARGIN = 2  #: weight of (my score - best other score) in a rollout's value
 #: how sure the rollouts must be before another choice replaces the base player's:
 #: its mean paired gain must exceed this many standard errors
 CFG_Z = 3
+#: the counters every game's search keeps first in its ``count`` row (a game adds its own after)
+K_DECISIONS = 0  #: decisions searched (more than one choice)
+K_ROLLOUTS = 1  #: rollouts played
 
 # ====================================================================== kernels
 
@@ -72,6 +86,45 @@ def reset_choices(w, n):
         w.value[c] = 0.0
         w.dsum[c] = 0.0
         w.dsq[c] = 0.0
+
+
+@njit
+def keep_choices(w, n, width):
+    """The first ``n`` listed choices, at most ``width`` of them (all if
+    ``width`` <= 0), their tallies cleared (:func:`reset_choices`); returns how
+    many."""
+    if width > 0 and n > width:
+        n = width
+    reset_choices(w, n)
+    return n
+
+
+@njit
+def set_choice(w, i, v, a, b, c):
+    """Listed choice ``i`` is ``(a, b, c)``, of value ``v`` by the base player."""
+    w.cand_h[i] = v
+    w.cand[i, 0] = a
+    w.cand[i, 1] = b
+    w.cand[i, 2] = c
+
+
+@njit
+def insert_choice(w, lo, n, cap, v, a, b, c):
+    """Add the choice ``(a, b, c)`` of value ``v`` to the ``n`` listed, which
+    are kept in decreasing value from index ``lo`` on (stable: a choice goes
+    after those of equal value; the ones before ``lo`` stay first), at most
+    ``cap`` of them: when ``cap`` are listed, it takes the last one's place if
+    its value is higher, else it is not kept. Returns how many are listed."""
+    j = n
+    if n >= cap:
+        if v <= w.cand_h[cap - 1]:
+            return n
+        j = cap - 1
+    while j > lo and w.cand_h[j - 1] < v:
+        set_choice(w, j, w.cand_h[j - 1], w.cand[j - 1, 0], w.cand[j - 1, 1], w.cand[j - 1, 2])
+        j -= 1
+    set_choice(w, j, v, a, b, c)
+    return min(n + 1, cap)
 
 
 @njit
@@ -155,8 +208,21 @@ def guard_pick(w, n, z):
 
 
 def roll(args, c, base, j):  # pragma: no cover - replaced by each game's kernel
-    """The name :func:`bind_rollouts` gives a game's rollout kernel in the drivers."""
-    raise NotImplementedError("analyzer.kernels.search.bind_rollouts binds a game's roll")
+    """The name :func:`bind_search` gives a game's rollout kernel in the drivers."""
+    raise NotImplementedError("analyzer.kernels.search.bind_search binds a game's roll")
+
+
+def play_game(args, key0, key1, game, i):  # pragma: no cover - replaced by each game's kernel
+    """The name :func:`bind_search` gives a game's kernel that plays game ``game``
+    (of the run seeded by ``key0, key1``) with ``search`` seats into the batch's
+    rows of its ``i``-th game."""
+    raise NotImplementedError("analyzer.kernels.search.bind_search binds a game's play_game")
+
+
+def _rolled(args, w, c, base, j):
+    """Rollout ``j`` of choice ``c`` (``roll``), counted in ``w.count[K_ROLLOUTS]``."""
+    w.count[K_ROLLOUTS] += 1
+    return roll(args, c, base, j)
 
 
 def _halving_choice(args, w, n, budget):
@@ -176,11 +242,11 @@ def _halving_choice(args, w, n, budget):
     while True:
         per = halving_share(budget, alive, rounds)
         for j in range(j0, j0 + per):
-            win, score, other = roll(args, 0, base, j)
+            win, score, other = _rolled(args, w, 0, base, j)
             v0 = record(w, 0, win, score, other, margin)
             for c in range(1, n):
                 if w.alive[c]:
-                    win, score, other = roll(args, c, base, j)
+                    win, score, other = _rolled(args, w, c, base, j)
                     record_paired(w, c, record(w, c, win, score, other, margin), v0)
         j0 += per
         if alive <= 2:
@@ -189,12 +255,25 @@ def _halving_choice(args, w, n, budget):
     return guard_pick(w, n, w.cfg[CFG_Z])
 
 
+def _decide(args, w, n):
+    """A decision of the ``search`` player among the ``n`` listed choices:
+    choice 0 (the base player's) if it is the only one (or there is none),
+    else :func:`_halving_choice` with the budget of ``w.cfg``, the decision
+    counted in ``w.count[K_DECISIONS]``. Returns the index of the choice."""
+    if n < 2:
+        return 0
+    w.count[K_DECISIONS] += 1
+    return _halving_choice(args, w, n, np.int64(w.cfg[CFG_BUDGET]))
+
+
 def _rollouts_for_all(args, w, n, key0, salt, budget):
     """Deep advice: each of the ``n`` listed choices with ``budget // n``
     rollouts (at least 2, at most the room of ``w.wins_by``), rollout ``j`` on
     the same dealt copy and stream for every choice, from the search's stream
     seeded by ``key0`` mixed with the game's ``salt``; ``w.wins_by`` keeps each
-    rollout's win share."""
+    rollout's win share. Returns ``n`` (no rollout when it is 0)."""
+    if n == 0:
+        return 0
     rng_seed(w.rng, np.uint64(key0) ^ salt, 0, 0)
     base = rng_next(w.rng)
     per = budget // n
@@ -205,26 +284,57 @@ def _rollouts_for_all(args, w, n, key0, salt, budget):
     margin = w.cfg[CFG_MARGIN]
     for j in range(per):
         for c in range(n):
-            win, score, other = roll(args, c, base, j)
+            win, score, other = _rolled(args, w, c, base, j)
             record(w, c, win, score, other, margin)
             w.wins_by[c, j] = win
+    return n
 
 
-def bind_rollouts(game_roll):
-    """The drivers for one game: ``(halving_choice(args, w, n, budget),
-    rollouts_for_all(args, w, n, key0, salt, budget))`` (their docstrings
-    above), kernels that call ``game_roll`` as ``roll`` (module docstring).
+def _play_batch(args, w, key0, key1, start, count, salt):
+    """Games ``start .. start + count - 1`` of the run seeded by ``key0, key1``
+    with ``search`` seats (``play_game(args, key0, key1, game, i)``), each
+    game's search stream seeded from its own index (``key0`` mixed with the
+    game's ``salt``): a game with a ``search`` seat is the same game for any
+    batch split or worker count."""
+    for i in range(count):
+        rng_seed(w.rng, np.uint64(key0) ^ salt, key1, start + i)
+        play_game(args, key0, key1, start + i, i)
 
-    Each is this module's code compiled with ``game_roll`` in its globals: a
-    direct call, as between any two kernels (a kernel passed as an argument
-    instead would be a run-time address, and no kernel calling it could be
-    cached). They are not cached on their own, since this module's cache key
-    cannot see a change to the game's kernel: they are compiled into (and
-    cached with) the game's kernels that call them."""
-    scope = dict(globals(), roll=game_roll)
-    return tuple(
-        njit(cache=False)(FunctionType(f.__code__, scope, f.__name__, None, None))
-        for f in (_halving_choice, _rollouts_for_all)
+
+class SearchDrivers(NamedTuple):
+    """A game's drivers (:func:`bind_search`), kernels to call from its own."""
+
+    decide: object  #: ``(args, w, n) -> c``: :func:`_decide`
+    halving_choice: object  #: ``(args, w, n, budget) -> c``: :func:`_halving_choice`
+    rollouts_for_all: object  #: ``(args, w, n, key0, salt, budget) -> n``: deep advice
+    play_batch: object  #: ``(args, w, key0, key1, start, count, salt)``; None without play_game
+
+
+def bind_search(game_roll, game_play=None) -> SearchDrivers:
+    """The drivers for one game (their docstrings above): kernels that call
+    ``game_roll`` as ``roll`` and ``game_play`` as ``play_game`` (module
+    docstring).
+
+    Each is this module's code compiled with the game's kernels in its
+    globals: a direct call, as between any two kernels (a kernel passed as an
+    argument instead would be a run-time address, and no kernel calling it
+    could be cached). They are not cached on their own, since this module's
+    cache key cannot see a change to the game's kernels: they are compiled
+    into (and cached with) the game's kernels that call them."""
+    scope = dict(globals(), roll=game_roll, play_game=game_play)
+
+    def bound(f):
+        kernel = njit(cache=False)(FunctionType(f.__code__, scope, f.__name__, None, None))
+        scope[f.__name__] = kernel  # the drivers below call the bound one
+        return kernel
+
+    bound(_rolled)
+    halving = bound(_halving_choice)
+    return SearchDrivers(
+        decide=bound(_decide),
+        halving_choice=halving,
+        rollouts_for_all=bound(_rollouts_for_all),
+        play_batch=bound(_play_batch) if game_play is not None else None,
     )
 
 
@@ -247,6 +357,23 @@ def tally_arrays(k: int, keep: int = 0) -> dict[str, np.ndarray]:
         "dsum": f(k, np.float64),
         "dsq": f(k, np.float64),
         "wins_by": f((k, max(keep, 1)), np.float64),
+    }
+
+
+def search_arrays(cfg, k: int, keep: int = 0, counters: int = 2, stream: int = 6) -> dict:
+    """The fields every search's work space holds (module docstring): the
+    settings row ``cfg`` (float64), the search's stream (uint64[``stream``]),
+    ``counters`` counters (int64, :data:`K_DECISIONS` and :data:`K_ROLLOUTS`
+    first), room for ``k`` listed choices (``cand``, ``cand_h``) and their
+    tallies (:func:`tally_arrays`, ``keep`` rollouts' win shares each), zeroed:
+    keyword arguments of a game's ``SearchWork``."""
+    return {
+        "cfg": np.array(cfg, np.float64),
+        "rng": np.zeros(stream, np.uint64),
+        "count": np.zeros(counters, np.int64),
+        "cand": np.zeros((k, 3), np.int64),
+        "cand_h": np.zeros(k, np.float64),
+        **tally_arrays(k, keep),
     }
 
 

@@ -159,3 +159,24 @@ def dot_plot(ax, names, pairs, xlabel, ref=None):
     ax.grid(axis="x", alpha=0.3)
     if any(lab for lab, *_ in pairs):
         ax.legend(fontsize=8, loc="best")
+
+
+def uptake_and_wins(fig: Figure, d: pd.DataFrame, names, uptake, wins, titles) -> Figure:
+    """The two panels of something some seats do (take a reward, build a wonder,
+    play a card) on ``fig``: on the left how often, each of ``names`` a row
+    (``uptake``: ``(label, column, axis label)``), on the right the win rate of
+    the seats that did it beside the others' (``wins``: ``([(label, column),
+    (label, column)], axis label)``); a ``column`` of ``d`` with its interval in
+    ``<column>_low`` and ``<column>_high``. ``titles``: the two panels'."""
+
+    def pair(label, col):
+        return label, d[col], d[f"{col}_low"], d[f"{col}_high"]
+
+    ax1, ax2 = axes_grid(fig, 1, 2)[0]
+    label, col, xlabel = uptake
+    dot_plot(ax1, names, [pair(label, col)], xlabel)
+    ax1.set_title(titles[0])
+    columns, xlabel = wins
+    dot_plot(ax2, [""] * len(names), [pair(lab, c) for lab, c in columns], xlabel)
+    ax2.set_title(titles[1])
+    return fig

@@ -42,6 +42,7 @@ from analyzer.report.chart_style import (
     figure,
     grouped_bars,
     png_bytes,
+    uptake_and_wins,
 )
 from analyzer.report.pages import (
     MARKS,
@@ -93,4 +94,5 @@ __all__ = [
     "text_blocks_pages",
     "text_page",
     "tune",
+    "uptake_and_wins",
 ]

@@ -184,6 +184,7 @@ class _Backend:
             self.window = 1
             self.submit = functools.partial(self.executor.submit, _run_batch, batch_fn, reducer)
             return
+        _warm_up(batch_fn, reducer)  # each kernel compiled once, here, not in every worker
         # spawn-like: no fork of a process holding threads (progress display,
         # numba), and workers that do not run the caller's main module again
         # (a script from stdin, a script without a __main__ guard: analyzer.runs.pool)
@@ -213,3 +214,14 @@ class _Backend:
         finally:
             if self.client is not None:
                 self.client.close()
+
+
+def _warm_up(batch_fn, reducer) -> None:
+    """Compile here, once, every kernel a batch needs, before any worker starts,
+    if the batch function offers ``warm_up()`` (analyzer's jobs do): one game
+    (of every cell) through the batch function and the reducer, its tables
+    dropped. The workers then load the on-disk cache: on an empty cache each
+    worker compiled the reducer's kernels itself, and every kernel the job's
+    own ``warm_up`` left out. Nothing a run returns depends on it."""
+    if callable(getattr(batch_fn, "warm_up", None)):
+        _run_batch(batch_fn, reducer, 0, 1, False)

@@ -131,15 +131,6 @@ def _batch_span(i: int, batch_size: int, total: int) -> tuple[int, int]:
 # --------------------------------------------------------------------------- run
 
 
-def _warm_up(batch_fn) -> None:
-    """Let the batch function compile its kernels here, once, if it offers
-    ``warm_up()``: worker processes then load the on-disk cache instead of each
-    compiling the same code at the same time."""
-    warm = getattr(batch_fn, "warm_up", None)
-    if callable(warm):
-        warm()
-
-
 def run(
     batch_fn: BatchFn,
     options: RunOptions,
@@ -190,8 +181,6 @@ def run(
     finished_ok = False
     try:
         if n_todo:
-            if options.workers != 1:
-                _warm_up(batch_fn)
             backend = _Backend(batch_fn, reducer, options, n_todo)
         while consumed < n_batches:
             # keep the workers busy, but never too far ahead of the consumer

@@ -12,7 +12,9 @@ imports the tuning machinery), apart from the reader the games import.
 
 from __future__ import annotations
 
+import functools
 import json
+import sys
 from pathlib import Path
 
 from analyzer.core.outputs import atomic_write
@@ -96,3 +98,14 @@ def main(rows: RowsFile, argv: list[str]) -> None:
     text = render(rows, version, [read_result(a) for a in argv], doc.get("strategies", {}))
     atomic_write(path, lambda tmp: Path(tmp).write_text(text, "utf-8"))
     print(f"written: {path}")
+
+
+def for_game(rows: RowsFile):
+    """A game's ``render(version, results, keep=None)`` and ``main(argv=None)`` (the
+    command line's arguments when None) for its data file ``rows``: what its
+    ``analyzer/<game>/ship_rows.py`` offers, behind ``python -m analyzer.<game>.ship_rows``."""
+
+    def game_main(argv: list[str] | None = None) -> None:
+        main(rows, sys.argv[1:] if argv is None else argv)
+
+    return functools.partial(render, rows), game_main

@@ -191,3 +191,47 @@ def rates_difference(w1: float, n1: float, w0: float, n0: float) -> tuple[float,
     half = z_value(0.95) * se
     d = p1 - p0
     return d, d - half, d + half
+
+
+def first_cell(tables, name: str) -> list:
+    """The rows (``(index, row)`` pairs) of report table ``name`` in its first
+    configuration (cell); none if the table is missing or empty."""
+    t = tables.get(name)
+    if t is None or not len(t):
+        return []
+    return list(t[t["cell"] == t["cell"].min()].iterrows())
+
+
+def association(question: str, table: str, who: str, seats: str, measure):
+    """The answer of a question "does doing a thing go with winning?": for each row of
+    report table ``table`` in its first cell, the win rate of the seats that did it
+    against the rest's, per seat-game (a difference with a Wald 95% interval; an
+    association, not a cause, as the finding says). ``measure(row, tables)`` gives
+    ``(name, rate, wins, n, other_rate, other_wins, other_n, n_all)`` for the row (the
+    thing's name, each side's win rate, wins and seat-games, the seat-games in all), or
+    None to pass it over; ``who`` names the seats in the subject (``"builders'"``),
+    ``seats`` in the sentence (``"Seats that built {}"``, the name filled in)."""
+
+    def answer(tables, info, params) -> list[Finding]:
+        out = []
+        for _, r in first_cell(tables, table):
+            m = measure(r, tables)
+            if m is None:
+                continue
+            name, rate, wins, n, other_rate, other_wins, other_n, n_all = m
+            d, lo, hi = rates_difference(wins, n, other_wins, other_n)
+            text = (
+                f"{seats.format(name)} won {pct(rate)} of their games against "
+                f"{pct(other_rate)} for the rest, {100 * d:+.1f} points "
+                f"[{100 * lo:+.1f}, {100 * hi:+.1f}] (n = {count(n)} of {count(n_all)} "
+                f"seat-games{cell_suffix(info, r['label'])}; association, not cause)."
+            )
+            subject = f"{name}: {who} win rate minus the rest's"
+            out.append(
+                difference_finding(question, r["label"], subject, text, d, lo, hi, n_all,
+                                   other_rate, "seat-games", "share",
+                                   note="association, not cause")
+            )  # fmt: skip
+        return out
+
+    return answer

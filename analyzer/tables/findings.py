@@ -38,11 +38,13 @@ import pandas as pd
 from analyzer.core.errors import InputError, bad_value
 from analyzer.tables.answers import (
     ORDINALS,
+    association,
     cell_suffix,
     count,
     diff_p,
     difference_finding,
     direction,
+    first_cell,
     independent_difference,
     num,
     pct,
@@ -193,6 +195,8 @@ def answer(tables: dict[str, pd.DataFrame], info: dict, game=None) -> Findings:
 
 
 __all__ = [
+    "association",
+    "first_cell",
     "FIRST_PLAYER",
     "GENERIC",
     "Finding",

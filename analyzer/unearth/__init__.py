@@ -1,6 +1,6 @@
 """Everything that is Unearth's: rules data, kernels, strategies, odds.
 
-Section map (``docs/rules/unearth.md``):
+Section map (``docs/games/unearth.md``):
 
 - Components, Editions, card tables: :mod:`.rules` (data in ``data/``)
 - Set-up: :mod:`.setup`
@@ -12,10 +12,11 @@ Section map (``docs/rules/unearth.md``):
 - Scoring: :mod:`.scoring`
 - The game loop, invariants, results: :mod:`.engine`
 - Strategies (decisions only): :mod:`.strategies`
-- Exact odds for a player at the table: :mod:`.odds`, :mod:`.advise`
+- Exact odds for a player at the table: :mod:`.odds`, :mod:`.advise` (the questions
+  ``odds`` and ``advise``: :mod:`.table`)
 - Python entry point for whole games: :mod:`.game`; the game as the machinery
   sees it: :mod:`.plugin`; its report tables, charts and commands: :mod:`.tables`,
-  :mod:`.charts`, :mod:`.commands`
+  :mod:`.charts`, :mod:`.table`
 """
 
 from analyzer.games import register_game
@@ -27,8 +28,6 @@ def _game():
     return Unearth()
 
 
-#: Unearth's own commands (``analyzer odds``, ``analyzer advise``): the CLI adds
-#: them without building the game, so that a one-shot ``odds`` starts fast
-COMMANDS = ("analyzer.unearth.commands.odds", "analyzer.unearth.commands.advise")
-
-register_game("unearth", _game, commands=COMMANDS)
+#: Unearth's table questions (``analyzer odds``, ``analyzer advise``): the CLI builds
+#: their commands without building the game, so that a one-shot ``odds`` starts fast
+register_game("unearth", _game, commands=(), table="analyzer.unearth.table")

@@ -1,8 +1,8 @@
-"""Which die on which ruin? Exact advice for the excavation roll (``docs/rules/unearth.md``,
+"""Which die on which ruin? Exact advice for the excavation roll (``docs/games/unearth.md``,
 "A turn", "Claims and tiebreaks", delver cards).
 
 A table state (a TOML file, documented in ``examples/table.toml`` and
-``docs/odds.md``) lists the ruins in play with their dice and stones, my free
+``docs/games/unearth.md``) lists the ruins in play with their dice and stones, my free
 dice, my delver cards, the wonders each player owns, the event and the bag.
 Every legal excavation choice (one row per die type per ruin; if all my dice
 are on ruins: take one back and roll it, rulebook FAQ) is scored with
@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections import Counter
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from importlib import resources
 from pathlib import Path
 
-from analyzer.core.errors import InputError, bad_value
+from analyzer.core.errors import InputError, Param, bad_value
+from analyzer.games.table import columns_table, example_file, read_state, unknown_keys
 from analyzer.unearth.odds import (
     GOALS,
     MAX_COUNT,
@@ -94,7 +93,7 @@ class Choice:
 
 def example_text() -> str:
     """The shipped, commented example state file."""
-    return resources.files("analyzer.unearth").joinpath("examples", "table.toml").read_text("utf-8")
+    return example_file("analyzer.unearth")
 
 
 # --------------------------------------------------------------------------- loading
@@ -106,37 +105,8 @@ def load_state(path: str | Path, rules: Rules | None = None) -> TableState:
     Every problem raises :class:`InputError` with one line
     ``FILE: key: bad value ... (allowed: ...)``.
     """
-    rules = rules or default_rules()
-    path = Path(path)
-    src = str(path)
-    try:
-        text = path.read_text("utf-8")
-    except FileNotFoundError:
-        raise InputError(
-            f"{src}: no such file (allowed: a table-state TOML file; "
-            "`analyzer advise --example` prints one)"
-        ) from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(
-            f"{src}: cannot read ({err.__class__.__name__}) (allowed: a UTF-8 TOML file)"
-        ) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(
-            f"{src}: bad TOML: {err} (allowed: TOML; see analyzer advise --example)"
-        ) from None
-    except ValueError:  # a number of thousands of digits: Python refuses to read it
-        raise InputError(
-            f"{src}: bad TOML: a number too long to read (allowed: {int_allowed(0)})"
-        ) from None
-    return parse_state(data, src, rules)
-
-
-def _unknown_keys(obj: dict, allowed: tuple[str, ...], where: str) -> None:
-    for k in obj:
-        if k not in allowed:
-            raise InputError(f"{where}: unknown key {k!r} (allowed: {', '.join(allowed)})")
+    data, src = read_state(Path(path), "analyzer advise --example")
+    return parse_state(data, src, rules or default_rules())
 
 
 def _int(value, where: str, lo: int, allowed: str = "") -> int:
@@ -149,7 +119,7 @@ def _int(value, where: str, lo: int, allowed: str = "") -> int:
 
 def parse_state(data: dict, src: str, rules: Rules) -> TableState:
     """Validate the dict of a table-state file (``src`` names it in errors)."""
-    _unknown_keys(data, TOP_KEYS, src)
+    unknown_keys(data, TOP_KEYS, src)
     me = data.get("me")
     if not isinstance(me, str) or not re.fullmatch(r"[A-Za-z0-9_\-]+", me):
         raise bad_value(f"{src}: me", me, "a player name (letters, digits, _ or -)")
@@ -200,7 +170,7 @@ def parse_state(data: dict, src: str, rules: Rules) -> TableState:
         where = f"{src}: ruins[{k}]"
         if not isinstance(r, dict):
             raise bad_value(where, r, "a [[ruins]] table")
-        _unknown_keys(r, RUIN_KEYS, where)
+        unknown_keys(r, RUIN_KEYS, where)
         name = r.get("name", f"ruin{k + 1}")
         if not isinstance(name, str) or not name:
             raise bad_value(f"{where}.name", name, "a non-empty string")
@@ -261,7 +231,7 @@ def advise(state: TableState, rules: Rules | None = None, goal: str = "claim") -
     """
     rules = rules or default_rules()
     if goal not in GOALS:
-        raise bad_value("--goal", goal, ", ".join(GOALS))
+        raise bad_value(Param("goal"), goal, ", ".join(GOALS))
     me = state.me
     moves: list[tuple[str, str | None, int, dict[str, tuple[Die, ...]]]] = []
     base_known = {r.name: r.dice for r in state.ruins}
@@ -372,25 +342,21 @@ def _best_card(state, choice, base, q, known, faces, goal, rules) -> Choice:
 
 def render_advice(state: TableState, choices: list[Choice], rules: Rules | None = None):
     """A rich table of the ranked choices."""
-    from rich.table import Table
-
     rules = rules or default_rules()
     names = dict(zip(rules.delver_ids, rules.delver_names, strict=True))
-    t = Table(
-        title=f"Excavation choices for {state.me} (exact; --json for fractions)",
-        title_justify="left",
+    t = columns_table(
+        f"Excavation choices for {state.me} (exact; --json for fractions)",
+        (
+            ("#", "right"),
+            ("die", "left"),
+            ("ruin", "left"),
+            ("I claim", "right"),
+            ("stone", "right"),
+            ("other/tie", "right"),
+            ("best card", "left"),
+            ("I claim with card", "right"),
+        ),
     )
-    for col, just in (
-        ("#", "right"),
-        ("die", "left"),
-        ("ruin", "left"),
-        ("I claim", "right"),
-        ("stone", "right"),
-        ("other/tie", "right"),
-        ("best card", "left"),
-        ("I claim with card", "right"),
-    ):
-        t.add_column(col, justify=just)
     for k, c in enumerate(choices, start=1):
         die = c.die if c.from_ruin is None else f"{c.die} from {c.from_ruin}"
         card = "-"

@@ -1,10 +1,11 @@
-"""Playing a delver card (``docs/rules/unearth.md``, "Delver cards")."""
+"""Playing a delver card (``docs/games/unearth.md``, "Delver cards")."""
 
 from analyzer.kernels.jit import njit
 from analyzer.unearth.claiming import check_claims
 from analyzer.unearth.codes import Delver
 from analyzer.unearth.rolls import roll_die
 from analyzer.unearth.state import (
+    EV_DIE_SET,
     EV_PLAY,
     S_ANCESTRAL,
     S_BAND,
@@ -69,15 +70,18 @@ def play_card(s, m, t, p, kind, a, b):
         if slot >= 0:
             roll_die(s, m, t, a, b, slot, False)
     elif eff == Delver.FORLORN or eff == Delver.A_NEW_DISCOVERY:
-        if s.die_slot[a, b] >= 0:
-            s.die_value[a, b] = clamp(s.die_value[a, b] + t.delver_amount[kind], t.dice_faces[b])
+        slot = s.die_slot[a, b]
+        if slot >= 0:
+            was = s.die_value[a, b]
+            s.die_value[a, b] = clamp(was + t.delver_amount[kind], t.dice_faces[b])
+            trace(s, EV_DIE_SET, a, b, slot, was, s.die_value[a, b], 0)
     check_claims(s, t)
 
 
 @njit
 def playable_kinds(s, t, p):
     """Bitmask of the delver kinds seat ``p`` holds and could play now (for the
-    trace: the options of a play; ``docs/rulings.md``, a card must be able to act)."""
+    trace: the options of a play; ``docs/games/unearth.md``, a card must be able to act)."""
     dice_on = 0
     for q in range(s.sc[S_N_PLAYERS]):
         for d in range(s.die_slot.shape[1]):

@@ -21,6 +21,7 @@ from analyzer.report.charts import (
     dot_plot,
     error_bars,
     figure,
+    uptake_and_wins,
 )
 
 
@@ -43,29 +44,24 @@ def named_wonders(df: pd.DataFrame, stamp: str) -> Figure:
         "(scenarios/eternal_flame.toml)",
         stamp,
     )
-    ax1, ax2 = axes_grid(fig, 1, 2)[0]
     names = [
         f"{n} ({int(p)} pts)" if pd.notna(p) else n
         for n, p in zip(d["name"], d["printed_points"], strict=True)
     ]
-    dot_plot(
-        ax1,
+    return uptake_and_wins(
+        fig,
+        d,
         names,
-        [("built by a seat", d["build_rate"], d["build_rate_low"], d["build_rate_high"])],
-        "share of seat-games that built it",
+        ("built by a seat", "build_rate", "share of seat-games that built it"),
+        (
+            [("builders", "win_builders"), ("others", "win_others")],
+            "win rate (share of seat-games won)",
+        ),
+        (
+            "How often each is built",
+            "Win rate of seats that built it vs the rest\n(association, not its effect)",
+        ),
     )
-    ax1.set_title("How often each is built")
-    dot_plot(
-        ax2,
-        [""] * len(names),
-        [
-            ("builders", d["win_builders"], d["win_builders_low"], d["win_builders_high"]),
-            ("others", d["win_others"], d["win_others_low"], d["win_others_high"]),
-        ],
-        "win rate (share of seat-games won)",
-    )
-    ax2.set_title("Win rate of seats that built it vs the rest\n(association, not its effect)")
-    return fig
 
 
 def delvers(df: pd.DataFrame, stamp: str) -> Figure:
@@ -90,25 +86,20 @@ def delvers(df: pd.DataFrame, stamp: str) -> Figure:
         "remove it in a comparison (delvers.<id>.copies = 0)",
         stamp,
     )
-    ax1, ax2 = axes_grid(fig, 1, 2)[0]
-    dot_plot(
-        ax1,
+    return uptake_and_wins(
+        fig,
+        d,
         list(d["name"]),
-        [("cards played", d["played_mean"], d["played_mean_low"], d["played_mean_high"])],
-        "cards played per seat-game",
+        ("cards played", "played_mean", "cards played per seat-game"),
+        (
+            [("played ≥1", "win_played"), ("played none", "win_not_played")],
+            "win rate (share of seat-games won)",
+        ),
+        (
+            "How often each card is played",
+            "Win rate of seats that played it vs none\n(association, not its effect)",
+        ),
     )
-    ax1.set_title("How often each card is played")
-    dot_plot(
-        ax2,
-        [""] * len(d),
-        [
-            ("played ≥1", d["win_played"], d["win_played_low"], d["win_played_high"]),
-            ("played none", d["win_not_played"], d["win_not_played_low"], d["win_not_played_high"]),
-        ],
-        "win rate (share of seat-games won)",
-    )
-    ax2.set_title("Win rate of seats that played it vs none\n(association, not its effect)")
-    return fig
 
 
 def end_of_age(df: pd.DataFrame, stamp: str) -> Figure:

@@ -1,4 +1,4 @@
-"""Claims on the table (``docs/rules/unearth.md``, "Claims and tiebreaks").
+"""Claims on the table (``docs/games/unearth.md``, "Claims and tiebreaks").
 
 After every roll, reroll and card the ruins are checked slot by slot, in slot
 order; the tiebreak itself is :mod:`.claims`. Also the per-claim log columns.

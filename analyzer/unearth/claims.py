@@ -1,4 +1,4 @@
-"""Claims and tiebreaks (``docs/rules/unearth.md``, section "Claims and tiebreaks").
+"""Claims and tiebreaks (``docs/games/unearth.md``, section "Claims and tiebreaks").
 
 A ruin is claimed when the total of all dice on it reaches its claim value.
 Each player's dice there are ranked by value, then faces (d8 > d6 > d4); the

@@ -1,6 +1,6 @@
 """Deep advice: the excavation choices of a table state ranked by win chance and
 expected final score, from rollouts of the ``search`` player (``analyzer advise
---deep``; ``docs/odds.md``, "Deep advice").
+--deep``; ``docs/games/unearth.md``, "Deep advice").
 
 A table-state file (:mod:`.advise`) says what matters for one roll: the ruins in
 play with their dice and stones, my free dice, my hand, the wonders each player
@@ -25,22 +25,14 @@ every choice: common random numbers), every seat then playing tuned ``balanced``
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.core.errors import InputError, bad_value
+import analyzer.games.deep as shared
+from analyzer.core.errors import InputError, Param, ParamError, bad_value
 from analyzer.core.seeding import resolve_seed, root_key
-from analyzer.games.deep import (
-    advice_json,
-    check_budget,
-    estimates,
-    estimates_json,
-    pct,
-    ranking_table,
-)
-from analyzer.kernels.search import rank_work, verdict_words
+from analyzer.kernels.search import verdict_words
 from analyzer.unearth.advise import TableState
 from analyzer.unearth.rules import Rules, default_rules
 
@@ -53,33 +45,21 @@ DEFAULT_BUDGET = 12_000
 
 
 @dataclass(frozen=True)
-class DeepChoice:
-    """One excavation choice and what its rollouts say (95% intervals: Wilson for
-    the win chance, normal for the score and the paired difference)."""
+class DeepChoice(shared.Estimates):
+    """One excavation choice and what its rollouts say (:class:`analyzer.games.deep.Estimates`)."""
 
     die: str
     from_ruin: str | None
     ruin: str
-    rollouts: int
-    win: float
-    win_ci: tuple[float, float]
-    score: float
-    score_ci: tuple[float, float]
     balanced_value: float  #: balanced's one-roll evaluation (points)
-    gain: float  #: mean paired win-share difference to the best choice
-    gain_ci: tuple[float, float]
 
 
 @dataclass(frozen=True)
-class DeepAdvice:
+class DeepAdvice(shared.DeepAnswer):
+    """The excavation choices of seat ``me`` ranked (:class:`analyzer.games.deep.DeepAnswer`)."""
+
     me: str
     seats: tuple[str, ...]
-    choices: tuple[DeepChoice, ...]  #: best first
-    rollouts: int
-    seconds: float
-    seed: int
-    assumed: tuple[str, ...]
-    within_noise: tuple[int, ...]  #: indices of choices not distinguishable from the best
 
 
 def _seats(
@@ -99,20 +79,22 @@ def _seats(
     if players:
         order = [p for p in players if p != state.me]
         if len(set(order)) != len(order):
-            raise bad_value("--players", ",".join(players), "each player named once")
+            raise bad_value(Param("players"), ",".join(players), "each player named once")
         missing = [p for p in seen[1:] if p not in order]
         if missing:
             raise bad_value(
-                "--players",
+                Param("players"),
                 ",".join(players),
                 f"every other player of the file ({', '.join(missing)} missing)",
             )
         seen = [state.me, *order]
     t = rules.tables
     if not t.min_players <= len(seen) <= t.max_players:
-        raise InputError(
+        raise ParamError(
             f"table state: {len(seen)} players ({', '.join(seen)}) (allowed: {t.min_players} to "
-            f"{t.max_players}; name the others with --players)"
+            f"{t.max_players}; name the others with ",
+            Param("players"),
+            ")",
         )
     return tuple(seen)
 
@@ -357,11 +339,11 @@ def deep_advice(
     from analyzer.unearth.structs import pack_memo, pack_state, pack_tables
 
     rules = rules or default_rules()
-    budget = check_budget(budget, DEFAULT_BUDGET, 1, 1_000_000)
+    budget = shared.check_budget(budget, DEFAULT_BUDGET, 1, 1_000_000)
     seed = resolve_seed(seed)
     from analyzer.unearth.game import check_search_rules
 
-    check_search_rules(rules, "--deep")
+    check_search_rules(rules, Param("deep"))
     owned = _owned(raw_wonders, rules)
     seats = _seats(state, players, rules, owners=tuple(owned))
     s, m, assumed = build(state, rules, seats, BUILD_SEED, owned)
@@ -380,52 +362,31 @@ def deep_advice(
     keep = max(budget // n_choices, 2)
     w = search.new_search(t, n, budget=budget, width=0, own_hidden=1, keep=keep)
     key0, _ = root_key(seed)
-    t0 = time.perf_counter()
-    k = search.rank_all(
-        pack_state(s),
-        pack_memo(m),
-        pack_tables(t),
-        pack_state(r),
-        pack_memo(rm),
-        search.pack_search(w),
-        0,
-        key0,
-        budget,
+    views = (pack_state(s), pack_memo(m), pack_tables(t), pack_state(r), pack_memo(rm))
+    played = shared.play_ranking(
+        lambda: search.rank_all(*views, search.pack_search(w), 0, key0, budget),
+        w,
+        "table state: no legal excavation choice (allowed: a ruin in play)",
     )
-    seconds = time.perf_counter() - t0
-    if k == 0:
-        raise InputError("table state: no legal excavation choice (allowed: a ruin in play)")
     names = [ru.name for ru in state.ruins]
     faces = [int(f) for f in t.dice_faces]
     pool_empty = bool((s.die_slot[0] >= 0).all())
-    ranking = rank_work(w, k)
     ranked = []
-    for row in ranking.rows:
+    for row in played.rows:
         c = row.index
-        d = int(w.cand_d[c])
+        d = int(w.cand[c, search.C_DIE])
         home = int(s.die_slot[0, d])
         die = f"d{faces[d]}" + (f" (showing {int(s.die_value[0, d])})" if pool_empty else "")
         ranked.append(
             DeepChoice(
                 die=die,
                 from_ruin=names[home] if pool_empty and home >= 0 else None,
-                ruin=names[int(w.cand_slot[c])],
-                **estimates(row),
+                ruin=names[int(w.cand[c, search.C_SLOT])],
+                **shared.estimates(row),
                 balanced_value=float(w.cand_h[c]),
             )
         )
-    ranked = tuple(ranked)
-    noise = ranking.within_noise
-    return DeepAdvice(
-        me=state.me,
-        seats=seats,
-        choices=ranked,
-        rollouts=int(w.count[1]),
-        seconds=seconds,
-        seed=seed,
-        assumed=tuple(assumed),
-        within_noise=noise,
-    )
+    return DeepAdvice(me=state.me, seats=seats, **played.answer(ranked, seed, assumed))
 
 
 # --------------------------------------------------------------------------- output
@@ -437,10 +398,10 @@ def render(advice: DeepAdvice, exact: dict):
     def cells(i, c):
         die = c.die if c.from_ruin is None else f"{c.die} from {c.from_ruin}"
         ex = exact.get((c.die.split(" ")[0], c.from_ruin, c.ruin))
-        return (die, c.ruin), ("-" if ex is None else pct(float(ex)),)
+        return (die, c.ruin), ("-" if ex is None else shared.pct(float(ex)),)
 
     n_roll = advice.choices[0].rollouts
-    return ranking_table(
+    return shared.ranking_table(
         f"Excavation choices for {advice.me}, by win chance: {n_roll:,} rollouts each, "
         f"seats {', '.join(advice.seats)} (± half a 95% interval)",
         advice.choices,
@@ -473,12 +434,12 @@ def to_json(advice: DeepAdvice, exact: dict) -> str:
                 "die": c.die,
                 "from_ruin": c.from_ruin,
                 "ruin": c.ruin,
-                **estimates_json(c),
+                **shared.estimates_json(c),
                 "p_claim_exact": None if ex is None else float(ex),
                 "balanced_value": c.balanced_value,
             }
         )
-    return advice_json(
+    return shared.advice_json(
         {"me": advice.me, "seats": list(advice.seats)},
         advice,
         "every seat tuned balanced in the rollouts",

@@ -6,14 +6,14 @@ command that produced it and its confirmation; a player count without a table
 takes the row of the nearest smaller count that has one (and the smallest
 listed count below that). ``random`` plays no parameters; ``baseline``'s row
 is frozen in the code (:data:`analyzer.unearth.strategies.BASELINE_PARAMS`),
-not here. docs/strategies.md lists the rows and how they were made.
+not here. docs/games/unearth.md lists the rows and how they were made.
 """
 
 from __future__ import annotations
 
-from analyzer.games.strategy_rows import RowsFile
+from analyzer.games.strategy_rows import RowsFile, search_params
 
-#: parameter names, in the order of a strategy's parameter row (docs/strategies.md)
+#: parameter names, in the order of a strategy's parameter row (docs/games/unearth.md)
 PARAM_NAMES = (
     "w_ruin",
     "w_stone",
@@ -32,13 +32,8 @@ PARAM_NAMES = (
 STRATEGY_NAMES = ("random", "claimer", "collector", "balanced", "baseline", "search")
 
 #: the ``search`` player's own settings (:mod:`analyzer.unearth.search`), their
-#: defaults and what they mean (docs/strategies.md)
-SEARCH_PARAMS = (
-    ("budget", 256.0, "rollouts per excavation decision"),
-    ("width", 6.0, "choices kept for rollouts: the best by balanced's evaluation"),
-    ("margin", 0.01, "weight of a rollout's score margin beside its win share"),
-    ("z", 1.0, "standard errors by which a choice must beat balanced's to replace it"),
-)
+#: defaults and what they mean (docs/games/unearth.md)
+SEARCH_PARAMS = search_params(256, 6, decision="excavation decision")
 
 #: strategies whose row is another's: ``search`` decides everything but its
 #: excavation rolls as ``balanced`` does, with ``balanced``'s rows

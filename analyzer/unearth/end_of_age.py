@@ -1,4 +1,4 @@
-"""Revealing ruins and the end of the age (``docs/rules/unearth.md``, "End of age").
+"""Revealing ruins and the end of the age (``docs/games/unearth.md``, "End of age").
 
 A slot is refilled from the ruins deck; an end-of-age card revealed there is an
 event (Day of Rest, The Gathering, Festival) or a city that stays in the slot.

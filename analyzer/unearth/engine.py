@@ -1,6 +1,6 @@
 """Whole games of Unearth inside numba: the game loop, scores, invariants, results.
 
-The rules themselves are laid out like the rulebook (``docs/rules/unearth.md``),
+The rules themselves are laid out like the rulebook (``docs/games/unearth.md``),
 one module per section, each citing its section:
 
 - "Set-up": :mod:`.setup`
@@ -14,7 +14,7 @@ one module per section, each citing its section:
 - "Scoring": :mod:`.scoring`
 
 Decisions are delegated to :mod:`.strategies`; how the engine reads the rules
-where the rulebooks are silent is in ``docs/rulings.md``. Every section's kernels
+where the rulebooks are silent is in ``docs/games/unearth.md``. Every section's kernels
 can still be imported from here, as before the split.
 """
 
@@ -104,7 +104,7 @@ def play_game(s, m, t, n_players, key0, key1, game):
 @njit(inline="always")
 def final_scores(s, t, n_players):
     """Score every seat into ``s.scores`` (parts in ``s.parts``) and share the win
-    in ``s.win`` (``docs/rules/unearth.md``, "Scoring")."""
+    in ``s.win`` (``docs/games/unearth.md``, "Scoring")."""
     for p in range(n_players):
         s.scores[p] = score_player(s, t, p)
     share_wins(s, t, n_players)

@@ -14,9 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analyzer.core.errors import InputError, StalledGameError, bad_value
-from analyzer.core.seeding import resolve_seed, root_key
-from analyzer.games import strategy_column
+from analyzer.core.errors import StalledGameError, bad_value, input_error
+from analyzer.games import jobs
 from analyzer.kernels.kernel_view import results_view
 from analyzer.unearth import engine
 from analyzer.unearth.defaults import PARAM_NAMES, default_row
@@ -25,17 +24,10 @@ from analyzer.unearth.memo import new_memo
 from analyzer.unearth.rules import Rules, default_rules
 from analyzer.unearth.scoring import N_PARTS, PART_NAMES
 from analyzer.unearth.state import new_state
-from analyzer.unearth.strategies import (
-    FROZEN_STRATEGIES,
-    N_PARAMS,
-    STRATEGY_NAMES,
-)
+from analyzer.unearth.strategies import STRATEGY_NAMES
 from analyzer.unearth.structs import pack_memo, pack_state, pack_tables
 
 STRATEGIES = STRATEGY_NAMES
-#: categories of the ``strategy`` column when no seat plays ``baseline``: the
-#: strategies before it existed, so tables (and their pinned hashes) stay as they were
-_CLASSIC = STRATEGIES[:4]
 #: the search player's own settings (``strategy_params = {search = {budget = 64}}``)
 SEARCH_SETTINGS = {
     "budget": (1, 1_000_000, "an integer from 1 to 1,000,000"),
@@ -43,33 +35,6 @@ SEARCH_SETTINGS = {
     "margin": (0.0, 1.0, "a number from 0 to 1"),
     "z": (0.0, 10.0, "a number from 0 to 10"),
 }
-
-
-def resolve_strategies(players: int, strategies: str | Sequence[str], where="strategy"):
-    """One strategy name per seat from a name, a comma list, or a sequence."""
-    if isinstance(strategies, str):
-        strategies = [x.strip() for x in strategies.split(",") if x.strip()]
-    strategies = list(strategies)
-    if len(strategies) == 1:
-        strategies = strategies * players
-    if len(strategies) != players:
-        raise InputError(
-            f"{where}: {len(strategies)} strategies for {players} players "
-            "(allowed: one for every seat, or one for all)"
-        )
-    for name in strategies:
-        if name not in STRATEGIES:
-            raise bad_value(where, name, ", ".join(STRATEGIES))
-    return tuple(strategies)
-
-
-def check_players(players, rules: Rules, where="players") -> int:
-    t = rules.tables
-    if isinstance(players, bool) or not isinstance(players, int | np.integer):
-        raise bad_value(where, players, f"an integer from {t.min_players} to {t.max_players}")
-    if not t.min_players <= players <= t.max_players:
-        raise bad_value(where, players, f"{t.min_players} to {t.max_players}")
-    return int(players)
 
 
 def strategy_arrays(strategies: Sequence[str], params: dict | None = None):
@@ -80,25 +45,7 @@ def strategy_arrays(strategies: Sequence[str], params: dict | None = None):
     """
     codes = np.array([STRATEGIES.index(s) for s in strategies], np.int64)
     rows = [default_row(s, len(strategies)) for s in strategies]
-    prm = np.array(rows, np.float64).reshape(len(codes), N_PARAMS)
-    tunable = [s for s in STRATEGIES if s not in FROZEN_STRATEGIES]
-    for name, values in (params or {}).items():
-        if name in FROZEN_STRATEGIES:
-            raise bad_value(
-                "strategy_params", name, f"{', '.join(tunable)} ({name} is frozen: no parameters)"
-            )
-        if name not in STRATEGIES:
-            raise bad_value("strategy_params", name, ", ".join(tunable))
-        for key, val in values.items():
-            if name == "search" and key in SEARCH_SETTINGS:
-                continue  # the search's own settings (search_settings)
-            if key not in PARAM_NAMES:
-                allowed = PARAM_NAMES + (tuple(SEARCH_SETTINGS) if name == "search" else ())
-                raise bad_value(f"strategy_params.{name}", key, ", ".join(allowed))
-            for seat, s in enumerate(strategies):
-                if s == name:
-                    prm[seat, PARAM_NAMES.index(key)] = float(val)
-    return codes, prm
+    return codes, jobs.seat_rows(rows, strategies, params, STRATEGIES, PARAM_NAMES, SEARCH_SETTINGS)
 
 
 def search_settings(params: dict | None) -> dict[str, float]:
@@ -117,9 +64,10 @@ def check_search_rules(rules: Rules, where: str) -> None:
     others would reach the rollouts as they are: refused."""
     n = int(rules.tables.hidden_per_player)
     if n != 1:
-        raise InputError(
-            f"{where}: search needs components.hidden_ruins_per_player = 1 "
-            f"(the rules give {n}; allowed: the other strategies)"
+        raise input_error(
+            where,
+            f": search needs components.hidden_ruins_per_player = 1 "
+            f"(the rules give {n}; allowed: the other strategies)",
         )
 
 
@@ -161,21 +109,31 @@ def forbid_masks(players: int, rules: Rules, forbid=None, where: str = "forbid")
 
 
 @dataclass(frozen=True)
-class GameJob:
+class GameJob(jobs.Job):
     """Plays games of one configuration; picklable; deterministic in (start, count)."""
 
-    players: int
-    strategies: tuple[str, ...]
-    seed: int
     rules: Rules = field(default_factory=default_rules)
     claims: bool = True
-    strategy_params: tuple = ()  #: ((strategy, ((param, value), ...)), ...)
+    strategy_params: tuple = ()  #: analyzer.games.jobs.freeze_params
     #: ((seat, (named wonder id, ...)), ...): what each seat may not build (an
     #: intervention; empty: the game as printed, games identical to a job without it)
     forbid: tuple = ()
     #: luck terms (columns ``luck_win``, ``luck_score``; ``docs/statistics.md``):
     #: they only observe, the games are the same without them
     luck: bool = True
+
+    STRATEGIES = STRATEGIES
+    default_rules = staticmethod(default_rules)
+
+    @classmethod
+    def check(cls, rules, players, strategies, params, *, claims=True, forbid=None, luck=True):
+        """The parameters' names and the search's settings (with a search seat or
+        not), the search's rules, the forbidden wonders' seats and ids."""
+        strategy_arrays(strategies, params)
+        search_settings(params)
+        if "search" in strategies:
+            check_search_rules(rules, "strategy")
+        return {"claims": claims, "forbid": forbidden(players, rules, forbid), "luck": bool(luck)}
 
     def __call__(self, start: int, count: int) -> dict[str, pd.DataFrame]:
         return play_tables(self, start, count)
@@ -197,7 +155,7 @@ class GameJob:
 
 
 def _params_dict(job: GameJob) -> dict:
-    return {name: dict(values) for name, values in job.strategy_params}
+    return job.params_dict()
 
 
 def play_raw(
@@ -219,20 +177,18 @@ def play_raw(
     s = new_state(t, n, trace_rows, claim_rows, luck, count * n if job.luck else 0)
     m = new_memo(t, n, codes, prm, forbid_masks(n, job.rules, job.forbid))
     o = engine.new_batch(t, n, count)
-    key0, key1 = root_key(job.seed)
     views = (pack_state(s), pack_memo(m), pack_tables(t), results_view(o.results, o.wins))
     if "search" in job.strategies:
         from analyzer.unearth import search
 
         w = search.new_search(t, n, **search_settings(_params_dict(job)))
         rollouts = (pack_state(new_state(t, n)), pack_memo(_rollout_memo(t, job, prm)))
-        search.play_batch_search(
-            *views, *rollouts, search.pack_search(w), n, key0, key1, start, count
-        )
+        views += (*rollouts, search.pack_search(w))
+        jobs.play_batch(search.play_batch_search, views, job, start, count)
         if search_out is not None:
             search_out.append(w)
     else:
-        engine.play_batch(*views, n, key0, key1, start, count)
+        jobs.play_batch(engine.play_batch, views, job, start, count)
     claims = s.claims[: s.n_claims[0]] if job.claims else None
     return o.results, o.wins, claims, s
 
@@ -240,23 +196,9 @@ def play_raw(
 def play_tables(job: GameJob, start: int, count: int) -> dict[str, pd.DataFrame]:
     """Play games ``start .. start+count-1`` and build the contract tables."""
     results, wins, claims, s = play_raw(job, start, count)
-    rules = job.rules
-    out = {"games": games_frame(job, start, count, results, wins)}
-    if job.luck:
-        luck = s.luck_out.sum(axis=1)
-        out["games"]["luck_win"] = luck[:, 0]
-        out["games"]["luck_score"] = luck[:, 1]
-    if job.claims:
-        out["claims"] = claims_frame(rules, claims)
-    return out
-
-
-def _categories(job: GameJob) -> tuple[str, ...]:
-    """Categories of the ``strategy`` column: the strategies up to the last one
-    played, and at least the four there were before ``baseline`` (so the tables
-    of earlier runs, and their pinned hashes, stay as they were)."""
-    last = max(STRATEGIES.index(s) for s in job.strategies)
-    return STRATEGIES[: max(last + 1, len(_CLASSIC))]
+    games = games_frame(job, start, count, results, wins)
+    claims = claims_frame(job.rules, claims) if job.claims else None
+    return jobs.batch_tables(job, games, s.luck_out, claims=claims)
 
 
 def games_frame(job: GameJob, start, count, results, wins) -> pd.DataFrame:
@@ -274,11 +216,10 @@ def games_frame(job: GameJob, start, count, results, wins) -> pd.DataFrame:
     bad = results[:, engine.R_INVARIANTS]
     if bad.any():  # a broken invariant is a bug in the engine, never a user error
         raise RuntimeError(f"engine invariant failed (mask {int(bad.max())}) in games {start}+")
-    cols: dict[str, np.ndarray] = {
-        "game": np.repeat(np.arange(start, start + count, dtype=np.int64), n),
-        "seat": np.tile(np.arange(n, dtype=np.int8), count),
-        "n_players": np.full(count * n, n, np.int8),
-        "strategy": strategy_column(job.strategies, count, _categories(job)),
+    cols: dict[str, np.ndarray] = jobs.core_columns(
+        job, start, count, jobs.strategy_categories(job.strategies, STRATEGIES)
+    )
+    cols |= {
         "end_of_age": pd.Categorical.from_codes(
             results[:, engine.R_EOA] - t.n_ruins, categories=rules.card_ids[t.n_ruins :]
         ),
@@ -331,79 +272,40 @@ def claims_frame(rules: Rules, claims: np.ndarray) -> pd.DataFrame:
     )
 
 
-def make_job(
-    players: int,
-    strategies: str | Sequence[str],
-    seed=None,
-    rules: Rules | None = None,
-    *,
-    claims: bool = True,
-    strategy_params: dict | None = None,
-    forbid: dict | None = None,
-    luck: bool = True,
-) -> GameJob:
-    """Validate the arguments and build a :class:`GameJob`. ``forbid`` maps seats to
-    the named wonders (ids) they may not build: ``{0: ["eternal_flame"]}``.
-    ``luck=False``: no luck terms (no ``luck_win``/``luck_score`` columns)."""
-    rules = rules or default_rules()
-    players = check_players(players, rules)
-    strategies = resolve_strategies(players, strategies)
-    strategy_arrays(strategies, strategy_params)  # validates the names
-    search_settings(strategy_params)  # and the search's settings, with a search seat or not
-    if "search" in strategies:
-        check_search_rules(rules, "strategy")
-    frozen = tuple(
-        (name, tuple(sorted(vals.items())))
-        for name, vals in sorted((strategy_params or {}).items())
-    )
+def forbidden(players: int, rules: Rules, forbid=None) -> tuple:
+    """``forbid`` (checked, :func:`forbid_masks`) as a job holds it: ``((seat, (named
+    wonder id, ...)), ...)``, sorted, each seat once, seats with nothing left out."""
     forbid_masks(players, rules, forbid)  # validates seats and ids
     items = forbid.items() if isinstance(forbid, dict) else (forbid or ())
     seats = {}
     for seat, wonders in items:
         wonders = (wonders,) if isinstance(wonders, str) else tuple(wonders)
         seats[int(seat)] = tuple(sorted({*seats.get(int(seat), ()), *wonders}))
-    forbidden = tuple((seat, ids) for seat, ids in sorted(seats.items()) if ids)
-    return GameJob(
-        players, strategies, resolve_seed(seed), rules, claims, frozen, forbidden, bool(luck)
-    )
+    return tuple((seat, ids) for seat, ids in sorted(seats.items()) if ids)
 
 
-def simulate(
-    players: int,
-    strategies: str | Sequence[str],
-    games: int,
-    seed=None,
-    rules: Rules | None = None,
-    *,
-    first_game: int = 0,
-    claims: bool = False,
-    strategy_params: dict | None = None,
-    forbid: dict | None = None,
-    luck: bool = True,
-):
+def make_job(players, strategies, seed=None, rules=None, **options) -> GameJob:
+    """Validate the arguments and build a :class:`GameJob` (:meth:`analyzer.games.jobs.Job.make`).
+    ``options``: ``strategy_params``; ``claims`` (the per-claim table, True);
+    ``forbid``, the named wonders (ids) seats may not build: ``{0: ["eternal_flame"]}``;
+    ``luck=False``: no luck terms (no ``luck_win``/``luck_score`` columns)."""
+    return GameJob.make(players, strategies, seed, rules, **options)
+
+
+def simulate(players, strategies, games, seed=None, rules=None, *, claims=False, **options):
     """Simulate ``games`` whole games of Unearth in this process.
 
     Returns the per-(game, seat) table (columns in ``docs/CONTRACTS.md``), or
     ``(games_table, claims_table)`` with ``claims=True``. ``strategies``: one
-    name for every seat or one per seat (seat 0 plays first). ``forbid``: named
-    wonders some seats may not build, ``{seat: [wonder id, ...]}`` (an
-    intervention: they take the token instead). ``luck``: the columns
-    ``luck_win`` and ``luck_score`` (the luck terms, ``docs/statistics.md``;
-    the games are the same without them). The same seed gives the same
-    table, however the games are split (see :func:`analyzer.runs.runner.run` for many
-    workers).
+    name for every seat or one per seat (seat 0 plays first). ``options``:
+    ``first_game`` (0), ``strategy_params``; ``forbid``: named wonders some
+    seats may not build, ``{seat: [wonder id, ...]}`` (an intervention: they
+    take the token instead); ``luck``: the columns ``luck_win`` and
+    ``luck_score`` (the luck terms, ``docs/statistics.md``; the games are the
+    same without them). The same seed gives the same table, however the games
+    are split (see :func:`analyzer.runs.runner.run` for many workers).
     """
-    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
-        raise bad_value("games", games, "a positive integer")
-    job = make_job(
-        players,
-        strategies,
-        seed,
-        rules,
-        claims=claims,
-        strategy_params=strategy_params,
-        forbid=forbid,
-        luck=luck,
+    tables = jobs.simulate(
+        make_job, players, strategies, games, seed, rules, claims=claims, **options
     )
-    tables = job(first_game, int(games))
     return (tables["games"], tables["claims"]) if claims else tables["games"]

@@ -9,7 +9,7 @@ state, valued and taken back). They are summed per kind of event in ``s.luck``
 (float64[N_KINDS, 2, P]: win, score) when ``s.luck_par`` holds the value
 estimate's parameters (shape ``(1,)``: off, as in the search's rollouts).
 
-Events with a term (``docs/rules/unearth.md``):
+Events with a term (``docs/games/unearth.md``):
 
 - **a die's roll** (every roll and reroll, "A turn"): its faces, equally likely;
   after the outcome the die shows the face (with the event's modifier) on its
@@ -39,13 +39,11 @@ valued by its outcome. The parameters are fitted per player count
 
 from __future__ import annotations
 
-import tomllib
-from importlib import resources
-
 import numpy as np
 
+import analyzer.kernels.luck as shared
 from analyzer.kernels.jit import njit
-from analyzer.kernels.luck import ACC_SHARE, event_begin, event_end, event_outcome
+from analyzer.kernels.luck import ACC_SHARE, event_begin, event_end, event_outcome, luck_on
 from analyzer.unearth.claims import claim_winner
 from analyzer.unearth.codes import CardKind, WonderBonus
 from analyzer.unearth.scoring import named_wonder_points, tiebreak_better
@@ -105,17 +103,7 @@ def load_value_params(players: int | None = None) -> np.ndarray:
     """The shipped parameters of ``V`` (``data/luck_value.toml``), float64[N_LUCK_PAR]:
     table ``[value]``, overridden by ``[players.N]`` for ``players`` = N when the
     file fits that player count apart (a parameter missing from both is 0)."""
-    text = resources.files("analyzer.unearth").joinpath("data/luck_value.toml").read_text()
-    data = tomllib.loads(text)
-    par = dict(data["value"])
-    if players is not None:
-        par.update(data.get("players", {}).get(str(players), {}))
-    return np.array([float(par.get(name, 0.0)) for name in PAR_NAMES], np.float64)
-
-
-@njit(inline="always")
-def luck_on(s):
-    return s.luck_par.shape[0] >= N_LUCK_PAR
+    return shared.value_row(shared.shipped_values("analyzer.unearth"), PAR_NAMES, players)
 
 
 def value_tables(t, par):
@@ -135,11 +123,6 @@ def value_tables(t, par):
         progress = np.where(claim > 0, (total / np.maximum(claim, 1)) ** par[LP_PROGRESS], 0.0)
     progress[0, :] = 0.0
     return np.array(par, np.float64), lead, progress
-
-
-@njit(inline="always")
-def _plant(s):
-    return int(s.luck_par[LP_PLANT]) if s.luck_par.shape[0] > LP_PLANT else 0
 
 
 @njit
@@ -373,7 +356,7 @@ def final_shares(s, t, n):
 @njit
 def luck_roll(s, t, q, d, slot, faces, natural):
     """Seat ``q``'s die ``d`` (in the air, rolled for ``slot``) shows ``natural``."""
-    if not luck_on(s) or slot < 0:
+    if not luck_on(s, N_LUCK_PAR) or slot < 0:
         return
     n = s.sc[S_N_PLAYERS]
     base_values(s, t, n, slot)
@@ -382,7 +365,7 @@ def luck_roll(s, t, q, d, slot, faces, natural):
     event_begin(acc, n)
     tau = temperature(s)
     prob = 1.0 / faces
-    plant = _plant(s) == 1
+    plant = shared.planted(s, N_LUCK_PAR) == 1
     # the die is in the air (off every ruin): the ruin's other dice, once
     card = s.slot_card[slot]
     k = 0
@@ -415,7 +398,7 @@ def luck_roll(s, t, q, d, slot, faces, natural):
 @njit
 def luck_reveal(s, t, slot):
     """The next card of the ruins deck is about to be revealed into the empty ``slot``."""
-    if not luck_on(s):
+    if not luck_on(s, N_LUCK_PAR):
         return
     n = s.sc[S_N_PLAYERS]
     pos = s.sc[S_DECK_POS]
@@ -457,7 +440,7 @@ def luck_reveal(s, t, slot):
             delta -= mean_claim(t)
         for p in range(n):
             vs[p] += s.luck_par[LP_PACE] * delta / n
-        if _plant(s) == 2 and pos + 1 < last:
+        if shared.planted(s, N_LUCK_PAR) == 2 and pos + 1 < last:
             nxt = s.ruin_deck[pos + 1]  # hidden: what a fair V never reads
             if t.card_colour[card] == t.card_colour[nxt]:
                 for p in range(n):
@@ -470,7 +453,7 @@ def luck_reveal(s, t, slot):
 def luck_token(s, t, p, greater, pos):
     """Seat ``p`` is about to take the token at ``pos`` of its pile (``s.greater``
     if ``greater``, else ``s.lesser``; shuffled values): uniform over the tokens left."""
-    if not luck_on(s):
+    if not luck_on(s, N_LUCK_PAR):
         return
     if greater:
         pile = s.greater[: t.greater_values.shape[0]]
@@ -495,7 +478,7 @@ def luck_token(s, t, p, greater, pos):
 def luck_removed_ruin(s, t, p, n_rem, actual):
     """The Blackened Cenotaph gives seat ``p`` the removed ruin at index ``actual``,
     uniform over the ``n_rem`` removed."""
-    if not luck_on(s):
+    if not luck_on(s, N_LUCK_PAR):
         return
     n = s.sc[S_N_PLAYERS]
     base_values(s, t, n, -1)
@@ -513,11 +496,6 @@ def luck_removed_ruin(s, t, p, n_rem, actual):
 
 @njit
 def store_luck(s, n, row0):
-    """Copy this game's luck (``s.luck``) into rows ``row0 ..`` of ``s.luck_out``
-    (float64[rows, N_KINDS, 2]) when it has room."""
-    if not luck_on(s) or s.luck_out.shape[0] < row0 + n:
-        return
-    for p in range(n):
-        for k in range(N_KINDS):
-            s.luck_out[row0 + p, k, 0] = s.luck[k, 0, p]
-            s.luck_out[row0 + p, k, 1] = s.luck[k, 1, p]
+    """Copy this game's luck into rows ``row0 ..`` of ``s.luck_out``
+    (:func:`analyzer.kernels.luck.store_luck`)."""
+    shared.store_luck(s, n, row0, N_LUCK_PAR)

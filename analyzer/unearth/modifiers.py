@@ -1,7 +1,7 @@
 """Roll modifiers, one module for the engine, the strategies and the exact odds.
 
-``docs/rules/unearth.md`` ("A turn": modifiers; "Delver cards"; the named
-wonders) and ``docs/rulings.md`` ("Modifier timing", "Order of modifiers", "Any
+``docs/games/unearth.md`` ("A turn": modifiers; "Delver cards"; the named
+wonders) and ``docs/games/unearth.md`` ("Modifier timing", "Order of modifiers", "Any
 number of modifiers"): which modifiers touch a roll (the end-of-age event's
 roll modifier, Ancestral Claim, Reading the Stones, College, Columns,
 Sanctuary; The Shattered Edifice's reroll is in :mod:`.rolls`), that each step

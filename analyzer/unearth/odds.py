@@ -1,4 +1,4 @@
-"""Exact "what are my odds" for one ruin (``docs/rules/unearth.md``: "A turn",
+"""Exact "what are my odds" for one ruin (``docs/games/unearth.md``: "A turn",
 "Claims and tiebreaks", the delver cards and named wonders that change a roll).
 
 A question is one ruin: its claim value, the dice already on it (owner, faces,
@@ -22,7 +22,7 @@ final values each choice can reach, and converts the integer result to fractions
 Every modifier's parameters come from the rules data through
 :mod:`.modifiers` (shared with the engine and the strategies), which also
 holds the any-order search of final values. Rulings are listed in
-``docs/odds.md``; the main ones:
+``docs/games/unearth.md``; the main ones:
 
 - Modifiers are clamped to ``1 .. faces`` after each one; the asking player
   orders them (the best order for the asking player's goal).
@@ -48,7 +48,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from analyzer.core.errors import InputError, bad_value
+from analyzer.core.errors import InputError, Param, ParamError, at, bad_value, input_error
 from analyzer.unearth.codes import CardKind, ClaimResult, EventEffect
 from analyzer.unearth.roll_rules import ROLL_WONDERS, reachable, roll_parameters
 from analyzer.unearth.rules import Rules, default_rules
@@ -214,7 +214,7 @@ def parse_die(token: str, rules: Rules, where: str, *, need_value: bool = False)
         raise bad_value(where, tok, f"{form}, faces {faces_txt}")
     owner, faces, value = m.group(1), int(m.group(2)), m.group(3)
     if faces not in faces_ok:
-        raise bad_value(f"{where}: {tok!r}", f"d{faces}", faces_txt)
+        raise bad_value(at(where, f": {tok!r}"), f"d{faces}", faces_txt)
     if value is None:
         if need_value:
             raise bad_value(
@@ -223,7 +223,7 @@ def parse_die(token: str, rules: Rules, where: str, *, need_value: bool = False)
         return Die(owner, faces, None)
     v = int(value)
     if not 1 <= v <= faces:
-        raise bad_value(f"{where}: {tok!r}", v, f"1 to {faces} on a d{faces}")
+        raise bad_value(at(where, f": {tok!r}"), v, f"1 to {faces} on a d{faces}")
     return Die(owner, faces, v)
 
 
@@ -233,7 +233,7 @@ def int_allowed(minimum: int, maximum: int = MAX_COUNT) -> str:
 
 
 def parse_int(
-    where: str,
+    where,
     text: str | None,
     *,
     minimum: int = 0,
@@ -242,11 +242,12 @@ def parse_int(
 ):
     """Parse an integer option given as text; None stays None unless ``required``.
     A value outside ``minimum .. maximum`` (or not an integer) raises
-    :class:`InputError` naming ``where``."""
+    :class:`InputError` naming ``where`` (a :class:`~analyzer.core.errors.Param`: the
+    parameter)."""
     allowed = int_allowed(minimum, maximum)
     if text is None:
         if required:
-            raise InputError(f"{where}: missing (allowed: {allowed})")
+            raise input_error(where, f": missing (allowed: {allowed})")
         return None
     try:
         value = int(str(text).strip())
@@ -258,12 +259,12 @@ def parse_int(
 
 
 def parse_dice(
-    text: str | None, rules: Rules | None = None, where: str = "--dice"
+    text: str | None, rules: Rules | None = None, where=Param("dice")
 ) -> tuple[Die, ...]:
     """Parse a comma-separated list of die tokens (``blue:d6=5,red:d8``)."""
     rules = rules or default_rules()
     if text is None:
-        raise InputError(f"{where}: missing (allowed: comma-separated PLAYER:dFACES[=VALUE])")
+        raise input_error(where, ": missing (allowed: comma-separated PLAYER:dFACES[=VALUE])")
     tokens = [t for t in text.split(",")]
     if not text.strip() or any(not t.strip() for t in tokens):
         raise bad_value(where, text, "comma-separated PLAYER:dFACES[=VALUE] tokens")
@@ -308,7 +309,7 @@ def _wonder_entries(rules: Rules) -> dict[str, dict]:
     return out
 
 
-def parse_wonder(text: str, rules: Rules | None = None, where: str = "--wonder") -> tuple[str, str]:
+def parse_wonder(text: str, rules: Rules | None = None, where=Param("wonder")) -> tuple[str, str]:
     """Parse ``NAME=PLAYER`` (name: ``college``, ``columns``, ``edifice``, ``sanctuary``)."""
     rules = rules or default_rules()
     entries = _wonder_entries(rules)
@@ -391,7 +392,9 @@ def _resolve_players(q: OddsQuestion) -> tuple[tuple[str, ...], str]:
     unknown = [d for d in q.dice if d.value is None]
     me = q.me or (unknown[0].owner if unknown else (q.dice[0].owner if q.dice else None))
     if me is None:
-        raise InputError("--dice: no dice given (allowed: one or more PLAYER:dFACES[=VALUE])")
+        raise ParamError(
+            Param("dice"), ": no dice given (allowed: one or more PLAYER:dFACES[=VALUE])"
+        )
     if me not in players:
         players.append(me)
     for _, owner in q.wonders:
@@ -406,7 +409,7 @@ def table_players(q: OddsQuestion) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*(d.owner for d in q.dice), *(o for _, o in q.wonders)]))
 
 
-def check_me(q: OddsQuestion, where: str = "--me") -> None:
+def check_me(q: OddsQuestion, where=Param("me")) -> None:
     """Refuse an asking player who is not at the table (no die, no wonder: a typo,
     which would otherwise be answered with zeros)."""
     players = table_players(q)
@@ -416,27 +419,31 @@ def check_me(q: OddsQuestion, where: str = "--me") -> None:
 
 def _validate(q: OddsQuestion, rules: Rules) -> None:
     if not _int_in(q.claim_value, 1):
-        raise bad_value("--claim", q.claim_value, int_allowed(1))
+        raise bad_value(Param("claim"), q.claim_value, int_allowed(1))
     faces_ok = allowed_faces(rules)
     for d in q.dice:
         if d.faces not in faces_ok:
             raise bad_value(
-                f"--dice: {d.token()!r}", f"d{d.faces}", ", ".join(f"d{f}" for f in faces_ok)
+                at(Param("dice"), f": {d.token()!r}"),
+                f"d{d.faces}",
+                ", ".join(f"d{f}" for f in faces_ok),
             )
         if d.value is not None and not 1 <= d.value <= d.faces:
-            raise bad_value(f"--dice: {d.token()!r}", d.value, f"1 to {d.faces} on a d{d.faces}")
-    for name, val in (("--ruin-stones", q.ruin_stones), ("--bag", q.bag)):
+            raise bad_value(
+                at(Param("dice"), f": {d.token()!r}"), d.value, f"1 to {d.faces} on a d{d.faces}"
+            )
+    for name, val in ((Param("ruin_stones"), q.ruin_stones), (Param("bag"), q.bag)):
         if val is not None and not _int_in(val, 0):
             raise bad_value(name, val, int_allowed(0))
     if q.goal not in GOALS:
-        raise bad_value("--goal", q.goal, ", ".join(GOALS))
+        raise bad_value(Param("goal"), q.goal, ", ".join(GOALS))
     if q.event is not None and q.event not in _roll_events(rules):
-        raise bad_value("--event", q.event, ", ".join(event_names(rules)))
+        raise bad_value(Param("event"), q.event, ", ".join(event_names(rules)))
     entries = _wonder_entries(rules)
     for eff, owner in q.wonders:
         if eff not in entries:
             raise bad_value(
-                "--wonder", f"{eff}={owner}", ", ".join(f"{e}=PLAYER" for e in ROLL_WONDERS)
+                Param("wonder"), f"{eff}={owner}", ", ".join(f"{e}=PLAYER" for e in ROLL_WONDERS)
             )
 
 
@@ -555,10 +562,11 @@ def _prepare(q: OddsQuestion, rules: Rules) -> _Prepared:
     for d, r_max in zip(unknown, rolls, strict=True):
         weight *= d.faces**r_max
     if weight * (len(dice) + 1) >= _WEIGHT_LIMIT:
-        raise InputError(
-            f"--dice: too many unknown dice to enumerate exactly ({n_u} dice, "
+        raise ParamError(
+            Param("dice"),
+            f": too many unknown dice to enumerate exactly ({n_u} dice, "
             f"{sum(rolls)} possible rolls; allowed: a product of faces ** rolls below "
-            f"2**62 / {len(dice) + 1})"
+            f"2**62 / {len(dice) + 1})",
         )
     stones_left = -1
     if q.ruin_stones is not None and q.bag is not None:
@@ -816,7 +824,7 @@ def write_chart(result: OddsResult, path: str | os.PathLike) -> Path:
 
     path = Path(path)
     if not path.parent.exists():
-        raise bad_value("--chart", str(path), "a file in an existing directory")
+        raise bad_value(Param("chart"), str(path), "a file in an existing directory")
     labels = [f"{p} claims" for p in result.players] + ["tie", "no claim"]
     values = [float(result.p_win[p]) for p in result.players] + [
         float(result.p_tie),

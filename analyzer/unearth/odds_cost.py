@@ -20,7 +20,7 @@ import contextvars
 import os
 from dataclasses import dataclass
 
-from analyzer.core.errors import EnvironmentFailure, InputError
+from analyzer.core.errors import EnvironmentFailure, Lift, Param, ParamError
 from analyzer.unearth import odds
 from analyzer.unearth.rules import Rules, default_rules
 
@@ -75,7 +75,8 @@ def no_limit():
 def exact_odds(question: odds.OddsQuestion, rules: Rules | None = None) -> odds.OddsResult:
     """:func:`analyzer.unearth.odds.exact_odds`, priced first and stoppable.
 
-    Raises :class:`InputError` if the price is above the limit in force (see
+    Raises :class:`~analyzer.core.errors.InputError` naming ``dice`` if the price is
+    above the limit in force (see
     :func:`no_limit`); a question above :data:`FORK_S` seconds runs in a child
     process (:func:`call_stoppably`).
     """
@@ -83,9 +84,11 @@ def exact_odds(question: odds.OddsQuestion, rules: Rules | None = None) -> odds.
     cost = estimate(question, rules)
     limit = _LIMIT.get()
     if limit is not None and cost.seconds > limit:
-        raise InputError(
-            f"--dice: the exact enumeration is {cost.describe()} (allowed: about "
-            f"{_duration(limit)}; add --force to run it anyway, Ctrl-C stops it)"
+        raise ParamError(
+            Param("dice"),
+            f": the exact enumeration is {cost.describe()} (allowed: about {_duration(limit)}; ",
+            Lift("force"),  # the CLI: "add --force to run it anyway, Ctrl-C stops it"
+            ")",
         )
     if cost.seconds > FORK_S:
         return call_stoppably(odds.exact_odds, question, rules)

@@ -4,7 +4,7 @@ Split from :mod:`analyzer.unearth.odds` so that asking a small question needs
 neither numba nor this module (:mod:`.odds_tree` answers it in plain Python);
 a question too big for that runs here. :func:`run` takes the question as
 :func:`analyzer.unearth.odds._prepare` made it and returns the kernel's integer
-outcome vector. The walk is described in ``docs/odds.md`` ("How it is computed").
+outcome vector. The walk is described in ``docs/games/unearth.md`` ("How it is computed").
 """
 
 from typing import NamedTuple

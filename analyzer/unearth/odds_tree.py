@@ -5,7 +5,7 @@ with the very integers :func:`analyzer.unearth.odds_kernel._odds_kernel` gives
 (the same numerators over the same denominator), without numba, so that a
 small question (``analyzer odds`` at the table) is answered before numba could
 even be imported. It walks the same roll tree with the same choices and the
-same tie-breaks (``docs/odds.md``, rulings 3-9), recursively instead of with an
+same tie-breaks (``docs/games/unearth.md``, rulings 3-9), recursively instead of with an
 explicit stack, and remembers what it found:
 
 - the future of a ruin depends on which dice are on it (their owners, faces and

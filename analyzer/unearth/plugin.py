@@ -1,13 +1,15 @@
-"""Unearth as the machinery sees it: the :class:`analyzer.games.Game` of this folder.
+"""Unearth as the machinery sees it: the :class:`~analyzer.games.folder.GameFolder`
+of this folder, registered by ``analyzer/unearth/__init__.py``.
 
-Registered by ``analyzer/unearth/__init__.py``. Importing this module is cheap
-(no numba): the engine, odds and report modules are imported by the methods
-that need them.
+What only Unearth knows: its strategies and their tuning ranges, the score
+parts and the columns of its ``games`` table, its editions and rulings, the
+named wonders a scenario may forbid a seat, the exact claim odds, its charts
+and web page. The skeleton's modules (``rules``, ``game``, ``replay``,
+``tables``) are imported when first used, so listing games loads no engine.
 """
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -16,8 +18,9 @@ if TYPE_CHECKING:  # pandas is imported where a table is made, not to list games
     import pandas as pd
 
 from analyzer.core.errors import bad_value
-from analyzer.games import Column, Game, Strategy
-from analyzer.unearth.defaults import PARAM_NAMES, STRATEGY_NAMES, rows_by_players, version
+from analyzer.games import Column, Strategy
+from analyzer.games.folder import GameFolder, strategies_from_rows
+from analyzer.unearth.defaults import STRATEGY_NAMES, version
 
 _STRATEGY_TEXT = {
     "random": "uniform among the legal choices at every decision",
@@ -31,7 +34,7 @@ _STRATEGY_TEXT = {
     "(determinized Monte Carlo; settings budget, width, margin, z); slow",
 }
 
-#: ranges ``analyzer tune`` searches (docs/strategies.md); ``place`` acts as 0/1 (> 0.5)
+#: ranges ``analyzer tune`` searches (docs/games/unearth.md); ``place`` acts as 0/1 (> 0.5)
 _BOUNDS = (
     ("w_ruin", 0.0, 8.0),
     ("w_stone", 0.0, 4.0),
@@ -73,27 +76,16 @@ def _bounds(name: str) -> tuple[tuple[str, float, float], ...]:
 
 
 def _strategies() -> tuple[Strategy, ...]:
-    out = []
-    from analyzer.unearth.defaults import SEARCH_PARAMS
+    from analyzer.unearth.defaults import ROWS, SEARCH_PARAMS
 
-    for name in STRATEGY_NAMES:
-        rows = rows_by_players(name)
-        extra = tuple((p, v) for p, v, _ in SEARCH_PARAMS) if name == "search" else ()
-        out.append(
-            Strategy(
-                name,
-                _STRATEGY_TEXT[name],
-                tuple(zip(PARAM_NAMES, rows[0][1], strict=True)) + extra,
-                bounds=_bounds(name),
-                frozen=name == "baseline",
-                slow=name == "search",
-                by_players=tuple(
-                    (n, tuple(zip(PARAM_NAMES, row, strict=True)) + extra) for n, row in rows
-                ),
-                share_floor=(_WONDER_PARTS, 1 / 3) if name == "collector" else None,
-            )
-        )
-    return tuple(out)
+    return strategies_from_rows(
+        ROWS,
+        STRATEGY_NAMES,
+        _STRATEGY_TEXT,
+        search_params=SEARCH_PARAMS,
+        bounds={name: _bounds(name) for name in STRATEGY_NAMES},
+        floors={"collector": (_WONDER_PARTS, 1 / 3)},
+    )
 
 
 def games_columns(rules) -> tuple[Column, ...]:
@@ -146,7 +138,7 @@ STRATEGIES_VERSION = version()
 
 
 #: (name, values, default, one line per value, note) of each ruling, for
-#: ``analyzer games --rules`` (``analyzer.unearth.rules.Rulings``, ``docs/rulings.md``)
+#: ``analyzer games --rules`` (``analyzer.unearth.rules.Rulings``, ``docs/games/unearth.md``)
 _RULINGS = (
     (
         "edition",
@@ -200,10 +192,9 @@ _RULINGS = (
 
 
 @dataclass
-class Unearth(Game):
+class Unearth(GameFolder):
     name: str = "unearth"
     title: str = "Unearth"
-    rules_version: str = ""
     strategies_version: str = STRATEGIES_VERSION
     min_players: int = 2
     max_players: int = 5
@@ -219,11 +210,6 @@ class Unearth(Game):
             "wonders": "the seat may not build it and takes the wonder token instead"
         }
     )
-
-    def __post_init__(self) -> None:
-        from analyzer.unearth.rules import RULES_VERSION
-
-        self.rules_version = RULES_VERSION
 
     # ----------------------------------------------------------------- rules
 
@@ -246,32 +232,9 @@ class Unearth(Game):
             raise bad_value(f"{where}: edition", edition, "english, german")
         return load_rules(edition, overrides, rulings=rulings, where=where)
 
-    def rules_settings(self, rules) -> tuple[dict, dict]:
-        return rules.rulings.as_dict(), dict(rules.overrides)
-
-    def override_example(self, path: str):
-        from analyzer.unearth.rules import _CARD_LIST, base_data
-
-        data = base_data()
-        parts = path.split(".")
-        if parts[0] not in data:
-            return None
-        list_key = _CARD_LIST.get(parts[0])
-        if list_key is None:
-            return data[parts[0]].get(parts[1]) if len(parts) == 2 else None
-        if len(parts) != 3:
-            return None
-        for card in data[parts[0]][list_key]:
-            if fnmatch.fnmatchcase(card["id"], parts[1]) and parts[2] in card:
-                return card[parts[2]]
-        return None
-
     def player_range(self, rules) -> tuple[int, int]:
         comp = rules.data["components"]
         return int(comp["min_players"]), int(comp["max_players"])
-
-    def describe_rules(self, rules) -> dict:
-        return rules.describe()
 
     def labels(self, rules) -> dict[str, str]:
         out = {f"pts_{p}": p for p in _PARTS}
@@ -334,15 +297,10 @@ class Unearth(Game):
     def uptake_columns(self, kind: str, ids) -> tuple[str, ...]:
         return tuple(f"named_{w}" for w in ids) if kind == "wonders" else ()
 
-    def replay(self, job, game: int) -> str:
-        from analyzer.unearth.replay import replay_game
+    def luck_fit(self):
+        from analyzer.unearth.luck_fit import FIT
 
-        return replay_game(job, game)
-
-    def replay_events(self, job, game: int) -> dict:
-        from analyzer.unearth.replay import replay_events
-
-        return replay_events(job, game)
+        return FIT
 
     # ----------------------------------------------------------------- the web page
 
@@ -372,16 +330,6 @@ class Unearth(Game):
 
             return games.assign(wonders_total=sum(games[k].to_numpy(np.int64) for k in kinds))
         return games.assign(wonders_total=games[kinds].sum(axis=1))
-
-    def reduce(self, tables):
-        from analyzer.unearth import tables as unearth_tables
-
-        return unearth_tables.reduce(tables)
-
-    def report_tables(self, agg, info):
-        from analyzer.unearth import tables as unearth_tables
-
-        return unearth_tables.report_tables(agg, info)
 
     def exact_tables(self, cells) -> dict[str, pd.DataFrame]:
         """Exact single-roll claim odds for cell 0, and for every cell whose ruins,

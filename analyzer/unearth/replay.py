@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.core.errors import AnalyzerError
+from analyzer.games.trace import check_room, players_line, seat_line
 from analyzer.unearth.codes import Delver, WonderEffect, WonderKind
 from analyzer.unearth.rules import RULES_VERSION, Rules
 from analyzer.unearth.scoring import N_PARTS, PART_NAMES
@@ -24,6 +24,7 @@ from analyzer.unearth.state import (
     EV_CLAIM,
     EV_DECLARE,
     EV_DIE,
+    EV_DIE_SET,
     EV_DRAW,
     EV_END,
     EV_EOA_CARD,
@@ -32,6 +33,7 @@ from analyzer.unearth.state import (
     EV_HIDDEN,
     EV_IN_PLAY,
     EV_NAMED_OPTIONS,
+    EV_PILE,
     EV_PLAY,
     EV_REVEAL,
     EV_ROLL,
@@ -53,6 +55,9 @@ from analyzer.unearth.tableau import GRID, MIDDLE, NO_WONDER
 
 #: trace rows used by :func:`replay_game` (a 4-player game writes well under 2000)
 DEFAULT_TRACE_ROWS = 20000
+#: rows only the checkable trace shows (the text keeps its lines): a die a card
+#: changed (the play's line says which) and a new draw pile's order
+_NOT_TEXT = (EV_DIE_SET, EV_PILE)
 
 _ROLL_KIND = {
     0: "excavation",
@@ -212,6 +217,8 @@ def render_trace(rules: Rules, trace: np.ndarray, n_events: int) -> list[str]:
     lines = []
     for i in range(n_events):
         row = trace[i]
+        if int(row[0]) in _NOT_TEXT:
+            continue
         seat = int(row[2])
         who = f"seat {seat}" if seat >= 0 else "*"
         lines.append(f"t{int(row[1])} {who}: {event_text(names, row)}")
@@ -229,12 +236,7 @@ def replay_game(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> str:
     from analyzer.unearth.game import play_raw
 
     results, wins, _claims, s = play_raw(job, game, 1, trace_rows=trace_rows)
-    n_events = int(s.sc[S_TRACE_N])
-    if n_events >= trace_rows:
-        raise AnalyzerError(
-            f"replay: trace_rows: bad value {trace_rows} (allowed: more than the "
-            f"{n_events} events of game {game})"
-        )
+    n_events = check_room(int(s.sc[S_TRACE_N]), trace_rows, game)
     rules = job.rules
     names = _Names(rules)
     n = job.players
@@ -242,7 +244,7 @@ def replay_game(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> str:
     lines = [
         f"# Unearth replay: {RULES_VERSION}, edition {rules.rulings.edition}, seed {job.seed}, "
         f"game {game}",
-        f"# players {n}: " + ", ".join(f"seat {p} {job.strategies[p]}" for p in range(n)),
+        players_line(job),
         f"# end-of-age card: {names.card(int(s.sc[S_EOA]))}",
         "# hidden ruins: "
         + ", ".join(f"seat {p} {names.card(int(s.hidden[p]))}" for p in range(n)),
@@ -252,9 +254,7 @@ def replay_game(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> str:
     for p in range(n):
         row = results[p]
         parts = ", ".join(f"{PART_NAMES[i]} {int(row[engine.R_PARTS + i])}" for i in range(N_PARTS))
-        lines.append(
-            f"# seat {p}: score {int(row[engine.R_SCORE])} ({parts}), win {float(wins[p]):.4g}"
-        )
+        lines.append(seat_line(p, int(row[engine.R_SCORE]), parts, wins[p]))
     return "\n".join(lines) + "\n"
 
 
@@ -345,7 +345,19 @@ def trace_events(rules: Rules, rows: np.ndarray) -> list[dict]:
         if ev == EV_DRAW:
             ev_out = {"kind": "chance", "type": "draw", "card": delvers[a]}
         elif ev == EV_SHUFFLE:
-            ev_out = {"kind": "chance", "type": "shuffle", "cards": a}
+            ev_out = {"kind": "chance", "type": "shuffle", "cards": a, "order": []}
+        elif ev == EV_PILE:  # the order of the shuffle just above, top first
+            out[-1]["order"] += [delvers[k] for k in (a, b, c, d, e) if k >= 0]
+            continue
+        elif ev == EV_DIE_SET:
+            ev_out = {
+                "kind": "effect",
+                "type": "die_changed",
+                "die": a,
+                "slot": b,
+                "was": c,
+                "value": d,
+            }
         elif ev == EV_REVEAL:
             ev_out = {"kind": "chance", "type": "reveal", "slot": a, "card": card_ids[b]}
         elif ev == EV_RUIN_STONE:
@@ -504,7 +516,7 @@ def trace_events(rules: Rules, rows: np.ndarray) -> list[dict]:
 def replay_events(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> dict:
     """Game ``game`` of ``job`` as the checkable trace (``analyzer replay --json``):
     ``{"setup", "events", "final"}`` (docs/CONTRACTS.md, "The checkable trace";
-    what the events hold: docs/rules/unearth.md, "The trace").
+    what the events hold: docs/games/unearth.md, "The trace").
 
     The set-up's chance outcomes (the deal, hidden ruins, ruins set aside, the
     end-of-age card, the first ruins and their stones, the named wonders in play)
@@ -514,12 +526,7 @@ def replay_events(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> di
     from analyzer.unearth.game import play_raw
 
     results, wins, _claims, s = play_raw(job, game, 1, trace_rows=trace_rows)
-    n_events = int(s.sc[S_TRACE_N])
-    if n_events >= trace_rows:
-        raise AnalyzerError(
-            f"replay: trace_rows: bad value {trace_rows} (allowed: more than the "
-            f"{n_events} events of game {game})"
-        )
+    n_events = check_room(int(s.sc[S_TRACE_N]), trace_rows, game)
     rules = job.rules
     t = rules.tables
     n = job.players

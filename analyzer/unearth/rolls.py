@@ -1,6 +1,6 @@
-"""Rolling a die (``docs/rules/unearth.md``, "A turn"): modifiers, rerolls, stones, claims.
+"""Rolling a die (``docs/games/unearth.md``, "A turn"): modifiers, rerolls, stones, claims.
 
-Which modifiers apply and their timing are ruled in ``docs/rulings.md``.
+Which modifiers apply and their timing are ruled in ``docs/games/unearth.md``.
 """
 
 from analyzer.kernels.jit import njit
@@ -48,7 +48,7 @@ def roll_die(s, m, t, q, d, slot, is_excavation):
     cur = s.sc[S_CUR]
     mine = q == cur
     # the current player's card modifiers: on its own dice, and on a die its card
-    # makes another player reroll if the ruling says so (docs/rulings.md)
+    # makes another player reroll if the ruling says so (docs/games/unearth.md)
     cards = mine or t.card_mods_on_forced_rerolls
     s.die_slot[q, d] = -1  # the die is in the air
     natural = rng_die(s.rng, faces)

@@ -1,7 +1,7 @@
 """Unearth rules as data: load the deck files, apply overrides, validate, build arrays.
 
 Implements the "Components", "Editions" and data tables of
-``docs/rules/unearth.md``. Every card value lives in ``data/*.toml`` (one file
+``docs/games/unearth.md``. Every card value lives in ``data/*.toml`` (one file
 per deck); nothing here or in a kernel hard-codes a card value. A designer
 changes any value with an override path (see :func:`load_rules`), and flips any
 ruling with a :class:`Rulings` switch.
@@ -13,19 +13,15 @@ that is the only thing kernels see.
 
 from __future__ import annotations
 
-import copy
-import fnmatch
-import functools
-import tomllib
-from dataclasses import asdict, dataclass, field, replace
-from importlib import resources
+from dataclasses import asdict, dataclass, replace
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from analyzer.core.errors import InputError, bad_value
 from analyzer.games.data import check as _check
-from analyzer.games.data import check_count, coerce_override
+from analyzer.games.data import check_count
+from analyzer.games.rules_data import Decks, GameRules, cards, listed
 from analyzer.unearth.codes import (
     CardKind,
     Delver,
@@ -59,6 +55,15 @@ _CARD_LIST = {
     "scoring": None,
     "components": None,
 }
+#: the deck files, read once; an override may change any field of a card but its
+#: id, effect and kind (the cards' names too, not offered), and no table of a deck
+DATA = Decks(
+    "analyzer.unearth",
+    {deck: _CARD_LIST[deck] for deck in DECKS},
+    fixed=("id", "effect", "kind"),
+    unlisted=("name",),
+    tables=False,
+)
 
 EDITIONS = ("english", "german")
 
@@ -68,7 +73,7 @@ MAX_FACES = 20
 
 @dataclass(frozen=True)
 class Rulings:
-    """Every configurable ruling of ``docs/rules/unearth.md``, each overridable on its own.
+    """Every configurable ruling of ``docs/games/unearth.md``, each overridable on its own.
 
     ``None`` means "as the edition says". Resolve with :meth:`resolved`.
 
@@ -192,75 +197,12 @@ class Tables(NamedTuple):
     neigh: np.ndarray  #: int64[N_CELLS, 6] the tableau's hex neighbours (tableau.NEIGHBOURS)
 
 
-@dataclass(frozen=True)
-class Rules:
-    """Resolved Unearth rules: data (for people) and :attr:`tables` (for kernels)."""
-
-    data: dict
-    rulings: Rulings
-    overrides: dict = field(default_factory=dict)
-
-    @functools.cached_property
-    def tables(self) -> Tables:
-        return _build_tables(self.data, self.rulings)
-
-    # Name lookups for reports and the CLI ---------------------------------
-    @property
-    def ruin_colours(self) -> list[str]:
-        return list(self.data["ruins"]["colours"])
-
-    @property
-    def stone_colours(self) -> list[str]:
-        return list(self.data["components"]["stone_colours"])
-
-    @property
-    def delver_names(self) -> list[str]:
-        return [d["name"] for d in self.data["delvers"]["delver"]]
-
-    @property
-    def delver_ids(self) -> list[str]:
-        return [d["id"] for d in self.data["delvers"]["delver"]]
-
-    @property
-    def wonder_names(self) -> list[str]:
-        return [w["name"] for w in self.data["named_wonders"]["wonder"]]
-
-    @property
-    def wonder_ids(self) -> list[str]:
-        return [w["id"] for w in self.data["named_wonders"]["wonder"]]
-
-    @property
-    def card_ids(self) -> list[str]:
-        return [r["id"] for r in self.data["ruins"]["ruin"]] + [
-            c["id"] for c in self.data["end_of_age"]["card"]
-        ]
-
-    def describe(self) -> dict:
-        """JSON-able description for manifests: version, rulings, overrides."""
-        return {
-            "rules_version": RULES_VERSION,
-            "rulings": self.rulings.as_dict(),
-            "overrides": dict(self.overrides),
-        }
-
-
 # --------------------------------------------------------------------------- loading
-
-
-def _read_deck(name: str) -> dict:
-    text = resources.files("analyzer.unearth").joinpath("data", f"{name}.toml").read_text("utf-8")
-    return tomllib.loads(text)
-
-
-_BASE_DATA: dict | None = None
 
 
 def base_data() -> dict:
     """The shipped deck files as one dict ``{deck: contents}`` (a fresh copy)."""
-    global _BASE_DATA
-    if _BASE_DATA is None:
-        _BASE_DATA = {name: _read_deck(name) for name in DECKS}
-    return copy.deepcopy(_BASE_DATA)
+    return DATA.copy()
 
 
 def load_rules(
@@ -297,51 +239,8 @@ def load_rules(
         rulings = rulings.resolved()
     except InputError as err:
         raise InputError(f"{where}: {err}") from None
-    data = base_data()
-    for path, value in (overrides or {}).items():
-        _apply_override(data, path, value, where)
-    _validate(data, where)
+    data = DATA.load(overrides, where, _validate)
     return Rules(data=data, rulings=rulings, overrides=dict(overrides or {}))
-
-
-def _apply_override(data: dict, path: str, value: Any, where: str) -> None:
-    parts = path.split(".")
-    deck = parts[0]
-    if deck not in data:
-        raise bad_value(f"{where}: override {path!r}", deck, "a deck: " + ", ".join(DECKS))
-    list_key = _CARD_LIST[deck]
-    if list_key is None:
-        if len(parts) != 2 or parts[1] not in data[deck] or isinstance(data[deck][parts[1]], dict):
-            keys = [k for k, v in data[deck].items() if not isinstance(v, dict)]
-            raise InputError(
-                f"{where}: unknown override {path!r} (allowed: "
-                + ", ".join(f"{deck}.{k}" for k in keys)
-                + ")"
-            )
-        old = data[deck][parts[1]]
-        data[deck][parts[1]] = coerce_override(old, value, f"{where}: override {path!r}")
-        return
-    if len(parts) != 3:
-        raise InputError(
-            f"{where}: override {path!r} must be '{deck}.<card id>.<field>' "
-            f"(card ids: {', '.join(c['id'] for c in data[deck][list_key])})"
-        )
-    _, pattern, fld = parts
-    cards = [c for c in data[deck][list_key] if fnmatch.fnmatchcase(c["id"], pattern)]
-    if not cards:
-        raise InputError(
-            f"{where}: override {path!r} matches no card (card ids: "
-            + ", ".join(c["id"] for c in data[deck][list_key])
-            + ")"
-        )
-    for card in cards:
-        if fld not in card or fld in ("id", "effect", "kind"):
-            allowed = [k for k in card if k not in ("id", "effect", "kind", "name")]
-            raise InputError(
-                f"{where}: override {path!r}: card {card['id']!r} has no changeable "
-                f"field {fld!r} (allowed: {', '.join(allowed)})"
-            )
-        card[fld] = coerce_override(card[fld], value, f"{where}: override {path!r}")
 
 
 def _validate(data: dict, where: str) -> None:
@@ -607,6 +506,27 @@ def _build_tables(data: dict, rulings: Rulings) -> Tables:
         card_mods_on_forced_rerolls=bool(rulings.card_mods_on_forced_rerolls),
         neigh=_neighbours(),
     )
+
+
+# --------------------------------------------------------------------------- the rules
+
+
+@dataclass(frozen=True)
+class Rules(GameRules, version=RULES_VERSION, build=_build_tables):
+    """Resolved Unearth rules: data (for people), :class:`Rulings` and :attr:`tables`
+    (for kernels)."""
+
+    # Name lookups for reports and the CLI ---------------------------------
+    ruin_colours = listed("ruins", "colours")
+    stone_colours = listed("components", "stone_colours")
+    delver_ids, delver_names = cards("delvers", "delver", "id", "name")
+    wonder_ids, wonder_names = cards("named_wonders", "wonder", "id", "name")
+
+    @property
+    def card_ids(self) -> list[str]:
+        return [r["id"] for r in self.data["ruins"]["ruin"]] + [
+            c["id"] for c in self.data["end_of_age"]["card"]
+        ]
 
 
 def default_rules() -> Rules:

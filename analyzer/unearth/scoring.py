@@ -1,4 +1,4 @@
-"""Final scoring and the tied-game rule (``docs/rules/unearth.md``, "Scoring").
+"""Final scoring and the tied-game rule (``docs/games/unearth.md``, "Scoring").
 
 1. Ruin sets: for each colour, ``set_points[count]``.
 2. ``five_colour_set`` points per complete set of all ruin colours.

@@ -1,6 +1,6 @@
 """The ``search`` player: determinized Monte Carlo over the excavation choice.
 
-At each of its excavation rolls (``docs/rules/unearth.md``, "A turn") the seat
+At each of its excavation rolls (``docs/games/unearth.md``, "A turn") the seat
 lists its legal (die, ruin) choices, keeps the ``width`` best by the tuned
 ``balanced`` evaluation, and plays each from the present to the end of the game
 many times (*rollouts*), every seat in a rollout playing tuned ``balanced``. It
@@ -31,8 +31,10 @@ one (at the default 0.01 a 20-point margin weighs 0.2 of a win).
 The search draws only from its own stream (seeded from the game's index), so a
 game with a ``search`` seat is the same game for any batch split or worker count.
 
-The main loop, :func:`play_batch_search`, is a kernel of its own: runs without
-a ``search`` seat never compile it.
+The schedule, the pairing with ``balanced``'s choice, the guard, the
+statistics and the batch loop are :mod:`analyzer.kernels.search`'s; what is
+Unearth's is here. The main loop, :func:`play_batch_search`, is a kernel of its
+own: runs without a ``search`` seat never compile it.
 """
 
 from __future__ import annotations
@@ -41,18 +43,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+import analyzer.kernels.search as shared
 from analyzer.kernels.jit import njit
 from analyzer.kernels.kernel_view import make_view
 from analyzer.kernels.rng import rng_below, rng_seed, rng_shuffle
-from analyzer.kernels.search import (  # CFG_MARGIN, CFG_Z: re-exported
-    CFG_BUDGET,
-    CFG_MARGIN,  # noqa: F401
-    CFG_WIDTH,
-    CFG_Z,  # noqa: F401
-    bind_rollouts,
-    reset_choices,
-    tally_arrays,
-)
 from analyzer.unearth.defaults import SEARCH_PARAMS  # noqa: F401  (re-exported)
 from analyzer.unearth.end_of_age import reveal
 from analyzer.unearth.engine import end_game, final_scores
@@ -107,9 +101,13 @@ N_CFG = 5
 #: mixed into the root key so the search's stream is not any game's stream
 _SALT = np.uint64(0x5EA2C4D15EA2C4D1)
 
-# counters (SearchWork.count)
-K_DECISIONS = 0  #: excavation decisions searched
-K_ROLLOUTS = 1  #: rollouts played
+#: a choice's words in ``SearchWork.cand``
+C_DIE = 0
+C_SLOT = 1
+
+# counters (SearchWork.count), analyzer.kernels.search's
+K_DECISIONS = shared.K_DECISIONS  #: excavation decisions searched
+K_ROLLOUTS = shared.K_ROLLOUTS  #: rollouts played
 N_COUNT = 2
 
 
@@ -119,8 +117,7 @@ class SearchWork(NamedTuple):
     cfg: np.ndarray  #: float64[N_CFG]
     rng: np.ndarray  #: uint64[4 + 2] the search's stream (no forced outcomes)
     count: np.ndarray  #: int64[N_COUNT]
-    cand_d: np.ndarray  #: int64[max choices] each choice's die
-    cand_slot: np.ndarray  #: int64[max choices] and ruin slot
+    cand: np.ndarray  #: int64[max choices, 3] each choice's die and ruin slot (C_DIE, C_SLOT)
     cand_h: np.ndarray  #: float64[max choices] its value by balanced's evaluation
     alive: np.ndarray  #: int64[max choices] 1: still in the sequential halving
     n: np.ndarray  #: float64[max choices] rollouts played
@@ -147,16 +144,11 @@ def new_search(
 ) -> SearchWork:
     """Work space of the search for ``n_players`` under rules tables ``t``
     (``keep``: room for that many rollouts' win shares per choice, :func:`rank_all`)."""
-    k = max_choices(t)
     f = np.zeros
     return SearchWork(
-        cfg=np.array([budget, width, margin, z, own_hidden], np.float64),
-        rng=np.zeros(6, np.uint64),
-        count=np.zeros(N_COUNT, np.int64),
-        cand_d=f(k, np.int64),
-        cand_slot=f(k, np.int64),
-        cand_h=f(k, np.float64),
-        **tally_arrays(k, keep),
+        **shared.search_arrays(
+            [budget, width, margin, z, own_hidden], max_choices(t), keep, N_COUNT
+        ),
         pool=f(t.card_kind.shape[0], np.int64),
         dpool=f(max(int(t.delver_copies.sum()), 1), np.int64),
         hand_n=f(n_players, np.int64),
@@ -323,9 +315,12 @@ def play_out(r, rm, t, p, second, stop_turn):
 
 
 @njit
-def rollout(s, t, r, rm, w, p, c, base, j, second):
-    """Rollout ``j`` of choice ``c`` from the game ``s``: returns seat ``p``'s
-    (win share, final score, best other final score)."""
+def rollout(args, c, base, j):
+    """Rollout ``j`` of choice ``c`` from the game ``s`` (``args``: ``s, t, r, rm,
+    w, p, second``, ``second`` as for :func:`play_out`), on a copy dealt again
+    from the stream ``base``: returns seat ``p``'s (win share, final score, best
+    other final score)."""
+    s, t, r, rm, w, p, second = args
     copy_game(r, s)
     rng_seed(r.rng, base, 0, j)
     determinize(r, t, w, p)
@@ -333,13 +328,12 @@ def rollout(s, t, r, rm, w, p, c, base, j, second):
         if r.slot_card[slot] < 0 and r.sc[S_DECK_POS] < r.sc[S_DECK_LEN]:
             reveal(r, t, slot)  # only a table state leaves a slot empty with cards to come
     forget_memo(rm)
-    _apply(r, rm, t, p, w.cand_d[c], w.cand_slot[c])
+    _apply(r, rm, t, p, w.cand[c, C_DIE], w.cand[c, C_SLOT])
     play_out(r, rm, t, p, second, MAX_TURNS)
     best_other = -(1 << 30)
     for q in range(r.sc[S_N_PLAYERS]):
         if q != p and r.scores[q] > best_other:
             best_other = r.scores[q]
-    w.count[K_ROLLOUTS] += 1
     return r.win[p], r.scores[p], best_other
 
 
@@ -348,7 +342,7 @@ def rollout(s, t, r, rm, w, p, c, base, j, second):
 
 @njit
 def list_choices(s, m, t, w, p, n_anc, n_read, use_map, width):
-    """Seat ``p``'s excavation choices into ``w.cand_*``, best first by the
+    """Seat ``p``'s excavation choices into ``w.cand``, best first by the
     ``balanced`` evaluation (its value in ``w.cand_h``), at most ``width`` of
     them (all if ``width`` <= 0); returns how many. One die of each face count
     in the pool, or every die on a ruin if the pool is empty (taken back first,
@@ -362,7 +356,7 @@ def list_choices(s, m, t, w, p, n_anc, n_read, use_map, width):
     if not pool_empty:
         fill_slot_cache(s, m, t, p)
     n = 0
-    cap = w.cand_d.shape[0]
+    cap = w.cand.shape[0]
     for d in range(n_dice):
         home = s.die_slot[p, d]
         if not pool_empty:
@@ -376,42 +370,11 @@ def list_choices(s, m, t, w, p, n_anc, n_read, use_map, width):
             if s.slot_card[slot] < 0 or n >= cap:
                 continue
             ev = _roll_ev(s, m, t, p, slot, d, n_anc, n_read, use_map) - cost
-            j = n  # insertion: decreasing value, stable
-            while j > 0 and w.cand_h[j - 1] < ev:
-                w.cand_h[j] = w.cand_h[j - 1]
-                w.cand_d[j] = w.cand_d[j - 1]
-                w.cand_slot[j] = w.cand_slot[j - 1]
-                j -= 1
-            w.cand_h[j] = ev
-            w.cand_d[j] = d
-            w.cand_slot[j] = slot
-            n += 1
+            n = shared.insert_choice(w, 0, n, cap, ev, d, slot, 0)
         s.die_slot[p, d] = home
     if pool_empty:
         fill_slot_cache(s, m, t, p)  # the summary of the state as it is
-    if width > 0 and n > width:
-        n = width
-    reset_choices(w, n)
-    return n
-
-
-@njit
-def _roll(args, c, base, j):
-    """:func:`rollout` as :mod:`analyzer.kernels.search`'s drivers call it."""
-    s, t, r, rm, w, p, second = args
-    return rollout(s, t, r, rm, w, p, c, base, j, second)
-
-
-_halving_choice, _rollouts_for_all = bind_rollouts(_roll)
-
-
-@njit
-def halving(s, t, r, rm, w, p, n, budget, second):
-    """Sequential halving over the ``n`` listed choices with about ``budget``
-    rollouts (:func:`analyzer.kernels.search.bind_rollouts`); returns the index of the
-    chosen one: ``balanced``'s (choice 0) unless another beats it by ``z``
-    standard errors, paired on the same dealt copy and dice."""
-    return _halving_choice((s, t, r, rm, w, p, second), w, n, budget)
+    return shared.keep_choices(w, n, width)
 
 
 @njit
@@ -420,10 +383,7 @@ def rank_all(s, m, t, r, rm, w, p, key0, budget):
     first), each with ``budget // choices`` rollouts on the same dealt copies and
     dice (``w.wins_by`` keeps each rollout's win share). Returns how many choices."""
     n = list_choices(s, m, t, w, p, 0, 0, False, 0)
-    if n == 0:
-        return 0
-    _rollouts_for_all((s, t, r, rm, w, p, False), w, n, key0, _SALT, budget)
-    return n
+    return _drivers.rollouts_for_all((s, t, r, rm, w, p, False), w, n, key0, _SALT, budget)
 
 
 @njit
@@ -445,15 +405,14 @@ def search_excavate(s, m, t, r, rm, w, p, second):
         s.sc[S_ANCESTRAL],
         s.sc[S_READING],
         s.sc[S_MAP] > 0,
-        np.int64(w.cfg[CFG_WIDTH]),
+        np.int64(w.cfg[shared.CFG_WIDTH]),
     )
     if n == 0:
         return
-    c = 0
-    if n > 1:
-        w.count[K_DECISIONS] += 1
-        c = halving(s, t, r, rm, w, p, n, np.int64(w.cfg[CFG_BUDGET]), second)
-    _apply(s, m, t, p, w.cand_d[c], w.cand_slot[c])
+    # balanced's choice (0) unless another beats it by z standard errors,
+    # paired on the same dealt copy and dice
+    c = _drivers.decide((s, t, r, rm, w, p, second), w, n)
+    _apply(s, m, t, p, w.cand[c, C_DIE], w.cand[c, C_SLOT])
 
 
 @njit
@@ -468,27 +427,38 @@ def search_turn(s, m, t, r, rm, w, p):
 
 
 @njit
+def play_game(args, key0, key1, game, i):
+    """Game ``game`` of the run seeded by ``key0, key1`` with ``search`` seats
+    (``args``: ``s, m, t, o, r, rm, w, n_players`` as for
+    :func:`play_batch_search`), its results in the batch's ``i``-th rows."""
+    s, m, t, o, r, rm, w, n_players = args
+    setup(s, m, t, n_players, key0, key1, game)
+    p = 0
+    while not s.sc[S_OVER]:
+        if s.sc[S_TURN] >= MAX_TURNS:
+            s.sc[S_ABORTED] = 1
+            break
+        if m.strat[p] == Strategy.SEARCH:
+            search_turn(s, m, t, r, rm, w, p)
+        else:
+            take_turn(s, m, t, p)
+        s.sc[S_TURN] += 1
+        p = (p + 1) % n_players
+    end_game(s, t, o, n_players, i)
+
+
+#: the shared drivers (sequential halving, deep advice, the batch loop) on this game's kernels
+_drivers = shared.bind_search(rollout, play_game)
+
+
+@njit
 def play_batch_search(s, m, t, o, r, rm, w, n_players, key0, key1, first_game, count):
     """:func:`analyzer.unearth.engine.play_batch` with ``search`` seats: ``r`` and
     ``rm`` are the rollouts' game and memo (every seat ``balanced``), ``w`` the
     search's work space. The seats that are not ``search`` play exactly as in
     ``play_batch``; the game's stream serves the game only."""
-    for i in range(count):
-        game = first_game + i
-        setup(s, m, t, n_players, key0, key1, game)
-        rng_seed(w.rng, np.uint64(key0) ^ _SALT, key1, game)
-        p = 0
-        while not s.sc[S_OVER]:
-            if s.sc[S_TURN] >= MAX_TURNS:
-                s.sc[S_ABORTED] = 1
-                break
-            if m.strat[p] == Strategy.SEARCH:
-                search_turn(s, m, t, r, rm, w, p)
-            else:
-                take_turn(s, m, t, p)
-            s.sc[S_TURN] += 1
-            p = (p + 1) % n_players
-        end_game(s, t, o, n_players, i)
+    args = (s, m, t, o, r, rm, w, n_players)
+    _drivers.play_batch(args, w, key0, key1, first_game, count, _SALT)
 
 
 def pack_search(w: SearchWork):

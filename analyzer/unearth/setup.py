@@ -1,4 +1,4 @@
-"""Set-up of one game (``docs/rules/unearth.md``, "Set-up").
+"""Set-up of one game (``docs/games/unearth.md``, "Set-up").
 
 Shuffles, deals, hidden ruins, the named wonders in play and the first ruins
 face up; draws random numbers from the game's own stream only.
@@ -33,7 +33,7 @@ from analyzer.unearth.tableau import empty_box
 @njit
 def setup(s, m, t, n_players, key0, key1, game):
     """Reset ``s`` (and the strategies' memo ``m``) and set up game ``game`` for
-    ``n_players`` (``docs/rules/unearth.md``, "Set-up").
+    ``n_players`` (``docs/games/unearth.md``, "Set-up").
 
     Draws random numbers from the game's own stream only.
     """

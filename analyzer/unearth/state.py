@@ -6,7 +6,7 @@ during play live in ``sc`` (int64), indexed by the ``S_*`` constants; per-seat
 counters live in ``st`` indexed by ``ST_*``. ``-1`` is the empty sentinel in
 every array of indices or colours.
 
-Served here (``docs/rules/unearth.md``, "Set-up", "A turn", "Delver cards"): the
+Served here (``docs/games/unearth.md``, "Set-up", "A turn", "Delver cards"): the
 stone bag and ruin stones, the delver deck (draws and the reshuffle), dice on ruins.
 """
 
@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from analyzer.kernels.jit import njit
-from analyzer.kernels.luck import ACC_ROWS
+from analyzer.kernels.luck import luck_arrays
 from analyzer.kernels.rng import QUEUE_WORDS, rng_below, rng_shuffle
 from analyzer.unearth.codes import Delver
 from analyzer.unearth.scoring import N_PARTS
@@ -92,6 +92,12 @@ EV_EXPEDITION = 22  #: Expedition: a=die, b=slot chosen after the roll, c=slots 
 #: named wonders in play (bitmask; taking one is optional)
 EV_NAMED_OPTIONS = 23
 EV_SHUFFLE = 24  #: the delver discards shuffled into a new draw pile of a=cards
+#: a delver card changed a die's value (Forlorn, A New Discovery): seat=the die's
+#: owner, a=die, b=slot, c=value before, d=value after
+EV_DIE_SET = 25
+#: the new draw pile after EV_SHUFFLE: a..e five delver kinds, top (drawn first)
+#: first, -1 past its end
+EV_PILE = 26
 # why a die was rolled (EV_DIE d)
 ROLL_FIRST = 0  #: the roll itself (an excavation, or a reroll a card or a die's owner made)
 ROLL_MAP = 1  #: an Ancient Map reroll of the excavation die
@@ -283,12 +289,7 @@ def new_state(
         win=np.zeros(n_players, np.float64),
         winners=np.zeros(n_players, np.int64),
         box=np.zeros((n_players, 4), np.int64),
-        luck_par=np.array(luck_par, np.float64),
-        luck=np.zeros((LUCK_KINDS, 2, n_players), np.float64),
-        luck_out=np.zeros((max(luck_rows, 1), LUCK_KINDS, 2), np.float64),
-        luck_acc=np.zeros((ACC_ROWS, n_players), np.float64),
-        luck_vs=np.zeros(n_players, np.float64),
-        luck_base=np.zeros(n_players, np.float64),
+        **luck_arrays(luck_par, LUCK_KINDS, n_players, luck_rows),
         luck_sum=np.zeros(n_players, np.float64),
         luck_gain=np.zeros(n_players, np.float64),
         luck_low=np.zeros((n_players, 2), np.int64),
@@ -390,6 +391,18 @@ def draw_delver(s, seat, count_stat):
         if n == 0:
             return -1
         trace(s, EV_SHUFFLE, -1, n, 0, 0, 0, 0)
+        if tracing(s):
+            for i in range(0, n, 5):
+                trace(
+                    s,
+                    EV_PILE,
+                    -1,
+                    s.ddeck[n - 1 - i],
+                    s.ddeck[n - 2 - i] if i + 1 < n else -1,
+                    s.ddeck[n - 3 - i] if i + 2 < n else -1,
+                    s.ddeck[n - 4 - i] if i + 3 < n else -1,
+                    s.ddeck[n - 5 - i] if i + 4 < n else -1,
+                )
     n -= 1
     kind = s.ddeck[n]
     s.sc[S_DDECK_N] = n

@@ -1,6 +1,6 @@
 """Strategies: every decision a player makes, inside numba.
 
-Implements the choices of ``docs/rules/unearth.md`` ("A turn", "Delver cards",
+Implements the choices of ``docs/games/unearth.md`` ("A turn", "Delver cards",
 "Stones, rings and wonders"). A seat's strategy is an integer code
 (:class:`Strategy`) plus a float64 parameter row (``P_*`` indices below):
 

@@ -1,6 +1,6 @@
 """The delver phase: which card to play, on whom, and what a die can be changed to.
 
-Kernels of :mod:`analyzer.unearth.strategies` for ``docs/rules/unearth.md``,
+Kernels of :mod:`analyzer.unearth.strategies` for ``docs/games/unearth.md``,
 "Delver cards": the values a die can be given (:func:`die_values`), the gain of a
 reroll, and the card play worth the most (:func:`choose_play`, over the legal plays
 of :func:`_legal`).
@@ -395,7 +395,7 @@ def _popcount(x):
 @njit
 def _legal(s, t, k, p, dice_on, band_used):
     """Can ``p`` play a card of kind ``k`` now? It must be able to do something
-    (``docs/rulings.md``): Forlorn, Lost in the Ruins, A New Discovery and
+    (``docs/games/unearth.md``): Forlorn, Lost in the Ruins, A New Discovery and
     Forgotten Song need a die on a ruin, Restoration one of ``p``'s dice there,
     Band of Delvers an unused second excavation."""
     eff = t.delver_effect[k]

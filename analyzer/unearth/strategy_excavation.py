@@ -1,6 +1,6 @@
 """Excavation: which ruin each die goes to, and a die's value when it may change.
 
-Kernels of :mod:`analyzer.unearth.strategies` for ``docs/rules/unearth.md``, "A
+Kernels of :mod:`analyzer.unearth.strategies` for ``docs/games/unearth.md``, "A
 turn": the best excavation of a seat's dice over the ruin slots
 (:func:`best_excavation`, :func:`choose_excavation`, with its cache of slot values
 :func:`fill_slot_cache`), breaking a stall, the expedition's slot, and the values a

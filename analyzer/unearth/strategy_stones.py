@@ -1,6 +1,6 @@
 """Stones and wonders: where a stone goes, its colour, and which wonder to build.
 
-Kernels of :mod:`analyzer.unearth.strategies` for ``docs/rules/unearth.md``,
+Kernels of :mod:`analyzer.unearth.strategies` for ``docs/games/unearth.md``,
 "Stones, rings and wonders": the score of each free cell (:func:`score_cells`),
 the cell and colour of a stone (:func:`choose_cell`, :func:`choose_colour`), the
 named wonder (:func:`choose_named`) and the Memorial's pile (:func:`choose_memorial`).

@@ -1,4 +1,4 @@
-"""Stones, rings and wonders (``docs/rules/unearth.md``, "Stones, rings and wonders").
+"""Stones, rings and wonders (``docs/games/unearth.md``, "Stones, rings and wonders").
 
 Each player's stones lie on a hex grid. Cells are numbered ``r * G + q`` on a
 ``G x G`` axial-coordinate parallelogram; the six neighbours of ``(q, r)`` are

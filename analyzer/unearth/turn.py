@@ -1,4 +1,4 @@
-"""A turn (``docs/rules/unearth.md``, "A turn"): the delver phase, then the excavation."""
+"""A turn (``docs/games/unearth.md``, "A turn"): the delver phase, then the excavation."""
 
 from analyzer.kernels.jit import njit
 from analyzer.unearth.cards import play_card

@@ -1,4 +1,4 @@
-"""Stones, rings and wonders in play (``docs/rules/unearth.md``, "Stones, rings and wonders").
+"""Stones, rings and wonders in play (``docs/games/unearth.md``, "Stones, rings and wonders").
 
 A stone gained from a roll, where it is placed, and the wonder a closed ring
 holds; the hex geometry is :mod:`.tableau`.
@@ -110,7 +110,7 @@ def place_stone(s, m, t, p, colour, source, offered=0):
 def build_wonder(s, m, t, p, centre):
     """Fill a completed ring's centre: a named wonder (optional), else a greater
     token if all six stones share a colour, else a lesser token (ruling in
-    ``docs/rules/unearth.md`` on empty piles: the other pile if ``token_fallback``)."""
+    ``docs/games/unearth.md`` on empty piles: the other pile if ``token_fallback``)."""
     n_col = t.n_stone_colours
     counts = s.ring_counts
     ring_colour_counts(s.stone[p], t.neigh, centre, n_col, counts)

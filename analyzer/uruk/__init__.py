@@ -1,6 +1,6 @@
 """Everything that is Uruk's: rules data, kernels, players, replay, report tables.
 
-Section map (``docs/rules/uruk.md``):
+Section map (``docs/games/uruk.md``):
 
 - Components, Inventions, epoch costs, Scoring data: :mod:`.rules` (data in ``data/``)
 - Integer codes shared with the kernels: :mod:`.codes`
@@ -12,6 +12,8 @@ Section map (``docs/rules/uruk.md``):
 - Players: :mod:`.strategies`; their choices inside actions: :mod:`.choices`
 - Predicates of a seat's position shared by actions and players: :mod:`.position`
 - The whole game loop and invariants: :mod:`.engine`
+- Table advice (``analyzer advise --game uruk``): :mod:`.advise`, :mod:`.deep`; the
+  question: :mod:`.table`
 - Python entry point for whole games: :mod:`.game`; the Game seam: :mod:`.plugin`
 """
 
@@ -24,4 +26,4 @@ def _game():
     return Uruk()
 
 
-register_game("uruk", _game, commands=("analyzer.uruk.commands.advise",))
+register_game("uruk", _game, commands=(), table="analyzer.uruk.table")

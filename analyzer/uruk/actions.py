@@ -1,7 +1,7 @@
 """The actions of a turn (kernels): take a card, make an invention, take
 resources, trade hand cards, place a settlement stone, card actions.
 
-Implements "A turn: three actions" of ``docs/rules/uruk.md``. Each ``can_*``
+Implements "A turn: three actions" of ``docs/games/uruk.md``. Each ``can_*``
 predicate says whether an action is legal; each ``do_*`` carries it out and
 assumes it is. No function here draws random numbers, except that drawing a
 card may rebuild the deck (:func:`analyzer.uruk.cards.reshuffle`).
@@ -19,6 +19,7 @@ from analyzer.uruk.state import (
     EV_MAKE,
     EV_MAKE_CARDS,
     EV_NO_RES,
+    EV_OPTIONS,
     EV_PAIR,
     EV_PAY,
     EV_REMINDER_USED,
@@ -231,7 +232,38 @@ def trace_make_cards(s, t, p, x, copies, pairs, saved, who):
     k = s.sc[S_DISCARD_N] - 2 * pairs
     for j in range(pairs):
         a = s.discard[k + 2 * j]
+        trace(s, EV_OPTIONS, p, held_before(s, t, p, k + 2 * j, 2), 0, 0)
         trace(s, EV_PAIR, p, a, s.discard[k + 2 * j + 1], t.inv_colour[a])
+
+
+@njit
+def held_before(s, t, p, first, alike):
+    """For the trace: bit mask of the inventions seat ``p`` held in hand before it
+    discarded the cards now on the discard pile from ``first`` on (its hand then:
+    the hand now and those cards), each counted only when the seat held ``alike``
+    cards of its colour then (2: a card it could pay a colour pair with; 1: any)."""
+    end = s.sc[S_DISCARD_N]
+    mask = 0
+    for x in range(t.n_inv):
+        if _held_then(s, t, p, x, first, end) == 0:
+            continue
+        same = 0
+        for y in range(t.n_inv):
+            if t.inv_colour[y] == t.inv_colour[x]:
+                same += _held_then(s, t, p, y, first, end)
+        if same >= alike:
+            mask |= 1 << x
+    return mask
+
+
+@njit
+def _held_then(s, t, p, x, first, end):
+    """Cards of ``x`` in seat ``p``'s hand and on the discard pile from ``first`` to ``end``."""
+    k = s.hand[p, x]
+    for i in range(first, end):
+        if s.discard[i] == x:
+            k += 1
+    return k
 
 
 @njit
@@ -319,6 +351,16 @@ def richest_pool_colour(s, t, avoid):
 
 
 @njit
+def pool_colours(s, t, avoid):
+    """Bit mask of the colours the pool holds (not ``avoid``; -1: any)."""
+    mask = 0
+    for c in range(t.n_colours):
+        if c != avoid and s.pool[c] > 0:
+            mask |= 1 << c
+    return mask
+
+
+@njit
 def obtainable(s, t, p, c):
     """Would taking colour ``c`` give seat ``p`` a resource: the pool has one, or
     another seat holds more than ``p`` (:func:`take_one`)?"""
@@ -350,12 +392,19 @@ def take_one(s, t, p, c, with_fn):
     if victim < 0 or s.supply[p, c] >= most:
         trace(s, EV_NO_RES, p, c, 0, 0)
         return False
+    if s.trace.shape[0] > 0:  # the options: every seat holding the most
+        seats = 0
+        for q in range(n):
+            if q != p and s.supply[q, c] == most:
+                seats |= 1 << q
+        trace(s, EV_OPTIONS, p, seats, 0, 0)
     s.supply[victim, c] -= 1
     s.supply[p, c] += 1
     s.stat[victim, ST_ROBBED] += 1
     trace(s, EV_TAKE_RES, p, c, victim, with_fn)
     other = rob_colour(s, t, victim, c)  # the robbed seat's choice
     if other >= 0:
+        trace(s, EV_OPTIONS, victim, pool_colours(s, t, c), 0, 0)
         gain(s, t, victim, other)
         trace(s, EV_ROB_REPLACE, victim, other, 0, 0)
     return True
@@ -504,6 +553,7 @@ def settle_plan(s, t, p, slot, pay):
             s.supply[p, c] -= need
             s.pool[c] += need
             if need > 0:
+                trace(s, EV_OPTIONS, p, 1 << c, 0, 0)  # the invention's colour only
                 trace(s, EV_PAY, p, c, need, 0)
     else:
         per = t.epoch_per_colour[e]
@@ -533,6 +583,7 @@ def settle_plan(s, t, p, slot, pay):
         if pay:
             used = settle_colours(s, t, p, used, per, k, saved, total)  # its choice
             left = k
+            paid = 0  # the colours paid so far (for the trace's options)
             for _ in range(k):
                 best = -1
                 most = -1
@@ -546,6 +597,14 @@ def settle_plan(s, t, p, slot, pay):
                     need = total // k + (1 if j < total % k else 0)
                 left -= 1
                 used &= ~(1 << best)
+                if need > 0 and s.trace.shape[0] > 0:
+                    # the options: each colour not paid yet that covers this amount
+                    opts = 0
+                    for c in range(t.n_colours):
+                        if (paid >> c) & 1 == 0 and s.supply[p, c] >= need:
+                            opts |= 1 << c
+                    trace(s, EV_OPTIONS, p, opts, 0, 0)
+                    paid |= 1 << best
                 s.supply[p, best] -= need
                 s.pool[best] += need
                 if need > 0:
@@ -613,5 +672,8 @@ def do_card_action(s, t, p, slot, colour):
             draw_to_hand(s, t, p)
         else:
             c = colour if colour >= 0 and s.pool[colour] > 0 else richest_pool_colour(s, t, -1)
-            if c >= 0 and gain(s, t, p, c):
-                trace(s, EV_TAKE_RES, p, c, -1, 1)
+            if c >= 0:
+                # each resource of a take-any action is the seat's choice of colour
+                trace(s, EV_OPTIONS, p, pool_colours(s, t, -1), 0, 0)
+                gain(s, t, p, c)
+                trace(s, EV_TAKE_RES, p, c, -1, 2)

@@ -1,5 +1,5 @@
 """Table advice for Uruk: the choices of one decision ranked (``analyzer advise
---game uruk``; ``docs/rules/uruk.md``, "Table advice").
+--game uruk``; ``docs/games/uruk.md``, "Table advice").
 
 A table state (a TOML file; ``examples/table.toml``, printed by ``--example``)
 says what a player sees at the table: every seat's displayed inventions with
@@ -19,15 +19,14 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 import unicodedata
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from analyzer.core.errors import InputError, bad_value
+from analyzer.games.table import columns_table, example_file, read_state, unknown_keys
 from analyzer.uruk.rules import Rules, default_rules
 
 TOP_KEYS = (
@@ -58,7 +57,7 @@ MAX_COUNT = 100
 
 def example_text() -> str:
     """The shipped, commented example state file."""
-    return resources.files("analyzer.uruk").joinpath("examples", "table.toml").read_text("utf-8")
+    return example_file("analyzer.uruk")
 
 
 # --------------------------------------------------------------------------- the file
@@ -124,35 +123,8 @@ def _lookup(rules: Rules) -> tuple[dict, dict]:
 def load_state(path: str | Path, rules: Rules | None = None) -> TableState:
     """Read and validate a table-state TOML file; every problem is one
     :class:`InputError` line ``FILE: key: bad value ... (allowed: ...)``."""
-    rules = rules or default_rules()
-    path = Path(path)
-    src = str(path)
-    try:
-        text = path.read_text("utf-8")
-    except FileNotFoundError:
-        raise InputError(
-            f"{src}: no such file (allowed: a table-state TOML file; "
-            "`analyzer advise --game uruk --example` prints one)"
-        ) from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(
-            f"{src}: cannot read ({err.__class__.__name__}) (allowed: a UTF-8 TOML file)"
-        ) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(
-            f"{src}: bad TOML: {err} (allowed: TOML; see analyzer advise --game uruk --example)"
-        ) from None
-    except ValueError:
-        raise InputError(f"{src}: bad TOML: a number too long to read") from None
-    return parse_state(data, src, rules)
-
-
-def _unknown(obj: dict, allowed: tuple[str, ...], where: str) -> None:
-    for k in obj:
-        if k not in allowed:
-            raise InputError(f"{where}: unknown key {k!r} (allowed: {', '.join(allowed)})")
+    data, src = read_state(Path(path), "analyzer advise --game uruk --example")
+    return parse_state(data, src, rules or default_rules())
 
 
 def _int(value, where: str, lo: int, hi: int = MAX_COUNT) -> int:
@@ -195,7 +167,7 @@ def parse_state(data: dict, src: str, rules: Rules) -> TableState:
             raise bad_value(where, name, names)
         return god_ids[_fold(name)]
 
-    _unknown(data, TOP_KEYS, src)
+    unknown_keys(data, TOP_KEYS, src)
     seats_raw = data.get("seat")
     if not isinstance(seats_raw, list) or not all(isinstance(x, dict) for x in seats_raw):
         raise bad_value(f"{src}: seat", seats_raw, "[[seat]] tables, one per player")
@@ -268,7 +240,7 @@ def parse_state(data: dict, src: str, rules: Rules) -> TableState:
     seats = []
     for k, raw in enumerate(seats_raw):
         where = f"{src}: seat[{k}]"
-        _unknown(raw, SEAT_KEYS, where)
+        unknown_keys(raw, SEAT_KEYS, where)
         invs = raw.get("inventions", {})
         if not isinstance(invs, dict) or not 1 <= len(invs) <= t.max_inventions:
             raise bad_value(
@@ -754,21 +726,17 @@ def advice_json(advice: Advice) -> str:
 
 
 def render(advice: Advice, top: int):
-    from rich.table import Table
-
-    tab = Table(
-        title=f"{advice.decision.replace('_', ' ')} choices for {advice.me}, by tuned "
+    tab = columns_table(
+        f"{advice.decision.replace('_', ' ')} choices for {advice.me}, by tuned "
         "balanced's evaluation (one step; --deep for win chances)",
-        title_justify="left",
+        (
+            ("#", "right"),
+            ("choice", "left"),
+            ("value", "right"),
+            ("points now", "right"),
+            ("", "left"),
+        ),
     )
-    for col, just in (
-        ("#", "right"),
-        ("choice", "left"),
-        ("value", "right"),
-        ("points now", "right"),
-        ("", "left"),
-    ):
-        tab.add_column(col, justify=just)
     for i, c in enumerate(advice.choices[:top], start=1):
         pts = "-" if c.points_now is None else f"{c.points_now:+.0f}"
         tab.add_row(

@@ -1,16 +1,18 @@
 """Set-up, the deck, the central display and the deck exhausted (kernels).
 
 Implements "Set-up", "Take a card" (drawing, god and disaster cards drawn),
-the display refill of "A turn" and "Deck exhausted" of ``docs/rules/uruk.md``.
+the display refill of "A turn" and "Deck exhausted" of ``docs/games/uruk.md``.
 Only :func:`setup` and :func:`reshuffle` draw random numbers (shuffles).
 """
 
 from analyzer.kernels.jit import njit
 from analyzer.kernels.rng import rng_shuffle
+from analyzer.kernels.trace import write_event
 from analyzer.uruk.luck import KIND_DISPLAY, KIND_HAND, TO_NONE, luck_draw, luck_to
 from analyzer.uruk.state import (
     EV_DEAL,
     EV_DEALT,
+    EV_DECK_ORDER,
     EV_DISPLAY,
     EV_END,
     EV_FIRST,
@@ -44,12 +46,7 @@ def trace(s, ev, seat, a, b, c):
     """Append the event row ``(ev, turn, seat, a, b, c)`` if the trace has room."""
     k = s.sc[S_TRACE_N]
     if k < s.trace.shape[0]:
-        s.trace[k, 0] = ev
-        s.trace[k, 1] = s.sc[S_TURN]
-        s.trace[k, 2] = seat
-        s.trace[k, 3] = a
-        s.trace[k, 4] = b
-        s.trace[k, 5] = c
+        write_event(s.trace, k, ev, s.sc[S_TURN], seat, a, b, c)
         s.sc[S_TRACE_N] = k + 1
 
 
@@ -84,6 +81,11 @@ def reshuffle(s, t):
     s.sc[S_DISCARD_N] = 0
     s.sc[S_RESHUFFLES] += 1
     trace(s, EV_RESHUFFLE, -1, removed, k, 0)
+    if s.trace.shape[0] > 0:  # the new deck's order, top (drawn first) first
+        for i in range(0, k, 3):
+            b = s.deck[k - 2 - i] if i + 1 < k else -1
+            c = s.deck[k - 3 - i] if i + 2 < k else -1
+            trace(s, EV_DECK_ORDER, -1, s.deck[k - 1 - i], b, c)
     return k
 
 

@@ -1,7 +1,7 @@
 """The seats' choices inside actions and disasters, and the estimates they share
 with the players (kernels).
 
-Implements "Players" of ``docs/rules/uruk.md`` (the table "Choices inside
+Implements "Players" of ``docs/games/uruk.md`` (the table "Choices inside
 actions"): the colour a robbed seat takes from the pool instead, the colours a
 spared seat pays, the colour pairs that make up a make's missing cards, the
 colours of a "different colours" settlement cost. The kernels of

@@ -41,12 +41,13 @@ class Counts(IntEnum):
 
 
 class GodKind(IntEnum):
-    """How a god or disaster card is decided (``kind`` in ``data/gods.toml``)."""
+    """How a god or disaster card is decided (``kind`` in ``data/gods.toml``;
+    ``docs/games/uruk.md``, "Gods and disasters")."""
 
-    AUCTION = 0
-    FEWEST = 1
-    EVERYONE = 2
-    DISASTER = 3
+    AUCTION = 0  #: an open auction in rounds of hand cards; the winner gets the god
+    FEWEST = 1  #: the seat with the fewest settlement stones gets the bonus (a tie: the lesser)
+    EVERYONE = 2  #: every seat gets it
+    DISASTER = 3  #: secret bids of resources: the highest are spared, the others suffer
 
 
 class GodEffect(IntEnum):
@@ -72,7 +73,7 @@ class EpochCost(IntEnum):
 
 
 class Action(IntEnum):
-    """The actions of a turn (docs/rules/uruk.md, "A turn")."""
+    """The actions of a turn (docs/games/uruk.md, "A turn")."""
 
     TAKE_CARD = 0  #: a = display slot 0..2, or 3 for the top of the deck
     MAKE = 1  #: a = invention, b = own slot to replace (-1: a free slot)

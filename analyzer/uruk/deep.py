@@ -1,6 +1,6 @@
 """Deep advice for Uruk: the choices of a table state's decision ranked by win
 chance and expected final score, from rollouts (``analyzer advise --game uruk
---deep``; ``docs/rules/uruk.md``, "Table advice").
+--deep``; ``docs/games/uruk.md``, "Table advice").
 
 The table state is built into a game as :func:`analyzer.uruk.advise.build`
 does (what it assumes is listed with the answer). Every choice of the decision
@@ -18,16 +18,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from analyzer.core.errors import InputError
+import analyzer.games.deep as shared
 from analyzer.core.seeding import resolve_seed, root_key
-from analyzer.games.deep import (
-    advice_json,
-    check_budget,
-    estimates,
-    estimates_json,
-    ranking_table,
-)
-from analyzer.kernels.search import rank_work, verdict_words
+from analyzer.kernels.search import verdict_words
 from analyzer.uruk.advise import TableState, action_name, build
 from analyzer.uruk.rules import Rules, default_rules
 
@@ -38,34 +31,23 @@ ACTION_KINDS = ("take_card", "make", "take_resources", "trade", "settle", "card_
 
 
 @dataclass(frozen=True)
-class DeepChoice:
-    """One choice and what its rollouts say (95% intervals: Wilson for the win
-    chance, normal for the score and the paired difference to the best)."""
+class DeepChoice(shared.Estimates):
+    """One choice and what its rollouts say (:class:`analyzer.games.deep.Estimates`)."""
 
     choice: str
     kind: str
-    rollouts: int
-    win: float
-    win_ci: tuple[float, float]
-    score: float
-    score_ci: tuple[float, float]
     balanced_value: float  #: balanced's evaluation (for a bid: minus its distance to balanced's)
     default: bool  #: tuned balanced's own choice
-    gain: float  #: mean paired win-share difference to the best choice
-    gain_ci: tuple[float, float]
 
 
 @dataclass(frozen=True)
-class DeepAdvice:
+class DeepAdvice(shared.DeepAnswer):
+    """The choices of seat ``me``'s ``decision`` ranked
+    (:class:`analyzer.games.deep.DeepAnswer`)."""
+
     me: str
     decision: str
     seats: tuple[str, ...]
-    choices: tuple[DeepChoice, ...]  #: best first
-    rollouts: int
-    seconds: float
-    seed: int
-    assumed: tuple[str, ...]
-    within_noise: tuple[int, ...]  #: ranks (in ``choices``) not distinguishable from the best
 
 
 def deep_advice(
@@ -79,7 +61,7 @@ def deep_advice(
     from analyzer.uruk.state import new_state
 
     rules = rules or default_rules()
-    budget = check_budget(budget, DEFAULT_BUDGET, 1, 1_000_000)
+    budget = shared.check_budget(budget, DEFAULT_BUDGET, 1, 1_000_000)
     seed = resolve_seed(seed)
     t = rules.tables
     n = len(state.seats)
@@ -103,29 +85,16 @@ def deep_advice(
     if mode == search.MODE_ACTION:
         for kind, a, b in _actions(s, rules, p):
             names[(kind, a, b)] = action_name(rules, s, p, kind, a, b)
-    t0 = time.process_time()
-    k = search.rank_all(
-        sv,
-        tv,
-        make_view(r, "UrukState"),
-        search.pack_search(w),
-        p,
-        key0,
-        budget,
-        mode,
-        k_left,
-        final_left,
-        g,
+    rv, wv = make_view(r, "UrukState"), search.pack_search(w)
+    played = shared.play_ranking(
+        lambda: search.rank_all(sv, tv, rv, wv, p, key0, budget, mode, k_left, final_left, g),
+        w,
+        "table state: no legal choice for the decision (allowed: a state where "
+        f"{state.names[p]} can act)",
+        clock=time.process_time,  # CPU seconds (benchmarks/bench_uruk_deep_advice.py)
     )
-    seconds = time.process_time() - t0
-    if k == 0:
-        raise InputError(
-            "table state: no legal choice for the decision (allowed: a state where "
-            f"{state.names[p]} can act)"
-        )
-    ranking = rank_work(w, k)
     rows = []
-    for row in ranking.rows:
+    for row in played.rows:
         c = row.index
         kind, a, b = (int(v) for v in w.cand[c])
         if mode == search.MODE_ACTION:
@@ -136,7 +105,7 @@ def deep_advice(
             DeepChoice(
                 choice=word,
                 kind=what,
-                **estimates(row),
+                **shared.estimates(row),
                 balanced_value=float(w.cand_h[c]),
                 default=c == 0,
             )
@@ -149,12 +118,7 @@ def deep_advice(
         me=state.names[p],
         decision=state.decision,
         seats=state.names,
-        choices=tuple(rows),
-        rollouts=int(w.count[search.K_ROLLOUTS]),
-        seconds=seconds,
-        seed=seed,
-        assumed=tuple(assumed),
-        within_noise=ranking.within_noise,
+        **played.answer(rows, seed, assumed),
     )
 
 
@@ -169,7 +133,7 @@ def _actions(s, rules, p):
 
 def render(advice: DeepAdvice, top: int):
     n_roll = advice.choices[0].rollouts
-    return ranking_table(
+    return shared.ranking_table(
         f"{advice.decision.replace('_', ' ')} choices for {advice.me}, by win chance: "
         f"{n_roll:,} rollouts each, seats {', '.join(advice.seats)} (± half a 95% interval)",
         advice.choices[:top],
@@ -190,13 +154,13 @@ def to_json(advice: DeepAdvice) -> str:
         {
             "choice": c.choice,
             "kind": c.kind,
-            **estimates_json(c),
+            **shared.estimates_json(c),
             "balanced_value": c.balanced_value,
             "default": c.default,
         }
         for c in advice.choices
     ]
-    return advice_json(
+    return shared.advice_json(
         {"me": advice.me, "decision": advice.decision, "seats": list(advice.seats)},
         advice,
         "every seat tuned balanced in the rollouts",

@@ -6,28 +6,28 @@ command that produced it and its confirmation; a player count without a table
 takes the row of the nearest smaller count that has one (and the smallest listed
 count below that). ``random`` plays no parameters and ``baseline``'s row is
 frozen in the code (:data:`analyzer.uruk.strategies.BASELINE_PARAMS`): neither
-is in the file. docs/strategies.md lists the rows and how they were made.
+is in the file. docs/games/uruk.md lists the rows and how they were made.
 """
 
 from __future__ import annotations
 
-from analyzer.games.strategy_rows import RowsFile
+from analyzer.games.strategy_rows import RowsFile, search_params
 
 #: parameter names, in the order of a strategy's row (analyzer.uruk.strategies)
 PARAM_NAMES = ("uniform", "w_points", "w_level", "w_resource", "w_card", "auction", "secret")
 STRATEGY_NAMES = ("random", "builder", "hoarder", "balanced", "baseline", "search")
 #: the ``search`` player's own settings (``strategy_params = {search = {budget = 64}}``):
 #: (name, default, meaning); its row is ``balanced``'s
-SEARCH_PARAMS = (
-    ("budget", 256.0, "rollouts per decision"),
-    ("width", 4.0, "choices kept for rollouts: the best by balanced's evaluation"),
-    ("margin", 0.01, "weight of a rollout's score margin beside its win share"),
-    ("z", 1.0, "standard errors by which a choice must beat balanced's to replace it"),
-    (
-        "bids",
-        1.0,
-        "1: secret bids against disasters chosen by rollouts too; 2: and the limit in a god "
-        "auction; 0: both as balanced",
+SEARCH_PARAMS = search_params(
+    256,
+    4,
+    extra=(
+        (
+            "bids",
+            1.0,
+            "1: secret bids against disasters chosen by rollouts too; 2: and the limit in a "
+            "god auction; 0: both as balanced",
+        ),
     ),
 )
 TUNED_NAMES = ("builder", "hoarder", "balanced")

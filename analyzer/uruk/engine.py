@@ -1,7 +1,7 @@
 """The whole game (kernels): turns, the end, scoring, invariants, result rows.
 
 Implements "A turn" (three actions, the refill, the activation after the turn)
-and "Game end and scoring" of ``docs/rules/uruk.md``, and checks the
+and "Game end and scoring" of ``docs/games/uruk.md``, and checks the
 conservation invariants after every game. Game ``g`` draws only from the stream
 ``rng_seed(state, key0, key1, g)``.
 """
@@ -17,6 +17,7 @@ from analyzer.uruk.actions import (
     do_take_card,
     do_take_resources,
     do_trade,
+    resources_of,
 )
 from analyzer.uruk.cards import refill_display, setup, trace
 from analyzer.uruk.codes import Action
@@ -25,6 +26,7 @@ from analyzer.uruk.luck import KIND_DISPLAY, luck_deal, luck_reset, luck_to, sto
 from analyzer.uruk.scoring import N_PARTS, count_settlements, score_parts, win_shares
 from analyzer.uruk.state import (
     EV_ACTION,
+    EV_OPTION_ACTION,
     EV_SCORE,
     EV_TURN,
     N_STAT,
@@ -96,19 +98,46 @@ INVARIANT_TEXT = {
 
 
 @njit
+def action_args(s, t, p, kind, a, b):
+    """``(b, c)`` of the trace row naming seat ``p``'s action ``kind`` with arguments
+    ``a``, ``b``, display slots named by their inventions: take a card (slot 0..2,
+    3 the deck), make (invention, replaced invention or -1), take resources
+    (invention; 2 if its take_resources function is used, 1 if asked for but it has
+    none left to give, 0 without), trade (bit mask of inventions), settle
+    (invention), card action (invention, colour)."""
+    if kind == _TAKE_CARD or kind == _TRADE:
+        return a, 0
+    if kind == _MAKE:
+        return a, s.inv[p, b] if b >= 0 else -1
+    x = s.inv[p, a]
+    if kind == _TAKE_RESOURCES:
+        _, extra, _ = resources_of(s, t, p, a, b)
+        return x, 2 if extra > 0 else b
+    if kind == _SETTLE:
+        return x, 0
+    return x, b
+
+
+@njit
 def trace_action(s, t, p, kind, a, b):
-    """The trace row of seat ``p``'s chosen action, display slots named by their
-    inventions: take a card (slot 0..2, 3 the deck), make (invention, replaced
-    invention or -1), take resources (invention, 1 with its function), trade (bit
-    mask of inventions), settle (invention), card action (invention, colour)."""
+    """The trace row of seat ``p``'s chosen action (:func:`action_args`)."""
     if s.trace.shape[0] == 0:
         return
-    if kind == _TAKE_CARD or kind == _TRADE:
-        trace(s, EV_ACTION, p, kind, a, 0)
-    elif kind == _MAKE:
-        trace(s, EV_ACTION, p, kind, a, s.inv[p, b] if b >= 0 else -1)
-    else:
-        trace(s, EV_ACTION, p, kind, s.inv[p, a], b if kind != _SETTLE else 0)
+    x, y = action_args(s, t, p, kind, a, b)
+    trace(s, EV_ACTION, p, kind, x, y)
+
+
+@njit
+def trace_options(s, t, c, p, m):
+    """The ``m`` candidate actions seat ``p`` chose among (the first rows of
+    ``c.cand``: Action, a, b; ``c`` the state or the search's work view), one
+    ``EV_OPTION_ACTION`` row each, written before the chosen action's row."""
+    if s.trace.shape[0] == 0:
+        return
+    for i in range(m):
+        kind = c.cand[i, 0]
+        x, y = action_args(s, t, p, kind, c.cand[i, 1], c.cand[i, 2])
+        trace(s, EV_OPTION_ACTION, p, kind, x, y)
 
 
 @njit
@@ -145,6 +174,7 @@ def play_turn(s, t, p):
         i = choose(s, t, p, m)
         if i < 0:
             break
+        trace_options(s, t, s, p, m)
         do_action(s, t, p, s.cand[i, 0], s.cand[i, 1], s.cand[i, 2])
     luck_to(s, (p + 1) % s.sc[S_N], KIND_DISPLAY)  # the next seat picks first
     refill_display(s, t)

@@ -15,9 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analyzer.core.errors import InputError, bad_value
-from analyzer.core.seeding import resolve_seed, root_key
-from analyzer.games import strategy_column
+from analyzer.games import jobs
 from analyzer.kernels.kernel_view import make_view, results_view
 from analyzer.uruk import engine
 from analyzer.uruk.defaults import SEARCH_PARAMS, default_row
@@ -30,27 +28,8 @@ from analyzer.uruk.strategies import (
     FROZEN_STRATEGIES,
     P_STRATEGY,
     PARAM_NAMES,
-    PLAYED_NAMES,
     STRATEGY_NAMES,
 )
-
-
-def resolve_strategies(players: int, strategies, where: str = "strategy") -> tuple[str, ...]:
-    """One strategy name per seat from a name, a comma list, or a sequence."""
-    if isinstance(strategies, str):
-        strategies = [x.strip() for x in strategies.split(",") if x.strip()]
-    strategies = list(strategies)
-    if len(strategies) == 1:
-        strategies = strategies * players
-    if len(strategies) != players:
-        raise InputError(
-            f"{where}: {len(strategies)} strategies for {players} players "
-            "(allowed: one for every seat, or one for all)"
-        )
-    for name in strategies:
-        if name not in STRATEGY_NAMES:
-            raise bad_value(where, name, ", ".join(STRATEGY_NAMES))
-    return tuple(strategies)
 
 
 def param_rows(strategies: Sequence[str], params: dict | None = None) -> np.ndarray:
@@ -59,36 +38,8 @@ def param_rows(strategies: Sequence[str], params: dict | None = None) -> np.ndar
     ``params`` overrides by strategy and name, e.g. ``{"balanced": {"w_level":
     0.6}}``; a frozen strategy (``baseline``: strategies.BASELINE_PARAMS) takes none."""
     n = len(strategies)
-    prm = np.array(
-        [BASELINE_PARAMS if s in FROZEN_STRATEGIES else default_row(s, n) for s in strategies],
-        np.float64,
-    )
-    tunable = ", ".join(s for s in STRATEGY_NAMES if s not in FROZEN_STRATEGIES)
-    search_keys = tuple(k for k, _, _ in SEARCH_PARAMS)
-    for name, values in (params or {}).items():
-        if name in FROZEN_STRATEGIES:
-            raise bad_value("strategy_params", name, f"{tunable} ({name} is frozen: no parameters)")
-        if name not in STRATEGY_NAMES:
-            raise bad_value("strategy_params", name, tunable)
-        for key, val in values.items():
-            if name == "search" and key in search_keys:
-                continue  # the search's own settings (search_settings)
-            if key not in PARAM_NAMES:
-                allowed = PARAM_NAMES + (search_keys if name == "search" else ())
-                raise bad_value(f"strategy_params.{name}", key, ", ".join(allowed))
-            for seat, s in enumerate(strategies):
-                if s == name:
-                    prm[seat, PARAM_NAMES.index(key)] = float(val)
-    return prm
-
-
-def strategy_categories(strategies: Sequence[str]) -> tuple[str, ...]:
-    """Categories of the ``strategy`` column: every strategy when a seat plays
-    ``baseline``, else the four it had before (tables of earlier runs unchanged)."""
-    if "search" in strategies:
-        return STRATEGY_NAMES
-    # the categories before search existed (tables and their pinned hashes unchanged)
-    return STRATEGY_NAMES[:5] if set(strategies) - set(PLAYED_NAMES) else PLAYED_NAMES
+    rows = [BASELINE_PARAMS if s in FROZEN_STRATEGIES else default_row(s, n) for s in strategies]
+    return jobs.seat_rows(rows, strategies, params, STRATEGY_NAMES, PARAM_NAMES, SEARCH_SETTINGS)
 
 
 #: the search player's settings: (low, high, allowed) of each
@@ -111,34 +62,36 @@ def search_settings(params: dict | None) -> dict[str, float]:
 
 
 @dataclass(frozen=True)
-class GameJob:
+class GameJob(jobs.Job):
     """Plays Uruk games of one configuration; picklable; deterministic in (start, count)."""
 
-    players: int
-    strategies: tuple[str, ...]
-    seed: int
     rules: Rules = field(default_factory=default_rules)
-    strategy_params: tuple = ()  #: ((strategy, ((param, value), ...)), ...)
+    strategy_params: tuple = ()  #: analyzer.games.jobs.freeze_params
     #: luck terms (columns ``luck_win``, ``luck_score``; ``docs/statistics.md``):
     #: they only observe, the games are the same either way. Off by default: the
     #: card draws they value explain almost none of a game's variance so far
     luck: bool = False
 
+    STRATEGIES = STRATEGY_NAMES
+    default_rules = staticmethod(default_rules)
+
+    @classmethod
+    def check(cls, rules, players, strategies, params, *, luck=False) -> dict:
+        """The parameters' names and the search's settings."""
+        param_rows(strategies, params)
+        search_settings(params)
+        return {"luck": bool(luck)}
+
     def __call__(self, start: int, count: int) -> dict[str, pd.DataFrame]:
         results, wins, s = play_raw(self, start, count)
-        games = games_frame(self, start, count, results, wins)
-        if self.luck:
-            luck = s.luck_out[: count * self.players].sum(axis=1)
-            games["luck_win"] = luck[:, 0]
-            games["luck_score"] = luck[:, 1]
-        return {"games": games}
+        return jobs.batch_tables(self, games_frame(self, start, count, results, wins), s.luck_out)
 
     def warm_up(self) -> None:
         """Compile (or load from the cache) the kernels: play one game."""
         play_raw(self, 0, 1)
 
     def params(self) -> np.ndarray:
-        return param_rows(self.strategies, {k: dict(v) for k, v in self.strategy_params})
+        return param_rows(self.strategies, self.params_dict())
 
     def __repr__(self) -> str:  # a stable fingerprint for checkpoints
         return (
@@ -192,38 +145,17 @@ def play_raw(
     s.prm[:n, P_STRATEGY] = [STRATEGY_NAMES.index(x) for x in job.strategies]
     results = np.zeros((count * n, engine.n_result_cols(t.n_inv)), np.int32)
     wins = np.zeros(count * n, np.float32)
-    key0, key1 = root_key(job.seed)
+    views = (make_view(s, "UrukState"), make_view(t, "UrukTables"), results_view(results, wins))
     if "search" in job.strategies:
         from analyzer.uruk import search
 
-        w = search.new_search(
-            t, rollout_rows(t, n), **search_settings({k: dict(v) for k, v in job.strategy_params})
-        )
-        search.play_batch_search(
-            make_view(s, "UrukState"),
-            make_view(t, "UrukTables"),
-            results_view(results, wins),
-            make_view(new_state(t), "UrukState"),
-            search.pack_search(w),
-            n,
-            key0,
-            key1,
-            start,
-            count,
-        )
+        w = search.new_search(t, rollout_rows(t, n), **search_settings(job.params_dict()))
+        views += (make_view(new_state(t), "UrukState"), search.pack_search(w))
+        jobs.play_batch(search.play_batch_search, views, job, start, count)
         if search_out is not None:
             search_out.append(w)
-        return results, wins, s
-    engine.play_batch(
-        make_view(s, "UrukState"),
-        make_view(t, "UrukTables"),
-        results_view(results, wins),
-        n,
-        key0,
-        key1,
-        start,
-        count,
-    )
+    else:
+        jobs.play_batch(engine.play_batch, views, job, start, count)
     return results, wins, s
 
 
@@ -244,12 +176,10 @@ def games_frame(job: GameJob, start, count, results, wins) -> pd.DataFrame:
     """The ``games`` table of one batch (invariants checked first)."""
     check_results(results, start)
     rules = job.rules
-    n = job.players
-    cols: dict[str, np.ndarray] = {
-        "game": np.repeat(np.arange(start, start + count, dtype=np.int64), n),
-        "seat": np.tile(np.arange(n, dtype=np.int8), count),
-        "n_players": np.full(count * n, n, np.int8),
-        "strategy": strategy_column(job.strategies, count, strategy_categories(job.strategies)),
+    cols: dict[str, np.ndarray] = jobs.core_columns(
+        job, start, count, jobs.strategy_categories(job.strategies, STRATEGY_NAMES)
+    )
+    cols |= {
         "score": results[:, engine.R_SCORE].astype(np.int16),
         "win": wins.astype(np.float32),
         "game_turns": results[:, engine.R_GAME_TURNS].astype(np.int16),
@@ -271,52 +201,15 @@ def games_frame(job: GameJob, start, count, results, wins) -> pd.DataFrame:
     return pd.DataFrame(cols)
 
 
-def check_players(players, rules: Rules, where: str = "players") -> int:
-    t = rules.tables
-    if isinstance(players, bool) or not isinstance(players, int | np.integer):
-        raise bad_value(where, players, f"an integer from {t.min_players} to {t.max_players}")
-    if not t.min_players <= players <= t.max_players:
-        raise bad_value(where, players, f"{t.min_players} to {t.max_players}")
-    return int(players)
+def make_job(players, strategies, seed=None, rules=None, **options) -> GameJob:
+    """Validate the arguments and build a :class:`GameJob` (:meth:`analyzer.games.jobs.Job.make`).
+    ``options``: ``strategy_params``; ``luck=True``: the luck terms (columns
+    ``luck_win``/``luck_score``; off by default, docs/statistics.md)."""
+    return GameJob.make(players, strategies, seed, rules, **options)
 
 
-def make_job(
-    players: int,
-    strategies,
-    seed=None,
-    rules: Rules | None = None,
-    *,
-    strategy_params: dict | None = None,
-    luck: bool = False,
-) -> GameJob:
-    """Validate the arguments and build a :class:`GameJob`. ``luck=True``: the luck
-    terms (columns ``luck_win``/``luck_score``; off by default, docs/statistics.md)."""
-    rules = rules or default_rules()
-    players = check_players(players, rules)
-    strategies = resolve_strategies(players, strategies)
-    param_rows(strategies, strategy_params)  # validates the names
-    search_settings(strategy_params)  # and the search's settings
-    frozen = tuple(
-        (name, tuple(sorted(vals.items())))
-        for name, vals in sorted((strategy_params or {}).items())
-    )
-    return GameJob(players, strategies, resolve_seed(seed), rules, frozen, bool(luck))
-
-
-def simulate(
-    players: int,
-    strategies,
-    games: int,
-    seed=None,
-    rules: Rules | None = None,
-    *,
-    first_game: int = 0,
-    strategy_params: dict | None = None,
-    luck: bool = False,
-) -> pd.DataFrame:
-    """Simulate ``games`` whole games of Uruk in this process; the ``games`` table
-    (``luck=True``: with the luck terms' columns)."""
-    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
-        raise bad_value("games", games, "a positive integer")
-    job = make_job(players, strategies, seed, rules, strategy_params=strategy_params, luck=luck)
-    return job(first_game, int(games))["games"]
+def simulate(players, strategies, games, seed=None, rules=None, **options) -> pd.DataFrame:
+    """Simulate ``games`` whole games of Uruk in this process; the ``games`` table.
+    ``options``: ``first_game`` (0) and those of :func:`make_job` (``luck=True``:
+    with the luck terms' columns)."""
+    return jobs.simulate(make_job, players, strategies, games, seed, rules, **options)["games"]

@@ -1,16 +1,25 @@
 """Gods and disasters (kernels): activation, the open auction, the fewest-stones
 bonus, Ischtar, and the secret simultaneous bids against disasters.
 
-Implements "Gods and disasters" of ``docs/rules/uruk.md``. The seats' choices
+Implements "Gods and disasters" of ``docs/games/uruk.md``. The seats' choices
 come from :mod:`analyzer.uruk.strategies` (the random player's draw random
 numbers; nothing else here does, except drawing cards, which may reshuffle).
 """
 
 from analyzer.kernels.jit import njit
-from analyzer.uruk.actions import draw_to_hand, gain, place_free
+from analyzer.uruk.actions import (
+    draw_to_hand,
+    free_slot,
+    gain,
+    held_before,
+    level_ok,
+    place_free,
+    pool_colours,
+)
 from analyzer.uruk.cards import discard_card, stones_changed, trace
 from analyzer.uruk.choices import pay_colour
 from analyzer.uruk.codes import GodEffect, GodKind
+from analyzer.uruk.position import slot_of
 from analyzer.uruk.scoring import stones_of
 from analyzer.uruk.state import (
     EV_ACTIVATE,
@@ -20,6 +29,7 @@ from analyzer.uruk.state import (
     EV_DISCARD,
     EV_GAIN,
     EV_HAND_LIMIT,
+    EV_OPTIONS,
     EV_PAY,
     EV_SECRET_BID,
     EV_SPARED,
@@ -67,23 +77,27 @@ _EARTHQUAKE = GodEffect.EARTHQUAKE.value
 
 @njit
 def take_colour(s, t, p, c, amount):
-    """Seat ``p`` takes up to ``amount`` resources of colour ``c`` from the pool."""
+    """Seat ``p`` takes up to ``amount`` resources of colour ``c`` from the pool
+    (its choice among the colours the pool holds; -1: none)."""
+    options = pool_colours(s, t, -1)
     got = 0
     for _ in range(amount):
         if c >= 0 and gain(s, t, p, c):
             got += 1
+    trace(s, EV_OPTIONS, p, options, 0, 0)
     trace(s, EV_GAIN, p, c, got, 0)
     return got
 
 
 @njit
-def trace_discards(s, p, k, why):
+def trace_discards(s, t, p, k, why):
     """Trace the ``k`` hand cards seat ``p`` just discarded (the top of the
     discard pile), ``why`` 0 for the hand limit, 1 for an earthquake."""
     if s.trace.shape[0] == 0:
         return
     n = s.sc[S_DISCARD_N]
     for j in range(n - k, n):
+        trace(s, EV_OPTIONS, p, held_before(s, t, p, j, 1), 0, 0)  # the hand then
         trace(s, EV_DISCARD, p, s.discard[j], why, 0)
 
 
@@ -111,7 +125,7 @@ def hand_limit(s, t, p):
         k += 1
     if k > 0:
         trace(s, EV_HAND_LIMIT, p, k, 0, 0)
-        trace_discards(s, p, k, 0)
+        trace_discards(s, t, p, k, 0)
 
 
 @njit
@@ -131,7 +145,9 @@ def auction(s, t, g, first):
             p = (first + k) % n
             if s.work[p] < 0 or p == leader:
                 continue
+            values = bid_values(s, t, p, standing) if s.trace.shape[0] > 0 else 0
             v = raise_bid(s, t, p, g, standing, s.work[p])
+            trace(s, EV_OPTIONS, p, values, 0, 0)
             if v < 0:
                 s.work[p] = -1
                 trace(s, EV_BID, p, -1, 0, 0)
@@ -142,8 +158,13 @@ def auction(s, t, g, first):
                 moved = True
                 trace(s, EV_BID, p, v, 0, 0)
                 if s.trace.shape[0] > 0:
+                    held = 0  # the cards it could bid: in hand or in its bid
+                    for x in range(t.n_inv):
+                        if s.hand[p, x] + s.bid[p, x] > 0:
+                            held |= 1 << x
                     for x in range(t.n_inv):
                         if s.bid[p, x] > 0:
+                            trace(s, EV_OPTIONS, p, held, 0, 0)
                             trace(s, EV_BID_CARDS, p, x, s.bid[p, x], 0)
         if not moved:
             break
@@ -158,6 +179,24 @@ def auction(s, t, g, first):
                 else:
                     s.hand[p, x] += k
     return leader, standing if leader >= 0 else -1
+
+
+@njit
+def bid_values(s, t, p, standing):
+    """For the trace: bit mask of the bid values seat ``p`` could raise to now (bit
+    ``v``): its bid so far (the bid bonus alone before its first bid) plus the levels
+    of any hand cards added (at least one unless ruling ``empty_bid = "allowed"``),
+    above ``standing``. Passing is always an option besides these."""
+    own = s.work[p] if s.work[p] > 0 else bid_bonus(s, t, p)
+    sums = 1  # bit k: k reachable as the sum of the levels of some hand cards
+    for x in range(t.n_inv):
+        for _ in range(s.hand[p, x]):
+            sums |= sums << t.inv_level[x]
+    mask = 0
+    for k in range(64 - own):
+        if (sums >> k) & 1 and (k > 0 or t.empty_bid == 1) and own + k > standing:
+            mask |= 1 << (own + k)
+    return mask
 
 
 @njit
@@ -182,6 +221,7 @@ def secret_bids(s, t, g):
     count = 0
     for p in range(n):
         v = s.work[p] + bid_bonus(s, t, p)
+        trace(s, EV_OPTIONS, p, s.supply[p].sum(), 0, 0)  # it may bid 0 .. all it holds
         trace(s, EV_SECRET_BID, p, s.work[p], v, 0)
         if v > best:
             best = v
@@ -200,6 +240,7 @@ def suffer(s, t, p, g):
     if e == _DROUGHT:
         i = drought_choice(s, t, p)
         if i >= 0:
+            trace(s, EV_OPTIONS, p, settled(s, t, p, True), 0, 0)
             s.stones[p, i] -= 1
             s.sc[S_POOL_STONES] += 1
             # the loss before what it causes (the stone back on card IV), as elsewhere
@@ -208,6 +249,7 @@ def suffer(s, t, p, g):
     elif e == _EARTHQUAKE:
         i = earthquake_choice(s, t, p)
         if i >= 0:
+            trace(s, EV_OPTIONS, p, settled(s, t, p, False), 0, 0)
             x = s.inv[p, i]
             s.inv[p, i] = -1
             discard_card(s, x)
@@ -220,10 +262,40 @@ def suffer(s, t, p, g):
                 discard_card(s, x)
                 k += 1
             trace(s, EV_SUFFER, p, code, -1, k)
-            trace_discards(s, p, k, 1)
+            trace_discards(s, t, p, k, 1)
     else:  # eruption
         s.actions_next[p] = t.god_amount[g]
         trace(s, EV_SUFFER, p, code, -1, t.god_amount[g])
+
+
+@njit
+def settled(s, t, p, with_stones):
+    """Bit mask of seat ``p``'s displayed inventions with a settlement (``with_stones``)
+    or without one: what a drought or an earthquake may take."""
+    mask = 0
+    for i in range(t.max_inventions):
+        x = s.inv[p, i]
+        if x >= 0 and (s.stones[p, i] > 0) == with_stones:
+            mask |= 1 << x
+    return mask
+
+
+@njit
+def free_options(s, t, p):
+    """``(inventions, displayed, free)`` Enlil's winner chooses among: bit masks of
+    the hand inventions it may display (not forbidden, not displayed, the level
+    rule) and of its displayed inventions (it may replace one), and 1 if it has a
+    free place."""
+    xs = 0
+    for x in range(t.n_inv):
+        if s.hand[p, x] > 0 and t.inv_forbidden[p, x] == 0 and slot_of(s, t, p, x) < 0:
+            if level_ok(s, t, p, x):
+                xs |= 1 << x
+    shown = 0
+    for i in range(t.max_inventions):
+        if s.inv[p, i] >= 0:
+            shown |= 1 << s.inv[p, i]
+    return xs, shown, 1 if free_slot(s, t, p) >= 0 else 0
 
 
 @njit
@@ -260,6 +332,9 @@ def resolve(s, t, g, first):
         if e == _PLACE:
             x, r = enlil_choice(s, t, w)
             if x >= 0:
+                if s.trace.shape[0] > 0:
+                    xs, shown, free = free_options(s, t, w)
+                    trace(s, EV_OPTIONS, w, xs, shown, free)
                 place_free(s, t, w, x, r)
         elif e == _RESOURCES:
             take_colour(s, t, w, choose_colour(s, t, w), t.god_amount[g])
@@ -317,6 +392,12 @@ def resolve(s, t, g, first):
             pay_resources(s, t, p, s.work[p])
             for c in range(t.n_colours):
                 if held[c] > s.supply[p, c]:
+                    # the options: the colours it held before this payment
+                    opts = 0
+                    for d in range(t.n_colours):
+                        if (s.supply[p, d] if d < c else held[d]) > 0:
+                            opts |= 1 << d
+                    trace(s, EV_OPTIONS, p, opts, 0, 0)
                     trace(s, EV_PAY, p, c, held[c] - s.supply[p, c], 0)
             s.stat[p, ST_SPARED] += 1
             trace(s, EV_SPARED, p, code, s.work[p], 0)

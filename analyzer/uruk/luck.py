@@ -35,13 +35,11 @@ fitted by :mod:`analyzer.uruk.luck_fit` on games of other seeds, shipped in
 
 from __future__ import annotations
 
-import tomllib
-from importlib import resources
-
 import numpy as np
 
+import analyzer.kernels.luck as shared
 from analyzer.kernels.jit import njit
-from analyzer.kernels.luck import event_begin, event_end, event_outcome
+from analyzer.kernels.luck import event_begin, event_end, event_outcome, luck_on
 from analyzer.uruk.scoring import score_parts
 from analyzer.uruk.state import (
     LUCK_KINDS,
@@ -96,14 +94,12 @@ SC_PILE = LUCK_SC_PILE  #: cards of the bottom pile (level 3 and 4, gods, disast
 
 
 def _shipped() -> dict:
-    text = resources.files("analyzer.uruk").joinpath("data/luck_value.toml").read_text()
-    return tomllib.loads(text)
+    return shared.shipped_values("analyzer.uruk")
 
 
 def load_value_params() -> np.ndarray:
     """The shipped parameters of ``V`` (``data/luck_value.toml``), float64[N_LUCK_PAR]."""
-    par = _shipped()["value"]
-    return np.array([float(par[name]) for name in PAR_NAMES], np.float64)
+    return shared.value_row(_shipped(), PAR_NAMES)
 
 
 def load_deal_params(players: int) -> np.ndarray:
@@ -115,16 +111,6 @@ def load_deal_params(players: int) -> np.ndarray:
         out[0] = np.asarray(deal["win"], float)
         out[1] = np.asarray(deal["score"], float)
     return out
-
-
-@njit(inline="always")
-def luck_on(s):
-    return s.luck_par.shape[0] >= N_LUCK_PAR
-
-
-@njit(inline="always")
-def _plant(s):
-    return int(s.luck_par[LP_PLANT]) if s.luck_par.shape[0] > LP_PLANT else 0
 
 
 @njit
@@ -215,7 +201,7 @@ def luck_draw(s, t):
     """The card ``deck[S_DECK_N]`` has just been drawn (the deck's top a moment
     ago): the event's terms, for the seat and kind :func:`luck_to` set. Outcomes
     that ``V`` values alike are valued once, their probabilities summed."""
-    if not luck_on(s):
+    if not luck_on(s, N_LUCK_PAR):
         return
     q = s.luck_sc[SC_TO]
     if q < 0:
@@ -223,7 +209,7 @@ def luck_draw(s, t):
     kind = s.luck_sc[SC_KIND]
     top = s.sc[S_DECK_N]
     actual = s.deck[top]
-    plant = _plant(s)
+    plant = shared.planted(s, N_LUCK_PAR)
     lo = 0 if plant == 3 else pile_bounds(s, top)
     m = top + 1 - lo
     if m <= 1:
@@ -324,12 +310,12 @@ def luck_deal(s, t, n):
     this player count. The deal is exchangeable between the seats (each seat's
     level-1 card and hand are a uniform shuffle's), so ``E[V_p]`` is ``c``
     exactly: the term is ``w . (f_p - mean f)``, and the win terms sum to zero."""
-    if not luck_on(s):
+    if not luck_on(s, N_LUCK_PAR):
         return
     f = s.luck_f
     for p in range(n):
         deal_features(s, t, p)
-    plant = _plant(s)
+    plant = shared.planted(s, N_LUCK_PAR)
     for j in range(N_DEAL_F):
         m = 0.0
         if plant != 4:
@@ -344,11 +330,6 @@ def luck_deal(s, t, n):
 
 @njit
 def store_luck(s, n, row0):
-    """Copy this game's luck (``s.luck``) into rows ``row0 ..`` of ``s.luck_out``
-    (float64[rows, N_KINDS, 2]) when it has room."""
-    if not luck_on(s) or s.luck_out.shape[0] < row0 + n:
-        return
-    for p in range(n):
-        for k in range(N_KINDS):
-            s.luck_out[row0 + p, k, 0] = s.luck[k, 0, p]
-            s.luck_out[row0 + p, k, 1] = s.luck[k, 1, p]
+    """Copy this game's luck into rows ``row0 ..`` of ``s.luck_out``
+    (:func:`analyzer.kernels.luck.store_luck`)."""
+    shared.store_luck(s, n, row0, N_LUCK_PAR)

@@ -11,7 +11,9 @@ sd(score) + sd(win - luck_win) / sd(win)``. The set-up deal's weights are then
 fitted per player count by least squares: each seat's win and score, less the
 table's mean, on its deal features less the table's mean (``luck.deal_features``),
 on the same games. The result and this command go to
-``analyzer/uruk/data/luck_value.toml``.
+``analyzer/uruk/data/luck_value.toml``. The search, the file and the command
+are :mod:`analyzer.games.luck_fit`'s; a training run's games, a parameter's
+move and the deal's weights are the game's.
 
 Fitting on the games it then adjusts would make the adjusted variance look
 smaller than it is; the luck terms stay unbiased whatever the parameters.
@@ -19,19 +21,16 @@ smaller than it is; the luck terms stay unbiased whatever the parameters.
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import numpy as np
 
-from analyzer.core.outputs import write_luck_values
-from analyzer.kernels.luck import coordinate_search, residual
+from analyzer.games.luck_fit import PLAYERS, LuckFit
 from analyzer.uruk.luck import PAR_NAMES, load_value_params
-
-OUT = Path(__file__).parent / "data" / "luck_value.toml"
 
 
 def _play(players: int, games: int, seed: int, strategy: str = "balanced"):
+    """A training run (:class:`analyzer.games.luck_fit.LuckFit`)."""
     from analyzer.uruk.engine import R_SCORE
     from analyzer.uruk.game import make_job, play_raw
 
@@ -45,20 +44,17 @@ def _play(players: int, games: int, seed: int, strategy: str = "balanced"):
     return run
 
 
-def fit(games: int, seed: int, players=(2, 3, 4), rounds: int = 3, log=print) -> np.ndarray:
-    """Coordinate search of the parameters from the shipped ones (see module docstring)."""
-    runs = [_play(n, games, seed + n) for n in players]
-    par = load_value_params()
-    return coordinate_search(
-        lambda p: residual(runs, p), par, PAR_NAMES, rounds=rounds, move=_move, log=log
-    )
-
-
 def _move(name: str, value: float, step: float, sign: float) -> float:
     """Multiplicative for the temperatures (positive), additive for the weights."""
     if name.startswith("tau"):
         return max(value * step**sign, 1e-3)
     return value + sign * (step - 1.0) * max(abs(value), 0.25)
+
+
+#: how V is fitted (:mod:`analyzer.games.luck_fit`)
+FIT = LuckFit("analyzer.uruk", PAR_NAMES, load_value_params, _play, 600, 5353, move=_move)
+OUT = FIT.out
+fit = FIT.fit  #: ``fit(games, seed, players=(2, 3, 4), rounds=3, log=print)``
 
 
 def deal_table(players: int, games: int, seed: int, strategy: str = "balanced"):
@@ -96,7 +92,7 @@ def deal_table(players: int, games: int, seed: int, strategy: str = "balanced"):
     return x, centred(wins), centred(res[:, R_SCORE])
 
 
-def fit_deal(games: int, seed: int, players=(2, 3, 4), log=print) -> dict:
+def fit_deal(games: int, seed: int, players=PLAYERS, log=print) -> dict:
     """Least-squares weights of the deal's term per player count (module docstring)."""
     out = {}
     for n in players:
@@ -112,10 +108,9 @@ def fit_deal(games: int, seed: int, players=(2, 3, 4), log=print) -> dict:
     return out
 
 
-def write(par, command: str, score: float | None = None, path: Path = OUT, deal=None) -> None:
-    """Write ``par`` as ``[value]`` and each ``deal[n] = (w_win, w_score)`` as
-    ``[deal.n]`` (:func:`analyzer.core.outputs.write_luck_values`)."""
-    tables = [
+def deal_tables(deal) -> list[list[str]]:
+    """Each ``deal[n] = (w_win, w_score)`` as the lines of table ``[deal.n]``."""
+    return [
         [
             f"[deal.{n}]  # the set-up deal's weights at {n} players (luck.deal_features)",
             "win = [" + ", ".join(f"{v:.5g}" for v in w_win) + "]",
@@ -123,25 +118,16 @@ def write(par, command: str, score: float | None = None, path: Path = OUT, deal=
         ]
         for n, (w_win, w_score) in sorted((deal or {}).items())
     ]
-    write_luck_values(
-        path, PAR_NAMES, par, command, module="analyzer/uruk/luck.py", score=score, tables=tables
-    )
+
+
+def write(par, command: str, score: float | None = None, path: Path = OUT, deal=None) -> None:
+    """Write ``par`` as ``[value]`` and each ``deal[n] = (w_win, w_score)`` as
+    ``[deal.n]`` (:meth:`analyzer.games.luck_fit.LuckFit.write`)."""
+    FIT.write(par, command, score, path, deal_tables(deal))
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=600, help="games per player count")
-    ap.add_argument("--seed", type=int, default=5353, help="training seed (+ player count)")
-    ap.add_argument("--rounds", type=int, default=3)
-    a = ap.parse_args(argv)
-    par = fit(a.games, a.seed, rounds=a.rounds)
-    runs = [_play(n, a.games, a.seed + n) for n in (2, 3, 4)]
-    cmd = f".venv/bin/python -m analyzer.uruk.luck_fit --games {a.games} --seed {a.seed}"
-    if a.rounds != 3:
-        cmd += f" --rounds {a.rounds}"
-    deal = fit_deal(a.games, a.seed)
-    write(par, cmd, residual(runs, par), deal=deal)
-    print(OUT.read_text())
+    FIT.main(argv, __doc__, tables=lambda a: deal_tables(fit_deal(a.games, a.seed)))
 
 
 if __name__ == "__main__":

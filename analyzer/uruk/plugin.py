@@ -1,19 +1,21 @@
-"""Uruk as the machinery sees it: the :class:`analyzer.games.Game` of this folder.
+"""Uruk as the machinery sees it: the :class:`~analyzer.games.folder.GameFolder`
+of this folder, registered by ``analyzer/uruk/__init__.py``.
 
-Registered by ``analyzer/uruk/__init__.py``. Importing this module is cheap (no
-numba): the engine and report modules are imported by the methods that need them.
+What only Uruk knows: its strategies with their score floors, its score parts
+and counts per seat, the rulings the rulebook leaves open, the values it
+assumes, its chart of inventions and the card pickers of its web page. Its
+modules are imported when first used (listing games needs no numba).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from analyzer.core.errors import bad_value
-from analyzer.games import Column, Game, Strategy
-from analyzer.uruk.defaults import PARAM_NAMES as _PARAM_NAMES
+from analyzer.games import Column, Strategy
+from analyzer.games.folder import GameFolder, strategies_from_rows
 from analyzer.uruk.defaults import STRATEGY_NAMES as _NAMES
-from analyzer.uruk.defaults import rows_by_players, version
+from analyzer.uruk.defaults import version
 
 _TEXT = {
     "random": "uniform among the legal actions and choices at every decision",
@@ -52,30 +54,18 @@ _STATS = {
 
 def _strategies() -> tuple[Strategy, ...]:
     from analyzer.games.data import read_bounds
+    from analyzer.uruk.defaults import ROWS, SEARCH_PARAMS, TUNED_NAMES
 
     # the ranges analyzer tune searches (data/tuning.toml, which says why; not uniform)
-    bounds = read_bounds("analyzer.uruk", _PARAM_NAMES)
-    from analyzer.uruk.defaults import SEARCH_PARAMS
-
-    out = []
-    for name in _NAMES:
-        rows = rows_by_players(name)
-        extra = tuple((p, v) for p, v, _ in SEARCH_PARAMS) if name == "search" else ()
-        out.append(
-            Strategy(
-                name,
-                _TEXT[name],
-                tuple(zip(_PARAM_NAMES, rows[0][1], strict=True)) + extra,
-                bounds=() if name in ("random", "baseline", "search") else bounds,
-                frozen=name == "baseline",
-                slow=name == "search",
-                by_players=tuple(
-                    (n, tuple(zip(_PARAM_NAMES, row, strict=True)) + extra) for n, row in rows
-                ),
-                share_floor=_FLOORS.get(name),
-            )
-        )
-    return tuple(out)
+    bounds = read_bounds("analyzer.uruk", ROWS.params)
+    return strategies_from_rows(
+        ROWS,
+        _NAMES,
+        _TEXT,
+        search_params=SEARCH_PARAMS,
+        bounds=dict.fromkeys(TUNED_NAMES, bounds),
+        floors=_FLOORS,
+    )
 
 
 #: the plans of builder and hoarder, kept when ``analyzer tune`` tunes them (a
@@ -124,10 +114,9 @@ def _questions() -> tuple:
 
 
 @dataclass
-class Uruk(Game):
+class Uruk(GameFolder):
     name: str = "uruk"
     title: str = "Uruk: Wiege der Zivilisation"
-    rules_version: str = ""
     strategies_version: str = field(default_factory=version)
     min_players: int = 2
     max_players: int = 4
@@ -137,11 +126,6 @@ class Uruk(Game):
     questions: tuple = field(default_factory=_questions)
     #: every strategy but random and baseline runs the same code (the name picks the row)
     row_strategies: tuple[str, ...] = ("balanced", "builder", "hoarder")
-
-    def __post_init__(self) -> None:
-        from analyzer.uruk.rules import RULES_VERSION
-
-        self.rules_version = RULES_VERSION
 
     # ----------------------------------------------------------------- rules
 
@@ -162,19 +146,8 @@ class Uruk(Game):
             raise bad_value(f"{where}: rules", rulings, "a table of rulings")
         return load_rules(overrides, rulings=rulings, where=where)
 
-    def rules_settings(self, rules) -> tuple[dict, dict]:
-        return dict(rules.rulings), dict(rules.overrides)
-
-    def override_example(self, path: str):
-        from analyzer.uruk.rules import example_value
-
-        return example_value(path)
-
     def player_range(self, rules) -> tuple[int, int]:
         return rules.tables.min_players, rules.tables.max_players
-
-    def describe_rules(self, rules) -> dict:
-        return rules.describe()
 
     def assumed_values(self, rules) -> list[dict]:
         from analyzer.uruk.rules import assumed_values
@@ -194,46 +167,7 @@ class Uruk(Game):
     def info(self, rules) -> dict:
         return {"inventions": dict(zip(rules.invention_ids, rules.invention_names, strict=True))}
 
-    # ----------------------------------------------------------------- playing
-
-    def make_job(
-        self,
-        players: int,
-        strategies: Sequence[str],
-        seed: int,
-        rules,
-        *,
-        claims: bool = False,
-        strategy_params: dict | None = None,
-        luck: bool = False,
-    ):
-        from analyzer.uruk.game import make_job
-
-        return make_job(
-            players, tuple(strategies), seed, rules, strategy_params=strategy_params, luck=luck
-        )
-
-    def replay(self, job, game: int) -> str:
-        from analyzer.uruk.replay import replay_game
-
-        return replay_game(job, game)
-
-    def replay_events(self, job, game: int) -> dict:
-        from analyzer.uruk.replay import replay_events
-
-        return replay_events(job, game)
-
     # ----------------------------------------------------------------- reports
-
-    def reduce(self, tables):
-        from analyzer.uruk import tables as uruk_tables
-
-        return uruk_tables.reduce(tables)
-
-    def report_tables(self, agg, info):
-        from analyzer.uruk import tables as uruk_tables
-
-        return uruk_tables.report_tables(agg, info)
 
     def charts(self, tables, info, stamp) -> list:
         from analyzer.uruk import charts
@@ -245,6 +179,11 @@ class Uruk(Game):
         return []
 
     # ----------------------------------------------------------------- the web page
+
+    def luck_fit(self):
+        from analyzer.uruk.luck_fit import FIT
+
+        return FIT
 
     def web_page(self) -> str | None:
         import json

@@ -1,6 +1,6 @@
 """Predicates of a seat's position (kernels) that the actions and the players share.
 
-Part of "A turn" of ``docs/rules/uruk.md``: the highest displayed level, where an
+Part of "A turn" of ``docs/games/uruk.md``: the highest displayed level, where an
 invention lies, the epoch card the next stone comes from, the best settlement
 discount. :mod:`analyzer.uruk.actions` carries out the actions with them and
 :mod:`analyzer.uruk.choices` weighs the seats' choices with them (both re-export

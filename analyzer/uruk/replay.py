@@ -12,9 +12,11 @@ from analyzer.uruk import state as S
 from analyzer.uruk.codes import Action
 from analyzer.uruk.rules import RULES_VERSION
 
-#: trace rows for one game (a 4-player game writes well under 5,000)
+#: trace rows for one game (a 4-player game writes about 2,000, its options included)
 DEFAULT_TRACE_ROWS = 40000
 _EPOCHS = ("I", "II", "III", "IV")
+#: rows the text replay leaves out: the options of a choice and a rebuilt deck's order
+_NOT_TEXT = (S.EV_OPTION_ACTION, S.EV_OPTIONS, S.EV_DECK_ORDER)
 
 
 def _lines(rules, rows) -> list[str]:
@@ -29,6 +31,8 @@ def _lines(rules, rows) -> list[str]:
 
     out = []
     for ev, turn, seat, a, b, c in rows:
+        if ev in _NOT_TEXT:  # options and a deck's order: the checkable trace's only
+            continue
         who = f"seat {seat}" if seat >= 0 else "table"
         head = f"t{turn:03d} {who}:"
         if ev == S.EV_FIRST:
@@ -204,7 +208,7 @@ def _event(rules, ev, a, b, c) -> tuple[str, str, dict]:
         elif kind == Action.MAKE:
             f.update(invention=card(b), replaces=card(c))
         elif kind == Action.TAKE_RESOURCES:
-            f.update(invention=card(b), function=bool(c))
+            f.update(invention=card(b), function=c == 2)  # 1: asked for, none to use
         elif kind == Action.TRADE:
             f["inventions"] = [card(x) for x in _mask_inventions(b, rules)]
         elif kind == Action.SETTLE:
@@ -236,8 +240,9 @@ def _event(rules, ev, a, b, c) -> tuple[str, str, dict]:
     if ev == S.EV_STONES_BACK:
         return "effect", "stones_back", {"invention": card(a), "stones": b}
     if ev == S.EV_TAKE_RES:
+        # a choice when robbing, or a resource of a take-any card action (c = 2)
         return (
-            ("effect" if b < 0 else "choice"),
+            ("effect" if b < 0 and c != 2 else "choice"),
             "take_resource",
             {
                 "colour": colour(a),
@@ -320,10 +325,87 @@ def _event(rules, ev, a, b, c) -> tuple[str, str, dict]:
     raise ValueError(f"uruk trace: unknown event code {ev}")
 
 
+def trace_events(rules, rows) -> list[dict]:
+    """The checkable trace's events of the trace rows ``(event, turn, seat, a, b, c)``:
+    each row as :func:`_event` names it, and the rows that belong to another one
+    folded into it: the options written before a choice (its ``options``), a
+    rebuilt deck's order after a reshuffle (its ``order``); a trade action gains
+    ``traded``, the inventions of its ``trade`` rows (the cards actually traded)."""
+    events: list[dict] = []
+    pending: list[tuple[int, int, int, int]] = []  # option rows for the next choice
+    trade = None  # the running trade action
+    for ev, turn, seat, a, b, c in rows:
+        if ev in (S.EV_OPTION_ACTION, S.EV_OPTIONS):
+            pending.append((ev, a, b, c))
+            continue
+        if ev == S.EV_DECK_ORDER:
+            order = events[-1].setdefault("order", [])
+            order += [rules.card_names[x] for x in (a, b, c) if x >= 0]
+            continue
+        kind, typ, fields = _event(rules, ev, a, b, c)
+        e = {"kind": kind, "type": typ, "turn": turn, "seat": None if seat < 0 else seat, **fields}
+        if kind == "choice":
+            e["options"] = _options(rules, e, pending)
+            pending = []
+        elif pending:
+            raise ValueError(f"uruk trace: options before a {typ!r} row, not a choice")
+        if typ == "action":
+            trade = e if e["action"] == "trade" else None
+            if trade is not None:
+                trade["traded"] = []
+        elif typ == "trade" and trade is not None:
+            trade["traded"].append(e["invention"])
+        elif typ == "turn":
+            trade = None
+        events.append(e)
+    return events
+
+
+def _options(rules, e: dict, rows: list) -> list | dict:
+    """The ``options`` of choice event ``e`` from the option rows written before it
+    (``state.EV_OPTION_ACTION``, ``state.EV_OPTIONS``): each option in the form of
+    the choice's own fields."""
+    cards = rules.card_names
+    colours = rules.colours
+    n_inv = len(rules.invention_names)
+    typ = e["type"]
+    if typ == "action":
+        out = []
+        for _, kind, b, c in rows:
+            _, _, f = _event(rules, S.EV_ACTION, kind, b, c)
+            out.append(f)
+        return out
+    if len(rows) != 1 or rows[0][0] != S.EV_OPTIONS:
+        raise ValueError(f"uruk trace: a {typ!r} choice without its options row")
+    _, a, b, c = rows[0]
+
+    def bits(mask: int, limit: int) -> list[int]:
+        return [i for i in range(limit) if (mask >> i) & 1]
+
+    take_any = typ == "take_resource" and e["from_seat"] is None  # a take-any card action
+    if typ in ("pay", "gain", "robbed_takes") or take_any:
+        return [colours[i] for i in bits(a, len(colours))]
+    if typ == "take_resource":
+        return bits(a, 64)
+    if typ in ("pair", "discard", "bid_cards", "suffer"):
+        return [cards[x] for x in bits(a, n_inv)]
+    if typ == "bid":
+        return [None, *bits(a, 64)]
+    if typ == "secret_bid":
+        return list(range(a + 1))
+    if typ == "make_free":
+        free = [None] if c else []
+        return {
+            "invention": [cards[x] for x in bits(a, n_inv)],
+            "replaced": free + [cards[x] for x in bits(b, n_inv)],
+        }
+    raise ValueError(f"uruk trace: no options known for a {typ!r} choice")
+
+
 def replay_events(job, game: int) -> dict:
     """Game ``game`` of ``job`` as the checkable trace (``analyzer replay --game
     uruk --json``; the contract is docs/CONTRACTS.md, "The checkable trace", the
-    events docs/rules/uruk.md, "The trace"): every chance outcome and every choice
+    events docs/games/uruk.md, "The trace"): every chance outcome and every choice
     by name, and the final state the engine reached."""
     from analyzer.uruk.game import check_results, play_raw
     from analyzer.uruk.scoring import PART_NAMES
@@ -336,12 +418,7 @@ def replay_events(job, game: int) -> dict:
     k = int(s.sc[S.S_TRACE_N])
     if k >= s.trace.shape[0]:
         raise RuntimeError(f"uruk trace: game {game} wrote more than {k} rows")
-    events = []
-    for ev, turn, seat, a, b, c in s.trace[:k].tolist():
-        kind, typ, fields = _event(rules, ev, a, b, c)
-        events.append(
-            {"kind": kind, "type": typ, "turn": turn, "seat": None if seat < 0 else seat, **fields}
-        )
+    events = trace_events(rules, s.trace[:k].tolist())
     cards = rules.card_names
     from analyzer.uruk.engine import R_PARTS, R_SCORE
 

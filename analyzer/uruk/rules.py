@@ -1,7 +1,7 @@
 """Uruk rules as data: load the deck files, apply overrides, validate, build arrays.
 
 Implements "Components", "Inventions", the epoch costs and "Scoring" of
-``docs/rules/uruk.md``. Every card value lives in ``data/*.toml`` (one file per
+``docs/games/uruk.md``. Every card value lives in ``data/*.toml`` (one file per
 deck); no kernel holds a card value. A designer changes any value with an
 override path (see :func:`load_rules`). Values the rulebook does not give are
 flagged ``assumed = true`` in the data and listed by :func:`assumed_values`.
@@ -13,19 +13,14 @@ the only thing kernels see.
 
 from __future__ import annotations
 
-import copy
-import fnmatch
-import functools
-import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from analyzer.core.errors import InputError, bad_value
+from analyzer.core.errors import InputError
 from analyzer.games.data import check as _check
-from analyzer.games.data import coerce_override
+from analyzer.games.rules_data import Decks, GameRules, cards, listed
 from analyzer.games.rulings import Ruling, check_rulings
 from analyzer.uruk.codes import ANY, OWN, CardAction, Counts, Effect, EpochCost, GodEffect, GodKind
 
@@ -41,8 +36,9 @@ CARD_LIST = {
     "components": None,
     "scoring": None,
 }
-#: fields that identify a card and cannot be overridden
-_FIXED = ("id", "name", "note")
+#: the deck files, read once; an override may change any field of a card but
+#: those that identify it
+DATA = Decks("analyzer.uruk", CARD_LIST, fixed=("id", "name", "note"))
 
 #: fields each effect of the vocabulary needs
 EFFECT_FIELDS = {
@@ -56,7 +52,7 @@ EFFECT_FIELDS = {
 }
 N_EPOCHS = 4
 
-#: The readings the rulebook leaves open (``docs/rules/uruk.md``, "Rulings"): each
+#: The readings the rulebook leaves open (``docs/games/uruk.md``, "Rulings"): each
 #: a switch of a scenario's ``[rules]`` or ``--rule NAME=VALUE``. The defaults are
 #: what the engine played before the switches existed.
 RULINGS = (
@@ -183,68 +179,12 @@ def default_rulings() -> dict:
     return {r.name: r.default for r in RULINGS}
 
 
-@dataclass(frozen=True)
-class Rules:
-    """Resolved Uruk rules: data (for people) and :attr:`tables` (for kernels)."""
-
-    data: dict
-    overrides: dict = field(default_factory=dict)
-    rulings: dict = field(default_factory=default_rulings)
-
-    @functools.cached_property
-    def tables(self) -> Tables:
-        return _build_tables(self.data, self.rulings)
-
-    @property
-    def colours(self) -> list[str]:
-        return list(self.data["components"]["colours"])
-
-    @property
-    def invention_ids(self) -> list[str]:
-        return [r["id"] for r in self.data["inventions"]["invention"]]
-
-    @property
-    def invention_names(self) -> list[str]:
-        return [r["name"] for r in self.data["inventions"]["invention"]]
-
-    @property
-    def god_ids(self) -> list[str]:
-        return [r["id"] for r in self.data["gods"]["card"]]
-
-    @property
-    def god_names(self) -> list[str]:
-        return [r["name"] for r in self.data["gods"]["card"]]
-
-    @property
-    def card_names(self) -> list[str]:
-        """Names by card code: inventions, then god and disaster cards."""
-        return self.invention_names + self.god_names
-
-    def describe(self) -> dict:
-        """JSON-able description for manifests: version, rulings and overrides."""
-        return {
-            "rules_version": RULES_VERSION,
-            "rulings": dict(self.rulings),
-            "overrides": dict(self.overrides),
-        }
-
-
 # --------------------------------------------------------------------------- loading
-
-
-def _read_deck(name: str) -> dict:
-    text = resources.files("analyzer.uruk").joinpath("data", f"{name}.toml").read_text("utf-8")
-    return tomllib.loads(text)
-
-
-@functools.cache
-def _base() -> dict:
-    return {name: _read_deck(name) for name in DECKS}
 
 
 def base_data() -> dict:
     """The shipped deck files as one dict ``{deck: contents}`` (a fresh copy)."""
-    return copy.deepcopy(_base())
+    return DATA.copy()
 
 
 def default_rules() -> Rules:
@@ -268,62 +208,8 @@ def load_rules(
     :class:`InputError` naming ``where``, the path, the value and what is allowed.
     """
     checked = check_rulings(RULINGS, rulings, where)
-    data = base_data()
-    for path, value in (overrides or {}).items():
-        _apply_override(data, path, value, where)
-    _validate(data, where)
+    data = DATA.load(overrides, where, _validate)
     return Rules(data=data, overrides=dict(overrides or {}), rulings=checked)
-
-
-def example_value(path: str) -> Any:
-    """The shipped value an override path replaces (the first card a glob
-    matches), or None if the path names nothing."""
-    data = _base()
-    parts = path.split(".")
-    if parts[0] not in data:
-        return None
-    key = CARD_LIST[parts[0]]
-    if key is None:
-        return data[parts[0]].get(parts[1]) if len(parts) == 2 else None
-    if len(parts) != 3:
-        return None
-    for card in data[parts[0]][key]:
-        if fnmatch.fnmatchcase(card["id"], parts[1]) and parts[2] in card:
-            return card[parts[2]]
-    return None
-
-
-def _apply_override(data: dict, path: str, value: Any, where: str) -> None:
-    parts = path.split(".")
-    deck = parts[0]
-    if deck not in data:
-        raise bad_value(f"{where}: override {path!r}", deck, "a deck: " + ", ".join(DECKS))
-    key = CARD_LIST[deck]
-    if key is None:
-        if len(parts) != 2 or parts[1] not in data[deck]:
-            allowed = ", ".join(f"{deck}.{k}" for k in data[deck])
-            raise InputError(f"{where}: unknown override {path!r} (allowed: {allowed})")
-        data[deck][parts[1]] = coerce_override(
-            data[deck][parts[1]], value, f"{where}: override {path!r}"
-        )
-        return
-    ids = ", ".join(c["id"] for c in data[deck][key])
-    if len(parts) != 3:
-        raise InputError(
-            f"{where}: override {path!r} must be '{deck}.<card id>.<field>' (card ids: {ids})"
-        )
-    _, pattern, fld = parts
-    cards = [c for c in data[deck][key] if fnmatch.fnmatchcase(c["id"], pattern)]
-    if not cards:
-        raise InputError(f"{where}: override {path!r} matches no card (card ids: {ids})")
-    for card in cards:
-        if fld not in card or fld in _FIXED:
-            allowed = ", ".join(k for k in card if k not in _FIXED)
-            raise InputError(
-                f"{where}: override {path!r}: card {card['id']!r} has no changeable "
-                f"field {fld!r} (allowed: {allowed})"
-            )
-        card[fld] = coerce_override(card[fld], value, f"{where}: override {path!r}")
 
 
 def _names(enum) -> list[str]:
@@ -632,6 +518,26 @@ def _forbidden(data: dict) -> np.ndarray:
             else:
                 out[seat, x] = 1
     return out
+
+
+# --------------------------------------------------------------------------- the rules
+
+
+@dataclass(frozen=True)
+class Rules(GameRules, version=RULES_VERSION, build=_build_tables):
+    """Resolved Uruk rules: the data (for people), every ruling's value by name
+    (:data:`RULINGS`) and :attr:`tables` (for kernels)."""
+
+    rulings: dict = field(default_factory=default_rulings)
+
+    colours = listed("components", "colours")
+    invention_ids, invention_names = cards("inventions", "invention", "id", "name")
+    god_ids, god_names = cards("gods", "card", "id", "name")
+
+    @property
+    def card_names(self) -> list[str]:
+        """Names by card code: inventions, then god and disaster cards."""
+        return self.invention_names + self.god_names
 
 
 # --------------------------------------------------------------------------- assumed values

@@ -1,6 +1,6 @@
 """Game end and scoring (kernels): points of one seat, the winners and the tie rule.
 
-Implements "Game end and scoring" of ``docs/rules/uruk.md``. Draws no random numbers.
+Implements "Game end and scoring" of ``docs/games/uruk.md``. Draws no random numbers.
 """
 
 from analyzer.kernels.jit import njit

@@ -8,7 +8,7 @@ disaster it does the same over its secret bids (``balanced``'s bid first, then
 the others nearest to it). Everything else (the open auctions, the choices
 inside actions, Enlil's free invention, discards) it decides as ``balanced``
 does, with ``balanced``'s row. The schedule, the pairing with ``balanced``'s
-choice, the guard and the deep ranking's statistics are
+choice, the guard, the deep ranking's statistics and the batch loop are
 :mod:`analyzer.kernels.search`'s; what is Uruk's is here.
 
 **It never reads what it cannot see.** Each rollout starts from a copy of the
@@ -37,21 +37,13 @@ from typing import NamedTuple
 
 import numpy as np
 
+import analyzer.kernels.search as shared
 from analyzer.kernels.jit import njit
 from analyzer.kernels.kernel_view import make_view
 from analyzer.kernels.rng import rng_seed, rng_shuffle
-from analyzer.kernels.search import (  # CFG_MARGIN, CFG_Z: re-exported
-    CFG_BUDGET,
-    CFG_MARGIN,  # noqa: F401
-    CFG_WIDTH,
-    CFG_Z,  # noqa: F401
-    bind_rollouts,
-    reset_choices,
-    tally_arrays,
-)
 from analyzer.uruk.cards import refill_display, setup, trace
 from analyzer.uruk.codes import GodKind
-from analyzer.uruk.engine import after_turn, do_action, write_results
+from analyzer.uruk.engine import after_turn, do_action, trace_options, write_results
 from analyzer.uruk.gods import activate
 from analyzer.uruk.scoring import count_settlements, score_parts, win_shares
 from analyzer.uruk.state import (
@@ -90,8 +82,8 @@ N_CFG = 5
 #: mixed into the root key so the search's stream is not any game's stream
 _SALT = np.uint64(0x0B0C5EA2C4D1A2B3)
 
-K_DECISIONS = 0  #: decisions searched (more than one choice)
-K_ROLLOUTS = 1  #: rollouts played
+K_DECISIONS = shared.K_DECISIONS  #: decisions searched (more than one choice)
+K_ROLLOUTS = shared.K_ROLLOUTS  #: rollouts played
 K_BIDS = 2  #: of the decisions, secret bids and auction limits
 N_COUNT = 3
 
@@ -113,7 +105,7 @@ class SearchWork(NamedTuple):
     rprm: np.ndarray  #: float64[P, MAX_PARAMS] the rollouts' rows (tuned balanced)
     cand: np.ndarray  #: int64[MAX_CAND, 3] the choices: an action (kind, a, b) or (bid, 0, 0)
     cand_h: np.ndarray  #: float64[MAX_CAND] balanced's value of each
-    alive: np.ndarray  #: int64[MAX_CAND]
+    alive: np.ndarray  #: int64[MAX_CAND] the choices' tallies (analyzer.kernels.search)
     n: np.ndarray  #: float64[MAX_CAND] rollouts played
     win: np.ndarray
     win2: np.ndarray
@@ -139,17 +131,11 @@ def new_search(t, rprm, budget=256, width=4, margin=0.01, z=1.0, bids=1, keep=0)
     from analyzer.uruk.state import n_cards
 
     p = t.max_players
-    k = MAX_CAND
     c = max(n_cards(t), 1)
     f = np.zeros
     return SearchWork(
-        cfg=np.array([budget, width, margin, z, bids], np.float64),
-        rng=np.zeros(4, np.uint64),
-        count=f(N_COUNT, np.int64),
+        **shared.search_arrays([budget, width, margin, z, bids], MAX_CAND, keep, N_COUNT, stream=4),
         rprm=np.ascontiguousarray(rprm, np.float64),
-        cand=f((k, 3), np.int64),
-        cand_h=f(k, np.float64),
-        **tally_arrays(k, keep),
         pool2=f(c, np.int64),
         pool=f(c, np.int64),
         gods=f(c, np.int64),
@@ -315,6 +301,7 @@ def _actions(s, t, p, k):
         i = choose(s, t, p, m)
         if i < 0:
             break
+        trace_options(s, t, s, p, m)
         do_action(s, t, p, s.cand[i, 0], s.cand[i, 1], s.cand[i, 2])
 
 
@@ -377,13 +364,16 @@ def _force(w, c):
 
 
 @njit
-def rollout(s, t, r, w, p, c, base, j, mode, k_left, final_left):
-    """Rollout ``j`` of choice ``c`` of seat ``p`` from the game ``s``: returns
-    ``p``'s (win share, final score, best other final score). ``mode``
-    :data:`MODE_ACTION`: ``s`` is in ``p``'s turn, the choice its next action,
-    ``k_left`` actions after it; :data:`MODE_BID` (:data:`MODE_AUCTION`): the
-    activation after the trigger seat's turn is due, the choice ``p``'s secret
-    bid (its limit in the auction), -1 for ``balanced``'s own rule."""
+def rollout(args, c, base, j):
+    """Rollout ``j`` of choice ``c`` of seat ``p`` from the game ``s`` (``args``:
+    ``s, t, r, w, p, mode, k_left, final_left``), on a copy dealt again from the
+    stream ``base``: returns ``p``'s (win share, final score, best other final
+    score). ``mode`` :data:`MODE_ACTION`: ``s`` is in ``p``'s turn, the choice
+    its next action, ``k_left`` actions after it; :data:`MODE_BID`
+    (:data:`MODE_AUCTION`): the activation after the trigger seat's turn is
+    due, the choice ``p``'s secret bid (its limit in the auction), -1 for
+    ``balanced``'s own rule; ``final_left`` as :func:`final_left_now` gave it."""
+    s, t, r, w, p, mode, k_left, final_left = args
     copy_game(r, s, w)
     rng_seed(r.rng, base, 0, j)
     determinize(r, t, w, p)
@@ -400,7 +390,6 @@ def rollout(s, t, r, w, p, c, base, j, mode, k_left, final_left):
         r.prm[p, P_FORCE_LIMIT] = 0.0
         r.sc[S_TURN] += 1
         play_on(r, t, q, final_left)
-    w.count[K_ROLLOUTS] += 1
     return _outcome(r, t, w, p)
 
 
@@ -416,31 +405,15 @@ def list_actions(s, t, w, p, width):
     if m == 0:
         return 0
     c0 = choose(s, t, p, m)
-    w.cand[0, 0] = s.cand[c0, 0]
-    w.cand[0, 1] = s.cand[c0, 1]
-    w.cand[0, 2] = s.cand[c0, 2]
-    w.cand_h[0] = s.cand_val[c0]
+    shared.set_choice(w, 0, s.cand_val[c0], s.cand[c0, 0], s.cand[c0, 1], s.cand[c0, 2])
     k = 1
+    cap = w.cand.shape[0]
     for i in range(m):
-        if i == c0:
-            continue
-        v = s.cand_val[i]
-        j = k
-        while j > 1 and w.cand_h[j - 1] < v:
-            w.cand_h[j] = w.cand_h[j - 1]
-            w.cand[j, 0] = w.cand[j - 1, 0]
-            w.cand[j, 1] = w.cand[j - 1, 1]
-            w.cand[j, 2] = w.cand[j - 1, 2]
-            j -= 1
-        w.cand_h[j] = v
-        w.cand[j, 0] = s.cand[i, 0]
-        w.cand[j, 1] = s.cand[i, 1]
-        w.cand[j, 2] = s.cand[i, 2]
-        k += 1
-    if width > 0 and k > width:
-        k = width
-    reset_choices(w, k)
-    return k
+        if i != c0:
+            k = shared.insert_choice(
+                w, 1, k, cap, s.cand_val[i], s.cand[i, 0], s.cand[i, 1], s.cand[i, 2]
+            )
+    return shared.keep_choices(w, k, width)
 
 
 @njit
@@ -462,10 +435,7 @@ def list_bids(s, t, w, p, g, width, rule_first):
         w.cand[i, 1] = 0
         w.cand[i, 2] = 0
         w.cand_h[i] = -abs(w.cand[i, 0] - b0) if i > 0 else 0.0
-    if width > 0 and k > width:
-        k = width
-    reset_choices(w, k)
-    return k
+    return shared.keep_choices(w, k, width)
 
 
 @njit
@@ -485,29 +455,7 @@ def list_limits(s, t, w, p, g, width):
         w.cand[i, 1] = 0
         w.cand[i, 2] = 0
         w.cand_h[i] = -i
-    if width > 0 and k > width:
-        k = width
-    reset_choices(w, k)
-    return k
-
-
-@njit
-def _roll(args, c, base, j):
-    """:func:`rollout` as :mod:`analyzer.kernels.search`'s drivers call it."""
-    s, t, r, w, p, mode, k_left, final_left = args
-    return rollout(s, t, r, w, p, c, base, j, mode, k_left, final_left)
-
-
-_halving_choice, _rollouts_for_all = bind_rollouts(_roll)
-
-
-@njit
-def halving(s, t, r, w, p, n, budget, mode, k_left, final_left):
-    """Sequential halving over the ``n`` listed choices with about ``budget``
-    rollouts (:func:`analyzer.kernels.search.bind_rollouts`); returns the index of the
-    chosen one (choice 0, ``balanced``'s, unless another beats it by ``z``
-    standard errors)."""
-    return _halving_choice((s, t, r, w, p, mode, k_left, final_left), w, n, budget)
+    return shared.keep_choices(w, k, width)
 
 
 @njit
@@ -520,10 +468,8 @@ def rank_all(s, t, r, w, p, key0, budget, mode, k_left, final_left, g):
         n = list_actions(s, t, w, p, 0)
     else:
         n = list_bids(s, t, w, p, g, 0, False)
-    if n == 0:
-        return 0
-    _rollouts_for_all((s, t, r, w, p, mode, k_left, final_left), w, n, key0, _SALT, budget)
-    return n
+    args = (s, t, r, w, p, mode, k_left, final_left)
+    return _drivers.rollouts_for_all(args, w, n, key0, _SALT, budget)
 
 
 # ====================================================================== the game loop
@@ -531,17 +477,16 @@ def rank_all(s, t, r, w, p, key0, budget, mode, k_left, final_left, g):
 
 @njit
 def search_actions(s, t, r, w, p, k):
-    """Seat ``p``'s ``k`` actions, each chosen by rollouts."""
-    width = np.int64(w.cfg[CFG_WIDTH])
-    budget = np.int64(w.cfg[CFG_BUDGET])
+    """Seat ``p``'s ``k`` actions, each chosen by rollouts (``balanced``'s,
+    choice 0, unless another beats it by ``z`` standard errors)."""
+    width = np.int64(w.cfg[shared.CFG_WIDTH])
     for i in range(k):
         n = list_actions(s, t, w, p, width)
         if n == 0:
             break
-        c = 0
-        if n > 1:
-            w.count[K_DECISIONS] += 1
-            c = halving(s, t, r, w, p, n, budget, MODE_ACTION, k - i - 1, final_left_now(s, p))
+        args = (s, t, r, w, p, MODE_ACTION, k - i - 1, final_left_now(s, p))
+        c = _drivers.decide(args, w, n)
+        trace_options(s, t, w, p, n)
         do_action(s, t, p, w.cand[c, 0], w.cand[c, 1], w.cand[c, 2])
 
 
@@ -557,8 +502,7 @@ def search_bids(s, t, r, w, trig):
     if kind != _DISASTER and (kind != _AUCTION or w.cfg[CFG_BIDS] < 2):
         return
     mode = MODE_BID if kind == _DISASTER else MODE_AUCTION
-    width = np.int64(w.cfg[CFG_WIDTH])
-    budget = np.int64(w.cfg[CFG_BUDGET])
+    width = np.int64(w.cfg[shared.CFG_WIDTH])
     fl = final_left_now(s, trig)
     for p in range(s.sc[S_N]):
         if s.prm[p, P_STRATEGY] != SEARCH:
@@ -567,11 +511,9 @@ def search_bids(s, t, r, w, trig):
             n = list_bids(s, t, w, p, g, width, True)
         else:
             n = list_limits(s, t, w, p, g, width)
-        c = 0
         if n > 1:
-            w.count[K_DECISIONS] += 1
             w.count[K_BIDS] += 1
-            c = halving(s, t, r, w, p, n, budget, mode, 0, fl)
+        c = _drivers.decide((s, t, r, w, p, mode, 0, fl), w, n)
         s.work[p] = np.int64(_force(w, c))  # kept until every search seat has decided
     for p in range(s.sc[S_N]):
         if s.prm[p, P_STRATEGY] == SEARCH:
@@ -605,11 +547,22 @@ def play_game_search(s, t, r, w, n):
 
 
 @njit
+def play_game(args, key0, key1, game, i):
+    """Game ``game`` of the run seeded by ``key0, key1`` with ``search`` seats
+    (``args``: ``s, t, o, r, w, n`` as for :func:`play_batch_search`), its
+    results in the batch's ``i``-th rows."""
+    s, t, o, r, w, n = args
+    rng_seed(s.rng, key0, key1, game)
+    play_game_search(s, t, r, w, n)
+    write_results(s, t, o, n, i * n)
+
+
+#: the shared drivers (sequential halving, deep advice, the batch loop) on this game's kernels
+_drivers = shared.bind_search(rollout, play_game)
+
+
+@njit
 def play_batch_search(s, t, o, r, w, n, key0, key1, start, count):
     """``engine.play_batch`` with ``search`` seats: ``r`` is the rollouts' game,
     ``w`` the search's work space."""
-    for g in range(count):
-        rng_seed(s.rng, key0, key1, start + g)
-        rng_seed(w.rng, np.uint64(key0) ^ _SALT, key1, start + g)
-        play_game_search(s, t, r, w, n)
-        write_results(s, t, o, n, g * n)
+    _drivers.play_batch((s, t, o, r, w, n), w, key0, key1, start, count, _SALT)

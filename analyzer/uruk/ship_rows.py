@@ -1,26 +1,17 @@
 """Write Uruk's ``data/strategies.toml`` from ``analyzer tune`` result files.
 
 ``python -m analyzer.uruk.ship_rows [--version N] RESULT.toml ...``: see
-:mod:`analyzer.studies.ship_rows`. Kept apart from :mod:`.defaults`, which the game reads
-(this module imports the tuning machinery).
+:mod:`analyzer.studies.ship_rows` (``render(version, results, keep=None)``,
+``main(argv)``). Kept apart from :mod:`.defaults`, which the game reads (this
+module imports the tuning machinery).
 """
 
 from __future__ import annotations
 
-from analyzer.studies import ship_rows
+from analyzer.studies.ship_rows import for_game
 from analyzer.uruk.defaults import ROWS
 
-
-def render(version: int | str, results: list[dict], keep: dict | None = None) -> str:
-    """The data file for ``results`` (:func:`analyzer.studies.ship_rows.render`)."""
-    return ship_rows.render(ROWS, version, results, keep)
-
-
-def main(argv: list[str]) -> None:
-    ship_rows.main(ROWS, argv)
-
+render, main = for_game(ROWS)
 
 if __name__ == "__main__":
-    import sys
-
-    main(sys.argv[1:])
+    main()

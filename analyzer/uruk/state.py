@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from analyzer.kernels.luck import ACC_ROWS
+from analyzer.kernels.luck import luck_arrays
 from analyzer.kernels.rng import QUEUE_WORDS
 from analyzer.uruk.rules import N_EPOCHS, Tables
 
@@ -111,7 +111,7 @@ EV_GAIN = 27  #: a = colour, b = resources gained from a god
 EV_ROB_REPLACE = 28  #: a = colour taken from the pool by a robbed seat
 EV_STONES_BACK = 29  #: a = replaced invention, b = its stones, to the pool (ruling)
 EV_REMINDER_USED = 30  #: a = Marduk/Nannar card discarded after its half-price stone
-# rows that make the trace checkable on its own (docs/rules/uruk.md, "The trace")
+# rows that make the trace checkable on its own (docs/games/uruk.md, "The trace")
 EV_DEALT = 31  #: a = one level-2 card dealt to the seat's hand
 EV_SETUP_DISCARD = 32  #: a = card drawn from the deck and discarded at set-up
 EV_ACTION = 33  #: the seat's chosen action: a = Action, b, c = its arguments (replay.py)
@@ -121,6 +121,19 @@ EV_DISCARD = 36  #: a = hand card discarded, b = why (0 hand limit, 1 earthquake
 EV_BID_CARDS = 37  #: a = invention, b = its cards in the seat's auction bid now
 EV_TRADE_POOL = 38  #: a = invention, b = its cards traded for pool resources (before robbing)
 EV_SETTLE_COST = 39  #: a = settlement discount invention used (-1), b = saved, c = 1 half price
+#: rows that belong to the next choice row (the options it was made among, written
+#: before it): one candidate action, ``(Action, b, c)`` as an ``EV_ACTION`` row names it
+EV_OPTION_ACTION = 40
+#: the options of the next choice row as bit masks or bounds (a, b, c by its type; the
+#: replay's ``_options``): a colour mask (``pay``, ``gain``, ``robbed_takes``, a
+#: take-any ``take_resource``), an invention mask (``pair``, ``discard``,
+#: ``bid_cards``, ``suffer``), a seat mask (a robbing ``take_resource``), the bid
+#: values reachable (``bid``: bit v), the resources held (``secret_bid``: 0..a),
+#: ``make_free``'s inventions (a), the inventions it may replace (b) and 1 for a free
+#: place (c)
+EV_OPTIONS = 41
+#: a rebuilt deck's order after ``EV_RESHUFFLE``: a, b, c three cards, top first (-1: none)
+EV_DECK_ORDER = 42
 
 #: candidate actions a strategy may weigh in one decision
 MAX_CAND = 64
@@ -235,12 +248,7 @@ def new_state(
         prm=np.zeros((p, MAX_PARAMS), np.float64),
         work=np.zeros(p, i),
         tally=np.zeros(t.n_colours, i),
-        luck_par=np.zeros(1) if luck is None else np.array(luck, np.float64),
-        luck=np.zeros((LUCK_KINDS, 2, p), np.float64),
-        luck_out=np.zeros((max(luck_rows, 1), LUCK_KINDS, 2), np.float64),
-        luck_acc=np.zeros((ACC_ROWS, p), np.float64),
-        luck_vs=np.zeros(p, np.float64),
-        luck_base=np.zeros(p, np.float64),
+        **luck_arrays(luck, LUCK_KINDS, p, luck_rows),
         luck_cnt=np.zeros(t.n_inv + max(t.n_gods, 1), i),
         luck_gain=np.zeros(t.n_inv, np.float64),
         luck_gv=np.zeros(t.n_inv + max(t.n_gods, 1) + 1, np.float64),

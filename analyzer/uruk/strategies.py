@@ -1,6 +1,6 @@
 """Players (kernels): every decision of a seat, driven by its parameter row.
 
-Implements "Players" of ``docs/rules/uruk.md``. A strategy is a row of
+Implements "Players" of ``docs/games/uruk.md``. A strategy is a row of
 :data:`PARAM_NAMES` (float64); the shipped rows, by player count, are in
 ``data/strategies.toml`` (:mod:`analyzer.uruk.defaults`):
 

@@ -120,6 +120,37 @@ function deepView(d, pretty) {
       (d.assumed ? ". Assumed: " + [].concat(d.assumed).join("; ") + "." : "")));
 }
 
+// Asks this page's game for its deep advice with `body` (the state, ...): one at a time
+// (the button #deep-go waits), a progress bar of the usual `seconds`, then `draw(data, out)`
+// fills #deep-out, or the error does.
+async function askDeep(body, seconds, draw) {
+  const out = document.getElementById("deep-out");
+  const go = document.getElementById("deep-go");
+  go.disabled = true;  // one deep advice at a time
+  const p = progress(out, seconds, "playing every choice to the end of the game");
+  const r = await api(`/api/${GAME}/advise`, {...body, deep: true});
+  p.stop();
+  go.disabled = false;
+  if (!r.ok) { out.replaceChildren(h("p", {class: "error", id: "deep-error"}, r.error)); return; }
+  draw(r.data, out);
+}
+
+// The deep advice's card in place of the element `id`: its button #deep-go calls `ask`,
+// its answer goes to #deep-out; the card (#deep-box) shows only where this page's game
+// answers the deep advice (a game's advise may refuse it: GET /api/games says).
+function offerDeep(id, ask) {
+  const box = h("section", {class: "card", id: "deep-box", hidden: true},
+    h("div", {class: "row"},
+      h("button", {type: "button", class: "primary", id: "deep-go", onclick: ask}, "Deep advice: win chance"),
+      h("span", {class: "muted"}, "plays each choice to the end of the game many times")),
+    h("div", {id: "deep-out"}));
+  document.getElementById(id).replaceWith(box);
+  api("/api/games").then((g) => {
+    const me = g.ok ? g.data.find((x) => x.name === GAME) : null;
+    box.hidden = !(me && me.deep);
+  });
+}
+
 async function fillHeader() {
   const r = await api("/api/games");
   if (!r.ok) return;

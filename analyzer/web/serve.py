@@ -1,45 +1,42 @@
 """``analyzer serve``: odds and advice at the table, in a browser.
 
-A small web app over the same commands the terminal runs. The JSON API takes a
-command's options as fields (``{"claim": 17, "dice": "a:d8,b:d6"}`` is
-``analyzer odds --claim 17 --dice a:d8,b:d6``) and answers with exactly what the
-command prints with ``--json``: the request is turned into that command line
-and run in this process (:func:`call_cli`), so the web and the terminal cannot
+A small web app over the same library the terminal's commands call. The JSON API
+takes a question's parameters as fields (``{"claim": 17, "dice": "a:d8,b:d6"}``
+asks what ``analyzer odds --claim 17 --dice a:d8,b:d6`` asks) and answers with
+exactly what the command prints with ``--json``: both ask
+:func:`analyzer.games.table.ask` and print the answer's
+:meth:`~analyzer.games.table.Answer.to_json`, so the web and the terminal cannot
 drift apart, and every answer comes from engines loaded once (warm).
 
 Built on Starlette (the ASGI toolkit FastAPI is made of: routing, requests,
 responses, a test client; no data-model layer we would not use, since the
-commands validate their own input) served by uvicorn (the reference ASGI
-server). Sync endpoints run in Starlette's thread pool; each request's output is
-caught by a per-request stand-in for ``sys.stdout`` (:class:`_Routed`), so
-concurrent requests never see each other's output.
+questions check their own input) served by uvicorn (the reference ASGI
+server). Sync endpoints run in Starlette's thread pool.
 
-Never from the web: options that write files or lift limits (``--chart``,
-``--out``, ``--force``), and a deep advice budget above :data:`WEB_MAX_BUDGET`.
-Bad input answers 400 with the command's own one-line reason, naming the field.
+Never from the web: options that write files or lift limits (``chart``,
+``out``, ``force``), and a deep advice budget above :data:`WEB_MAX_BUDGET`.
+Bad input answers 400 with the question's own one-line reason, naming the field:
+the library's error names its parameter by its Python name, which is the field's.
 
-The generic layer: no game is imported here. A game offers a page through
-:meth:`analyzer.games.Game.web_page`; its odds and advice are the ``odds`` and
-``advise`` commands (with ``--game`` when the command takes it).
+The generic layer: no game is imported here, nor the CLI. A game offers a page
+through :meth:`analyzer.games.Game.web_page`; its odds and advice are its table
+questions (:class:`analyzer.games.table.TableSpec`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import contextvars
-import io
 import json
 import logging
-import os
-import re
-import sys
-import tempfile
 import threading
 import time
 from importlib import resources
 from pathlib import Path
 
-#: the commands the API runs, by the last part of its path
+from analyzer.core.errors import InputError, Lift, ParamError, describe
+from analyzer.games import table
+
+#: the questions the API asks, by the last part of its path
 API_COMMANDS = ("odds", "advise")
 #: fields the web never passes on (they write files or lift limits), with why
 FORBIDDEN = {
@@ -50,122 +47,24 @@ FORBIDDEN = {
     "json": "always on",
     "debug": "not from the web",
 }
-#: what the web says where a command's error line offers ``--force``
+#: what the web says where a question's error offers the way past its limit (``force``)
 _NO_FORCE = "the web runs no longer question"
 #: the largest deep-advice budget (total rollouts) a web request may ask for
 WEB_MAX_BUDGET = 100_000
 #: the largest request body accepted, in bytes
 MAX_BODY = 64 * 1024
-#: exit codes a request answers with its one line (bad input: 400, interrupted: 503);
-#: any other failure is a 500, and :func:`call_cli` logs its traceback
-ANSWERED_CODES = (0, 2, 130)
+#: exit codes (:data:`analyzer.core.errors.EXIT_CODES`) a request answers with its one
+#: line and the status it answers with (bad input: 400, interrupted: 503); any other
+#: failure is a 500, and :func:`answer` logs its traceback
+ANSWERED = {2: 400, 130: 503}
 
 #: where a failed request's traceback goes (the web answer has only its one line)
 log = logging.getLogger("analyzer.web.serve")
 
-_CAPTURE: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
-    "analyzer_serve_capture", default=None
-)
-_INSTALL_LOCK = threading.Lock()
-_CLI_LOCK = threading.Lock()
 _FIRST_LOCK = threading.RLock()
-_RAN: set[tuple[str, ...]] = set()  # the commands run once (their modules imported)
-_GROUP = None  # the click group of analyzer's commands, once built
-_DEEP: dict[str, bool] = {}  # game -> whether its advise answers --deep (asked once)
+_ASKED: set[tuple[str, str]] = set()  # the questions asked once (their modules imported)
+_DEEP: dict[str, bool] = {}  # game -> whether its advise answers deep (asked once)
 _DEEP_LOCK = threading.Lock()
-
-
-class _Routed(io.TextIOBase):
-    """``sys.stdout``/``sys.stderr`` while serving: a write goes to the buffer of the
-    request running in this context, or to the real stream outside a request."""
-
-    def __init__(self, real, which: str):
-        self.real = real
-        self.which = which
-
-    def write(self, s: str) -> int:
-        buf = _CAPTURE.get()
-        if buf is None:
-            return self.real.write(s)
-        return buf[self.which].write(s)
-
-    def flush(self) -> None:
-        if _CAPTURE.get() is None:
-            self.real.flush()
-
-    def isatty(self) -> bool:
-        return False if _CAPTURE.get() is not None else self.real.isatty()
-
-    @property
-    def encoding(self):  # click asks
-        return "utf-8"
-
-    def fileno(self) -> int:
-        return self.real.fileno()
-
-
-def _install_routing() -> None:
-    with _INSTALL_LOCK:
-        if not isinstance(sys.stdout, _Routed):
-            sys.stdout = _Routed(sys.stdout, "out")
-        if not isinstance(sys.stderr, _Routed):
-            sys.stderr = _Routed(sys.stderr, "err")
-
-
-def call_cli(argv: list[str]) -> tuple[int, str, str]:
-    """Run ``analyzer ARGV`` in this process: ``(exit code, stdout, stderr)``."""
-    from analyzer.cli import _invoke, _register_commands, app
-
-    _install_routing()
-    with _CLI_LOCK:  # the commands are registered once, by one thread
-        if not app.registered_commands:
-            _register_commands()
-    bufs = {"out": io.StringIO(), "err": io.StringIO()}
-    from analyzer.core.invocation import SERVING
-
-    token = _CAPTURE.set(bufs)
-    serving = SERVING.set(True)
-    # a command's first run imports its modules: one first run at a time, since two
-    # threads importing modules that import each other can meet a half-made module
-    key = tuple(argv[:3]) if argv[1:2] == ["--game"] else tuple(argv[:1])
-    first = key not in _RAN
-    failed: list[BaseException] = []
-
-    def on_failure(err: BaseException, code: int) -> None:
-        if code not in ANSWERED_CODES:
-            failed.append(err)
-
-    try:
-        # the CLI's own mapping of failures to one line and an exit code, without
-        # run_cli's process-wide set-up (signals, warning filters): requests run in
-        # threads at once
-        if first:
-            with _FIRST_LOCK:
-                code = _invoke(list(argv), False, on_failure)
-                _RAN.add(key)
-        else:
-            code = _invoke(list(argv), False, on_failure)
-    finally:
-        SERVING.reset(serving)
-        _CAPTURE.reset(token)
-    if failed:  # outside the request's capture: to the server's own stderr
-        log.error(
-            "analyzer %s: exit code %d (a 500), its traceback:",
-            " ".join(argv),
-            code,
-            exc_info=failed[-1],
-        )
-    return code, bufs["out"].getvalue(), bufs["err"].getvalue()
-
-
-def load_cli() -> None:
-    """Import the CLI and register its commands (before serving: requests in threads
-    must not be the first to import them)."""
-    from analyzer.cli import _register_commands, app
-
-    with _CLI_LOCK:
-        if not app.registered_commands:
-            _register_commands()
 
 
 class RequestError(Exception):
@@ -176,130 +75,89 @@ class RequestError(Exception):
         self.status = status
 
 
-def command(name: str, game: str | None = None):
-    """The click command ``analyzer NAME`` (None if no game offers it); for a
-    table command (``odds``, ``advise``: one per game behind ``--game``), the
-    one of ``game``."""
-    import typer.main
-
-    from analyzer.cli import _register_commands, app, table
-
-    global _GROUP
-    with _CLI_LOCK:  # built once (about 16 ms each time): the commands do not change
-        if not app.registered_commands:
-            _register_commands()
-        if name in table.GAMES:
-            from analyzer.games import DEFAULT_GAME
-
-            return table.GAMES[name].get(game or DEFAULT_GAME)
-        if _GROUP is None:
-            _GROUP = typer.main.get_command(app)
-    return _GROUP.commands.get(name) if hasattr(_GROUP, "commands") else None
-
-
-def _per_game(kind: str) -> bool:
-    """Whether ``analyzer KIND`` is a table command (``--game`` picks the game's)."""
-    from analyzer.cli import _register_commands, app, table
-
-    with _CLI_LOCK:
-        if not app.registered_commands:
-            _register_commands()
-    return kind in table.GAMES
-
-
-def _params(cmd) -> dict:
-    """A command's options and arguments by field name (``reading_the_stones``)."""
-    return {p.name: p for p in cmd.params}
-
-
-def takes_game(cmd) -> bool:
-    return any("--game" in getattr(p, "opts", ()) for p in cmd.params)
+def question(game: str, kind: str):
+    """Game ``game``'s table question ``kind`` (``odds``, ``advise``), or None."""
+    try:
+        return table.question(game, kind)
+    except InputError:  # no such game, or no such question of it
+        return None
 
 
 def supports(game: str, kind: str) -> bool:
-    """Whether ``analyzer KIND`` answers for ``game``: through its ``--game`` option,
-    or, for a command without one, for the default game."""
-    from analyzer.games import DEFAULT_GAME
-
-    if _per_game(kind):
-        return command(kind, game) is not None
-    cmd = command(kind)
-    if cmd is None:
-        return False
-    return takes_game(cmd) or game == DEFAULT_GAME
+    """Whether ``game`` answers the table question ``kind``."""
+    return question(game, kind) is not None
 
 
-def build_argv(game: str, kind: str, fields: dict, tmpdir: str) -> tuple[list[str], dict]:
-    """``analyzer KIND ...`` for a request's JSON ``fields`` and a map from the
-    command's words back to field names (for its error lines). Raises
-    :class:`RequestError` naming the field for anything the web does not take."""
-    cmd = command(kind, game)
-    if cmd is None or not supports(game, kind):
+def load_questions() -> None:
+    """Read every game's table questions (before serving: requests in threads must
+    not be the first to import their modules)."""
+    from analyzer.games import available_games
+
+    for game in available_games():
+        for kind in API_COMMANDS:
+            supports(game, kind)
+
+
+def request(game: str, kind: str, fields) -> tuple[table.StateText | None, dict]:
+    """The table state and the parameters a request's JSON ``fields`` ask ``kind``
+    of ``game`` with (the question reads them as the command line does: a number
+    for a text option as its text). Raises :class:`RequestError` naming the field
+    for anything the web does not take."""
+    q = question(game, kind)
+    if q is None:
         raise RequestError(f"game {game!r} has no {kind} here", 404)
     if not isinstance(fields, dict):
         raise RequestError("the body must be one JSON object of fields")
-    params = _params(cmd)
-    argv = [kind]
-    # every option of the command by its field name: its error lines name options the
-    # request did not send too ("--seed and --players need --deep")
-    words = {
-        opt: name
-        for name, p in params.items()
-        for opt in (*getattr(p, "opts", ()), *getattr(p, "secondary_opts", ()))
-        if opt.startswith("-")
-    }
-    if takes_game(cmd) or _per_game(kind):
-        argv += ["--game", game]
+    params = {o.name: o for o in q.options}
+    state = None
+    options: dict = {}
     for raw_key, value in fields.items():
         key = str(raw_key).replace("-", "_")
         if key in FORBIDDEN:
             raise RequestError(f"{raw_key}: not allowed from the web ({FORBIDDEN[key]})")
         if key == "game":
             raise RequestError(f"{raw_key}: the game is in the path (/api/{game}/{kind})")
-        p = params.get(key)
-        if p is None or key in ("help",):
+        o = params.get(key)
+        if o is None or key in ("help",):
             allowed = ", ".join(sorted(k for k in params if k not in FORBIDDEN and k != "game"))
             raise RequestError(f"{raw_key}: unknown field (allowed: {allowed})")
         if value is None:
             continue
         if key == "budget":
             value = _web_budget(value)
-        opt = p.opts[0] if getattr(p, "opts", None) else key
-        if p.param_type_name == "argument":
-            if key == "state":
-                if not isinstance(value, str):
-                    raise RequestError("state: must be the TOML text of a table state")
-                try:
-                    text = value.encode("utf-8")
-                except UnicodeEncodeError as err:  # a lone surrogate: JSON allows "\ud800"
-                    raise RequestError(f"state: not text ({err.reason} at {err.start})") from None
-                path = os.path.join(tmpdir, "state.toml")
-                with open(path, "wb") as f:
-                    f.write(text)
-                argv.append(path)
-                words[path] = "state"
-                continue
-            raise RequestError(f"{raw_key}: not taken from the web")
-        words[opt] = key
-        if getattr(p, "is_flag", False):
+        if o.kind == "state":
+            if not isinstance(value, str):
+                raise RequestError("state: must be the TOML text of a table state")
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as err:  # a lone surrogate: JSON allows "\ud800"
+                raise RequestError(f"state: not text ({err.reason} at {err.start})") from None
+            state = table.StateText(value)
+            continue
+        if o.kind == "flag":
             if not isinstance(value, bool):
                 raise RequestError(f"{raw_key}: must be true or false, not {value!r}")
-            if value:
-                argv.append(opt)
+            if not o.front:  # the CLI's own (json_out): the web always answers JSON
+                options[key] = value
             continue
-        values = value if getattr(p, "multiple", False) and isinstance(value, list) else [value]
-        if isinstance(value, list) and not getattr(p, "multiple", False):
+        many = o.kind == "texts"
+        values = value if many and isinstance(value, list) else [value]
+        if isinstance(value, list) and not many:
             raise RequestError(f"{raw_key}: one value, not a list")
         for v in values:
-            if isinstance(v, bool) or not isinstance(v, (str, int, float)):
+            if isinstance(v, bool) or not isinstance(v, str | int | float):
                 raise RequestError(f"{raw_key}: must be a string or a number, not {v!r}")
-            argv += [opt, str(v)]
-    argv.append("--json")
-    return argv, words
+        if o.front:
+            continue
+        if many:  # repeatable: every value, as each --wonder adds one
+            options.setdefault(key, []).extend(values)
+        else:
+            options[key] = value
+    return state, options
 
 
 def _web_budget(value) -> int:
-    """A deep-advice budget from a request, as the integer the command will get:
+    """A deep-advice budget from a request, as the integer the question will get:
     checked here against :data:`WEB_MAX_BUDGET` whatever its spelling (``"200000"``,
     ``200000.0``), so no spelling slips past the web's limit."""
     allowed = f"an integer from 1 to {WEB_MAX_BUDGET:,}"
@@ -314,50 +172,77 @@ def _web_budget(value) -> int:
     return n
 
 
-def field_words(line: str, words: dict[str, str]) -> str:
-    """The command's error line with its option names and temporary paths replaced by
-    the request's field names (``--claim: ...`` reads ``claim: ...``)."""
-    for word in sorted(words, key=len, reverse=True):
-        line = line.replace(word, words[word])
-    line = re.sub(r"^analyzer: error: ", "", line.strip())
-    # click's wording of a value its type refuses: the field first, as every other line
-    return re.sub(r"^Invalid value for '([^']+)': ", r"\1: bad value: ", line)
+def web_spelling(param) -> str:
+    """A parameter named by an error as the web names it: its field; the way past a
+    limit as what the web does instead."""
+    return _NO_FORCE if isinstance(param, Lift) else str(param)
 
 
 def answer(game: str, kind: str, fields: dict) -> tuple[int, str]:
-    """``(HTTP status, body)`` for ``POST /api/GAME/KIND`` with JSON ``fields``: the
-    command's ``--json`` output (200), or ``{"error": one line}``."""
-    with tempfile.TemporaryDirectory(prefix="analyzer-serve-") as tmp:
-        try:
-            argv, words = build_argv(game, kind, fields, tmp)
-        except RequestError as err:
-            return err.status, json.dumps({"error": str(err)})
-        code, out, err = call_cli(argv)
-    if code == 0:
-        return 200, out
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    line = lines[-1] if lines else f"exit code {code}"
-    # the terminal's way past a limit is not the web's: say so instead of "add --force"
-    line = re.sub(r"add --force to run it anyway(, Ctrl-C stops it)?", _NO_FORCE, line)
-    line = field_words(line, words)
-    status = {2: 400, 130: 503}.get(code, 500)
-    return status, json.dumps({"error": line})
+    """``(HTTP status, body)`` for ``POST /api/GAME/KIND`` with JSON ``fields``: what
+    the command prints with ``--json`` (200), or ``{"error": one line}``."""
+    from analyzer.core.errors import Interrupted
+    from analyzer.core.invocation import SERVING
+
+    try:
+        state, options = request(game, kind, fields)
+    except RequestError as err:
+        return err.status, json.dumps({"error": str(err)})
+    serving = SERVING.set(True)  # no child process forked from a server's thread
+    try:
+        with _first(game, kind):
+            body = table.ask(game, kind, state, options).to_json() + "\n"
+    except (Exception, KeyboardInterrupt, Interrupted) as err:
+        code, line = describe(err)
+        if isinstance(err, ParamError):
+            line = err.spelled(web_spelling)
+        if code not in ANSWERED:  # its traceback to the server's own log
+            log.error(
+                "analyzer %s --game %s: exit code %d (a 500) for the fields %s; its traceback:",
+                kind,
+                game,
+                code,
+                _shown(fields),
+                exc_info=err,
+            )
+        return ANSWERED.get(code, 500), json.dumps({"error": " ".join(line.split())})
+    finally:
+        SERVING.reset(serving)
+    return 200, body
+
+
+@contextlib.contextmanager
+def _first(game: str, kind: str):
+    """A question's first asking imports its modules: one first asking at a time,
+    since two threads importing modules that import each other can meet a
+    half-made module."""
+    if (game, kind) in _ASKED:
+        yield
+        return
+    with _FIRST_LOCK:
+        yield
+        _ASKED.add((game, kind))
+
+
+def _shown(fields) -> str:
+    """A request's fields for the log, shortened."""
+    text = json.dumps(fields, default=repr)
+    return text if len(text) <= 500 else text[:499] + "…"
 
 
 def example(game: str) -> tuple[int, str]:
-    """``(status, TOML text)`` of ``analyzer advise --example`` for ``game``."""
+    """``(status, TOML text)`` of the example table state of ``game``'s advice."""
     if not supports(game, "advise"):
         return 404, json.dumps({"error": f"game {game!r} has no advise here"})
-    argv = ["advise", "--game", game]
-    code, out, err = call_cli(argv + ["--example"])
-    if code != 0:
-        return 500, json.dumps({"error": (err.strip().splitlines() or ["failed"])[-1]})
-    return 200, out
+    try:
+        return 200, table.example(game)
+    except Exception as err:  # noqa: BLE001 - a game's missing example: one line
+        return 500, json.dumps({"error": describe(err)[1]})
 
 
 def deep_offered(game: str) -> bool:
-    """Whether ``advise --deep`` answers for ``game``: its advise has a ``--deep``
-    option and answers the example state with it (a budget of 2, a fixed seed)
+    """Whether the deep advice answers for ``game``: its advise has a ``deep``
+    parameter and answers the example state with it (a budget of 2, a fixed seed)
     instead of refusing it. Asked once per game and remembered, so a page offers the
     deep advice exactly when the API gives it, whichever version of a game is
     installed."""
@@ -368,9 +253,10 @@ def deep_offered(game: str) -> bool:
 
 
 def _ask_deep(game: str) -> bool:
-    if not supports(game, "advise"):
+    q = question(game, "advise")
+    if q is None:
         return False
-    params = _params(command("advise", game))
+    params = {o.name for o in q.options}
     if "deep" not in params:
         return False
     status, text = example(game)
@@ -537,7 +423,7 @@ def make_app(reports: Path | str = "reports", *, warm: bool = True):
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        await run_in_threadpool(load_cli)
+        await run_in_threadpool(load_questions)
         if warm:
             await run_in_threadpool(warm_up)
         yield

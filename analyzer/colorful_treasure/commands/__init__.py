@@ -1,1 +1,0 @@
-"""Colorful Treasure's table commands (``analyzer odds|advise --game colorful_treasure``)."""

@@ -1,1 +1,0 @@
-"""Unearth's own CLI commands (registered by :class:`analyzer.unearth.plugin.Unearth`)."""

@@ -1,1 +1,0 @@
-"""Uruk's table commands (``analyzer advise --game uruk``)."""
