@@ -52,19 +52,3 @@ def _warm_kernels(request):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-
-
-#: node ids of the tests ``make test-fast`` leaves out (tests/slow_tests.txt)
-_SLOW = {
-    line.strip()
-    for line in (Path(__file__).parent / "slow_tests.txt").read_text("utf-8").splitlines()
-    if line.strip() and not line.startswith("#")
-}
-
-
-def pytest_collection_modifyitems(config, items):
-    """Mark ``slow`` every test listed in tests/slow_tests.txt (``-m "not slow"``
-    leaves them out: ``make test-fast``)."""
-    for item in items:
-        if item.nodeid in _SLOW:
-            item.add_marker(pytest.mark.slow)

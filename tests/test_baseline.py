@@ -37,6 +37,7 @@ def test_baseline_row_is_the_frozen_literal():
     assert shipped.frozen
 
 
+@pytest.mark.slow
 def test_baseline_plays_as_balanced_with_the_same_row():
     """Same seed, same seats: baseline in seats 0 and 2 plays the games that
     balanced with the frozen row plays there (every column but the name)."""

@@ -1100,6 +1100,7 @@ def _cold_copy(g):
     return pack_state(cold), pack_memo(memo)
 
 
+@pytest.mark.slow
 def test_memo_across_summaries_equals_a_cold_memo():
     """The slot values and face gains are memoised per seat and slot across
     decisions and turns (``fill_slot_cache``). After dice move, values change,

@@ -1,6 +1,7 @@
 """Claim kernel: rulebook examples as named tests, and a plain-Python twin."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -83,6 +84,7 @@ die = st.tuples(st.integers(0, 3), st.sampled_from([4, 6, 8]), st.integers(1, 8)
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None)
 @given(st.lists(die, min_size=0, max_size=16), st.integers(1, 40))
 def test_kernel_matches_naive_twin(dice, claim_value):

@@ -119,6 +119,7 @@ def test_bit_helpers_compile_to_the_same_answers():
 # ------------------------------------------------------------------ what a seat knows
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(
     players=st.integers(2, 4),
@@ -180,6 +181,7 @@ def states():
     return _some_states()
 
 
+@pytest.mark.slow
 def test_values_by_class_equal_take_value_of_such_cards(states):
     """The values of one card, two cards, and the face-up cards with one more, by
     class (worked out once a turn, ``seat_values``, ``extra_values``), against the
@@ -232,6 +234,7 @@ def _slot_card_list(tv, slot, unk):
     return [c for c in range(64) if col >> c & 1]
 
 
+@pytest.mark.slow
 def test_expected_pair_values_equal_their_long_hand_twin_bit_for_bit(states):
     """ev_two (fewer branches: the same kind twice, keys and chests, laid out)
     against ev_two_plain (every pair through pair_value), the same floats in the

@@ -32,6 +32,7 @@ def test_every_scenario_loads(path):
     assert expand(sc)
 
 
+@pytest.mark.slow
 def test_the_memory_sweep_reports_win_rate_by_recall(tmp_path):
     sc = load_scenario(Path("scenarios/colorful_treasure_memory.toml"))
     run = analyzer.run(sc, games=400, seed=3, workers=1)
@@ -68,6 +69,7 @@ def test_bad_scenario_values_give_one_line_errors(raw, message):
     assert message in str(err.value) and "\n" not in str(err.value)
 
 
+@pytest.mark.slow
 def test_the_tiles_scenario_reports_the_tiles_the_same_for_any_worker_count():
     sc = load_scenario(Path("scenarios/colorful_treasure_tiles.toml"))
     one = analyzer.run(sc, games=120, seed=5, workers=1)

@@ -43,6 +43,10 @@ from pathlib import Path
 
 import pytest
 
+#: the trace checker replays seeded games and checks them event by event: every test (make test
+#: runs them; make test-fast not)
+pytestmark = pytest.mark.slow
+
 DATA = Path(__file__).resolve().parents[1] / "analyzer" / "colorful_treasure" / "data"
 SCALE = 60  #: scores compared in 60ths of a point (a shared reward splits evenly)
 MAX_REVEALS = 4  #: cards face up in a turn at most (the fourth card tile's room)

@@ -10,6 +10,9 @@ import tests.standin_game  # noqa: F401  (registers the game "coin")
 from analyzer.cli import run_cli
 from analyzer.studies.compare import compare_runs
 
+#: every test reads the runs the module's fixture plays (make test runs them)
+pytestmark = pytest.mark.slow
+
 SCENARIO = """
 game = "coin"
 name = "{name}"

@@ -43,6 +43,7 @@ def _run(kind: str, cache: Path) -> dict:
     return json.loads(out.stdout.splitlines()[-1])
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(numba.config.DISABLE_JIT, reason="counts compiled kernels")
 def test_workers_load_what_the_parent_compiled(tmp_path):
     warm = _run("warm", tmp_path / "warm")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 from analyzer.cli import run_cli
 from analyzer.colorful_treasure import deep, engine
@@ -72,6 +73,7 @@ def test_deep_advice_on_the_example_is_a_ranking_with_intervals():
     assert "Best: reveal" in deep.verdict(a)
 
 
+@pytest.mark.slow
 def test_advise_deep_via_cli(tmp_path, capsys):
     p = tmp_path / "turn.toml"
     p.write_text(_out(capsys, ["advise", *CT, "--example"]).out)

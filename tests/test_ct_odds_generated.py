@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -127,6 +128,7 @@ def test_generated_states_are_not_vacuous():
 # --------------------------------------------------------------------------- the engine's deal
 
 
+@pytest.mark.slow
 def test_chances_agree_with_the_engines_deal():
     """Deal grids as the engine does; keep those where pyramids shows the state
     below at its places 1-3 (a diamond and a green remembered, its key gone): the
@@ -213,6 +215,7 @@ def planted(name: str):
         O.Scorer, O.turn_odds = real_scorer, real_turn_odds
 
 
+@pytest.mark.slow
 def test_each_planted_bug_is_caught_by_the_generated_states():
     texts = [gen_state(random.Random(k)) for k in range(N_STATES)]
     for name in ("diamond", "gem_table", "rewards", "forced_treasure", "uniform", "no_extra"):

@@ -200,6 +200,7 @@ def test_rollouts_never_read_what_the_seat_cannot_see(n, game, turns):
     assert k3 != k1 or not (w1.score[:k1] == w3.score[:k3]).all()
 
 
+@pytest.mark.slow
 def test_deal_is_uniform_and_keeps_every_count():
     """determinize lays each column's unremembered cards uniformly over their
     places (chi-square over the orders of the largest such column), keeps every

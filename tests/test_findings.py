@@ -194,6 +194,7 @@ questions = ["strategies", "first_player"]
 """
 
 
+@pytest.mark.slow
 def test_report_opens_with_the_findings(tmp_path):
     src = tmp_path / "coins.toml"
     src.write_text(SCENARIO)

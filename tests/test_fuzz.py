@@ -263,6 +263,7 @@ def command_lines(draw) -> list[str]:
     return argv
 
 
+@pytest.mark.slow
 @FUZZ
 @given(argv=command_lines())
 def test_any_command_line_succeeds_or_fails_in_one_line(argv, capsys, monkeypatch):
@@ -307,6 +308,7 @@ def _report_state(folder: Path) -> dict:
     return {"seed": manifest["seed"], "files": files}
 
 
+@pytest.mark.slow
 def test_rerun_and_rebuild_keep_the_users_files_and_the_umask(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("coins.toml").write_text(COIN.format(games=20, seed=1))
@@ -333,6 +335,7 @@ def test_rerun_and_rebuild_keep_the_users_files_and_the_umask(tmp_path, monkeypa
     assert sorted(p.name for p in tmp_path.iterdir()) == ["coins.toml", "rep"]
 
 
+@pytest.mark.slow
 def test_a_run_killed_at_random_moments_leaves_the_old_report_or_the_new_one(tmp_path):
     """Kill ``analyzer run`` (SIGKILL or SIGTERM) at seeded random moments: the
     folder holds the old report intact or the new one complete, the user's note
@@ -387,6 +390,7 @@ def test_a_run_killed_at_random_moments_leaves_the_old_report_or_the_new_one(tmp
     assert outcomes  # (which ones depends on the machine's speed; both are fine)
 
 
+@pytest.mark.slow
 def test_a_full_disk_during_the_final_write_is_one_line_and_keeps_the_old_report(
     tmp_path, monkeypatch, capsys
 ):

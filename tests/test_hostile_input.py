@@ -147,6 +147,7 @@ def _modes(root: Path) -> dict[str, int]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mask", [0o022, 0o027])
 def test_every_output_has_the_umask_mode(capsys, tmp_path, scenario, mask):
     """Report folder (PDF, HTML, PNG, CSV, parquet, manifest), rebuilt report,

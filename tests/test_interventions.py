@@ -185,6 +185,7 @@ def test_forbid_masks_and_bad_seats():
         forbid_masks(3, rules, {0: ["x"]})
 
 
+@pytest.mark.slow
 def test_a_forbidden_wonder_is_never_built_over_many_games():
     ids = list(default_rules().wonder_ids)
     forbid = {0: ids, 1: ["eternal_flame", "underground_library"], 3: ["underground_library"]}
@@ -228,6 +229,7 @@ def test_forbidding_a_wonder_no_one_can_build_changes_nothing():
     assert (comp.loc[comp["scope"] != "treated seats", "diff_low"] == 0).all()
 
 
+@pytest.mark.slow
 def test_the_intervention_run_marks_treated_seats_and_forbids_only_them():
     run = analyzer.run({**BASE, "players": 4, "games": 400, "compare": COMPARE})
     g = run.games
@@ -424,6 +426,7 @@ label = "as printed"
 """
 
 
+@pytest.mark.slow
 def test_a_fields_report_names_each_field_and_answers_in_each(tmp_path):
     from analyzer.report import rebuild_report, run_and_report
 
@@ -462,6 +465,7 @@ def test_a_fields_report_names_each_field_and_answers_in_each(tmp_path):
     assert set(sp["strategy"]) == {"balanced", "baseline"}
 
 
+@pytest.mark.slow
 def test_a_plain_report_names_its_field(tmp_path):
     from analyzer.report import run_and_report
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from analyzer.kernels import jit
 
 
@@ -64,6 +66,7 @@ def test_kernels_of_the_package_are_cached_under_their_key():
     assert jit.KernelCacheLocator.from_function(fn, __file__) is None
 
 
+@pytest.mark.slow
 def test_kernels_import_and_run_with_the_jit_disabled():
     # NUMBA_DISABLE_JIT=1 (coverage, the benchmarks' plain runs) must give plain functions
     import os

@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 # rng_die calls _forced and rng_float, rng_float calls rng_next: a caller with
 # callees linked into it, compiled in a child with the cache of the test
 _CHILD = """
@@ -46,6 +48,7 @@ def _run(cache) -> dict:
     return json.loads(out.stdout.splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_compiled_and_cached_kernels_keep_only_what_a_cache_load_keeps(tmp_path):
     cold = _run(tmp_path)  # compiles every kernel
     warm = _run(tmp_path)  # loads them from the cache

@@ -12,6 +12,7 @@ and ``from ... import`` statement, also inside functions; docs/architecture.md).
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import analyzer
@@ -30,10 +31,21 @@ def game_packages() -> set[str]:
     }
 
 
+def _nodes(path: Path) -> list[ast.AST]:
+    """Every node of the source at ``path``, parsed once per version of the file."""
+    st = path.stat()
+    return _parsed(str(path), st.st_mtime_ns, st.st_size)
+
+
+@functools.cache
+def _parsed(path: str, mtime_ns: int, size: int) -> list[ast.AST]:
+    return list(ast.walk(ast.parse(Path(path).read_text("utf-8"), path)))
+
+
 def imported_modules(path: Path) -> set[str]:
     """Every absolute module name ``path`` imports (``from a import b`` gives a and a.b)."""
     names = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+    for node in _nodes(path):
         if isinstance(node, ast.Import):
             names.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -120,7 +132,7 @@ def import_graph(root: Path, package: str) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         here = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+        for node in _nodes(path):
             if isinstance(node, ast.Import):
                 graph[name].update(a.name for a in node.names if a.name in modules)
             elif isinstance(node, ast.ImportFrom):
@@ -136,6 +148,12 @@ def import_graph(root: Path, package: str) -> dict[str, set[str]]:
                     elif source in modules:
                         graph[name].add(source)
     return graph
+
+
+@functools.cache
+def package_graph() -> dict[str, set[str]]:
+    """:func:`import_graph` of the package, read once for the tests below (they only read it)."""
+    return import_graph(ROOT, "analyzer")
 
 
 def reachable(graph: dict[str, set[str]], start: str) -> dict[str, str]:
@@ -178,7 +196,7 @@ def circles(graph: dict[str, set[str]]) -> list[str]:
 
 
 def test_no_import_circle_among_the_modules():
-    found = circles(import_graph(ROOT, "analyzer"))
+    found = circles(package_graph())
     assert found == [], "import circles:\n" + "\n".join(found)
 
 
@@ -207,7 +225,7 @@ def test_the_circle_check_sees_planted_circles(tmp_path):
 
 
 def test_the_file_format_and_the_driver_play_no_study():
-    graph = import_graph(ROOT, "analyzer")
+    graph = package_graph()
     for below, above in (
         ("analyzer.runs.scenario_file", ("analyzer.runs.driver", *STUDIES)),
         ("analyzer.runs.sections_file", ("analyzer.runs.driver", *STUDIES)),
@@ -221,13 +239,13 @@ def test_the_file_format_and_the_driver_play_no_study():
 
 
 def test_nothing_in_the_package_imports_the_scenario_facade():
-    graph = import_graph(ROOT, "analyzer")
+    graph = package_graph()
     assert sorted(m for m, imports in graph.items() if "analyzer.scenario" in imports) == []
 
 
 def test_no_submodule_imports_the_package_itself():
     # `from analyzer import __version__` would: it is analyzer._version's
-    graph = import_graph(ROOT, "analyzer")
+    graph = package_graph()
     assert sorted(m for m, imports in graph.items() if "analyzer" in imports) == []
 
 
@@ -285,7 +303,7 @@ def upward_imports(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
 
 
 def test_every_folder_imports_only_the_layers_below_it():
-    found = upward_imports(import_graph(ROOT, "analyzer")) - UPWARD
+    found = upward_imports(package_graph()) - UPWARD
     assert found == set(), "imports up the layers:\n" + "\n".join(
         f"{a} imports {b}" for a, b in sorted(found)
     )

@@ -137,6 +137,7 @@ def fair():
     return _luck(2, 4000, 2828)
 
 
+@pytest.mark.slow
 def test_luck_terms_have_mean_zero(fair):
     _, _, luck = fair
     for k in range(N_KINDS):
@@ -147,6 +148,7 @@ def test_luck_terms_have_mean_zero(fair):
     assert abs(_z(luck[:, :, 1].sum(axis=1))) < 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("plant", [1, 2], ids=["expectation-after-outcome", "reads-deck-order"])
 def test_a_planted_bias_is_caught(fair, plant):
     _, _, luck = _luck(2, 4000, 2828, plant)
@@ -156,6 +158,7 @@ def test_a_planted_bias_is_caught(fair, plant):
     assert abs(_z(fair[2][:, kind, 1])) < 4
 
 
+@pytest.mark.slow
 def test_plain_and_adjusted_estimates_agree(fair):
     res, wins, luck = fair
     seat0 = slice(0, None, 2)
@@ -167,6 +170,7 @@ def test_plain_and_adjusted_estimates_agree(fair):
         assert est["ratio"] < 1.0  # the terms do remove variance
 
 
+@pytest.mark.slow
 def test_reports_give_the_adjusted_first_seat_beside_the_plain_one():
     from analyzer.tables.aggregate import Reducer, build_tables, first_player_headline
     from analyzer.tables.findings import FIRST_PLAYER

@@ -77,6 +77,7 @@ def test_tree_gives_the_kernels_answer(q):
     _same(q)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "claim, dice, kw",
     [

@@ -88,6 +88,7 @@ def test_ring_closeness_matches_twin(case):
     assert m.ring_n[0] == (-1 if pending else len(stones))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(tableaux(), st.booleans(), st.integers(0, 3))
 def test_claimer_never_fills_a_centre_it_could_close(case, plan, colour):

@@ -67,6 +67,7 @@ METRICS = ["small", "win", "wide", "sixty", "huge"]
 KEYS = [[], ["seat"], ["cat"], ["seat", "cat"], ["big"], ["flag"], ["fkey"], ["cat", "fkey"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sort", [True, False], ids=["group-order", "shuffled"])
 @pytest.mark.parametrize("nan", [False, True], ids=["no-nan", "nan"])
 def test_moments_and_counts_equal_pandas_groupby(sort, nan):
@@ -177,6 +178,7 @@ def test_reducer_equals_its_pandas_twin_on_game_batches(game, strategies):
     assert_same(reducer(tables), twins.reduce_pandas(reducer, tables, own))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "scenario",
     [

@@ -140,6 +140,7 @@ def test_invalid_scenario_writes_nothing(tmp_path, capsys, synthetic):
     assert run_cli(["report", str(tmp_path)]) == 2
 
 
+@pytest.mark.slow
 def test_failed_report_keeps_the_old_one(tmp_path, synthetic, monkeypatch):
     src = tmp_path / "tiny.toml"
     src.write_text(SCENARIO)

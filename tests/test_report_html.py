@@ -7,6 +7,8 @@ import base64
 import json
 from html.parser import HTMLParser
 
+import pytest
+
 import tests.standin_game  # noqa: F401  (registers the game "coin")
 from analyzer.cli import run_cli
 
@@ -41,6 +43,7 @@ class Page(HTMLParser):
         self.text.append(data)
 
 
+@pytest.mark.slow
 def test_html_report_is_self_contained(tmp_path):
     src = tmp_path / "coins.toml"
     src.write_text(SCENARIO)

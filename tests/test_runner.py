@@ -237,6 +237,7 @@ def test_reference_run_is_complete_and_in_game_order(reference):
     assert abs(table["win_rate"][:3].sum() - 1.0) < 1e-12  # seat win shares add up to one
 
 
+@pytest.mark.slow
 def test_two_workers_and_other_batch_sizes_are_bit_identical(reference):
     job = CoinJob(seed=5)
     two = run(job, options(workers=2), reduce_games, headline)
@@ -293,6 +294,7 @@ def test_exact_sum_of_many_float_partials_does_not_depend_on_order():
 # --------------------------------------------------------------------------- precision
 
 
+@pytest.mark.slow
 def test_precision_stops_at_the_first_batch_meeting_the_target():
     job = CoinJob(seed=9)
     target = 0.04
@@ -348,6 +350,7 @@ def test_unreachable_scheduler_fails_quickly_with_a_clear_error():
 # --------------------------------------------------------------------------- Dask
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_gives_identical_results(reference):
     from distributed import LocalCluster
 
@@ -440,6 +443,7 @@ KILL_SCRIPT = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_sigkill_then_resume_equals_an_uninterrupted_run(tmp_path, reference):
     script = tmp_path / "job.py"
     script.write_text(KILL_SCRIPT)

@@ -67,6 +67,7 @@ def holdings(draw):
     return ruins + cities, stones, tokens, named
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(holdings(), st.sampled_from(sorted(RULESETS)))
 def test_score_player_matches_twin(holding, rules_name):

@@ -90,6 +90,7 @@ def test_width_one_plays_exactly_as_balanced():
     assert (a["game_turns"].to_numpy() == b["game_turns"].to_numpy()).all()
 
 
+@pytest.mark.slow
 def test_search_changes_play_and_keeps_invariants():
     """With a budget the search does decide (some game differs from balanced's),
     and every game ends with the engine's invariants holding (games_frame raises
@@ -101,6 +102,7 @@ def test_search_changes_play_and_keeps_invariants():
     assert set(a["strategy"].astype(str)) == {"search", "balanced"}
 
 
+@pytest.mark.slow
 def test_same_games_for_any_batch_split():
     sp = {"search": {"budget": 16, "width": 3}}
     whole = simulate(3, ["balanced", "search", "baseline"], 6, seed=9, strategy_params=sp)
@@ -252,6 +254,7 @@ def test_bad_search_settings():
         simulate(2, ["search", "balanced"], 1, seed=1, strategy_params={"search": {"depth": 2}})
 
 
+@pytest.mark.slow
 def test_deep_advice_on_the_example(tmp_path):
     from analyzer.unearth import advise as lib
     from analyzer.unearth import deep
@@ -279,6 +282,7 @@ def test_deep_advice_on_the_example(tmp_path):
         deep.deep_advice(table, raw, RULES, budget=0, seed=1)
 
 
+@pytest.mark.slow
 def test_advise_deep_via_cli(tmp_path, capsys):
     from analyzer.cli import run_cli
     from analyzer.unearth import advise as lib
@@ -304,6 +308,7 @@ def test_advise_deep_via_cli(tmp_path, capsys):
     assert err.startswith("analyzer: error: --players") and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_rollouts_leave_the_game_untouched():
     """A search that always keeps balanced's choice (z infinite) but plays its
     rollouts gives exactly balanced's games, claims log included: nothing of a

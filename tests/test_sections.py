@@ -161,6 +161,7 @@ def test_a_ladder_only_scenario_parses_and_plays_no_games_of_its_own(tmp_path):
 # --------------------------------------------------------------------------- running
 
 
+@pytest.mark.slow
 def test_ladder_scenario_writes_its_page_and_files(tmp_path):
     code, out = _run(tmp_path, LADDER_ONLY, "lad")
     assert code == 0
@@ -209,6 +210,7 @@ def test_ladder_scenario_writes_its_page_and_files(tmp_path):
     assert (out / "charts" / "ladder.png").is_file()
 
 
+@pytest.mark.slow
 def test_same_seed_same_ladder_whatever_the_workers(tmp_path):
     a = tmp_path / "a"
     a.mkdir()
@@ -258,6 +260,7 @@ def test_mixed_scenario_with_games_ladder_and_tune(tmp_path, capsys):
 # --------------------------------------------------------------------------- strategies version
 
 
+@pytest.mark.slow
 def test_strategies_version_in_manifest_and_every_report_text(tmp_path, monkeypatch, capsys):
     game = load_game("coin")
     monkeypatch.setattr(game, "strategies_version", "7")
@@ -296,6 +299,7 @@ def test_every_shipped_game_declares_its_strategies_version():
     assert load_game("colorful_treasure").strategies_version == "2"  # issue 27's players
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("output, adjusted", [("", True), ("[output]\nluck = false\n", False)])
 def test_a_scenarios_ladder_rates_adjusted_wins_unless_luck_is_off(tmp_path, output, adjusted):
     """A scenario without an ``[output] luck`` key plays the game's default: Unearth's

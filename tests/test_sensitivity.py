@@ -156,6 +156,7 @@ games = 400
 """
 
 
+@pytest.mark.slow
 def test_a_run_tells_the_study_on_page_one_and_in_csv(tmp_path):
     """End to end: the study plays the same games as the base run (equal games and
     seed: the values as played give the base run's very estimates), one

@@ -79,6 +79,7 @@ def test_odds_flags_lists_and_dashed_names(client):
     assert r.status_code == 200 and r.text == done.stdout
 
 
+@pytest.mark.slow
 def test_advise_takes_the_example_state_as_text(client, tmp_path):
     example = client.get("/api/unearth/example")
     assert example.status_code == 200
@@ -155,6 +156,7 @@ def test_pages_and_games(client):
     assert client.get("/game/nogame").status_code == 404
 
 
+@pytest.mark.slow
 def test_deep_advice_offered_exactly_where_the_api_answers_it(client, monkeypatch):
     """/api/games says which games' advise answers --deep: asked of the API itself once
     (a game's advise may have --deep and refuse it), so a page offers it only then."""
@@ -187,6 +189,7 @@ def test_deep_advice_offered_exactly_where_the_api_answers_it(client, monkeypatc
     assert serve.deep_offered("unearth") is True and len(asked) == n  # asked once
 
 
+@pytest.mark.slow
 def test_colorful_treasure_page_and_its_odds_and_advice(client, tmp_path):
     page = client.get("/game/colorful_treasure").text
     assert "Colorful Treasure at the table" in page and "{{WONDERS}}" not in page
@@ -200,6 +203,7 @@ def test_colorful_treasure_page_and_its_odds_and_advice(client, tmp_path):
         assert r.status_code == 200 and r.text == done.stdout
 
 
+@pytest.mark.slow
 def test_uruk_page_and_its_advice(client, tmp_path):
     page = client.get("/game/uruk").text
     assert "Uruk at the table" in page and "{{CARDS}}" not in page
@@ -236,6 +240,7 @@ _VALUES = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=80,
     deadline=None,
@@ -273,6 +278,7 @@ def _post(url: str, body: dict) -> tuple[int, str]:
         return err.code, err.read().decode()
 
 
+@pytest.mark.slow
 def test_fifty_concurrent_requests_all_answered_correctly(server):
     """50 odds questions at once (five kinds, ten of each) over loopback: every answer is
     the one the same question gets alone, none lost; the server still serves after."""
@@ -377,6 +383,7 @@ def test_host_warning_and_bounds(capsys):
     assert "--host: cannot listen on 192.0.2.1:8765" in err
 
 
+@pytest.mark.slow
 def test_concurrent_deep_advice_exact_advice_and_odds_are_each_right(server):
     """Deep advice (seeded), exact advice and odds at once, from threads of one process:
     each answer is the one the same question gets alone (no output, seed or cache of
@@ -423,6 +430,7 @@ _ODD = st.one_of(
 )  # fmt: skip
 
 
+@pytest.mark.slow
 @settings(
     max_examples=60,
     deadline=None,
@@ -485,6 +493,7 @@ def test_lan_address_is_an_address_or_none():
     assert got is None or ipaddress.ip_address(got).version == 4
 
 
+@pytest.mark.slow
 def test_a_long_question_forks_no_child_in_the_server(monkeypatch):
     """The CLI runs a question priced above a second in a forked child (Ctrl-C ends
     it); the server, a process with threads, runs it in the request's thread."""

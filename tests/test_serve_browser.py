@@ -21,6 +21,9 @@ import pytest
 
 from tests.serving import running_server
 
+#: a real browser against a real server, every test (make test runs them; make test-fast not)
+pytestmark = pytest.mark.slow
+
 CHROMIUM = os.environ.get("ANALYZER_CHROMIUM") or next(
     (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None
 )

@@ -28,6 +28,7 @@ BASE = ("--players", "3", "--strategy", "random", "--games", "200", "--seed", "7
 BASE += ("--batch-size", "60", "--quiet")
 
 
+@pytest.mark.slow
 def test_one_and_two_workers_print_and_write_the_same(capsys, tmp_path):
     one, two = tmp_path / "one.parquet", tmp_path / "two.parquet"
     code, out1, err1 = simulate(capsys, *BASE, "--workers", "1", "--out", str(one))
@@ -125,6 +126,7 @@ def _manifest_batch(folder) -> int:
     return json.loads((folder / "run.json").read_text())["batch_size"]
 
 
+@pytest.mark.slow
 def test_a_run_that_names_no_batch_size_takes_the_games_and_keeps_a_checkpoints(tmp_path):
     """No batch size: the game's (Colorful Treasure 20,000, Unearth 5,000); a named one
     wins; the table is the same either way; a resume without one keeps the batches of

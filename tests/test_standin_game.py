@@ -42,6 +42,7 @@ def test_registry_lists_and_loads_the_game():
         load_game("chess")
 
 
+@pytest.mark.slow
 def test_simulate_api_gives_the_core_table_and_is_worker_independent():
     one = analyzer.simulate(3, "fair,lucky,fair", 300, seed=4, game="coin")
     assert list(one.columns) == list(CORE_COLUMNS)
@@ -55,6 +56,7 @@ def test_simulate_api_gives_the_core_table_and_is_worker_independent():
     assert rate["lucky"] > rate["fair"]
 
 
+@pytest.mark.slow
 def test_scenario_run_report_and_rebuild(tmp_path):
     src = tmp_path / "coins.toml"
     src.write_text(SCENARIO)

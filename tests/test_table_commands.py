@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
+import pytest
+
 from analyzer.cli import run_cli
 from analyzer.cli.table import split_game
 
@@ -100,6 +102,7 @@ def test_threads_never_share_a_built_table_command():
     assert mine.help == got[0].help and mine.help.count("--game NAME picks the game") == 1
 
 
+@pytest.mark.slow
 def test_concurrent_odds_in_one_process_each_get_their_own_answer():
     """Many threads asking different odds questions in one process at once (as
     ``analyzer serve`` does, a request a thread): each answer is its own question's."""

@@ -21,6 +21,10 @@ import pytest
 from tests import replays
 from tests.unearth_trace_checker import TraceError, check_trace, load_data
 
+#: the trace checker replays seeded games and checks them event by event: every test (make test
+#: runs them; make test-fast not)
+pytestmark = pytest.mark.slow
+
 SEED = 20261127
 #: the default, then each ruling switched away from its default, one at a time
 RULINGS = (

@@ -94,6 +94,7 @@ def test_colour_pair_paid_baseline_most_cards_others_least_useful(who, want):
     tb.check()
 
 
+@pytest.mark.slow
 def test_random_colour_pair_is_uniform_among_colours_with_two_cards():
     seen = Counter()
     for g in range(600):

@@ -191,6 +191,7 @@ def test_simulate_api_replay_and_cli(capsys):
     assert text.startswith("Uruk replay") and "scores" in text
 
 
+@pytest.mark.slow
 def test_scenario_run_lists_assumed_values(tmp_path):
     src = tmp_path / "u.toml"
     src.write_text(

@@ -133,6 +133,7 @@ def test_luck_terms_have_mean_zero(fair):
     assert abs(_z(luck[:, :, 1].sum(axis=1))) < 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "plant",
     [1, 2, 3, 4],

@@ -46,6 +46,10 @@ from pathlib import Path
 
 import pytest
 
+#: the trace checker replays seeded games and checks them event by event: every test (make test
+#: runs them; make test-fast not)
+pytestmark = pytest.mark.slow
+
 DATA = Path(__file__).resolve().parents[1] / "analyzer" / "uruk" / "data"
 EPOCHS = ("I", "II", "III", "IV")
 

@@ -53,36 +53,43 @@ def _check(proc: subprocess.CompletedProcess, cwd: Path) -> None:
     assert len(ran) == 1, f"the main module ran in {len(ran)} processes\n{detail}"
 
 
+@pytest.mark.slow
 def test_guarded_script(tmp_path):
     body = "\n".join("    " + line for line in SCRIPT.splitlines())
     (tmp_path / "job.py").write_text(f'if __name__ == "__main__":\n{body}\n')
     _check(_run([sys.executable, "job.py"], tmp_path), tmp_path)
 
 
+@pytest.mark.slow
 def test_unguarded_script(tmp_path):
     (tmp_path / "job.py").write_text(SCRIPT)
     _check(_run([sys.executable, "job.py"], tmp_path), tmp_path)
 
 
+@pytest.mark.slow
 def test_stdin_heredoc(tmp_path):
     _check(_run([sys.executable, "-"], tmp_path, stdin=SCRIPT), tmp_path)
 
 
+@pytest.mark.slow
 def test_dash_c(tmp_path):
     _check(_run([sys.executable, "-c", SCRIPT], tmp_path), tmp_path)
 
 
+@pytest.mark.slow
 def test_interactive_session(tmp_path):
     """``python -i`` reading from stdin: an interactive ``__main__`` without ``__file__``
     (what a notebook kernel has); an error there does not change the exit code."""
     _check(_run([sys.executable, "-i", "-q"], tmp_path, stdin=SCRIPT + "\n"), tmp_path)
 
 
+@pytest.mark.slow
 def test_unguarded_module(tmp_path):
     (tmp_path / "jobmod.py").write_text(SCRIPT)
     _check(_run([sys.executable, "-m", "jobmod"], tmp_path), tmp_path)
 
 
+@pytest.mark.slow
 def test_cli(tmp_path):
     exe = Path(sys.executable).with_name("analyzer")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "analyzer"]

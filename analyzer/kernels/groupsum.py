@@ -1,14 +1,14 @@
 """Group sums bit for bit as pandas computes them, without building a groupby.
 
-The reducer (:mod:`analyzer.tables.aggregate`) used to sum every batch with pandas
+The reducer (:mod:`analyzer.tables.groupby`) used to sum every batch with pandas
 ``groupby(...).sum()``/``.count()``/``.mean()``. pandas sums a float group in row
 order with Kahan's compensated summation, so a sum's last bits depend on that
 algorithm; to keep every partial aggregate (and so every report number) the same
 bits, :func:`kahan_moments` runs the same loop (pandas' ``group_sum``: the
 compensation of each group and column, reset when it is NaN, NaN values skipped
 and not counted) over integer group labels, for the sums of the values and of
-their squares at once. The twin it replaces stays in :mod:`analyzer.tables.aggregate`
-(``_moments_pandas``) and the tests compare them on random tables.
+their squares at once. The twin it replaces is ``tests/pandas_twins.py``'s
+``moments_pandas``, and the tests compare them on random tables.
 
 This module holds only the kernel, so that importing :mod:`analyzer.tables.aggregate`
 (reports rebuilt from saved tables) does not import numba.
