@@ -6,7 +6,7 @@ ways: :class:`analyzer.tables.aggregate.Reducer` (the hand-written groupby of
 :mod:`analyzer.tables.groupby` with the kernels of :mod:`analyzer.kernels.groupsum`)
 and its pandas twin (``tests/pandas_twins.py``: the same rows with pandas'
 ``groupby`` throughout, the code as first written). Both give the same partial to
-the bit (checked here, and by ``tests/test_reducer_twins.py``). Prints the median
+the bit (checked here, and by ``tests/tables/test_reducer_twins.py``). Prints the median
 CPU milliseconds of each over ``--rounds`` rounds (CPU time of this process: other
 jobs on a shared machine disturb it less than wall clock) and the kernel's time
 for the same games, the scale the reducer is measured against. Asserts nothing.

@@ -1,4 +1,4 @@
-"""A job for the runner's compile-once test (``tests/test_compile_once.py``).
+"""A job for the runner's compile-once test (``tests/runs/test_compile_once.py``).
 
 Its batches and its reducer each call a kernel of their own, and the reducer
 writes how many kernels its process has compiled so far (numba's documented

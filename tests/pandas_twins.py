@@ -6,8 +6,8 @@ sums written with pandas throughout, slow and plain: ``moments_pandas``,
 ``counts_pandas``, ``stacked_pandas``, ``group_rows_pandas``, the reducer's
 :func:`reduce_pandas` and each game's own (:func:`unearth_reduce_pandas`,
 :func:`uruk_reduce_pandas`, :func:`colorful_treasure_reduce_pandas`). The tests
-compare every fast path with them (``tests/test_reducer_twins.py``,
-``tests/test_aggregate.py``, ``tests/test_aggregate_user_path.py``); nothing in
+compare every fast path with them (``tests/tables/test_reducer_twins.py``,
+``tests/tables/test_aggregate.py``, ``tests/tables/test_aggregate_user_path.py``); nothing in
 the package imports this module.
 """
 

@@ -30,8 +30,8 @@ CONTEXT_LINES = 30  #: diff lines shown in a failure message
 #: game -> the module of its trace checker (each has ``check_trace(trace)``)
 TRACE_CHECKERS = {
     "unearth": "tests.unearth_trace_checker",
-    "colorful_treasure": "tests.test_colorful_treasure_trace_check",
-    "uruk": "tests.test_uruk_trace_check",
+    "colorful_treasure": "tests.colorful_treasure.test_colorful_treasure_trace_check",
+    "uruk": "tests.uruk.test_uruk_trace_check",
     "pig": "tests.pig_trace_checker",
 }
 

@@ -36,7 +36,7 @@ def _simulate(game: str, players: int, strategies: str, search: dict | None = No
 
 
 def _deep(game: str, budget: int) -> None:
-    """``advise --deep`` on the game's example, as tests/test_search_pinned.py asks it."""
+    """``advise --deep`` on the game's example, as tests/games/test_search_pinned.py asks it."""
     from analyzer.cli import run_cli
 
     out = io.StringIO()

@@ -1,6 +1,6 @@
 """Check Colorful Treasure's traces under every combination of rulings.
 
-The suite (``tests/test_colorful_treasure_trace_check.py``) checks 300 games with
+The suite (``tests/colorful_treasure/test_colorful_treasure_trace_check.py``) checks 300 games with
 each ruling switched alone; this script runs the same independent checker (a
 plain Python twin of the rules, importing nothing of the engine) over every
 valid combination of the rulings ``analyzer games --rules colorful_treasure``
@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analyzer.games import load_game  # noqa: E402
-from tests.test_colorful_treasure_trace_check import (  # noqa: E402
+from tests.colorful_treasure.test_colorful_treasure_trace_check import (  # noqa: E402
     LINE_UPS,
     TraceError,
     check_trace,

@@ -3,7 +3,7 @@
 Plays ``--games`` games for each of the 64 combinations of the six Uruk rulings
 (``analyzer games --rules uruk``), 2 to 4 players and mixed line-ups, takes each
 game's checkable trace (what ``analyzer replay --game uruk --json`` prints) and
-runs the independent checker of ``tests/test_uruk_trace_check.py`` on it (a
+runs the independent checker of ``tests/uruk/test_uruk_trace_check.py`` on it (a
 plain Python twin of the rules that imports nothing of the engine). Prints one
 line per combination (games, events, failures, seconds) and the totals; the
 exit status is 1 if any trace failed, with the first failures named (seed, game
@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.test_uruk_trace_check import RULING_VALUES, TraceError, check_trace, games  # noqa: E402
+from tests.uruk.test_uruk_trace_check import RULING_VALUES, TraceError, check_trace, games  # noqa: E402
 
 
 def combinations(only: list[str]) -> list[dict]:

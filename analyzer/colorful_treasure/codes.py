@@ -48,7 +48,7 @@ class Plan(IntEnum):
     #: and ``== EXPECT_PLAIN``, and its tile worth is its own, ``t.tile_worth_base``).
     #: A change to greedy's (EXPECT's) choice rules must be made under a test that
     #: leaves this plan out (``plan == Plan.EXPECT``, or a new plan), never in the
-    #: shared code unconditionally: the frozen pinned runs of tests/test_pinned.py
+    #: shared code unconditionally: the frozen pinned runs of tests/games/test_pinned.py
     #: fail if it reaches baseline
     BASELINE = 3
 

@@ -52,7 +52,7 @@ LP_TAU1 = 3  #: ... plus this per card left in the grid
 LP_NEXT = 4  #: weight of the best kind left face up to the next seat (it knows them now)
 N_LUCK_PAR = 5
 #: tests only: a ``luck_par`` one longer plants a known bias
-#: (``tests/test_colorful_treasure_luck.py`` shows the checks catch it): 1, the
+#: (``tests/colorful_treasure/test_colorful_treasure_luck.py`` shows the checks catch it): 1, the
 #: expectation taken in the state after the outcome (the revealed card already face
 #: up beside each card enumerated); 2, ``V`` reads the hidden layout (a bonus to the seat to move
 #: when the card valued is the one really at the place)

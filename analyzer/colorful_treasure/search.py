@@ -30,7 +30,7 @@ other seats remember is not known to the seat: the rollouts *assume* they
 remember what it remembers (each with its own recall from then on). Every
 other part of the game (the cards taken, who holds what, the rewards, the
 markers) is public. Each deal is made from sorted lists, so not even the order
-the hidden cards lie in reaches the rollouts; ``tests/test_ct_search.py``
+the hidden cards lie in reaches the rollouts; ``tests/colorful_treasure/test_ct_search.py``
 changes what the seat cannot see and checks that the rollouts do not change.
 
 The search draws only from its own stream (seeded from the game's index), so a

@@ -41,7 +41,7 @@ without it. None of them changes what a kernel computes. They are switched on
 only for the numba releases they were written against (:data:`INTERNALS_TESTED`)
 and with ``ANALYZER_NUMBA_INTERNALS`` not ``0``; on any other numba, kernels
 compile with numba's documented behaviour alone (the same games, a slower and
-larger first compile, the view rule unchecked). ``tests/test_numba_api.py``
+larger first compile, the view rule unchecked). ``tests/kernels/test_numba_api.py``
 names every numba name the package uses and checks each hook on the release
 installed.
 
@@ -257,7 +257,7 @@ _configure()
 INTERNALS_TESTED = ("0.68.",)
 
 #: every use of numba's internals, what it gives and what is lost without it
-#: (``tests/test_numba_api.py`` checks each on the numba installed)
+#: (``tests/kernels/test_numba_api.py`` checks each on the numba installed)
 INTERNAL_HOOKS = {
     "CPUCodeLibrary._get_module_for_linking": (
         "replaced on numba's class (_module_for_linking): the copy of a kernel's module "

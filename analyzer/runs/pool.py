@@ -22,7 +22,7 @@ the child imports the main module only if the dict has the key
 function once (on first use, not at import) to drop the two keys, only in the
 thread that is launching one of *our* workers (a thread-local flag), so
 every other user of multiprocessing in the process sees the stdlib's
-behaviour. ``tests/test_workers_main.py`` runs a pool from every way of
+behaviour. ``tests/runs/test_workers_main.py`` runs a pool from every way of
 starting Python and fails if a CPython release changes those details.
 
 Chosen over joblib's loky (whose default context also skips the main module):

@@ -79,7 +79,7 @@ LP_PACE = 8  #: points every seat still makes per pip of dice the ruins left sti
 LP_TEMPO = 9  #: strength a ruin gives the seat to move next (it may finish it first)
 LP_TABLEAU = 10  #: points a stone in a seat's tableau is worth (rings and wonders to come)
 N_LUCK_PAR = 11
-#: tests only: a ``luck_par`` one longer plants a known bias (``tests/test_luck.py``
+#: tests only: a ``luck_par`` one longer plants a known bias (``tests/unearth/test_luck.py``
 #: shows the checks catch it): 1, a die's expectation taken in the state after its
 #: outcome (the actual roll already on the ruin, each face on top); 2, ``V`` after a reveal
 #: reads the hidden deck order (a bonus when the card matches the next one's colour)

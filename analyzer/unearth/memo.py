@@ -5,7 +5,7 @@ of it. A :class:`Memo` holds, for every seat, its strategy code and parameter
 row, and the memoised slot values and face gains that let ``balanced`` decide
 quickly (:mod:`.strategies`, "The strategy memo"), plus the strategies' own work
 arrays. A memo never changes how a game is played: every answer read from it is
-what a cold memo would compute (``tests/test_cards.py`` checks that).
+what a cold memo would compute (``tests/unearth/test_cards.py`` checks that).
 
 Kernels receive it as a view (:mod:`analyzer.kernels.kernel_view`) named ``m``; scalars
 live in ``m.sc``, indexed by the ``M_*`` constants.

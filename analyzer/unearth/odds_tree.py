@@ -21,7 +21,7 @@ explicit stack, and remembers what it found:
 Its time grows with the number of distinct states, not with the roll
 sequences, but in Python; :func:`analyzer.unearth.odds.exact_odds` sends only
 small questions here (:data:`analyzer.unearth.odds.TREE_MAX_WEIGHT`).
-``tests/test_odds_tree.py`` checks that both engines agree exactly.
+``tests/unearth/test_odds_tree.py`` checks that both engines agree exactly.
 """
 
 from __future__ import annotations

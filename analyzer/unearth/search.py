@@ -15,7 +15,7 @@ seat cannot tell them apart), which end-of-age card lies at the bottom of the
 deck, the delver draw pile and the other seats' hands (their sizes kept), and
 the order of the face-down wonder tokens. Each is dealt from a sorted pool, so
 not even the order the hidden cards lay in reaches the rollouts. Dice are rolled
-from the search's own random stream, never the game's. ``tests/test_search.py``
+from the search's own random stream, never the game's. ``tests/unearth/test_search.py``
 deals the hidden cards of a game differently and checks that the rollouts do
 not change.
 

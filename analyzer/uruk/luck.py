@@ -78,7 +78,7 @@ LP_TAU0 = 5  #: win temperature (points) with no stone left on the epoch cards
 LP_TAU1 = 6  #: ... plus this per stone left
 N_LUCK_PAR = 7
 #: tests only: a ``luck_par`` one longer plants a known bias
-#: (``tests/test_uruk_luck.py`` shows the checks catch it): 1, the expectation
+#: (``tests/uruk/test_uruk_luck.py`` shows the checks catch it): 1, the expectation
 #: taken in the state after the outcome (each card valued with the card drawn
 #: already held); 2, ``V`` reads the hidden deck (a bonus to the seat credited when the
 #: card valued is the one really drawn); 3, a wrong enumeration (uniform over the

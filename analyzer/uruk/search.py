@@ -20,7 +20,7 @@ face up somewhere else or among them), that hands hold inventions and the
 trigger a god or disaster card, and, until the deck is first rebuilt, that the
 level-2 cards left from set-up lie on its top (how many is public: the deck's
 draws are). Every pool is sorted before it is shuffled, so not even the order
-the hidden cards lay in reaches the rollouts. ``tests/test_uruk_search.py``
+the hidden cards lay in reaches the rollouts. ``tests/uruk/test_uruk_search.py``
 deals the hidden cards of a game differently and checks that the rollouts do
 not change, and that the deal is uniform (chi-square) and keeps every count.
 

@@ -23,7 +23,7 @@ written by the game, not a parameter). Today no decision reads the code, so
 ``balanced``'s choice rules must leave ``baseline`` out deliberately: a new
 parameter column (``baseline``'s is 0 for ever: make 0 today's rule) or a test
 of ``prm[P_STRATEGY] == BALANCED``, never an unconditional edit of the shared
-code (the frozen pinned runs of ``tests/test_pinned.py`` fail if it reaches
+code (the frozen pinned runs of ``tests/games/test_pinned.py`` fail if it reaches
 ``baseline``).
 
 A decision sees only what the seat may see: its hand, the open table, the
