@@ -26,7 +26,7 @@ from analyzer.report.info import make_stamp, plays_games, section_charts, sectio
 from analyzer.report.run_charts import make_charts
 from analyzer.report.summary import summary_markdown, title_lines
 from analyzer.report.table_display import settings_table, table_items
-from analyzer.studies import sections, sensitivity
+from analyzer.studies import landscape, sections, sensitivity
 from analyzer.tables import findings
 from analyzer.tables.aggregate import build_tables
 
@@ -52,6 +52,7 @@ def write_report(
             labels = {c["index"]: c["label"] for c in info.get("cells", [])}
             df.insert(1, "label", df["cell"].map(labels))
         tables[name] = df
+    tables.update(landscape.report_tables(info))  # skill_gradient, drama
     found = findings.answer(tables, info)
     tables["findings"] = found.table()
     tables.update(sensitivity.report_tables(info, found))
