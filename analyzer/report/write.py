@@ -75,6 +75,7 @@ def write_report(
     settings = title_lines(tables, info)
     items = table_items(tables, info, frozenset(extra or {}), found)
     items[:0] = [it for it in sections.display_items(info) if it[0] == "ladder_ratings"]
+    items += landscape.display_items(info)
     items.append(("settings", settings_table(settings), "How this report was made", ""))
     pages += charts.packed_table_pages([(df, t, note) for _, df, t, note in items], stamp)
     with PdfPages(directory / "report.pdf") as pdf:
@@ -109,6 +110,7 @@ def write_report(
         tables=[
             (name, t, note, df)
             for name, df, t, note in sections.display_items(info)
+            + landscape.display_items(info)
             + table_items(tables, info, frozenset(extra or {}), found, True)
         ],
         settings=settings,

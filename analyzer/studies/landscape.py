@@ -133,7 +133,10 @@ def run_landscape(
         rules = g.load_rules(dict(sc.rulings), dict(sc.overrides), f"{sc.path}: rules")
         lo, hi = g.player_range(rules)
         counts = list(range(max(lo, 2), min(hi, MAX_DRAMA_PLAYERS) + 1))
-        fields = {sc.players: sc.strategies} if sc.strategies else {}
+        fields = {}
+        if sc.strategies:  # the scenario's own field at its player count
+            own = tuple(sc.strategies)
+            fields[sc.players] = own * sc.players if len(own) == 1 else own
         result = drama(
             g.name,
             counts,
@@ -186,3 +189,98 @@ def settings_lines(info: dict) -> list[str]:
             + ("; file tables/drama.csv" if dr.get("rows") else "; not measured")
         )
     return lines
+
+
+def _pct(v, lo=None, hi=None) -> str:
+    if v is None:
+        return "–"
+    text = f"{100 * v:.1f}%"
+    if lo is not None and hi is not None:
+        text += f" [{100 * lo:.1f}, {100 * hi:.1f}]"
+    return text
+
+
+def skill_display(doc: dict) -> pd.DataFrame:
+    """The skill gradient for reading: one row per step, its win share and chance's
+    share with their 95% intervals."""
+    rows = []
+    for s in doc.get("steps") or []:
+        rows.append(
+            {
+                "step": f"{s['stronger']} vs {s['weaker']}",
+                "field": s["field"],
+                "games a line-up": f"{s['games']:,}",
+                "win share [95% CI]": _pct(s["win_share"], s["low"], s["high"]),
+                "verdict": s["verdict"],
+                "chance's share [95% CI]": _pct(
+                    s.get("chance_share"), s.get("chance_low"), s.get("chance_high")
+                ),
+                "by": s["chance_method"],
+                "the deal's share [95% CI]": _pct(
+                    s.get("deal_share"), s.get("deal_low"), s.get("deal_high")
+                ),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def drama_display(doc: dict) -> pd.DataFrame:
+    """Drama for reading: one row per player count."""
+    rows = []
+    for r in doc.get("rows") or []:
+        share = r.get("decided_at_share")
+        decided = (
+            "at the end"
+            if share is None or share >= 1
+            else f"{100 * share:.0f}% of the way (turn {int(r['decided_at_turn'])})"
+        )
+        rows.append(
+            {
+                "players": r["players"],
+                "games": f"{r['games']:,}",
+                "lead changes a game [95% CI]": f"{r['lead_changes']:.2f} "
+                f"[{r['lead_changes_low']:.2f}, {r['lead_changes_high']:.2f}]",
+                "games with a change": _pct(r["any_change_share"]),
+                "half-time leader wins": _pct(
+                    r["half_leader_wins"], r["half_leader_low"], r["half_leader_high"]
+                ),
+                "leader wins 9 in 10 from": decided,
+                "final margin, points": f"{r['margin']:.1f} [{r['margin_low']:.1f}, "
+                f"{r['margin_high']:.1f}]",
+                "won by ≤5%": _pct(r["close_share"], r["close_low"], r["close_high"]),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def display_items(info: dict) -> list[tuple[str, pd.DataFrame, str, str]]:
+    """``[(name, display table, title, note)]`` of the skill gradient and drama, for
+    the PDF's and the HTML page's tables."""
+    items = []
+    sk = info.get("skill")
+    if sk and sk.get("steps"):
+        n = sk["players"]
+        items.append(
+            (
+                "skill_gradient",
+                skill_display(sk),
+                "Skill gradient: each rung against the one below",
+                f"win share of one seat of the stronger rung against {n - 1} of the weaker "
+                f"(fair share {100 / n:.0f}%; skill matters from "
+                f"{100 / n + 100 * sk['clear_edge']:.0f}% up), seats rotated, the same "
+                "deals; Wilson 95% intervals; chance's share of the outcome's variance with "
+                "a bootstrap 95% interval",
+            )
+        )
+    dr = info.get("drama")
+    if dr and dr.get("rows"):
+        items.append(
+            (
+                "drama",
+                drama_display(dr),
+                "Drama and decisiveness",
+                "the leader: the single top score if the game ended then; games traced "
+                "per player count; normal and Wilson 95% intervals",
+            )
+        )
+    return items

@@ -63,8 +63,17 @@ def equilibrium_sentences(doc: dict) -> list[str]:
             f"{where}, {s} dominates: the equilibrium of the strategy meta-game plays it "
             f"alone ({_share_text(doc, s)}), as no other strategy does as well against it"
         )
-        if lo is not None and lo < 0.5:
-            text += "; but the interval leaves room for a mix, so these games do not settle it"
+        rivals = [
+            x for x in order if x != s and ((lo_hi.get(x) or [0, 0])[1] or 0) >= 0.05
+        ]  # fmt: skip
+        if lo is not None and lo < 0.5 and rivals:
+            ranges = ", ".join(
+                f"{x} [{100 * lo_hi[x][0]:.0f}, {100 * lo_hi[x][1]:.0f}]" for x in rivals
+            )
+            text += (
+                f"; but these games do not settle it: in resampled games {ranges} "
+                f"take a share of the mix or its place (simultaneous 95% intervals)"
+            )
         out = [text + "."]
     else:
         parts = [_share_text(doc, s) for s in played]
@@ -300,49 +309,43 @@ def _equilibrium(tables, info, params) -> list[Finding]:
 
 
 def _skill(tables, info, params) -> list[Finding]:
+    """One finding: the verdict's step, its words carrying chance's share and the
+    other steps (each row of ``tables/skill_gradient.csv``)."""
     doc = info.get("skill") or {}
     steps = doc.get("steps") or []
     if not _asked(info, "skill") or not steps:
         return []
     head, main = skill_headline(doc)
-    out = []
-    for i, s in enumerate(steps):
-        text = step_sentence(doc, s)
-        if i == main:
-            text = f"{head} {text}"
-        out.append(
-            rate_finding(
-                "skill",
-                f"{s['stronger']} vs {s['weaker']}",
-                f"{s['stronger']}'s win share against {s['weaker']}",
-                text,
-                s["win_share"],
-                s["low"],
-                s["high"],
-                s["seat_games"],
-                s["fair"],
-                "seat-games",
-            )
-        )
     s = steps[main]
+    words = [head, step_sentence(doc, s)]
     chance = chance_sentence(doc, main)
-    if chance and s.get("chance_low") is not None and s.get("chance_high") is not None:
-        out.append(
-            difference_finding(
-                "skill",
-                f"{s['stronger']} vs {s['weaker']}",
-                "chance's share of the outcome's variance",
-                f"At {s['players']} players ({s['field']}): {chance}",
-                s["chance_share"],
-                s["chance_low"],
-                s["chance_high"],
-                s["games"],
-                1.0,
-                "games",
-                "share",
+    if chance:
+        words.append(chance)
+    others = [x for i, x in enumerate(steps) if i != main]
+    if others:
+        words.append(
+            "The other steps: "
+            + "; ".join(
+                step_text(x) + (f" ({x['games']} games a line-up)" if x["stronger"] == "search"
+                                else "") + f", {x['verdict']}"
+                for x in others
             )
+            + "."
+        )  # fmt: skip
+    return [
+        rate_finding(
+            "skill",
+            f"{s['stronger']} vs {s['weaker']}",
+            f"{s['stronger']}'s win share against {s['weaker']}",
+            " ".join(words),
+            s["win_share"],
+            s["low"],
+            s["high"],
+            s["seat_games"],
+            s["fair"],
+            "seat-games",
         )
-    return out
+    ]
 
 
 def _drama(tables, info, params) -> list[Finding]:
