@@ -349,28 +349,56 @@ def _skill(tables, info, params) -> list[Finding]:
 
 
 def _drama(tables, info, params) -> list[Finding]:
+    """One finding: the scenario's own player count in full (its lead changes the
+    estimate), the other counts in a line each (every row in ``tables/drama.csv``)."""
     doc = info.get("drama") or {}
+    rows = doc.get("rows") or []
     if not _asked(info, "drama") or not doc:
         return []
     words = drama_sentences(doc)
-    out = []
-    for r, text in zip(doc.get("rows") or [], words, strict=False):
-        out.append(
-            difference_finding(
-                "drama",
-                f"{r['players']} players",
-                f"lead changes a game at {r['players']} players",
-                text,
-                r["lead_changes"],
-                r["lead_changes_low"],
-                r["lead_changes_high"],
-                r["games"],
-                1.0,
-                "games",
-                "changes",
+    if not rows:  # not measured: the question says so, with nothing to test
+        nan = math.nan
+        return [
+            Finding("drama", "not measured", "lead changes a game", " ".join(words), nan, nan,
+                    nan, 0, "games", 0.0, nan, nan, nan, unit="changes")
+        ]  # fmt: skip
+    own = (info.get("scenario") or {}).get("players")
+    main = next((i for i, r in enumerate(rows) if r["players"] == own), 0)
+    r = rows[main]
+    text = words[main]
+    others = [x for i, x in enumerate(rows) if i != main]
+    if others:
+        text += (
+            " Other player counts: "
+            + "; ".join(
+                f"{x['players']} players {x['lead_changes']:.1f} "
+                f"[{x['lead_changes_low']:.1f}, {x['lead_changes_high']:.1f}] lead changes a game, "
+                f"the half-time leader wins {_pct(x['half_leader_wins'])} "
+                f"{_iv(x['half_leader_low'], x['half_leader_high'])}, "
+                + (
+                    "decided only at the end"
+                    if not x.get("decided_at_share") or x["decided_at_share"] >= 1
+                    else f"decided {_pct(x['decided_at_share'])} of the way through"
+                )
+                for x in others
             )
+            + "."
         )
-    return out
+    return [
+        difference_finding(
+            "drama",
+            f"{r['players']} players",
+            f"lead changes a game at {r['players']} players",
+            text,
+            r["lead_changes"],
+            r["lead_changes_low"],
+            r["lead_changes_high"],
+            r["games"],
+            1.0,
+            "games",
+            "changes",
+        )
+    ]
 
 
 EQUILIBRIUM = Question(

@@ -86,6 +86,17 @@ def test_the_answers_name_the_field_with_intervals():
     assert "It is decided 80% of the way through (after turn 20 of 24" in dr.text
 
 
+def test_drama_leads_with_the_scenarios_own_player_count():
+    info = _info(["drama"])
+    two = {**DRAMA["rows"][0], "players": 2, "field": "greedy, greedy", "lead_changes": 4.0,
+           "lead_changes_low": 3.8, "lead_changes_high": 4.2}  # fmt: skip
+    info["drama"] = {**DRAMA, "rows": [two, *DRAMA["rows"]]}
+    info["scenario"]["players"] = 3
+    (dr,) = F.answer({}, info).findings
+    assert dr.text.startswith("At 3 players") and dr.estimate == 5.5
+    assert "Other player counts: 2 players 4.0 [3.8, 4.2] lead changes a game" in dr.text
+
+
 @pytest.mark.parametrize("qid", ["equilibrium", "skill", "drama"])
 def test_asked_without_its_study_the_question_has_no_findings(qid):
     info = _info([qid])
@@ -93,3 +104,12 @@ def test_asked_without_its_study_the_question_has_no_findings(qid):
         info.pop(key)
     found = F.answer({}, info)
     assert [q["id"] for q in found.questions] == [qid] and not found.findings
+
+
+def test_drama_not_measured_says_so():
+    info = _info(["drama"])
+    info["drama"] = {"rows": [], "not_measured": [2, 3]}
+    found = F.answer({}, info)
+    (dr,) = found.findings
+    assert dr.text == "Not measured at 2, 3 players: this game's trace gives no running score."
+    assert not dr.significant and dr.verdict() == "not significant"
