@@ -265,11 +265,9 @@ def display_items(info: dict) -> list[tuple[str, pd.DataFrame, str, str]]:
                 "skill_gradient",
                 skill_display(sk),
                 "Skill gradient: each rung against the one below",
-                f"win share of one seat of the stronger rung against {n - 1} of the weaker "
-                f"(fair share {100 / n:.0f}%; skill matters from "
-                f"{100 / n + 100 * sk['clear_edge']:.0f}% up), seats rotated, the same "
-                "deals; Wilson 95% intervals; chance's share of the outcome's variance with "
-                "a bootstrap 95% interval",
+                f"one seat of the stronger rung against {n - 1} of the weaker, seats rotated, "
+                f"the same deals; skill matters from {100 / n + 100 * sk['clear_edge']:.0f}%; "
+                "Wilson and bootstrap 95% intervals",
             )
         )
     dr = info.get("drama")

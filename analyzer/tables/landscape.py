@@ -131,10 +131,12 @@ def skill_headline(doc: dict) -> tuple[str, int]:
         range(len(steps))
     )
     clear = [i for i in sensible if steps[i]["verdict"] == "skill matters"]
-    # the step of the verdict: the clearest edge, else the best measured sensible step
+    # the step of the verdict: a clear edge, else the best measured sensible step
     main = max(sensible, key=lambda i: steps[i]["seat_games"])
     if clear:
-        best = max(clear, key=lambda i: steps[i]["low"])
+        # the best measured of the clear steps (the tuned player against the yardstick,
+        # not a search rung of a few dozen games), then the clearest
+        best = max(clear, key=lambda i: (steps[i]["seat_games"], steps[i]["low"]))
         text = (
             f"Skill matters {where}: {step_text(steps[best])}, clearly more than "
             f"{_pct(bar)} (the bar: a fair share plus {100 * (bar - 1 / n):.0f} points)."
