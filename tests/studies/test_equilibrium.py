@@ -136,8 +136,10 @@ def test_equilibrium_is_deterministic_and_sums_to_one():
     assert all(len(v) == 2 for v in doc["equilibrium_interval"].values())
 
 
-def test_ladder_json_gains_the_equilibrium(tmp_path):
-    r = ladder("coin", 2, ["fair", "lucky"], 300, seed=4, bootstrap=100)
+@pytest.mark.parametrize("players", [2, 3])
+def test_ladder_json_gains_the_equilibrium(tmp_path, players):
+    # at 3 players the meta-game is one seat against a field of two
+    r = ladder("coin", players, ["fair", "lucky"], 300, seed=4, bootstrap=100)
     paths = write_ladder(r, tmp_path)
     doc = json.loads((tmp_path / "ladder.json").read_text())
     assert doc["equilibrium"] == {"fair": 0.0, "lucky": 1.0}  # lucky wins 2/3: it dominates
@@ -147,7 +149,7 @@ def test_ladder_json_gains_the_equilibrium(tmp_path):
         assert key in doc
     assert len(paths) == 4
     words = " ".join(equilibrium_sentences(doc))
-    assert "lucky dominates" in words and "at 2 players" in words
+    assert "lucky dominates" in words and f"at {players} players" in words
 
 
 def test_sentences_for_a_mix_name_every_share_with_its_interval():
