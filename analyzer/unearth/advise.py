@@ -410,4 +410,51 @@ def advice_json(state: TableState, choices: list[Choice], goal: str = "claim") -
                 },
             }
         )
-    return json.dumps({"me": state.me, "goal": goal, "choices": rows}, indent=2)
+    tied = [f"{c.die} on {c.ruin}" for c in tied_with_best(choices)]
+    return json.dumps(
+        {
+            "me": state.me,
+            "goal": goal,
+            "ranking": RANKED_BY + " (one step; --deep plays the whole game out)",
+            "within_noise_of_best": [],  # exact odds carry no noise: a tie is tied_with_best
+            "tied_with_best": tied,
+            "verdict": verdict(choices),
+            "choices": rows,
+        },
+        indent=2,
+    )
+
+
+#: what the exact ranking ranks by, in words (the deep advice names it so)
+RANKED_BY = "my exact chance to claim this roll"
+#: why it sees less than the rollouts
+HORIZON = "the exact odds count this roll only"
+
+
+def tied_with_best(choices: list[Choice]) -> list[Choice]:
+    """The choices after the first exactly as good (the same chance to claim and stones)."""
+    if not choices:
+        return []
+    best = choices[0]
+    return [c for c in choices[1:] if (c.p_claim, c.p_stone) == (best.p_claim, best.p_stone)]
+
+
+def verdict(choices: list[Choice]) -> str:
+    """The ranking's answer in words: the best with its chance, its exact ties, and
+    what it does not see."""
+    if not choices:
+        return "No choice: no die to place."
+    best = choices[0]
+    from_ruin = f" from {best.from_ruin}" if best.from_ruin else ""
+    out = (
+        f"Best this roll: {best.die}{from_ruin} on {best.ruin} (I claim it "
+        f"{fmt_percent(best.p_claim)}, {float(best.p_stone):.2f} stones expected)"
+    )
+    tied = tied_with_best(choices)
+    out += (
+        f"; tied exactly with: {', '.join(f'{c.die} on {c.ruin}' for c in tied)}." if tied else "."
+    )
+    return out + (
+        " This counts this roll only; the deep advice (--deep) plays the whole game out, and "
+        "where the two differ, follow the deep one."
+    )

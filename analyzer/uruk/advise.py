@@ -543,6 +543,7 @@ class Choice:
     points_now: float | None  #: my score change at once (None: it depends on a draw)
     default: bool  #: the tuned player's own choice
     args: tuple[int, int, int] = (0, 0, 0)  #: (Action, a, b) or (bid, 0, 0)
+    outcome: str = ""  #: a bid's outcome by the model: "spared" or "suffers" ("": an action)
 
 
 @dataclass(frozen=True)
@@ -550,7 +551,7 @@ class Advice:
     me: str
     decision: str
     choices: tuple[Choice, ...]  #: best first
-    within_noise: tuple[int, ...]  #: ranks tied with the best (equal value)
+    within_noise: tuple[int, ...]  #: ranks tied with the best (equal value: a tie, not noise)
     assumed: tuple[str, ...]
 
 
@@ -664,9 +665,8 @@ def bid_choices(s, rules: Rules, p: int, g: int) -> list[Choice]:
         top = max(others)
         spared = v > top or (v == top and any(o < top for o in others))
         value = -prm[P_RESOURCE] * b if spared else -prm[P_POINTS] * loss
-        words = f"bid {b}" + (" (spared)" if spared else " (suffer)")
-        out.append(Choice(f"bid {b}", "bid", float(value), None, b == mine, (b, 0, 0)))
-        del words
+        outcome = "spared" if spared else "suffers"
+        out.append(Choice(f"bid {b}", "bid", float(value), None, b == mine, (b, 0, 0), outcome))
     return out
 
 
@@ -701,7 +701,34 @@ def one_step(state: TableState, rules: Rules | None = None) -> Advice:
 # --------------------------------------------------------------------------- output
 
 
+#: the unit of a one-step value, in words
+VALUE_UNIT = "points: tuned balanced's estimate of what the choice brings, now and later"
+#: what the one-step ranking ranks by, in words (the deep advice names it so)
+RANKED_BY = "tuned balanced's one-step value"
+#: why the one-step ranking sees less than the rollouts
+HORIZON = "the one-step value is balanced's estimate of this decision alone"
+
+
+def choice_words(c: Choice) -> str:
+    """A choice's value with its unit, and what it means: ``worth +2.85 points``;
+    a bid ``spared, costs 1.40 points`` (no ``null``: a point change that depends
+    on a draw is left out)."""
+    if c.kind == "bid":
+        if c.outcome == "spared":
+            return f"spared the disaster, costs {-c.value:.2f} points in resources"
+        return f"suffers the disaster, costs {-c.value:.2f} points"
+    out = f"worth {c.value:+.2f} points"
+    if c.points_now is not None:
+        out += f", {c.points_now:+.0f} points at once"
+    return out
+
+
 def advice_json(advice: Advice) -> str:
+    """``advise --json``: ``choices`` best first (``value`` in points, ``points_now``
+    null when it depends on a draw, ``default`` tuned balanced's own choice), with
+    ``rank`` (1 best; the ★), ``words`` (the value with its unit), a bid's
+    ``outcome``; ``tied_with_best`` the choices of exactly the best value
+    (``within_noise_of_best`` is empty: a one-step value carries no noise)."""
     rows = [
         {
             "choice": c.choice,
@@ -709,16 +736,24 @@ def advice_json(advice: Advice) -> str:
             "value": round(c.value, 6),
             "points_now": c.points_now,
             "default": c.default,
+            "rank": i,
+            "words": choice_words(c),
+            **({"outcome": c.outcome} if c.outcome else {}),
         }
-        for c in advice.choices
+        for i, c in enumerate(advice.choices, start=1)
     ]
+    own = next((c.choice for c in advice.choices if c.default), None)
     return json.dumps(
         {
             "me": advice.me,
             "decision": advice.decision,
             "ranking": "tuned balanced's evaluation (one step)",
             "assumed": list(advice.assumed),
-            "within_noise_of_best": [advice.choices[i].choice for i in advice.within_noise],
+            "within_noise_of_best": [],
+            "tied_with_best": [advice.choices[i].choice for i in advice.within_noise],
+            "value_unit": VALUE_UNIT,
+            "balanced_choice": own,
+            "verdict": verdict(advice),
             "choices": rows,
         },
         indent=2,
@@ -732,22 +767,33 @@ def render(advice: Advice, top: int):
         (
             ("#", "right"),
             ("choice", "left"),
-            ("value", "right"),
-            ("points now", "right"),
+            ("value (points)", "right"),
+            ("points at once" if advice.decision == "action" else "outcome", "right"),
             ("", "left"),
         ),
     )
     for i, c in enumerate(advice.choices[:top], start=1):
-        pts = "-" if c.points_now is None else f"{c.points_now:+.0f}"
+        if c.kind == "bid":
+            now = "spared" if c.outcome == "spared" else "suffers"
+        else:
+            now = "after a draw" if c.points_now is None else f"{c.points_now:+.0f}"
         tab.add_row(
-            str(i), c.choice, f"{c.value:.2f}", pts, "balanced's choice" if c.default else ""
+            str(i), c.choice, f"{c.value:+.2f}", now, "balanced's own choice" if c.default else ""
         )
     return tab
 
 
 def verdict(advice: Advice) -> str:
+    """The ranking's answer in words: the best with its value's unit, its exact ties,
+    tuned balanced's own choice where it is not the best, and what to follow."""
     best = advice.choices[0]
     tied = [advice.choices[i].choice for i in advice.within_noise]
-    if tied:
-        return f"Best by one step: {best.choice}, tied with: {', '.join(tied)}."
-    return f"Best by one step: {best.choice} (value {best.value:.2f})."
+    out = f"Best by one step: {best.choice} ({choice_words(best)})"
+    out += f"; tied exactly with: {', '.join(tied)}." if tied else "."
+    own = next((c for c in advice.choices if c.default), None)
+    if own is not None and own is not best and own.choice not in tied:
+        out += f" Tuned balanced itself would choose {own.choice} ({choice_words(own)})."
+    return out + (
+        " This values this decision alone; the deep advice (--deep) plays the whole game "
+        "out, and where the two differ, follow the deep one."
+    )
