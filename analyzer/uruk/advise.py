@@ -38,6 +38,8 @@ TOP_KEYS = (
     "display",
     "epochs",
     "discard",
+    "discard_counts",
+    "discard_unknown",
     "pending",
     "reshuffled",
     "stone_pool",
@@ -92,6 +94,12 @@ class TableState:
     final_round: bool
     functions_used: tuple[int, ...]
     seats: tuple[Seat, ...]
+    #: whether ``discard`` is in the order discarded (a list in the file); by counts
+    #: (``discard_counts``) its order is unknown and dealt at random
+    discard_ordered: bool = True
+    #: cards in the discard pile I do not remember (``discard_unknown``): any cards
+    #: not seen, dealt at random
+    discard_unknown: int = 0
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -220,14 +228,33 @@ def parse_state(data: dict, src: str, rules: Rules) -> TableState:
     epochs = tuple(
         _int(e, f"{src}: epochs[{i}]", 0, int(t.epoch_stones[i, n])) for i, e in enumerate(epochs)
     )
-    discard = []
-    for i, x in enumerate(_list(data.get("discard", []), f"{src}: discard")):
+
+    def card(x, where):
         if isinstance(x, str) and _fold(x) in god_ids:
-            discard.append(t.n_inv + god_ids[_fold(x)])
-        elif isinstance(x, str) and _fold(x) in inv_ids:
-            discard.append(inv_ids[_fold(x)])
-        else:
-            raise bad_value(f"{src}: discard[{i}]", x, "an invention or god card id")
+            return t.n_inv + god_ids[_fold(x)]
+        if isinstance(x, str) and _fold(x) in inv_ids:
+            return inv_ids[_fold(x)]
+        raise bad_value(where, x, "an invention or god card id")
+
+    if "discard" in data and "discard_counts" in data:
+        raise InputError(
+            f"{src}: discard_counts: given with discard (allowed: one of them: discard, the "
+            "pile in order; discard_counts, how many of each card, order unknown)"
+        )
+    discard = [
+        card(x, f"{src}: discard[{i}]")
+        for i, x in enumerate(_list(data.get("discard", []), f"{src}: discard"))
+    ]
+    ordered = "discard_counts" not in data
+    if not ordered:
+        counts = data["discard_counts"]
+        if not isinstance(counts, dict):
+            raise bad_value(f"{src}: discard_counts", counts, "a table card = count")
+        for name, k in counts.items():
+            c = card(name, f"{src}: discard_counts")
+            discard += [c] * _int(k, f"{src}: discard_counts.{name}", 0)
+        discard.sort()  # by card: the order is not known
+    discard_unknown = _int(data.get("discard_unknown", 0), f"{src}: discard_unknown", 0)
     pending = data.get("pending", "none")
     pending = -1 if pending == "none" else god(pending, f"{src}: pending")
     reshuffled = _bool(data.get("reshuffled", False), f"{src}: reshuffled")
@@ -315,6 +342,8 @@ def parse_state(data: dict, src: str, rules: Rules) -> TableState:
         final_round,
         used,
         tuple(seats),
+        ordered,
+        discard_unknown,
     )
     _check_counts(state, src, rules)
     return state
@@ -371,6 +400,16 @@ def _check_counts(state: TableState, src: str, rules: Rules) -> None:
             f"{src}: seat.cards",
             others,
             f"at most {unseen} in the other hands (the level-2 to 4 cards not seen)",
+        )
+    gods_unseen = int(sum(t.god_copies[g] - gods[g] for g in range(t.n_gods)))
+    if state.decision == "secret_bid":
+        gods_unseen -= 1  # the trigger: a god card not seen
+    if state.discard_unknown > unseen - others + gods_unseen:
+        raise bad_value(
+            f"{src}: discard_unknown",
+            state.discard_unknown,
+            f"at most {unseen - others + max(gods_unseen, 0)} (the cards not seen, less the "
+            "other hands)",
         )
     n = len(state.seats)
     placed = sum(st for s in state.seats for _, st in s.inventions)
@@ -453,13 +492,12 @@ def build(state: TableState, rules: Rules, seed: int = BUILD_SEED):
     for slot, x in enumerate(state.display):
         s.display[slot] = x
         left[x] -= 1
-    for k, c in enumerate(state.discard):
-        s.discard[k] = c
+    for c in state.discard:
         if c < t.n_inv:
             left[c] -= 1
         else:
             gods_left[c - t.n_inv] -= 1
-    s.sc[S_DISCARD_N] = len(state.discard)
+    discard = list(state.discard)  # today's files: in order, no random number drawn
     if state.pending >= 0:
         s.sc[S_PENDING] = t.n_inv + state.pending
         gods_left[state.pending] -= 1
@@ -481,6 +519,31 @@ def build(state: TableState, rules: Rules, seed: int = BUILD_SEED):
             left[x] = 0
     s.sc[S_BOX_INV] = box
     assumed.append("the level-1 inventions not seen left the game at set-up")
+    if state.discard_unknown:  # cards of the pile I do not remember: any not seen
+        pool = [x for x in range(t.n_inv) for _ in range(int(left[x]))]
+        pool += [t.n_inv + g for g in range(t.n_gods) for _ in range(int(gods_left[g]))]
+        if state.decision == "secret_bid" and state.pending < 0:
+            pool.remove(t.n_inv + state.god)  # the disaster lies beside the display
+        for c in rng.choice(pool, state.discard_unknown, replace=False):
+            c = int(c)
+            discard.append(c)
+            if c < t.n_inv:
+                left[c] -= 1
+            else:
+                gods_left[c - t.n_inv] -= 1
+        assumed.append(
+            f"the {state.discard_unknown} cards of the discard pile I do not remember: cards "
+            "not seen, dealt at random (again in each group of rollouts)"
+        )
+    if not state.discard_ordered or state.discard_unknown:
+        rng.shuffle(discard)
+        assumed.append(
+            "the discard pile's order (which cards leave the game when the deck is rebuilt): "
+            "random (again in each group of rollouts)"
+        )
+    for k, c in enumerate(discard):
+        s.discard[k] = c
+    s.sc[S_DISCARD_N] = len(discard)
     # the other hands, dealt at random from the cards not seen
     unseen = [x for x in range(t.n_inv) for _ in range(int(left[x]))]
     rng.shuffle(unseen)
