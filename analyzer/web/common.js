@@ -104,19 +104,19 @@ function answerBar(text, target, isError) {
 function deepView(d, pretty) {
   const cs = d.choices || [], noise = new Set(d.within_noise_of_best || []);
   const name = (c) => c.choice || JSON.stringify(c);
-  const est = [["win", "win chance", pct], ["score", "final score", (x) => Number(x).toFixed(1)],
-               ["points", "points", (x) => Number(x).toFixed(2)]].filter(([k]) => cs.some((c) => typeof c[k] === "number"));
+  const est = [["win", "win chance", pct], ["score", "final score (points)", (x) => Number(x).toFixed(1)],
+               ["points", "points this turn", (x) => Number(x).toFixed(2)]].filter(([k]) => cs.some((c) => typeof c[k] === "number"));
   if (cs.length) answerBar(`deep advice: ${pretty(name(cs[0]))}` +
     (est.length ? `, ${est[0][1]} ${est[0][2](cs[0][est[0][0]])}` : ""), "deep-out");
   const ci = (c, k, f) => { const b = c[k + "_ci95"]; return b ? ` [${f(b[0])}, ${f(b[1])}]` : ""; };
   return h("div", {},
+    d.follow ? followLine({...d, follow: pretty(d.follow)}) : null,
     h("table", {id: "deep-table"},
       h("tr", {}, h("th", {}, "choice"), est.map(([, t]) => h("th", {}, t + " [95%]"))),
       cs.map((c, i) => h("tr", {"data-choice": name(c)},
         h("td", {}, pretty(name(c)), i === 0 ? " ★" : null,
           i > 0 && noise.has(name(c)) ? h("div", {class: "noise"}, "within noise of the best (the rollouts cannot tell them apart)") : null),
         est.map(([k, , f]) => h("td", {}, typeof c[k] === "number" ? f(c[k]) + ci(c, k, f) : ""))))),
-    d.follow ? followLine({...d, follow: pretty(d.follow)}) : null,
     h("p", {class: "note"}, [d.rollouts ? `${Number(d.rollouts).toLocaleString()} rollouts` : null,
       d.seed !== undefined ? `seed ${d.seed}` : null].filter(Boolean).join(", ") +
       (d.assumed ? ". Assumed: " + [].concat(d.assumed).join("; ") + "." : "")));
