@@ -223,13 +223,40 @@ def _measure(res, me: str, goal: str) -> tuple[Fraction, Fraction]:
     return (claim, stone) if goal == "claim" else (stone, claim)
 
 
+#: exact odds of the default rules' recent questions (a table page's taps change one
+#: ruin or one die at a time: the other ruins' questions are asked again), by question
+_RECENT: dict = {}
+_RECENT_SIZE = 4096
+_DEFAULT: list[Rules] = []
+
+
+def _default_rules() -> Rules:
+    if not _DEFAULT:
+        _DEFAULT.append(default_rules())
+    return _DEFAULT[0]
+
+
+def _exact(q: OddsQuestion, rules: Rules):
+    """:func:`exact_odds` (priced first, stoppable), remembered for the default rules:
+    the same question has the same exact answer."""
+    if not _DEFAULT or rules is not _DEFAULT[0]:
+        return exact_odds(q, rules)
+    got = _RECENT.get(q)
+    if got is None:
+        got = exact_odds(q, rules)
+        while len(_RECENT) >= _RECENT_SIZE:
+            _RECENT.pop(next(iter(_RECENT)), None)
+        _RECENT[q] = got
+    return got
+
+
 def advise(state: TableState, rules: Rules | None = None, goal: str = "claim") -> list[Choice]:
     """Every legal excavation choice, ranked by my chance to claim (then stone chance).
 
     Each :class:`Choice` carries the card from my hand that most improves my
     ``goal`` for it. Draws no random numbers.
     """
-    rules = rules or default_rules()
+    rules = rules or _default_rules()
     if goal not in GOALS:
         raise bad_value(Param("goal"), goal, ", ".join(GOALS))
     me = state.me
@@ -253,7 +280,7 @@ def advise(state: TableState, rules: Rules | None = None, goal: str = "claim") -
     for label, from_ruin, faces, known in moves:
         for r in state.ruins:
             q = _question(state, r, known[r.name], faces, goal)
-            res = exact_odds(q, rules)
+            res = _exact(q, rules)
             p_me = res.p_win[me]
             choice = Choice(
                 die=label,
@@ -298,7 +325,7 @@ def _best_card(state, choice, base, q, known, faces, goal, rules) -> Choice:
         ("ancient_map", "ancient_map"),
     ):
         if card in hand:
-            consider(card, "", exact_odds(replace(q, **{flag: True}), rules))
+            consider(card, "", _exact(replace(q, **{flag: True}), rules))
     here = known[ruin.name]
     for card, sign in (("a_new_discovery", 1), ("forlorn", -1)):
         if card not in hand:
@@ -309,7 +336,7 @@ def _best_card(state, choice, base, q, known, faces, goal, rules) -> Choice:
             if v == d.value:
                 continue
             moved = here[:k] + (Die(d.owner, d.faces, v),) + here[k + 1 :]
-            res = exact_odds(_question(state, ruin, moved, faces, goal), rules)
+            res = _exact(_question(state, ruin, moved, faces, goal), rules)
             consider(card, f"on {d.token()}", res)
     if "expedition" in hand and len(state.ruins) > 1:
         # choose the ruin after seeing the natural roll: best ruin per natural
@@ -317,9 +344,7 @@ def _best_card(state, choice, base, q, known, faces, goal, rules) -> Choice:
         for n in range(1, faces + 1):
             best = None
             for r in state.ruins:
-                res = exact_odds(
-                    _question(state, r, known[r.name], faces, goal, force_first=n), rules
-                )
+                res = _exact(_question(state, r, known[r.name], faces, goal, force_first=n), rules)
                 m = _measure(res, me, goal)
                 if best is None or m > best[0]:
                     best = (m, res.p_win[me], res.expected_stones[me])
