@@ -134,6 +134,9 @@ async function askDeep(body, seconds, draw) {
   p.stop();
   go.disabled = false;
   if (!r.ok) { out.replaceChildren(h("p", {class: "error", id: "deep-error"}, r.error)); return; }
+  // a seed above 2^53 loses digits as a JavaScript number: show the one the server sent
+  const seed = (r.text || "").match(/"seed":\s*(\d+)/);
+  if (seed && r.data) r.data.seed = seed[1];
   draw(r.data, out);
 }
 
