@@ -640,6 +640,7 @@ def make_app(
     hosts=(),
     deep_at_once: int | None = None,
     deep_queue: int | None = None,
+    stopping: threading.Event | None = None,
 ):
     """The Starlette app: pages, the JSON API and the saved reports under
     ``reports``; ``warm`` answers one question of each kind at start-up so the
@@ -647,7 +648,7 @@ def make_app(
     :data:`LOOPBACK_NAMES` and ``hosts`` (:func:`served_names`) only, and runs
     ``deep_at_once`` deep advice at a time (default: :func:`cores`) with
     ``deep_queue`` more waiting (default: twice that) (:class:`Guard`,
-    :class:`DeepGate`)."""
+    :class:`DeepGate`); ``stopping`` set ends the warm-up early."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException
@@ -753,7 +754,7 @@ def make_app(
     async def lifespan(app):
         await run_in_threadpool(load_questions)
         if warm:
-            await run_in_threadpool(warm_up)
+            await run_in_threadpool(warm_up, stopping)
         yield
 
     routes = [
@@ -781,14 +782,17 @@ def _known_games() -> tuple[str, ...]:
     return available_games()
 
 
-def warm_up() -> dict:
+def warm_up(stopping: threading.Event | None = None) -> dict:
     """Answer the example question of each game's odds and advice once (loads their
-    engines); ``{game/kind: seconds}``."""
+    engines); ``{game/kind: seconds}``. Stops between two questions once ``stopping``
+    is set (Ctrl-C while loading)."""
     from analyzer.games import available_games, load_game
 
     took = {}
     for name in available_games():
         for i, (kind, fields) in enumerate(load_game(name).web_warm_up()):
+            if stopping is not None and stopping.is_set():
+                return took
             t0 = time.perf_counter()
             if fields.get("state") == "example":
                 status, text = example(name)
@@ -798,6 +802,8 @@ def warm_up() -> dict:
             if supports(name, kind):
                 answer(name, kind, fields)
             took[f"{name}/{kind}/{i}"] = round(time.perf_counter() - t0, 3)
+        if stopping is not None and stopping.is_set():
+            return took
         t0 = time.perf_counter()
         deep_offered(name)
         took[f"{name}/deep?"] = round(time.perf_counter() - t0, 3)
@@ -843,7 +849,13 @@ def serve(
 
     from analyzer.core.errors import Interrupted
 
+    stopping = threading.Event()
+
     class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame):
+            stopping.set()  # the warm-up stops at its next question
+            super().handle_exit(sig, frame)
+
         async def startup(self, sockets=None):
             await super().startup(sockets=sockets)
             if on_ready is not None and self.started and not self.should_exit:
@@ -851,7 +863,9 @@ def serve(
 
     if sock is None:
         sock = listen(host, port)
-    config = uvicorn.Config(make_app(reports, hosts=served_names(host)), log_level="warning")
+    config = uvicorn.Config(
+        make_app(reports, hosts=served_names(host), stopping=stopping), log_level="warning"
+    )
     server = Server(config)
     try:
         server.run(sockets=[sock])
