@@ -540,12 +540,10 @@ class Guard:
                 )
         elif headers.get("sec-fetch-site", "none") not in ("same-origin", "none"):
             return 403, "cross-site request refused: not from this server's own page"
-        media = headers.get("content-type", "").split(";")[0].strip().lower()
-        if media != "application/json":
-            return 415, (
-                "the body must be JSON sent with Content-Type: application/json "
-                f"(not {_quoted(headers.get('content-type', 'none'))})"
-            )
+        sent = headers.get("content-type")
+        if (sent or "").split(";")[0].strip().lower() != "application/json":
+            said = f"not {_quoted(sent)}" if sent else "none was sent"
+            return 415, (f"the body must be JSON sent with Content-Type: application/json ({said})")
         return None
 
 

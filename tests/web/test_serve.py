@@ -271,7 +271,9 @@ def test_fuzzed_odds_requests_never_fail_inside(client, fields):
 
 @pytest.fixture(scope="module")
 def server(reports):
-    with running_server(reports) as url:
+    # every deep advice of a burst waits its turn here: the answers under load are
+    # tested, the queue's limit (a 429) is test_serve_security's
+    with running_server(reports, deep_queue=64) as url:
         yield url
 
 
