@@ -382,6 +382,13 @@ def parse_toml(text: str, src: str, hint: str) -> dict:
     import tomllib
 
     try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:  # a lone surrogate: text no UTF-8 file can hold
+        raise InputError(
+            f"{src}: not UTF-8 text (character {err.start + 1} is a lone surrogate) "
+            "(allowed: UTF-8 TOML text)"
+        ) from None
+    try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise InputError(f"{src}: bad TOML: {err} (allowed: TOML; see {hint})") from None
