@@ -356,7 +356,7 @@ def read_state(state, hint: str) -> tuple[dict, str]:
         raise bad_value(Param("state"), state, "TOML text, a path or a dict of a table state")
     src = os.fspath(state)
     try:
-        text = Path(state).read_text("utf-8")
+        text = Path(state).read_text("utf-8-sig")  # a BOM (Windows Notepad) is UTF-8 too
     except FileNotFoundError:
         raise InputError(
             f"{src}: no such file (allowed: a table-state TOML file; `{hint}` prints one)"

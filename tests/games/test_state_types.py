@@ -25,7 +25,7 @@ import pytest
 import analyzer
 from analyzer.cli import run_cli
 from analyzer.core.errors import InputError
-from analyzer.games.table import ask, spec
+from analyzer.games.table import ask, read_state, spec
 
 #: each game's question that reads a state file, for the CLI and library samples
 VERB = {"unearth": "advise", "colorful_treasure": "odds", "uruk": "advise"}
@@ -295,3 +295,12 @@ def test_what_loads_is_answered(game):
         except Exception as err:  # noqa: BLE001 - what the test is about
             wrong.append(f"{where} = {value!r}: {type(err).__name__}: {err}")
     assert not wrong, "\n".join(wrong[:20])
+
+
+@pytest.mark.parametrize("game", sorted(VERB))
+def test_a_utf8_file_with_a_byte_order_mark_is_read(game, tmp_path):
+    """UTF-8 with a byte-order mark (what Windows Notepad writes) is UTF-8."""
+    f = tmp_path / "state.toml"
+    f.write_bytes(b"\xef\xbb\xbf" + spec(game).example_text().encode("utf-8"))
+    data, where = read_state(f, "hint")
+    assert data == _example(game) and where == str(f)
