@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def sleeping_batch(start: int, count: int) -> dict:
-    """A batch that plays for two minutes (a worker busy with its batch)."""
+    """A batch that plays for two minutes (a worker busy with its batch), saying
+    so with a file named after its process in ``$PLAYING_DIR``."""
+    (Path(os.environ["PLAYING_DIR"]) / str(os.getpid())).touch()
     time.sleep(120)
     return {}
 
@@ -70,11 +72,13 @@ def alive(pid: int) -> bool:
         return True
 
 
-def _gone_after_parent_killed(mode: str) -> list[int]:
+def _gone_after_parent_killed(mode: str, playing: Path) -> list[int]:
     """The workers of a parent in ``mode`` still alive a few seconds after the
-    parent was killed with SIGKILL (the list must be empty)."""
+    parent was killed with SIGKILL (the list must be empty). ``playing``: the
+    folder where the workers of a ``playing`` parent say they play."""
     parent = subprocess.Popen(
         [sys.executable, "-c", PARENT, mode],
+        env={**os.environ, "PLAYING_DIR": str(playing)},
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,  # its resource tracker's word on the semaphores it left
         text=True,
@@ -84,7 +88,13 @@ def _gone_after_parent_killed(mode: str) -> list[int]:
     try:
         workers = [int(p) for p in parent.stdout.readline().split()]
         assert len(workers) == 2, workers
-        time.sleep(1.0)  # the workers are past their interpreter's start, in the job
+        deadline = time.monotonic() + 120
+        if mode == "playing":  # both in their batch
+            while len(list(playing.iterdir())) < 2:
+                assert time.monotonic() < deadline, "the workers never played"
+                time.sleep(0.05)
+        else:
+            time.sleep(1.0)  # the workers are past their interpreter's start, in the job
         assert all(alive(p) for p in workers), "the workers did not start"
         os.kill(parent.pid, signal.SIGKILL)
         parent.wait(timeout=60)
@@ -102,9 +112,10 @@ def _gone_after_parent_killed(mode: str) -> list[int]:
                 pass
 
 
-def test_workers_still_starting_end_with_a_killed_parent():
-    assert _gone_after_parent_killed("starting") == []
+def test_workers_still_starting_end_with_a_killed_parent(tmp_path):
+    assert _gone_after_parent_killed("starting", tmp_path) == []
 
 
-def test_playing_workers_end_with_a_killed_parent():
-    assert _gone_after_parent_killed("playing") == []
+def test_playing_workers_end_with_a_killed_parent(tmp_path):
+    assert _gone_after_parent_killed("playing", tmp_path) == []
+    assert len(list(tmp_path.iterdir())) == 2
