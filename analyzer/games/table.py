@@ -396,6 +396,10 @@ def parse_toml(text: str, src: str, hint: str) -> dict:
         raise InputError(
             f"{src}: bad TOML: a number too long to read (allowed: numbers of at most 4,300 digits)"
         ) from None
+    except RecursionError:  # lists or tables thousands deep
+        raise InputError(
+            f"{src}: bad TOML: nested too deeply to read (allowed: a table state, few levels deep)"
+        ) from None
 
 
 def unknown_keys(obj: dict, allowed: Sequence[str], where: str) -> None:

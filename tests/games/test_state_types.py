@@ -307,3 +307,11 @@ def test_a_utf8_file_with_a_byte_order_mark_is_read(game, tmp_path):
     f.write_bytes(b"\xef\xbb\xbf" + spec(game).example_text().encode("utf-8"))
     data, where = read_state(f, "hint")
     assert data == _example(game) and where == str(f)
+
+
+@pytest.mark.parametrize("game", sorted(VERB))
+@pytest.mark.parametrize("nest", ["[" * 5000 + "]" * 5000, "{a=" * 5000 + "1" + "}" * 5000])
+def test_text_nested_thousands_deep_is_one_input_error(game, nest):
+    with pytest.raises(InputError, match="state: bad TOML: nested too deeply") as err:
+        ask(game, VERB[game], f"deep = {nest}\n")
+    assert err.value.field == "state"
