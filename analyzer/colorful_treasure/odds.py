@@ -96,12 +96,24 @@ def parse_state(text: str, where: str = "state", rules: Rules | None = None) -> 
     return state_from_dict(parse_toml(text, where, HINT), where, rules)
 
 
+#: the keys of a table state, and of one ``[grid.<wonder>]`` table
+TOP_KEYS = ("grid", "mine", "players", "rewards_given", "scoring")
+COLUMN_KEYS = ("face_down", "gone", "remembered")
+
+
+def _list(raw: dict, key: str, where: str, allowed: str) -> list:
+    """``raw[key]`` (default: empty) if a list, else :class:`InputError` naming ``where``."""
+    value = raw.get(key, [])
+    if not isinstance(value, list):
+        raise bad_value(where, value, allowed)
+    return value
+
+
 def state_from_dict(raw: dict, where: str = "state", rules: Rules | None = None) -> TurnState:
     """Check a table state (the dict of its TOML); :class:`InputError` names the key."""
-    known = {"players", "scoring", "mine", "rewards_given", "grid"}
     for key in raw:
-        if key not in known:
-            raise bad_value(f"{where}: key", key, ", ".join(sorted(known)))
+        if key not in TOP_KEYS:
+            raise bad_value(f"{where}: key", key, ", ".join(TOP_KEYS))
     rules = rules or load_rules()
     t = rules.tables
     players = raw.get("players", 2)
@@ -118,7 +130,9 @@ def state_from_dict(raw: dict, where: str = "state", rules: Rules | None = None)
         return ids.index(name)
 
     mine = []
-    for i, item in enumerate(raw.get("mine", [])):
+    for i, item in enumerate(
+        _list(raw, "mine", f"{where}: mine", 'a list of "<wonder id> <card>"')
+    ):
         key = f"{where}: mine[{i}]"
         if not isinstance(item, str) or len(item.split()) != 2:
             raise bad_value(key, item, '"<wonder id> <card>", e.g. "pyramids red"')
@@ -136,15 +150,18 @@ def state_from_dict(raw: dict, where: str = "state", rules: Rules | None = None)
     for w_name, col in grid.items():
         key = f"{where}: grid.{w_name}"
         w = wonder(w_name, f"{where}: grid")
-        if not isinstance(col, dict) or set(col) - {"face_down", "gone", "remembered"}:
-            raise bad_value(key, col, "keys face_down, gone, remembered")
+        if not isinstance(col, dict) or set(col) - set(COLUMN_KEYS):
+            raise bad_value(key, col, "keys " + ", ".join(COLUMN_KEYS))
         cards = {
-            part: [_card_of(rules, w, c, f"{key}.{part}") for c in col.get(part, [])]
+            part: [
+                _card_of(rules, w, c, f"{key}.{part}[{i}]")
+                for i, c in enumerate(_list(col, part, f"{key}.{part}", "a list of cards"))
+            ]
             for part in ("gone", "remembered")
         }
         n = col.get("face_down")
         n_left = t.rows - len(set(cards["gone"]))
-        if n != n_left:
+        if isinstance(n, bool) or not isinstance(n, int) or n != n_left:
             raise bad_value(
                 f"{key}.face_down", n, f"{n_left} ({t.rows} cards less the {t.rows - n_left} gone)"
             )

@@ -399,7 +399,7 @@ def read_state(state, hint: str) -> tuple[dict, str]:
         raise bad_value(Param("state"), state, "TOML text, a path or a dict of a table state")
     src = os.fspath(state)
     try:
-        text = Path(state).read_text("utf-8")
+        text = Path(state).read_text("utf-8-sig")  # a BOM (Windows Notepad) is UTF-8 too
     except FileNotFoundError:
         raise InputError(
             f"{src}: no such file (allowed: a table-state TOML file; `{hint}` prints one)"
@@ -425,12 +425,23 @@ def parse_toml(text: str, src: str, hint: str) -> dict:
     import tomllib
 
     try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:  # a lone surrogate: text no UTF-8 file can hold
+        raise InputError(
+            f"{src}: not UTF-8 text (character {err.start + 1} is a lone surrogate) "
+            "(allowed: UTF-8 TOML text)"
+        ) from None
+    try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise InputError(f"{src}: bad TOML: {err} (allowed: TOML; see {hint})") from None
     except ValueError:  # a number of thousands of digits: Python refuses to read it
         raise InputError(
             f"{src}: bad TOML: a number too long to read (allowed: numbers of at most 4,300 digits)"
+        ) from None
+    except RecursionError:  # lists or tables thousands deep
+        raise InputError(
+            f"{src}: bad TOML: nested too deeply to read (allowed: a table state, few levels deep)"
         ) from None
 
 

@@ -158,6 +158,8 @@ def parse_state(data: dict, src: str, rules: Rules) -> TableState:
         if not isinstance(names, list):
             raise bad_value(f"{src}: wonders.{owner}", names, "a list of named wonder ids")
         for k, name in enumerate(names):
+            if not isinstance(name, str):
+                raise bad_value(f"{src}: wonders.{owner}[{k}]", name, "a wonder id (text)")
             if name in entries:
                 wonders.append((entries[name]["effect"], owner))
             elif name not in all_ids:

@@ -136,7 +136,8 @@ def odds(
         goal=goal,
     )
     lib.check_me(question, Param("me"))
-    cost = odds_cost.estimate(question, rules)
+    cost = odds_cost.estimate(question, rules)  # checks the question whole
+    lib.check_reachable(question, Param("claim"), rules)
     if cost.seconds > odds_cost.FORK_S and (force or cost.seconds <= odds_cost.LIMIT_S):
         note(f"odds: enumerating {cost.describe()}; Ctrl-C stops it")
     with _limit(force):

@@ -177,8 +177,11 @@ def parse_state(data: dict, src: str, rules: Rules) -> TableState:
 
     unknown_keys(data, TOP_KEYS, src)
     seats_raw = data.get("seat")
-    if not isinstance(seats_raw, list) or not all(isinstance(x, dict) for x in seats_raw):
+    if not isinstance(seats_raw, list):
         raise bad_value(f"{src}: seat", seats_raw, "[[seat]] tables, one per player")
+    for k, raw in enumerate(seats_raw):
+        if not isinstance(raw, dict):
+            raise bad_value(f"{src}: seat[{k}]", raw, "a [[seat]] table")
     if not t.min_players <= len(seats_raw) <= t.max_players:
         raise bad_value(
             f"{src}: seat",
