@@ -1,7 +1,7 @@
 """``analyzer serve``: odds and advice at the table, in a browser.
 
 A small web app over the same library the terminal's commands call. The JSON API
-takes a question's parameters as fields (``{"claim": 17, "dice": "a:d8,b:d6"}``
+takes a question's parameters as fields (``{"claim": 13, "dice": "a:d8,b:d6"}``
 asks what ``analyzer odds --claim 17 --dice a:d8,b:d6`` asks) and answers with
 exactly what the command prints with ``--json``: both ask
 :func:`analyzer.games.table.ask` and print the answer's
