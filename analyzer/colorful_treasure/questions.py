@@ -7,6 +7,7 @@ answered from the ``rewards`` table of :mod:`analyzer.colorful_treasure.tables`.
 from __future__ import annotations
 
 from analyzer.tables import findings as F
+from analyzer.tables.restricted import DOMINANCE
 
 
 def _reward(r, tables):
@@ -35,4 +36,4 @@ REWARDS = F.Question(
 )
 
 #: Colorful Treasure's standard questions, in page order
-QUESTIONS = (*F.GENERIC, REWARDS)
+QUESTIONS = (*F.GENERIC, REWARDS, DOMINANCE)

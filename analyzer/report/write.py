@@ -27,7 +27,7 @@ from analyzer.report.run_charts import make_charts
 from analyzer.report.summary import summary_markdown, title_lines
 from analyzer.report.table_display import settings_table, table_items
 from analyzer.studies import sections, sensitivity
-from analyzer.tables import findings
+from analyzer.tables import findings, restricted
 from analyzer.tables.aggregate import build_tables
 
 
@@ -52,6 +52,7 @@ def write_report(
             labels = {c["index"]: c["label"] for c in info.get("cells", [])}
             df.insert(1, "label", df["cell"].map(labels))
         tables[name] = df
+    tables.update(restricted.report_tables(info))  # restricted play (question 'dominance')
     found = findings.answer(tables, info)
     tables["findings"] = found.table()
     tables.update(sensitivity.report_tables(info, found))

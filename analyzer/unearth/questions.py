@@ -8,6 +8,7 @@ the report tables of :mod:`analyzer.unearth.tables` by
 from __future__ import annotations
 
 from analyzer.tables import findings as F
+from analyzer.tables.restricted import DOMINANCE
 
 
 def _built(r, tables):
@@ -29,4 +30,4 @@ NAMED_WONDERS = F.Question(
 )
 
 #: Unearth's standard questions, in page order
-QUESTIONS = (*F.GENERIC, NAMED_WONDERS)
+QUESTIONS = (*F.GENERIC, NAMED_WONDERS, DOMINANCE)

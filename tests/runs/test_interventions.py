@@ -93,8 +93,10 @@ def test_bad_values_are_named(changes, text):
 
 
 def test_forbid_needs_a_game_with_interventions():
-    raw = {"game": "uruk", "players": 4, "strategies": "balanced", "games": 10}
-    with pytest.raises(InputError, match="game 'uruk' offers no interventions"):
+    import tests.standin_game  # noqa: F401  (registers "coin", a game without interventions)
+
+    raw = {"game": "coin", "players": 4, "strategies": "fair", "games": 10}
+    with pytest.raises(InputError, match="game 'coin' offers no interventions"):
         parse_scenario({**raw, "forbid": {"x": ["y"], "seats": 0}}, WHERE)
 
 
