@@ -116,3 +116,12 @@ EFFECT_NAMES = tuple(e.name.lower() for e in Effect)
 PASSIVE_EFFECTS = (Effect.TRUCE, Effect.IGNORE_TREASURE, Effect.SIXTH_COLOUR, Effect.GUARDED)
 #: tiles a game may hold at most (the kernels keep sets of tiles as bits)
 MAX_TILES = 16
+
+
+#: restricted play's bars in ``Tables.seat_bar[seat]`` (analyzer.colorful_treasure.plugin
+#: ``barrable``); all 0 as printed
+BAR_STEAL = 0  #: 1: the seat never steals (its pairs are spent on nothing)
+BAR_GEM = 1  #: 1: the seat may not take the gem reward
+BAR_EXPLORER = 2  #: 1: the seat may not take the explorer reward
+BAR_TILES = 3  #: bit i: the seat may not take action tile i
+N_BARS = 4

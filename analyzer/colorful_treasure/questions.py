@@ -7,7 +7,6 @@ answered from the ``rewards`` table of :mod:`analyzer.colorful_treasure.tables`.
 from __future__ import annotations
 
 from analyzer.tables import findings as F
-from analyzer.tables.restricted import DOMINANCE
 
 
 def _reward(r, tables):
@@ -36,4 +35,4 @@ REWARDS = F.Question(
 )
 
 #: Colorful Treasure's standard questions, in page order
-QUESTIONS = (*F.GENERIC, REWARDS, DOMINANCE)
+QUESTIONS = (*F.GENERIC, REWARDS)

@@ -93,6 +93,8 @@ def run_restricted(
             rows.append(_row(comp, i, b))
     rows = holm_rows(rows)
     strategies = list(sc.strategies or sc.lineup or ())
+    if len(strategies) == 1:  # one name for every seat
+        strategies *= sc.players
     return {
         "players": sc.players,
         "strategies": strategies,

@@ -28,6 +28,7 @@ from analyzer.tables.answers import (
     seat_name,
 )
 from analyzer.tables.finding import Finding, Question
+from analyzer.tables.restricted import DOMINANCE
 
 
 def _first_player(tables, info, params) -> list[Finding]:
@@ -518,5 +519,6 @@ SWEEP_EFFECT = Question(
     needs="sweep",
 )
 
-#: the questions every game can answer from the generic tables, in order
-GENERIC = (FIRST_PLAYER, SEATS, STRATEGIES, VARIANT_EFFECT, SWEEP_EFFECT)
+#: the questions every game can answer from the generic tables, in order, and restricted
+#: play (:mod:`analyzer.tables.restricted`: a game that declares barrable things)
+GENERIC = (FIRST_PLAYER, SEATS, STRATEGIES, VARIANT_EFFECT, SWEEP_EFFECT, DOMINANCE)

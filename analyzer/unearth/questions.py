@@ -8,7 +8,6 @@ the report tables of :mod:`analyzer.unearth.tables` by
 from __future__ import annotations
 
 from analyzer.tables import findings as F
-from analyzer.tables.restricted import DOMINANCE
 
 
 def _built(r, tables):
@@ -30,4 +29,4 @@ NAMED_WONDERS = F.Question(
 )
 
 #: Unearth's standard questions, in page order
-QUESTIONS = (*F.GENERIC, NAMED_WONDERS, DOMINANCE)
+QUESTIONS = (*F.GENERIC, NAMED_WONDERS)

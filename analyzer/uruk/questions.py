@@ -7,7 +7,6 @@ Registered as :attr:`analyzer.uruk.plugin.Uruk.questions`; answered from the
 from __future__ import annotations
 
 from analyzer.tables import findings as F
-from analyzer.tables.restricted import DOMINANCE
 
 
 def _displayed(r, tables):
@@ -33,4 +32,4 @@ INVENTIONS = F.Question(
 )
 
 #: Uruk's standard questions, in page order
-QUESTIONS = (*F.GENERIC, INVENTIONS, DOMINANCE)
+QUESTIONS = (*F.GENERIC, INVENTIONS)
