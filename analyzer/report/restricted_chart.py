@@ -14,7 +14,11 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analyzer.report.chart_style import PLAIN, REFERENCE, SIGNIFICANT, count_text, figure
-from analyzer.tables.restricted import DECISIVE_POINTS, field_text
+from analyzer.tables.restricted import DECISIVE_POINTS, field_text, things_noun
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.1f}".replace("-", "−")
 
 
 def restricted_play(t: pd.DataFrame, info: dict, stamp: str) -> Figure:
@@ -23,11 +27,12 @@ def restricted_play(t: pd.DataFrame, info: dict, stamp: str) -> Figure:
     t = t.sort_values(["effect", "thing"], kind="stable").reset_index(drop=True)
     worst = t.iloc[0]
     verb = "forcing" if worst.get("forced") else "barring"
+    noun = things_noun(doc)
     title = (
-        f"What barring each thing costs a seat: {worst['label']} the most "
-        f"({verb} it: {worst['effect']:+.1f} win points)"
+        f"What barring each {noun} costs a seat: {worst['label']} the most "
+        f"({verb} it: {_signed(worst['effect'])} win points)"
         if worst["effect"] < 0
-        else "What barring each thing costs a seat: nothing costs a seat clearly"
+        else f"What barring each {noun} costs a seat: no {noun} costs a seat"
     )
     n = int(t["pairs"].min()) if len(t) else 0
     sub = (

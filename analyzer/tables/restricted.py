@@ -142,18 +142,17 @@ def _doing(row) -> str:
 
 
 def _pts(x: float) -> str:
-    return f"{x:+.1f}"
+    return f"{x:+.1f}".replace("-", "−")
 
 
 def row_sentence(row: dict, players: int, field: str) -> str:
-    """One thing in words: ``Barred from Leier, a seat wins 8.1 points less [5.9, 10.3]
-    (25.0% → 16.9%; 4 balanced players, n = 8,000 paired games): decisive.``"""
+    """One thing in words: ``Barred from Leier, a seat's win rate changes by −8.1 points
+    [−10.3, −5.9] (25.0% → 16.9%; 4 balanced players, n = 8,000 paired games): decisive.``"""
     e = row["effect"]
-    more = "less" if e < 0 else "more"
     lo, hi = row["low"], row["high"]
     return (
-        f"{_doing(row)[:1].upper()}{_doing(row)[1:]}, a seat wins {abs(e):.1f} points {more} "
-        f"[{_pts(lo)}, {_pts(hi)}] ({100 * row['win_free']:.1f}% → "
+        f"{_doing(row)[:1].upper()}{_doing(row)[1:]}, a seat's win rate changes by {_pts(e)} "
+        f"points [{_pts(lo)}, {_pts(hi)}] ({100 * row['win_free']:.1f}% → "
         f"{100 * row['win_barred']:.1f}%; {field}, n = {count(row['pairs'])} paired games): "
         f"{VERDICT_WORDS.get(row['verdict'], row['verdict'])}."
     )
@@ -165,14 +164,20 @@ def summary(doc: dict) -> list[str]:
     rows = sorted(doc.get("rows") or [], key=lambda r: r["effect"])
     if not rows:
         return []
-    costly = [r for r in rows if r["effect"] < 0][:3]
+    costly = [r for r in rows if r["effect"] < 0 and r.get("significant")][:3]
     lines = []
     if costly:
-        parts = [
-            f"{r['label']} is worth about {-r['effect']:.0f} points of win rate" for r in costly[:1]
-        ]
+        first = costly[0]
+        parts = [f"{first['label']} is worth about {-first['effect']:.0f} points of win rate"]
         parts += [f"{r['label']} about {-r['effect']:.0f}" for r in costly[1:]]
-        lines.append(", ".join(parts) + " (what barring it costs a seat).")
+        lines.append(", ".join(parts) + " (what barring it costs a seat; significant after Holm).")
+    else:
+        worst = rows[0]
+        lines.append(
+            f"Barring no single thing costs a seat significantly; the costliest, "
+            f"{worst['label']}, {_pts(worst['effect'])} points [{_pts(worst['low'])}, "
+            f"{_pts(worst['high'])}]."
+        )
     for key, words in (
         ("decisive", "Decisive (a significant loss of at least {d:g} points)"),
         ("matters", "Matter (a significant loss under {d:g} points)"),
@@ -184,6 +189,21 @@ def summary(doc: dict) -> list[str]:
             text = words.format(d=DECISIVE_POINTS, i=IGNORE_POINTS)
             lines.append(f"{text}: {_join(names)}.")
     return lines
+
+
+def notes(info: dict) -> list[tuple[str, list[str]]]:
+    """``[(heading, sentences)]`` for page 1: which things are decisive, which matter,
+    which a seat does better without and which it can ignore; empty without
+    restricted play."""
+    doc = info.get("restricted") or {}
+    lines = summary(doc)[1:]
+    if not lines:
+        return []
+    lines.append(
+        f"{field_text(doc)}, each seat barred in turn, {doc.get('games', 0):,} paired games "
+        "a thing; every thing's row in tables/restricted_play.csv."
+    )
+    return [("Restricted play: what a seat can and cannot do without", lines)]
 
 
 def _join(items: list[str], limit: int = 10) -> str:
@@ -215,6 +235,14 @@ def report_tables(info: dict) -> dict[str, pd.DataFrame]:
     """``{"restricted_play": ...}`` when the run played restricted play, else {}."""
     t = restricted_table(info)
     return {TABLE: t} if len(t) else {}
+
+
+def things_noun(doc: dict) -> str:
+    """What was barred, in the singular: ``invention`` when all are inventions, else
+    ``thing``."""
+    groups = list(dict.fromkeys(r["group"] for r in doc.get("rows") or []))
+    nouns = doc.get("nouns") or {}
+    return nouns.get(groups[0], groups[0]) if len(groups) == 1 else "thing"
 
 
 def field_text(doc: dict) -> str:

@@ -185,14 +185,24 @@ def test_holm_over_the_things():
 
 def test_summary_names_the_costliest_in_words():
     doc = {"rows": [
-        {"label": "Leier", "effect": -8.2, "verdict": "decisive"},
-        {"label": "Waage", "effect": -4.4, "verdict": "matters"},
-        {"label": "Rad", "effect": 0.1, "verdict": "can ignore"},
+        {"label": "Leier", "effect": -8.2, "verdict": "decisive", "significant": True},
+        {"label": "Waage", "effect": -4.4, "verdict": "matters", "significant": True},
+        {"label": "Rad", "effect": -1.1, "verdict": "can ignore", "significant": False},
     ]}  # fmt: skip
     lines = T.summary(doc)
     assert lines[0].startswith("Leier is worth about 8 points of win rate, Waage about 4")
     assert any("Decisive" in x and "Leier" in x for x in lines)
-    assert any("can ignore" in x and "Rad" in x for x in lines)
+    assert any("can ignore" in x and "Rad" in x for x in lines) and "Rad about" not in lines[0]
+    none = T.summary(
+        {
+            "rows": [
+                {"label": "Rad", "effect": -1.1, "low": -2.0, "high": -0.2, "verdict": "unclear"}
+            ]
+        }
+    )
+    assert none[0].startswith(
+        "Barring no single thing costs a seat significantly; the costliest, Rad, −1.1"
+    )
 
 
 # --------------------------------------------------------------------------- the file
