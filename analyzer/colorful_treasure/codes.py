@@ -124,4 +124,5 @@ BAR_STEAL = 0  #: 1: the seat never steals (its pairs are spent on nothing)
 BAR_GEM = 1  #: 1: the seat may not take the gem reward
 BAR_EXPLORER = 2  #: 1: the seat may not take the explorer reward
 BAR_TILES = 3  #: bit i: the seat may not take action tile i
-N_BARS = 4
+FORCE_TILES = 4  #: 1: the seat takes a tile whenever one is offered (forced, not barred)
+N_BARS = 5

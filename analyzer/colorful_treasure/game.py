@@ -23,6 +23,7 @@ from analyzer.colorful_treasure.codes import (
     BAR_STEAL,
     BAR_TILES,
     BASELINE_PARAMS,
+    FORCE_TILES,
     PARAM_NAMES,
     SCALE,
     SEARCH,
@@ -165,6 +166,8 @@ class GameJob(jobs.Job):
 
 #: what restricted play may bar a seat from (``forbid`` kind ``actions``) and the bar
 ACTIONS = {"stealing": BAR_STEAL}
+#: what restricted play may force on a seat (``forbid`` kind ``force``, with tiles)
+FORCED = {"take_tiles": FORCE_TILES}
 #: the rewards (``forbid`` kind ``rewards``) and their bars
 #: (the treasure reward, a majority scored at the end, is not barred: the scores'
 #: recomputing twins would have to know the bar)
@@ -181,6 +184,8 @@ def intervention_ids(rules: Rules, kind: str) -> tuple[str, ...]:
         return tuple(REWARDS) if rules.tables.rewards == 1 else ()
     if kind == "tiles":
         return tuple(side for _, side in rules.tile_sides())
+    if kind == "force":
+        return tuple(FORCED) if rules.tables.n_tiles > 0 else ()
     return ()
 
 
@@ -196,7 +201,9 @@ def freeze_forbid(forbid: dict, rules: Rules, players: int) -> tuple:
         for kind, ids in sorted(kinds.items()):
             allowed = intervention_ids(rules, kind)
             if not allowed:
-                raise bad_value("forbid: kind", kind, "actions, rewards, tiles (with tiles)")
+                raise bad_value(
+                    "forbid: kind", kind, "actions, rewards, tiles and force (with tiles)"
+                )
             for x in ids:
                 if x not in allowed:
                     raise bad_value(f"forbid: {kind}", x, ", ".join(allowed))
@@ -216,7 +223,7 @@ def barred_tables(rules: Rules, forbid: tuple):
             if kind == "tiles":
                 bar[seat, BAR_TILES] |= 1 << sides.index(x)
             else:
-                bar[seat, {**ACTIONS, **REWARDS}[x]] = 1
+                bar[seat, {**ACTIONS, **REWARDS, **FORCED}[x]] = 1
     return t._replace(seat_bar=bar)
 
 

@@ -199,6 +199,7 @@ class ColorfulTreasure(GameFolder):
             "on nothing)",
             "rewards": "the seat may not take that reward card (others still may)",
             "tiles": "the seat never takes that action tile (with the tiles in play)",
+            "force": "take_tiles: the seat takes a tile whenever one is offered (forced)",
         }
     )
 
@@ -288,7 +289,7 @@ class ColorfulTreasure(GameFolder):
     def intervention_words(self, kind: str) -> tuple[str, str, str]:
         if kind == "rewards":
             return ("take", "took", "no reward card")
-        if kind == "tiles":
+        if kind in ("tiles", "force"):
             return ("take", "took", "no tile")
         return ("steal", "stole", "nothing")
 
@@ -310,6 +311,10 @@ class ColorfulTreasure(GameFolder):
         out += [
             Barrable(f"tile_{x}", f"the {x.replace('_', ' ')} tile", {"tiles": (x,)}, "tiles")
             for x in intervention_ids(rules, "tiles")
+        ]
+        out += [
+            Barrable(x, "take every tile offered", {"force": (x,)}, "tiles", forced=True)
+            for x in intervention_ids(rules, "force")
         ]
         return tuple(out)
 

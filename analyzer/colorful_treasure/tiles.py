@@ -36,6 +36,7 @@ from analyzer.colorful_treasure.bits import kth_bit, lowest, popcount
 from analyzer.colorful_treasure.codes import (
     BAR_STEAL,
     BAR_TILES,
+    FORCE_TILES,
     MAX_REVEALS,
     P_DENY,
     P_RECALL,
@@ -614,18 +615,22 @@ def choose_tile(s, t, seat, n):
     uniform among those left and none; EXPECT: the most worth
     (``t.tile_worth``; a sixth colour that would complete the gem reward now also
     its points), if more than 0, the first of equal ones. Never a tile restricted
-    play bars the seat from (``t.seat_bar``)."""
+    play bars the seat from (``t.seat_bar``); a seat it forces to take tiles takes the
+    most worth whatever its worth."""
     barred = t.seat_bar[seat, BAR_TILES]
+    forced = t.seat_bar[seat, FORCE_TILES] == 1  # restricted play: it takes one if any is left
     if s.plan[seat] == Plan.RANDOM:
         left = 0
         for i in range(t.n_tiles):
             if s.tile_owner[i] == -1 and ((barred >> i) & 1) == 0:
                 left |= 1 << i
+        if forced:
+            return kth_bit(left, random_index(s, popcount(left))) if left != 0 else -1
         k = random_index(s, popcount(left) + 1)
         if k == 0:
             return -1
         return kth_bit(left, k - 1)
-    best = 0.0
+    best = -1e300 if forced else 0.0
     arg = -1
     for i in range(t.n_tiles):
         if s.tile_owner[i] != -1 or ((barred >> i) & 1) == 1:

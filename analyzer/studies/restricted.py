@@ -46,8 +46,8 @@ def study_scenarios(sc, games: int | None = None) -> list[tuple[object, tuple]]:
         variants = [Variant("a", "nothing barred")]
         for i, b in enumerate(part):
             target = Forbid(tuple((kind, tuple(ids)) for kind, ids in b.forbid.items()), "each")
-            verb = "forced" if b.forced else "barred"
-            variants.append(Variant(f"t{k + i}", f"{b.label} {verb}", forbid=target))
+            label = f"forced: {b.label}" if b.forced else f"{b.label} barred"
+            variants.append(Variant(f"t{k + i}", label, forbid=target))
         study = replace(
             sc,
             name=f"{sc.name} (restricted play)",
@@ -152,7 +152,8 @@ def _row(comp, cell: int, b) -> dict:
                 "effect": 100 * d,
                 "low": 100 * lo,
                 "high": 100 * hi,
-                "p": float(diff_p(d, se_from_interval(lo, hi))),
+                # no pair differs (a thing the seats never use): nothing to test, p = 1
+                "p": 1.0 if d == lo == hi == 0 else float(diff_p(d, se_from_interval(lo, hi))),
                 "pairs": int(win["pairs"]),
                 "win_free": float(win["mean_a"]),
                 "win_barred": float(win["mean_b"]),

@@ -116,7 +116,10 @@ def check_dominance(sc, where: str) -> None:
 
 def verdict(effect: float, low: float, high: float, significant: bool, forced: bool) -> str:
     """In words: ``decisive``, ``matters``, ``can ignore``, ``a trap`` (the seat does
-    better without it / forced into it) or ``unclear`` (win points, barred − free)."""
+    better without it) or ``unclear`` (win points, barred − free); a thing forced on
+    the seat: ``forcing costs`` or ``forcing pays`` when significant."""
+    if forced and significant:
+        return "forcing costs" if effect < 0 else "forcing pays"
     if significant and effect <= -DECISIVE_POINTS:
         return "decisive"
     if significant and effect < 0:
@@ -134,6 +137,8 @@ VERDICT_WORDS = {
     "a trap": "a seat does better without it",
     "can ignore": "a seat can ignore it",
     "unclear": "too few games to tell",
+    "forcing costs": "forcing it costs a seat",
+    "forcing pays": "a seat does better forced to",
 }
 
 
@@ -183,6 +188,8 @@ def summary(doc: dict) -> list[str]:
         ("matters", "Matter (a significant loss under {d:g} points)"),
         ("a trap", "A seat does better without"),
         ("can ignore", "A seat can ignore (barred, it loses under {i:g} points)"),
+        ("forcing costs", "Forcing costs a seat"),
+        ("forcing pays", "A seat does better forced to"),
     ):
         names = [r["label"] for r in rows if r["verdict"] == key]
         if names:

@@ -118,7 +118,7 @@ def test_a_planted_worth_is_found_and_a_thing_that_changes_nothing_is_exactly_no
     assert w["significant"] and w["p_holm"] < 1e-6 and w["verdict"] == "decisive"
     # barring 'spare' plays the very same games: a paired difference of exactly 0
     assert s["effect"] == s["low"] == s["high"] == 0.0
-    assert not s["significant"] and s["verdict"] == "can ignore"
+    assert not s["significant"] and s["verdict"] == "can ignore" and s["p"] == s["p_holm"] == 1.0
     assert doc["games"] == 4000 and doc["games_total"] == 3 * 4000
     assert doc["players"] == 2 and doc["strategies"] == ["fair", "fair"]
 
@@ -172,6 +172,8 @@ def test_the_things_asked_for_are_those_played():
 )  # fmt: skip
 def test_verdicts(effect, low, high, sig, want):
     assert T.verdict(effect, low, high, sig, False) == want
+    forced = T.verdict(effect, low, high, sig, True)
+    assert forced == (want if not sig else "forcing costs" if effect < 0 else "forcing pays")
 
 
 def test_holm_over_the_things():
@@ -248,7 +250,8 @@ def test_every_game_declares_things_to_bar():
         assert things <= set(ids) and len(set(ids)) == len(ids), (name, ids)
     ct = load_game("colorful_treasure")
     tiles = ct.barrable(ct.load_rules({"tiles": "a"}, {}, "x"))
-    assert sum(b.group == "tiles" for b in tiles) == 5
+    assert sum(b.group == "tiles" and not b.forced for b in tiles) == 5
+    assert [b.thing for b in tiles if b.forced] == ["take_tiles"]
 
 
 # --------------------------------------------------------------------------- the report

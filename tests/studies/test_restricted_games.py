@@ -16,7 +16,8 @@ GAMES = ("unearth", "uruk", "colorful_treasure")
 def _job(name, forbid=None, rulings=None, strategies="balanced", players=4):
     game = load_game(name)
     rules = game.load_rules(rulings or {}, {}, "x")
-    strategies = {"colorful_treasure": "greedy"}.get(name, strategies)
+    if strategies == "balanced":
+        strategies = {"colorful_treasure": "greedy"}.get(name, strategies)
     extra = {} if forbid is None else {"forbid": forbid}
     return game.make_job(players, (strategies,) * players, 11, rules, **extra)
 
@@ -30,8 +31,8 @@ def test_nothing_barred_is_today_s_job_game_for_game(name, empty):
     pd.testing.assert_frame_equal(a, b)
 
 
-def _played(name, forbid, rulings=None, games=120):
-    return _job(name, forbid, rulings)(0, games)["games"]
+def _played(name, forbid, rulings=None, games=120, strategies="balanced"):
+    return _job(name, forbid, rulings, strategies)(0, games)["games"]
 
 
 def _by_seat(g, col):
@@ -82,6 +83,14 @@ def test_colorful_treasure_tile_bar_bites():
     free = _played("colorful_treasure", None, {"tiles": "a"}, games=200)
     assert _by_seat(g, "tiles_taken")[2] == 0 and _by_seat(free, "tiles_taken")[2] > 0
     assert _by_seat(g, "tiles_taken")[[0, 1, 3]].sum() > 0
+    # forced: a seat takes a tile whenever one is offered and any is left (greedy
+    # always does; random declines now and then)
+    forced = _played(
+        "colorful_treasure", {2: {"force": ["take_tiles"]}}, {"tiles": "a"}, 200, "random"
+    )
+    rand = _played("colorful_treasure", None, {"tiles": "a"}, 200, "random")
+    assert _by_seat(forced, "tiles_taken")[2] > _by_seat(rand, "tiles_taken")[2]
+    assert (_by_seat(forced, "tiles_taken") >= 0).all()
 
 
 @pytest.mark.parametrize(
