@@ -175,7 +175,8 @@ def summary(doc: dict) -> list[str]:
         first = costly[0]
         parts = [f"{first['label']} is worth about {-first['effect']:.0f} points of win rate"]
         parts += [f"{r['label']} about {-r['effect']:.0f}" for r in costly[1:]]
-        lines.append(", ".join(parts) + " (what barring it costs a seat; significant after Holm).")
+        text = ", ".join(parts) + " (what barring it costs a seat; significant after Holm)."
+        lines.append(text[:1].upper() + text[1:])
     else:
         worst = rows[0]
         lines.append(
