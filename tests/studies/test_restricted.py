@@ -276,6 +276,6 @@ def test_the_report_ranks_the_things_in_its_table_and_names_the_costliest(tmp_pa
     manifest = json.loads((out / "manifest.json").read_text("utf-8"))
     top = manifest["findings"]["findings"][0]
     assert top["question"].startswith("dominance") and top["label"] == "weighted"
-    assert top["text"].startswith("weighted is worth about 2")  # ~ -24 points: "about 24"
+    assert top["text"].startswith("Weighted is worth about 24 points of win rate")  # ~ -24 points
     assert (out / "charts" / "restricted_play.png").is_file()
     assert "restricted" in res.info
