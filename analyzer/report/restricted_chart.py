@@ -26,11 +26,11 @@ def restricted_play(t: pd.DataFrame, info: dict, stamp: str) -> Figure:
     doc = info.get("restricted") or {}
     t = t.sort_values(["effect", "thing"], kind="stable").reset_index(drop=True)
     worst = t.iloc[0]
-    verb = "forcing" if worst.get("forced") else "barring"
     noun = things_noun(doc)
+    forced = " (forced)" if worst.get("forced") else ""
     title = (
-        f"What barring each {noun} costs a seat: {worst['label']} the most "
-        f"({verb} it: {_signed(worst['effect'])} win points)"
+        f"What barring each {noun} costs a seat: most, {worst['label']}{forced}, "
+        f"{_signed(worst['effect'])} win points"
         if worst["effect"] < 0
         else f"What barring each {noun} costs a seat: no {noun} costs a seat"
     )
@@ -39,7 +39,7 @@ def restricted_play(t: pd.DataFrame, info: dict, stamp: str) -> Figure:
         f"{field_text(doc)}, each seat barred in turn · n = {count_text(n)} paired games a "
         "thing · bars: 95% intervals · filled: significant after Holm"
     )
-    height = max(4.5, min(11.0, 1.6 + 0.28 * len(t)))
+    height = max(6.5, min(11.0, 1.6 + 0.28 * len(t)))  # shorter: the title meets the subtitle
     fig = figure(title, sub, stamp, size=(11.0, height))
     ax = fig.add_subplot(1, 1, 1)
     y = np.arange(len(t))[::-1]  # the costliest at the top
@@ -56,7 +56,15 @@ def restricted_play(t: pd.DataFrame, info: dict, stamp: str) -> Figure:
         )
         ax.errorbar(r["effect"], yi, xerr=[[r["effect"] - r["low"]], [r["high"] - r["effect"]]],
                     fmt="none", ecolor="#333333", elinewidth=1, capsize=2)  # fmt: skip
-    labels = [f"{r['label']}{' (forced)' if r.get('forced') else ''}" for _, r in t.iterrows()]
+    nouns = doc.get("nouns") or {}
+    mixed = t["group"].nunique() > 1  # say what kind of thing each is
+
+    def label(r) -> str:
+        noun = nouns.get(r["group"], r["group"])
+        kind = f" ({noun})" if mixed and noun.lower() not in str(r["label"]).lower() else ""
+        return f"{r['label']}{kind}{' (forced)' if r.get('forced') else ''}"
+
+    labels = [label(r) for _, r in t.iterrows()]
     ax.set_yticks(y, labels, fontsize=8 if len(t) <= 30 else 6)
     ax.axvline(0, color=REFERENCE, lw=1)
     ax.axvline(-DECISIVE_POINTS, color=REFERENCE, lw=0.8, ls=":")

@@ -211,6 +211,10 @@ class Unearth(GameFolder):
             "delvers": "the seat never plays it (restricted play; the card stays in its hand)",
         }
     )
+    #: restricted play's kinds of thing in words (the default: the kind, singular)
+    barrable_nouns: dict = field(
+        default_factory=lambda: {"wonders": "named wonder", "delvers": "delver card"}
+    )
 
     # ----------------------------------------------------------------- rules
 
