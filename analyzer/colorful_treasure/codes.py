@@ -116,3 +116,13 @@ EFFECT_NAMES = tuple(e.name.lower() for e in Effect)
 PASSIVE_EFFECTS = (Effect.TRUCE, Effect.IGNORE_TREASURE, Effect.SIXTH_COLOUR, Effect.GUARDED)
 #: tiles a game may hold at most (the kernels keep sets of tiles as bits)
 MAX_TILES = 16
+
+
+#: restricted play's bars in ``Tables.seat_bar[seat]`` (analyzer.colorful_treasure.plugin
+#: ``barrable``); all 0 as printed
+BAR_STEAL = 0  #: 1: the seat never steals (its pairs are spent on nothing)
+BAR_GEM = 1  #: 1: the seat may not take the gem reward
+BAR_EXPLORER = 2  #: 1: the seat may not take the explorer reward
+BAR_TILES = 3  #: bit i: the seat may not take action tile i
+FORCE_TILES = 4  #: 1: the seat takes a tile whenever one is offered (forced, not barred)
+N_BARS = 5

@@ -18,7 +18,12 @@ import pandas as pd
 
 from analyzer.colorful_treasure import engine
 from analyzer.colorful_treasure.codes import (
+    BAR_EXPLORER,
+    BAR_GEM,
+    BAR_STEAL,
+    BAR_TILES,
     BASELINE_PARAMS,
+    FORCE_TILES,
     PARAM_NAMES,
     SCALE,
     SEARCH,
@@ -114,17 +119,25 @@ class GameJob(jobs.Job):
     #: they only observe, the games are the same either way. Off by default: they
     #: cost about 1.8x a game and narrow an interval by only 10% so far
     luck: bool = False
+    #: restricted play: ``((seat, kind, ids), ...)`` what a seat is barred from
+    #: (:func:`barred_tables`); () plays the game as printed, game for game
+    forbid: tuple = ()
 
     STRATEGIES = STRATEGY_NAMES
     default_rules = staticmethod(default_rules)
 
     @classmethod
-    def check(cls, rules, players, strategies, params, *, steals=True, luck=False) -> dict:
-        """The parameters' names and values, and the search's settings (with a
-        search seat or not)."""
+    def check(
+        cls, rules, players, strategies, params, *, steals=True, luck=False, forbid=None
+    ) -> dict:
+        """The parameters' names and values, the search's settings (with a search
+        seat or not) and what is barred (``forbid``: :func:`freeze_forbid`)."""
         strategy_arrays(rules, strategies, params)
         search_settings(params)
-        return {"steals": steals, "luck": bool(luck)}
+        out = {"steals": steals, "luck": bool(luck)}
+        if forbid:
+            out["forbid"] = freeze_forbid(forbid, rules, players)
+        return out
 
     def __call__(self, start: int, count: int) -> dict[str, pd.DataFrame]:
         return play_tables(self, start, count)
@@ -145,8 +158,73 @@ class GameJob(jobs.Job):
         return (
             f"ColorfulTreasureJob(players={self.players}, strategies={self.strategies}, "
             f"seed={self.seed}, rules={rules}, steals={self.steals}, "
-            f"strategy_params={self.strategy_params}" + (", luck=v1)" if self.luck else ")")
+            f"strategy_params={self.strategy_params}"
+            + (", luck=v1" if self.luck else "")
+            + (f", forbid={self.forbid})" if self.forbid else ")")
         )
+
+
+#: what restricted play may bar a seat from (``forbid`` kind ``actions``) and the bar
+ACTIONS = {"stealing": BAR_STEAL}
+#: what restricted play may force on a seat (``forbid`` kind ``force``, with tiles)
+FORCED = {"take_tiles": FORCE_TILES}
+#: the rewards (``forbid`` kind ``rewards``) and their bars
+#: (the treasure reward, a majority scored at the end, is not barred: the scores'
+#: recomputing twins would have to know the bar)
+REWARDS = {"gem_reward": BAR_GEM, "explorer_reward": BAR_EXPLORER}
+
+
+def intervention_ids(rules: Rules, kind: str) -> tuple[str, ...]:
+    """The ids a seat may be barred from: ``actions`` (stealing), ``rewards`` (the
+    two "first to" reward cards, when in play) and ``tiles`` (each action tile in play, by its
+    side face up)."""
+    if kind == "actions":
+        return tuple(ACTIONS)
+    if kind == "rewards":
+        return tuple(REWARDS) if rules.tables.rewards == 1 else ()
+    if kind == "tiles":
+        return tuple(side for _, side in rules.tile_sides())
+    if kind == "force":
+        return tuple(FORCED) if rules.tables.n_tiles > 0 else ()
+    return ()
+
+
+def freeze_forbid(forbid: dict, rules: Rules, players: int) -> tuple:
+    """``{seat: {kind: [id, ...]}}`` checked and frozen: ``((seat, kind, ids), ...)``
+    sorted (raises InputError naming a bad seat, kind or id)."""
+    from analyzer.core.errors import bad_value
+
+    out = []
+    for seat, kinds in sorted(forbid.items()):
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise bad_value("forbid: seat", seat, f"a seat from 0 to {players - 1}")
+        for kind, ids in sorted(kinds.items()):
+            allowed = intervention_ids(rules, kind)
+            if not allowed:
+                raise bad_value(
+                    "forbid: kind", kind, "actions, rewards, tiles and force (with tiles)"
+                )
+            for x in ids:
+                if x not in allowed:
+                    raise bad_value(f"forbid: {kind}", x, ", ".join(allowed))
+            if ids:
+                out.append((seat, kind, tuple(sorted(ids))))
+    return tuple(out)
+
+
+def barred_tables(rules: Rules, forbid: tuple):
+    """The kernel tables of ``rules`` with the bars of ``forbid`` (:func:`freeze_forbid`)
+    set in ``seat_bar`` for their seats; the rules' own tables are not touched."""
+    t = rules.tables
+    bar = t.seat_bar.copy()
+    sides = [side for _, side in rules.tile_sides()]
+    for seat, kind, things in forbid:
+        for x in things:
+            if kind == "tiles":
+                bar[seat, BAR_TILES] |= 1 << sides.index(x)
+            else:
+                bar[seat, {**ACTIONS, **REWARDS, **FORCED}[x]] = 1
+    return t._replace(seat_bar=bar)
 
 
 def rollout_state(rules: Rules, players: int, params: dict | None = None) -> State:
@@ -184,7 +262,7 @@ def play_raw(
     space (its counters: ``analyzer.colorful_treasure.search.K_*``).
     With ``job.luck`` the state's ``luck_out`` holds each row's luck by kind of
     reveal, valued with ``luck_par`` (``None``: the shipped value estimate)."""
-    t = job.rules.tables
+    t = barred_tables(job.rules, job.forbid) if job.forbid else job.rules.tables
     n = job.players
     params = job.params_dict()
     plan, prm = strategy_arrays(job.rules, job.strategies, params)

@@ -193,6 +193,15 @@ class ColorfulTreasure(GameFolder):
     )
     table_switch: str | None = "steals"  #: make_job(steals=...): the steals table
     questions: tuple = field(default_factory=_questions)
+    interventions: dict = field(
+        default_factory=lambda: {
+            "actions": "stealing: the seat never steals (its key and chest pairs are spent "
+            "on nothing)",
+            "rewards": "the seat may not take that reward card (others still may)",
+            "tiles": "the seat never takes that action tile (with the tiles in play)",
+            "force": "take_tiles: the seat takes a tile whenever one is offered (forced)",
+        }
+    )
 
     # ----------------------------------------------------------------- rules
 
@@ -244,6 +253,70 @@ class ColorfulTreasure(GameFolder):
         from analyzer.colorful_treasure.rules import assumed_values
 
         return assumed_values(rules)
+
+    def make_job(
+        self,
+        players,
+        strategies,
+        seed,
+        rules,
+        *,
+        claims=False,
+        strategy_params=None,
+        luck=None,
+        forbid=None,
+    ):
+        from analyzer.colorful_treasure.game import make_job
+
+        options = {} if luck is None else {"luck": luck}
+        if forbid:  # only then: a job without it is today's, fingerprint included
+            options["forbid"] = forbid
+        return make_job(
+            players,
+            tuple(strategies),
+            seed,
+            rules,
+            strategy_params=strategy_params,
+            steals=claims,
+            **options,
+        )
+
+    def intervention_ids(self, rules, kind: str) -> tuple[str, ...]:
+        from analyzer.colorful_treasure.game import intervention_ids
+
+        return intervention_ids(rules, kind)
+
+    def intervention_words(self, kind: str) -> tuple[str, str, str]:
+        if kind == "rewards":
+            return ("take", "took", "no reward card")
+        if kind in ("tiles", "force"):
+            return ("take", "took", "no tile")
+        return ("steal", "stole", "nothing")
+
+    def uptake_columns(self, kind: str, ids) -> tuple[str, ...]:
+        return tuple(ids) if kind == "rewards" else ()
+
+    def barrable(self, rules) -> tuple:
+        """Stealing, the gem and the explorer reward (when in play) and each action tile
+        (with tiles)."""
+        from analyzer.colorful_treasure.game import intervention_ids
+        from analyzer.games import Barrable
+
+        out = [Barrable("stealing", "stealing", {"actions": ("stealing",)}, "actions")]
+        names = {"gem_reward": "the gem reward", "explorer_reward": "the explorer reward"}
+        out += [
+            Barrable(r, names[r], {"rewards": (r,)}, "rewards")
+            for r in intervention_ids(rules, "rewards")
+        ]
+        out += [
+            Barrable(f"tile_{x}", f"the {x.replace('_', ' ')} tile", {"tiles": (x,)}, "tiles")
+            for x in intervention_ids(rules, "tiles")
+        ]
+        out += [
+            Barrable(x, "take every tile offered", {"force": (x,)}, "tiles", forced=True)
+            for x in intervention_ids(rules, "force")
+        ]
+        return tuple(out)
 
     def labels(self, rules) -> dict[str, str]:
         out = {f"pts_{p}": p.replace("_", " ") for p in {**PARTS, **TILE_PART}}

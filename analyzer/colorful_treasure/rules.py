@@ -30,6 +30,7 @@ from analyzer.colorful_treasure.codes import (
     EFFECT_NAMES,
     MAX_REVEALS,
     MAX_TILES,
+    N_BARS,
     PARAM_NAMES,
     PASSIVE_EFFECTS,
     PLAYED_NAMES,
@@ -167,6 +168,9 @@ class Tables(NamedTuple):
     tile_worth: np.ndarray  #: float64[...] the EXPECT players' worth (players.tile_worth)
     #: float64[...] ``baseline``'s worth: its frozen codes.BASELINE_TILE_WORTH, not the data
     tile_worth_base: np.ndarray
+    #: int64[max_players, N_BARS] restricted play: what each seat is barred from
+    #: (codes.BAR_*); all 0 as printed
+    seat_bar: np.ndarray
     max_turns: int
     min_players: int
     max_players: int
@@ -541,6 +545,7 @@ def _build_tables(data: dict, rulings: Rulings) -> Tables:
         tile_per_turn=int(rulings.tile_offers == "per_turn"),
         pair_cards=int(rulings.steal_pairs == "cards"),
         **_tile_tables(data, rulings),
+        seat_bar=np.zeros((hi, N_BARS), np.int64),
         max_turns=int(comp["max_turns"]),
         min_players=int(comp["min_players"]),
         max_players=hi,

@@ -8,6 +8,7 @@ face up (:func:`choose_kind`) and whom to steal from and what
 
 from analyzer.colorful_treasure.bits import lowest, popcount
 from analyzer.colorful_treasure.codes import (
+    BAR_STEAL,
     P_THIRD,
     Plan,
 )
@@ -173,7 +174,10 @@ def _first_of_kind(s, t, i):
 @njit
 def choose_steal(s, t, seat, n):
     """``(victim, card)`` of a steal (card -1: a plastic diamond); victim -1 if no
-    other seat holds anything. Draws random numbers for the random plan."""
+    other seat holds anything (or restricted play bars ``seat`` from stealing).
+    Draws random numbers for the random plan."""
+    if t.seat_bar[seat, BAR_STEAL] == 1:
+        return -1, -1
     plan = s.plan
     if plan[seat] == Plan.RANDOM:
         count = 0

@@ -34,6 +34,9 @@ import numpy as np
 
 from analyzer.colorful_treasure.bits import kth_bit, lowest, popcount
 from analyzer.colorful_treasure.codes import (
+    BAR_STEAL,
+    BAR_TILES,
+    FORCE_TILES,
     MAX_REVEALS,
     P_DENY,
     P_RECALL,
@@ -529,7 +532,10 @@ def choose_steal_tiles(s, t, seat, n):
     """``(victim, card)`` of a steal (card -1: a plastic diamond) among what the
     truce and guarded tiles allow; victim -1 if there is nothing to take. RANDOM:
     uniform among the items; EXPECT: :func:`best_steal_tiles`, then the card of
-    that kind whose wonder the thief holds fewest of (lowest id)."""
+    that kind whose wonder the thief holds fewest of (lowest id). Nothing for a
+    seat restricted play bars from stealing."""
+    if t.seat_bar[seat, BAR_STEAL] == 1:
+        return -1, -1
     if s.plan[seat] == Plan.RANDOM:
         count = 0
         for v in range(n):
@@ -608,20 +614,26 @@ def choose_tile(s, t, seat, n):
     """The tile ``seat`` takes (one lies beside the rewards), or -1 for none. RANDOM:
     uniform among those left and none; EXPECT: the most worth
     (``t.tile_worth``; a sixth colour that would complete the gem reward now also
-    its points), if more than 0, the first of equal ones."""
+    its points), if more than 0, the first of equal ones. Never a tile restricted
+    play bars the seat from (``t.seat_bar``); a seat it forces to take tiles takes the
+    most worth whatever its worth."""
+    barred = t.seat_bar[seat, BAR_TILES]
+    forced = t.seat_bar[seat, FORCE_TILES] == 1  # restricted play: it takes one if any is left
     if s.plan[seat] == Plan.RANDOM:
         left = 0
         for i in range(t.n_tiles):
-            if s.tile_owner[i] == -1:
+            if s.tile_owner[i] == -1 and ((barred >> i) & 1) == 0:
                 left |= 1 << i
+        if forced:
+            return kth_bit(left, random_index(s, popcount(left))) if left != 0 else -1
         k = random_index(s, popcount(left) + 1)
         if k == 0:
             return -1
         return kth_bit(left, k - 1)
-    best = 0.0
+    best = -1e300 if forced else 0.0
     arg = -1
     for i in range(t.n_tiles):
-        if s.tile_owner[i] != -1:
+        if s.tile_owner[i] != -1 or ((barred >> i) & 1) == 1:
             continue
         # baseline's worth is its own, frozen (codes.Plan.BASELINE)
         v = t.tile_worth_base[i] if s.plan[seat] == Plan.BASELINE else t.tile_worth[i]

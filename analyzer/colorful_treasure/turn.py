@@ -11,7 +11,15 @@ strategies (:mod:`.strategies`) and applies their answers with these kernels.
 import numpy as np
 
 from analyzer.colorful_treasure.bits import lowest, popcount
-from analyzer.colorful_treasure.codes import P_RECALL, SCALE, Effect, Kind, Reward
+from analyzer.colorful_treasure.codes import (
+    BAR_EXPLORER,
+    BAR_GEM,
+    P_RECALL,
+    SCALE,
+    Effect,
+    Kind,
+    Reward,
+)
 from analyzer.colorful_treasure.state import (
     ALWAYS,
     EV_BACK,
@@ -455,11 +463,11 @@ def check_rewards(s, t, seat, n):
         return
     colours, wonders, _ = counted_holdings(s, t, seat)
     colours += holds_effect(s, t, seat, Effect.SIXTH_COLOUR)
-    if gem_open(s, t) and colours >= t.gem_goal[n]:
+    if gem_open(s, t) and colours >= t.gem_goal[n] and t.seat_bar[seat, BAR_GEM] == 0:
         s.sc[S_GEM_OWNER] = seat
         s.sc[S_GEM_TURN] = s.sc[S_TURN]
         trace(s, EV_REWARD, seat, Reward.GEM, t.gem_reward[n], 0)
-    if explorer_open(s, t) and wonders >= t.explorer_goal:
+    if explorer_open(s, t) and wonders >= t.explorer_goal and t.seat_bar[seat, BAR_EXPLORER] == 0:
         s.sc[S_EXPLORER_OWNER] = seat
         s.sc[S_EXPLORER_TURN] = s.sc[S_TURN]
         trace(s, EV_REWARD, seat, Reward.EXPLORER, t.explorer_points, 0)

@@ -138,6 +138,21 @@ class Strategy:
         return row
 
 
+@dataclass(frozen=True)
+class Barrable:
+    """One thing restricted play bars a seat from (or forces on it): ``thing`` its
+    id (unique among the game's), ``label`` its name in words, ``forbid`` what
+    the seat's ``make_job(forbid=...)`` gets (kind -> ids), ``group`` the kind of
+    thing it is (``"wonders"``, ``"inventions"``, ``"actions"``), ``forced``
+    True when the seat is made to do it rather than barred from it."""
+
+    thing: str
+    label: str
+    forbid: dict
+    group: str
+    forced: bool = False
+
+
 @dataclass
 class Game:
     """What a game offers the machinery. A game subclasses this and fills it in.
@@ -274,6 +289,18 @@ class Game:
         """Columns of the ``games`` table (0/1 per seat-game) saying a seat used what
         ``forbid.<kind>`` forbids (built the wonder): the *uptake* of an intervention."""
         return ()
+
+    def barrable(self, rules) -> tuple[Barrable, ...]:
+        """The things restricted play bars a seat from, one at a time
+        (:mod:`analyzer.studies.restricted`): by default every id of every kind
+        of :attr:`interventions`, named by :meth:`labels`; a game adds groups (all
+        its named wonders: the wonder path) and things forced rather than barred."""
+        names = self.labels(rules)
+        return tuple(
+            Barrable(x, names.get(x, x), {kind: (x,)}, kind)
+            for kind in self.interventions
+            for x in self.intervention_ids(rules, kind)
+        )
 
     def replay(self, job, game: int) -> str:
         """Game ``game`` of ``job`` as readable text, move by move."""
@@ -565,6 +592,7 @@ def check_kind(column: Column) -> None:
 __all__ = [
     "CORE_COLUMNS",
     "DEFAULT_GAME",
+    "Barrable",
     "Column",
     "Game",
     "InputError",

@@ -82,6 +82,12 @@ def _run_and_write(sc, target: Path, workers, progress) -> ReportResult:
         from analyzer.studies.sensitivity import run_sensitivity
 
         info["sensitivity"] = run_sensitivity(sc, info["seed"], workers=workers, progress=progress)
+    from analyzer.tables.restricted import asked
+
+    if sc.plays_games and asked(sc) is not None:  # the question 'dominance': restricted play
+        from analyzer.studies.restricted import run_restricted
+
+        info["restricted"] = run_restricted(sc, info["seed"], workers=workers, progress=progress)
     t0 = time.perf_counter()
 
     def fill(tmp: Path) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from analyzer.games import DEFAULT_GAME, load_game
 from analyzer.report import charts
 from analyzer.studies import sections, sensitivity
-from analyzer.tables import findings
+from analyzer.tables import findings, restricted
 
 
 def data_tables(info: dict) -> tuple[str, ...]:
@@ -63,6 +63,7 @@ def section_notes(
     """``[(heading, sentences)]``: what the ladder and the tuning found, in words, and
     (given the run's findings) what the sensitivity study says of them."""
     out = sensitivity.notes(info, found) if found is not None else []
+    out += restricted.notes(info)  # the question 'dominance': decisive and ignorable things
     if info.get("ladder"):
         out.append(("Strategy ratings (ladder)", sections.ladder_sentences(info["ladder"])))
     if info.get("tune"):

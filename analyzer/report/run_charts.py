@@ -46,6 +46,10 @@ def make_charts(
         verb, past = (list(iv.get("words") or []) + ["use", "used"])[:2]
         fig = charts.intervention(worth, findings.intervention_thing(info), verb, stamp, past)
         out.insert(0, ("intervention", fig))
+    if "restricted_play" in t and len(t["restricted_play"]):
+        from analyzer.report.restricted_chart import restricted_play
+
+        out.insert(0, ("restricted_play", restricted_play(t["restricted_play"], info, stamp)))
     if "sweep" in t:
         out.append(("sweep", charts.sweep(t["sweep"], list(info.get("sweep", [])), stamp)))
     if "score_distribution" in t:

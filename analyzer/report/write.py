@@ -27,7 +27,7 @@ from analyzer.report.run_charts import make_charts
 from analyzer.report.summary import summary_markdown, title_lines
 from analyzer.report.table_display import settings_table, table_items
 from analyzer.studies import landscape, sections, sensitivity
-from analyzer.tables import findings
+from analyzer.tables import findings, restricted
 from analyzer.tables.aggregate import build_tables
 
 
@@ -53,6 +53,7 @@ def write_report(
             df.insert(1, "label", df["cell"].map(labels))
         tables[name] = df
     tables.update(landscape.report_tables(info))  # skill_gradient, drama
+    tables.update(restricted.report_tables(info))  # restricted play (question 'dominance')
     found = findings.answer(tables, info)
     tables["findings"] = found.table()
     tables.update(sensitivity.report_tables(info, found))

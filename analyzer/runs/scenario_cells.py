@@ -170,8 +170,11 @@ def expand(sc: Scenario) -> list[Cell]:
                             "a strategy that plays a seat"
                             + (f" in field {f.key!r}" if sc.fields else ""),
                         )
-                if vkey is None or params.get("variant") == vkey:
+                own = _variant_forbid(sc, params.get("variant"))
+                if vkey is None:
                     forbid = target.kinds()
+                elif own is not None:  # restricted play: each variant bars its own thing
+                    forbid = own.kinds()
             if sc.fields:
                 cell_label = f.label if not params else f"{f.label}: {label}"
                 cell_params = {"field": f.key, **params}
@@ -195,6 +198,17 @@ def expand(sc: Scenario) -> list[Cell]:
                 )
             )
     return cells
+
+
+def _variant_forbid(sc: Scenario, key):
+    """The ``forbid`` of comparison variant ``key`` (None: it has none). A scenario
+    file gives at most one variant an intervention; restricted play
+    (:mod:`analyzer.studies.restricted`) builds a comparison whose every variant
+    after ``a`` bars its own thing from each seat in turn (the same seats)."""
+    for v in sc.compare or ():
+        if v.key == key:
+            return v.forbid
+    return None
 
 
 def comparison_pairs(sc: Scenario, cells: list[Cell]) -> tuple[tuple[int, int], ...]:

@@ -283,6 +283,10 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
     )
     cells = expand(sc)  # builds every cell's rules: validates sweep values and variants
     _check_variant_metrics(sc, cells, where)
+    if questions:
+        from analyzer.tables.restricted import check_dominance
+
+        check_dominance(sc, where)  # restricted play: its things, one configuration
     if "ladder" in raw or "tune" in raw:
         rules = game.load_rules(rulings, overrides, f"{where}: rules")
         sc = replace(sc, **_sections(raw, where, game, players, rules))

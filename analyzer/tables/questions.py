@@ -29,6 +29,7 @@ from analyzer.tables.answers import (
 )
 from analyzer.tables.finding import Finding, Question
 from analyzer.tables.landscape import LANDSCAPE
+from analyzer.tables.restricted import DOMINANCE
 
 
 def _first_player(tables, info, params) -> list[Finding]:
@@ -519,5 +520,7 @@ SWEEP_EFFECT = Question(
     needs="sweep",
 )
 
-#: the questions every game can answer from the generic tables, in order
-GENERIC = (FIRST_PLAYER, SEATS, STRATEGIES, VARIANT_EFFECT, SWEEP_EFFECT, *LANDSCAPE)
+#: the questions every game can answer from the generic tables, in order, restricted
+#: play (:mod:`analyzer.tables.restricted`: a game that declares barrable things) and
+#: the landscape's studies (:mod:`analyzer.tables.landscape`)
+GENERIC = (FIRST_PLAYER, SEATS, STRATEGIES, VARIANT_EFFECT, SWEEP_EFFECT, DOMINANCE, *LANDSCAPE)

@@ -83,17 +83,28 @@ def _rollout_memo(t, job: GameJob, prm):
     for seat, name in enumerate(job.strategies):
         if name == "search":
             rows[seat] = prm[seat]
-    return new_memo(t, n, codes, rows, forbid_masks(n, job.rules, job.forbid))
+    return new_memo(t, n, codes, rows, *_masks(job))
 
 
-def forbid_masks(players: int, rules: Rules, forbid=None, where: str = "forbid") -> np.ndarray:
+def _masks(job) -> tuple:
+    """The memo's ``forbid`` and ``bar_delvers`` masks of ``job``."""
+    n = job.players
+    return (
+        forbid_masks(n, job.rules, job.forbid),
+        forbid_masks(n, job.rules, job.bar_delvers, kind="delvers") if job.bar_delvers else None,
+    )
+
+
+def forbid_masks(
+    players: int, rules: Rules, forbid=None, where: str = "forbid", kind: str = "wonders"
+) -> np.ndarray:
     """``int64[players]``: bit ``w`` of seat ``p`` set when ``forbid`` forbids seat ``p``
     named wonder ``w``. ``forbid`` maps seats to named-wonder ids (``{0: ["eternal_flame"]}``,
     or ``((0, ("eternal_flame",)),)``); a seat or an id not in the game is an
     :class:`InputError` naming ``where``."""
     masks = np.zeros(players, np.int64)
     items = forbid.items() if isinstance(forbid, dict) else (forbid or ())
-    ids = list(rules.wonder_ids)
+    ids = list(rules.wonder_ids if kind == "wonders" else rules.delver_ids)
     for seat, wonders in items:
         if isinstance(seat, bool) or not isinstance(seat, int | np.integer):
             raise bad_value(f"{where}: seat", seat, f"a seat from 0 to {players - 1}")
@@ -103,7 +114,7 @@ def forbid_masks(players: int, rules: Rules, forbid=None, where: str = "forbid")
             wonders = (wonders,)
         for wid in wonders:
             if wid not in ids:
-                raise bad_value(f"{where}: wonder", wid, ", ".join(ids))
+                raise bad_value(f"{where}: {kind[:-1]}", wid, ", ".join(ids))
             masks[int(seat)] |= np.int64(1) << ids.index(wid)
     return masks
 
@@ -118,6 +129,9 @@ class GameJob(jobs.Job):
     #: ((seat, (named wonder id, ...)), ...): what each seat may not build (an
     #: intervention; empty: the game as printed, games identical to a job without it)
     forbid: tuple = ()
+    #: ((seat, (delver id, ...)), ...): the delver cards restricted play bars each
+    #: seat from playing (it keeps them in hand); empty: the game as printed
+    bar_delvers: tuple = ()
     #: luck terms (columns ``luck_win``, ``luck_score``; ``docs/statistics.md``):
     #: they only observe, the games are the same without them
     luck: bool = True
@@ -126,14 +140,28 @@ class GameJob(jobs.Job):
     default_rules = staticmethod(default_rules)
 
     @classmethod
-    def check(cls, rules, players, strategies, params, *, claims=True, forbid=None, luck=True):
+    def check(
+        cls,
+        rules,
+        players,
+        strategies,
+        params,
+        *,
+        claims=True,
+        forbid=None,
+        luck=True,
+        bar_delvers=None,
+    ):
         """The parameters' names and the search's settings (with a search seat or
-        not), the search's rules, the forbidden wonders' seats and ids."""
+        not), the search's rules, the forbidden wonders' and barred delvers' seats and ids."""
         strategy_arrays(strategies, params)
         search_settings(params)
         if "search" in strategies:
             check_search_rules(rules, "strategy")
-        return {"claims": claims, "forbid": forbidden(players, rules, forbid), "luck": bool(luck)}
+        out = {"claims": claims, "forbid": forbidden(players, rules, forbid), "luck": bool(luck)}
+        if bar_delvers:
+            out["bar_delvers"] = forbidden(players, rules, bar_delvers, "delvers")
+        return out
 
     def __call__(self, start: int, count: int) -> dict[str, pd.DataFrame]:
         return play_tables(self, start, count)
@@ -148,6 +176,7 @@ class GameJob(jobs.Job):
             f"rules={self.rules.describe()}, claims={self.claims}, "
             f"strategy_params={self.strategy_params}"
             + (f", forbid={self.forbid}" if self.forbid else "")
+            + (f", bar_delvers={self.bar_delvers}" if self.bar_delvers else "")
             # the value estimate's version (data/luck_value.toml): a checkpoint's luck
             # columns all come from one V (v2: refitted per player count)
             + (", luck=v2)" if self.luck else ")")
@@ -175,7 +204,7 @@ def play_raw(
     if job.luck:
         luck = value_tables(t, load_value_params(n) if luck_par is None else luck_par)
     s = new_state(t, n, trace_rows, claim_rows, luck, count * n if job.luck else 0)
-    m = new_memo(t, n, codes, prm, forbid_masks(n, job.rules, job.forbid))
+    m = new_memo(t, n, codes, prm, *_masks(job))
     o = engine.new_batch(t, n, count)
     views = (pack_state(s), pack_memo(m), pack_tables(t), results_view(o.results, o.wins))
     if "search" in job.strategies:
@@ -272,10 +301,11 @@ def claims_frame(rules: Rules, claims: np.ndarray) -> pd.DataFrame:
     )
 
 
-def forbidden(players: int, rules: Rules, forbid=None) -> tuple:
+def forbidden(players: int, rules: Rules, forbid=None, kind: str = "wonders") -> tuple:
     """``forbid`` (checked, :func:`forbid_masks`) as a job holds it: ``((seat, (named
-    wonder id, ...)), ...)``, sorted, each seat once, seats with nothing left out."""
-    forbid_masks(players, rules, forbid)  # validates seats and ids
+    wonder id, ...)), ...)`` (``kind="delvers"``: delver ids), sorted, each seat once,
+    seats with nothing left out."""
+    forbid_masks(players, rules, forbid, kind=kind)  # validates seats and ids
     items = forbid.items() if isinstance(forbid, dict) else (forbid or ())
     seats = {}
     for seat, wonders in items:

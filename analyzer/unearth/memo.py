@@ -84,13 +84,17 @@ class Memo(NamedTuple):
     #: int64[P] bit w set: the seat may not build named wonder w (an intervention,
     #: ``scenarios/README.md``, "Interventions"); 0 for every seat plays the game as printed
     forbid: np.ndarray
+    #: int64[P] bit k set: restricted play bars the seat from playing delver kind k;
+    #: 0 for every seat plays the game as printed
+    bar_delvers: np.ndarray
 
 
-def new_memo(t, n_players: int, strat, prm, forbid=None) -> Memo:
+def new_memo(t, n_players: int, strat, prm, forbid=None, bar_delvers=None) -> Memo:
     """A cold :class:`Memo` for ``n_players`` seats playing strategy codes ``strat``
     (int64[P]) with parameter rows ``prm`` (float64[P, N_PARAMS]); ``forbid``
     (int64[P], default none) the named wonders each seat may not build, one bit
-    per wonder index."""
+    per wonder index; ``bar_delvers`` (int64[P], default none) the delver kinds each
+    seat may not play (restricted play), one bit per kind."""
     n_dice = t.dice_faces.shape[0]
     max_slots = int(t.revealed_by_players.max())
     n_col = t.n_stone_colours
@@ -141,6 +145,11 @@ def new_memo(t, n_players: int, strat, prm, forbid=None) -> Memo:
             np.zeros(n_players, np.int64)
             if forbid is None
             else np.ascontiguousarray(forbid, np.int64).copy()
+        ),
+        bar_delvers=(
+            np.zeros(n_players, np.int64)
+            if bar_delvers is None
+            else np.ascontiguousarray(bar_delvers, np.int64).copy()
         ),
     )
     m.sc[M_CAND_FILL] = -1

@@ -207,8 +207,13 @@ class Unearth(GameFolder):
     questions: tuple = field(default_factory=_questions)
     interventions: dict = field(
         default_factory=lambda: {
-            "wonders": "the seat may not build it and takes the wonder token instead"
+            "wonders": "the seat may not build it and takes the wonder token instead",
+            "delvers": "the seat never plays it (restricted play; the card stays in its hand)",
         }
+    )
+    #: restricted play's kinds of thing in words (the default: the kind, singular)
+    barrable_nouns: dict = field(
+        default_factory=lambda: {"wonders": "named wonder", "delvers": "delver card"}
     )
 
     # ----------------------------------------------------------------- rules
@@ -272,6 +277,8 @@ class Unearth(GameFolder):
         from analyzer.unearth.game import make_job
 
         wonders = {seat: kinds.get("wonders", ()) for seat, kinds in (forbid or {}).items()}
+        delvers = {seat: kinds.get("delvers", ()) for seat, kinds in (forbid or {}).items()}
+        delvers = {seat: ids for seat, ids in delvers.items() if ids}
         return make_job(
             players,
             tuple(strategies),
@@ -281,6 +288,7 @@ class Unearth(GameFolder):
             strategy_params=strategy_params,
             forbid=wonders,
             luck=luck,
+            **({"bar_delvers": delvers} if delvers else {}),  # only then: today's job
         )
 
     def check_strategy_params(self, params: dict) -> None:
@@ -289,10 +297,34 @@ class Unearth(GameFolder):
         search_settings(params)  # the search's budget, width, margin, z
 
     def intervention_ids(self, rules, kind: str) -> tuple[str, ...]:
-        return tuple(rules.wonder_ids) if kind == "wonders" else ()
+        if kind == "wonders":
+            return tuple(rules.wonder_ids)
+        return tuple(rules.delver_ids) if kind == "delvers" else ()
 
     def intervention_words(self, kind: str) -> tuple[str, str, str]:
+        if kind == "delvers":
+            return ("play", "played", "the other cards")
         return ("build", "built", "the wonder token it takes instead")
+
+    def barrable(self, rules) -> tuple:
+        """Each named wonder, the wonder path (every named wonder: the seat takes
+        wonder tokens only) and each delver card (never played)."""
+        from analyzer.games import Barrable
+
+        wonders = tuple(rules.wonder_ids)
+        out = [
+            Barrable(w, n, {"wonders": (w,)}, "wonders")
+            for w, n in zip(wonders, rules.wonder_names, strict=True)
+        ]
+        out.append(
+            Barrable("wonder_path", "the wonder path (every named wonder)", {"wonders": wonders},
+                     "wonders")
+        )  # fmt: skip
+        out += [
+            Barrable(d, n, {"delvers": (d,)}, "delvers")
+            for d, n in zip(rules.delver_ids, rules.delver_names, strict=True)
+        ]
+        return tuple(out)
 
     def uptake_columns(self, kind: str, ids) -> tuple[str, ...]:
         return tuple(f"named_{w}" for w in ids) if kind == "wonders" else ()

@@ -184,14 +184,14 @@ def choose_play(s, m, t, p, band_used):
     if m.strat[p] == Strategy.RANDOM:
         n_opt = 1  # stopping is always legal
         for k in range(n_kinds):
-            if s.hand[p, k] > 0 and _legal(s, t, k, p, dice_on, band_used):
+            if s.hand[p, k] > 0 and _legal(s, t, k, p, dice_on, band_used) and _free(m, p, k):
                 n_opt += 1
         r = rng_below(s.rng, n_opt)
         if r == 0:
             return -1, -1, -1
         r -= 1
         for k in range(n_kinds):
-            if s.hand[p, k] > 0 and _legal(s, t, k, p, dice_on, band_used):
+            if s.hand[p, k] > 0 and _legal(s, t, k, p, dice_on, band_used) and _free(m, p, k):
                 if r == 0:
                     a = -1
                     b = -1
@@ -244,7 +244,7 @@ def choose_play(s, m, t, p, band_used):
     play_a = -1
     play_b = -1
     for k in range(n_kinds):
-        if s.hand[p, k] == 0 or not _legal(s, t, k, p, dice_on, band_used):
+        if s.hand[p, k] == 0 or not _legal(s, t, k, p, dice_on, band_used) or not _free(m, p, k):
             continue
         eff = t.delver_effect[k]
         gain = -1e18
@@ -390,6 +390,12 @@ def _popcount(x):
         x &= x - 1
         n += 1
     return n
+
+
+@njit(inline="always")
+def _free(m, p, k):
+    """False when restricted play bars seat ``p`` from delver kind ``k`` (``m.bar_delvers``)."""
+    return ((m.bar_delvers[p] >> k) & 1) == 0
 
 
 @njit

@@ -10,7 +10,7 @@ card may rebuild the deck (:func:`analyzer.uruk.cards.reshuffle`).
 from analyzer.kernels.jit import njit
 from analyzer.uruk.cards import discard_card, draw_invention, stones_changed, trace
 from analyzer.uruk.choices import pair_card, pair_colour, rob_colour, settle_colours
-from analyzer.uruk.codes import ANY, OWN, CardAction, Effect, EpochCost, GodEffect
+from analyzer.uruk.codes import ANY, BAR_TRADE, OWN, CardAction, Effect, EpochCost, GodEffect
 from analyzer.uruk.luck import KIND_HAND, luck_to
 from analyzer.uruk.position import max_level, settle_discount, slot_of, stone_epoch
 from analyzer.uruk.state import (
@@ -452,8 +452,11 @@ def tradeable(s, t, p, mask):
     """Hand cards seat ``p`` can trade among the inventions in bit ``mask``:
     displayed anywhere, each limited by the pool's resources of its colour
     (ruling ``trade_empty_pool = "refused"``); with ``"from_players"`` a colour
-    the pool lacks counts if another seat holds more of it (at least one card)."""
+    the pool lacks counts if another seat holds more of it (at least one card).
+    None for a seat restricted play bars from trading (``t.seat_bar``)."""
     total = 0
+    if t.seat_bar[p, BAR_TRADE] == 1:
+        return 0
     mask &= shown_mask(s, t)
     for x in range(t.n_inv):
         if (mask >> x) & 1 and s.hand[p, x] > 0:

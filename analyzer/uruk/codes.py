@@ -86,3 +86,9 @@ class Action(IntEnum):
 #: applies_to / colour parameter values besides a colour index
 OWN = -1
 ANY = -2
+
+
+#: restricted play's bars in ``Tables.seat_bar`` (analyzer.uruk.plugin ``barrable``)
+BAR_TRADE = 0  #: the seat never trades hand cards for resources
+BAR_GODS = 1  #: the seat never bids in a god's open auction (it passes at once)
+N_BARS = 2

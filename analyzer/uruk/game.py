@@ -18,6 +18,7 @@ import pandas as pd
 from analyzer.games import jobs
 from analyzer.kernels.kernel_view import make_view, results_view
 from analyzer.uruk import engine
+from analyzer.uruk.codes import BAR_GODS, BAR_TRADE
 from analyzer.uruk.defaults import SEARCH_PARAMS, default_row
 from analyzer.uruk.luck import load_deal_params, load_value_params
 from analyzer.uruk.rules import Rules, default_rules
@@ -71,16 +72,23 @@ class GameJob(jobs.Job):
     #: they only observe, the games are the same either way. Off by default: the
     #: card draws they value explain almost none of a game's variance so far
     luck: bool = False
+    #: restricted play: ``((seat, kind, ids), ...)`` what a seat is barred from
+    #: (:func:`barred_tables`); () plays the game as printed, game for game
+    forbid: tuple = ()
 
     STRATEGIES = STRATEGY_NAMES
     default_rules = staticmethod(default_rules)
 
     @classmethod
-    def check(cls, rules, players, strategies, params, *, luck=False) -> dict:
-        """The parameters' names and the search's settings."""
+    def check(cls, rules, players, strategies, params, *, luck=False, forbid=None) -> dict:
+        """The parameters' names, the search's settings and what is barred (``forbid``,
+        ``{seat: {kind: [id, ...]}}``: :func:`freeze_forbid`)."""
         param_rows(strategies, params)
         search_settings(params)
-        return {"luck": bool(luck)}
+        out = {"luck": bool(luck)}
+        if forbid:
+            out["forbid"] = freeze_forbid(forbid, rules, players)
+        return out
 
     def __call__(self, start: int, count: int) -> dict[str, pd.DataFrame]:
         results, wins, s = play_raw(self, start, count)
@@ -97,8 +105,64 @@ class GameJob(jobs.Job):
         return (
             f"UrukGameJob(players={self.players}, strategies={self.strategies}, "
             f"seed={self.seed}, rules={self.rules.describe()}, "
-            f"strategy_params={self.strategy_params}" + (", luck=v1)" if self.luck else ")")
+            f"strategy_params={self.strategy_params}"
+            + (", luck=v1" if self.luck else "")
+            + (f", forbid={self.forbid})" if self.forbid else ")")
         )
+
+
+#: what restricted play may bar a seat from: ``forbid`` kind -> the ids it takes
+ACTIONS = {"trading": BAR_TRADE, "god_auctions": BAR_GODS}
+
+
+def intervention_ids(rules: Rules, kind: str) -> tuple[str, ...]:
+    """The ids a seat may be barred from: ``inventions`` the seat could make (level 2
+    and up: level-1 ones are dealt, not made), ``actions`` trading and god auctions."""
+    if kind == "inventions":
+        levels = rules.tables.inv_level
+        return tuple(x for i, x in enumerate(rules.invention_ids) if levels[i] > 1)
+    if kind == "actions":
+        return tuple(ACTIONS)
+    return ()
+
+
+def freeze_forbid(forbid: dict, rules: Rules, players: int) -> tuple:
+    """``{seat: {kind: [id, ...]}}`` checked and frozen: ``((seat, kind, ids), ...)``
+    sorted (raises InputError naming a bad seat, kind or id)."""
+    from analyzer.core.errors import bad_value
+
+    out = []
+    for seat, kinds in sorted(forbid.items()):
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise bad_value("forbid: seat", seat, f"a seat from 0 to {players - 1}")
+        for kind, ids in sorted(kinds.items()):
+            allowed = intervention_ids(rules, kind)
+            if not allowed:
+                raise bad_value("forbid: kind", kind, "inventions, actions")
+            for x in ids:
+                if x not in allowed:
+                    raise bad_value(f"forbid: {kind}", x, ", ".join(allowed))
+            if ids:
+                out.append((seat, kind, tuple(sorted(ids))))
+    return tuple(out)
+
+
+def barred_tables(rules: Rules, forbid: tuple):
+    """The kernel tables of ``rules`` with the bars of ``forbid`` (:func:`freeze_forbid`)
+    set for their seats: an invention it may not make (``inv_forbidden``, as
+    ``components.forbid`` does for one seat), trading or god auctions
+    (``seat_bar``). The rules' own tables are not touched."""
+    t = rules.tables
+    inv = t.inv_forbidden.copy()
+    bar = t.seat_bar.copy()
+    ids = list(rules.invention_ids)
+    for seat, kind, things in forbid:
+        for x in things:
+            if kind == "inventions":
+                inv[seat, ids.index(x)] = 1
+            else:
+                bar[seat, ACTIONS[x]] = 1
+    return t._replace(inv_forbidden=inv, seat_bar=bar)
 
 
 def rollout_rows(t, n: int) -> np.ndarray:
@@ -128,7 +192,7 @@ def play_raw(
     With ``job.luck`` (and no ``state`` given) the state's ``luck_out`` holds each
     row's luck by kind of draw, valued with ``luck_par`` (``None``: the shipped
     value estimate; ``luck_deal``: the set-up deal's weights, ``None``: the shipped ones)."""
-    t = job.rules.tables
+    t = barred_tables(job.rules, job.forbid) if job.forbid else job.rules.tables
     n = job.players
     if state is None:
         luck = deal = None

@@ -18,7 +18,7 @@ from analyzer.uruk.actions import (
 )
 from analyzer.uruk.cards import discard_card, stones_changed, trace
 from analyzer.uruk.choices import pay_colour
-from analyzer.uruk.codes import GodEffect, GodKind
+from analyzer.uruk.codes import BAR_GODS, GodEffect, GodKind
 from analyzer.uruk.position import slot_of
 from analyzer.uruk.scoring import stones_of
 from analyzer.uruk.state import (
@@ -146,7 +146,8 @@ def auction(s, t, g, first):
             if s.work[p] < 0 or p == leader:
                 continue
             values = bid_values(s, t, p, standing) if s.trace.shape[0] > 0 else 0
-            v = raise_bid(s, t, p, g, standing, s.work[p])
+            # a seat restricted play bars from god auctions passes at once
+            v = -1 if t.seat_bar[p, BAR_GODS] == 1 else raise_bid(s, t, p, g, standing, s.work[p])
             trace(s, EV_OPTIONS, p, values, 0, 0)
             if v < 0:
                 s.work[p] = -1

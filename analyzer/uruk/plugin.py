@@ -126,6 +126,14 @@ class Uruk(GameFolder):
     questions: tuple = field(default_factory=_questions)
     #: every strategy but random and baseline runs the same code (the name picks the row)
     row_strategies: tuple[str, ...] = ("balanced", "builder", "hoarder")
+    interventions: dict = field(
+        default_factory=lambda: {
+            "inventions": "the seat may not make it (its cards stay in the game: pair and "
+            "trade fodder, bids)",
+            "actions": "the seat never trades hand cards (trading) or never bids in a god's "
+            "open auction (god_auctions)",
+        }
+    )
 
     # ----------------------------------------------------------------- rules
 
@@ -163,6 +171,55 @@ class Uruk(GameFolder):
 
     def columns(self, rules) -> tuple[Column, ...]:
         return games_columns(rules)
+
+    def make_job(
+        self,
+        players,
+        strategies,
+        seed,
+        rules,
+        *,
+        claims=False,
+        strategy_params=None,
+        luck=None,
+        forbid=None,
+    ):
+        from analyzer.uruk.game import make_job
+
+        options = {} if luck is None else {"luck": luck}
+        if forbid:  # only then: a job without it is today's, fingerprint included
+            options["forbid"] = forbid
+        return make_job(
+            players, tuple(strategies), seed, rules, strategy_params=strategy_params, **options
+        )
+
+    def intervention_ids(self, rules, kind: str) -> tuple[str, ...]:
+        from analyzer.uruk.game import intervention_ids
+
+        return intervention_ids(rules, kind)
+
+    def intervention_words(self, kind: str) -> tuple[str, str, str]:
+        if kind == "inventions":
+            return ("make", "made", "other inventions")
+        return ("use", "used", "the other actions")
+
+    def uptake_columns(self, kind: str, ids) -> tuple[str, ...]:
+        return tuple(f"has_{x}" for x in ids) if kind == "inventions" else ()
+
+    def barrable(self, rules) -> tuple:
+        from analyzer.games import Barrable
+        from analyzer.uruk.game import intervention_ids
+
+        names = dict(zip(rules.invention_ids, rules.invention_names, strict=True))
+        out = [
+            Barrable(x, names[x], {"inventions": (x,)}, "inventions")
+            for x in intervention_ids(rules, "inventions")
+        ]
+        out.append(Barrable("trading", "trading", {"actions": ("trading",)}, "actions"))
+        out.append(
+            Barrable("god_auctions", "god auctions", {"actions": ("god_auctions",)}, "actions")
+        )
+        return tuple(out)
 
     def info(self, rules) -> dict:
         return {"inventions": dict(zip(rules.invention_ids, rules.invention_names, strict=True))}

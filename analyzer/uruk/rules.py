@@ -22,7 +22,17 @@ from analyzer.core.errors import InputError
 from analyzer.games.data import check as _check
 from analyzer.games.rules_data import Decks, GameRules, cards, listed
 from analyzer.games.rulings import Ruling, check_rulings
-from analyzer.uruk.codes import ANY, OWN, CardAction, Counts, Effect, EpochCost, GodEffect, GodKind
+from analyzer.uruk.codes import (
+    ANY,
+    N_BARS,
+    OWN,
+    CardAction,
+    Counts,
+    Effect,
+    EpochCost,
+    GodEffect,
+    GodKind,
+)
 
 #: Names the engine's behaviour; changes only when simulated behaviour changes.
 RULES_VERSION = "uruk-rules-2"
@@ -146,6 +156,9 @@ class Tables(NamedTuple):
     epoch_per_colour: np.ndarray  #: [4]
     epoch_colours: np.ndarray  #: [4]
     setup_discard: np.ndarray  #: [max_players + 1] deck cards discarded at set-up
+    #: [max_players, N_BARS] 1: restricted play bars that seat from trading (BAR_TRADE)
+    #: or from bidding in god auctions (BAR_GODS); all 0 as printed
+    seat_bar: np.ndarray
     n_inv: int
     n_gods: int
     n_colours: int
@@ -473,6 +486,7 @@ def _build_tables(data: dict, rulings: dict) -> Tables:
         epoch_per_colour=np.array([e["per_colour"] for e in eps], i64),
         epoch_colours=np.array([e["colours"] for e in eps], i64),
         setup_discard=discard,
+        seat_bar=np.zeros((comp["max_players"], N_BARS), i64),
         n_inv=n,
         n_gods=len(gods),
         n_colours=len(colours),

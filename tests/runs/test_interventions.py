@@ -33,8 +33,8 @@ FIELDS = {
 BAD = [
     # (changes, text the message must contain)
     ({"forbid": 3}, "forbid: bad value 3 (allowed: a table such as { wonders = [\"...\"], seats = \"each\" })"),
-    ({"forbid": {"wonders": ["eternal_flame"], "seats": 0, "colour": 1}}, "unknown key 'forbid.colour' (allowed: wonders, seats, strategy)"),
-    ({"forbid": {"seats": 0}}, "forbid: names nothing to forbid (allowed: one of wonders)"),
+    ({"forbid": {"wonders": ["eternal_flame"], "seats": 0, "colour": 1}}, "unknown key 'forbid.colour' (allowed: wonders, delvers, seats, strategy)"),
+    ({"forbid": {"seats": 0}}, "forbid: names nothing to forbid (allowed: one of wonders, delvers)"),
     ({"forbid": {"wonders": "eternal_flame", "seats": 0}}, "forbid.wonders: bad value 'eternal_flame' (allowed: a non-empty list of ids from college_of_the_overseers"),
     ({"forbid": {"wonders": [], "seats": 0}}, "forbid.wonders: bad value []"),
     ({"forbid": {"wonders": ["flame"], "seats": 0}}, "forbid.wonders: bad value 'flame' (allowed: college_of_the_overseers,"),
@@ -93,8 +93,10 @@ def test_bad_values_are_named(changes, text):
 
 
 def test_forbid_needs_a_game_with_interventions():
-    raw = {"game": "uruk", "players": 4, "strategies": "balanced", "games": 10}
-    with pytest.raises(InputError, match="game 'uruk' offers no interventions"):
+    import tests.standin_game  # noqa: F401  (registers "coin", a game without interventions)
+
+    raw = {"game": "coin", "players": 4, "strategies": "fair", "games": 10}
+    with pytest.raises(InputError, match="game 'coin' offers no interventions"):
         parse_scenario({**raw, "forbid": {"x": ["y"], "seats": 0}}, WHERE)
 
 
