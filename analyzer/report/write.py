@@ -17,9 +17,11 @@ from analyzer.games import DEFAULT_GAME, load_game
 from analyzer.report import charts, webpage
 from analyzer.report.files import _json
 from analyzer.report.findings_view import (
+    GLOSSARY,
     _cap,
     findings_pages,
     findings_subtitle,
+    glossary_pages,
     strategy_parameters,
 )
 from analyzer.report.info import make_stamp, plays_games, section_charts, section_notes
@@ -71,6 +73,8 @@ def write_report(
     title = load_game(info.get("game", DEFAULT_GAME)).title
     pages = findings_pages(found, info, f"{title}: {info['scenario']['name']}", stamp)
     pages += [fig for _, fig in figures]
+    if plays_games(info):
+        pages += glossary_pages(stamp)
     settings = title_lines(tables, info)
     items = table_items(tables, info, frozenset(extra or {}), found)
     items[:0] = [it for it in sections.display_items(info) if it[0] == "ladder_ratings"]
@@ -92,6 +96,7 @@ def write_report(
                 q["text"],
                 [(f.significant, f"{f.text} {_cap(f.verdict())}.") for f in fs],
                 found.across_for(i),
+                found.verdict_for(i),
             )
             for i, (q, fs) in enumerate(
                 (q, found.for_question(i)) for i, q in enumerate(found.questions)
@@ -111,6 +116,8 @@ def write_report(
             + table_items(tables, info, frozenset(extra or {}), found, True)
         ],
         settings=settings,
+        glossary=GLOSSARY if plays_games(info) else (),
+        shown=findings.PAGE_PER_QUESTION,
     )
     (directory / "report.html").write_text(page, "utf-8")
     files.append("report.html")

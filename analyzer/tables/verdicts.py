@@ -1,0 +1,134 @@
+"""One line per question: the verdict in words, before the evidence.
+
+:func:`verdict` reads a question's findings (already tested and corrected,
+:func:`analyzer.tables.finding.correct`) and says the answer in one line: a word
+("Yes", "No", "Not shown", "A clear change", "No clear change") and the estimate
+that carries it, with its interval, in people's words ("Yes: the first player
+wins 2.7 points [1.0, 4.4] more than a fair share at 3 players").
+
+The rules it keeps:
+
+- a variant is judged by its paired change (a finding on ``paired`` games), never
+  by setting its own verdict beside the printed game's;
+- the printed game (or the base of a comparison) comes first;
+- over several fields of players the line says in how many fields the answer
+  holds, and the head estimate is one of those where it holds.
+"""
+
+from __future__ import annotations
+
+from analyzer.tables.answers import ORDINALS, _interval, _points, pct
+from analyzer.tables.finding import Finding
+
+
+def is_change(f: Finding) -> bool:
+    """A finding on paired games: a variant's change against its base."""
+    return f.n_unit.startswith("paired")
+
+
+def _who(subject: str) -> str | None:
+    """Who a win-rate finding is about, in people's words, or None."""
+    if subject == "first player's win rate":
+        return "the first player"
+    if subject.startswith("seat ") and subject.endswith(" win rate"):
+        seat = subject[len("seat ") : -len(" win rate")]
+        if seat.isdigit():
+            k = int(seat)
+            return f"the {ORDINALS[k] if k < len(ORDINALS) else f'#{k + 1}'} player"
+    if subject.endswith(" win rate"):
+        return subject[: -len(" win rate")]
+    return None
+
+
+def _where(f: Finding, several: bool) -> str:
+    return f" ({f.label})" if several else ""
+
+
+def claim(f: Finding, several: bool = False) -> str:
+    """A finding's estimate in a few words, with its 95% interval."""
+    where = _where(f, several)
+    if is_change(f) or f.reference == 0:
+        if f.question == "variant_effect" or is_change(f):
+            text = f.text.split(" (", 1)[0] if " instead of " in f.text else ""
+            if text:
+                return text + (" points" if f.unit == "share" and "points" not in text else "")
+        if f.unit == "share":
+            return f"{f.subject}: {_points(f.estimate, f.low, f.high)} points{where}"
+        unit = "" if f.unit in ("value", "share") else f" {f.unit}"
+        return f"{f.subject}: {_interval(f.estimate, f.low, f.high)}{unit}{where}"
+    who = _who(f.subject)
+    if f.unit == "share" and who:
+        d, lo, hi = (100 * (x - f.reference) for x in (f.estimate, f.low, f.high))
+        more = "more" if d >= 0 else "less"
+        if d < 0:
+            d, lo, hi = -d, -hi, -lo
+        return (
+            f"{who} wins {d:.1f} points [{lo:.1f}, {hi:.1f}] {more} than a fair share "
+            f"({pct(f.estimate)} against {pct(f.reference, 0)}){where}"
+        )
+    if f.unit == "share":
+        return f"{f.subject}: {pct(f.estimate)} [{100 * f.low:.1f}, {100 * f.high:.1f}]{where}"
+    return f"{f.subject}: {_interval(f.estimate, f.low, f.high)}{where}"
+
+
+#: questions whose "yes" is one direction only: (question id, "yes" when the effect is above)
+ONE_SIDED = {"first_player": True, "strategies": True}
+
+
+def _word(question: str, head: Finding) -> str:
+    if is_change(head) or question in ("variant_effect", "sweep_effect"):
+        return "A clear change" if head.significant else "No clear change"
+    if not head.significant:
+        return "Not shown"
+    up = ONE_SIDED.get(question)
+    if up is None:
+        return "Yes"
+    return "Yes" if (head.effect > 0) == up else "No"
+
+
+def _head(fs: list[Finding]) -> Finding:
+    """The finding a verdict is carried by: the largest significant one, else the largest."""
+    sig = [f for f in fs if f.significant]
+    return max(sig or fs, key=lambda f: (f.effect_size, -f.p_value))
+
+
+def verdict(question: str, fs: list[Finding], fields: dict[str, str] | None = None) -> str:
+    """The one-line verdict of a question from its findings (empty: no findings).
+
+    ``fields`` maps a finding's label to its field of players (runs with several
+    fields); the line then says in how many fields the head answer holds."""
+    if not fs:
+        return ""
+    base = [f for f in fs if not is_change(f)] or fs
+    changes = [f for f in fs if is_change(f) and f not in base]
+    labels = list(dict.fromkeys(f.label for f in base))
+    several = len(labels) > 1
+    head = _head(base)
+    line = f"{_word(question, head)}: {claim(head, several)}"
+    fields = fields or {}
+    same = [f for f in base if f.subject == head.subject]
+    if fields and len({fields.get(f.label) for f in same}) > 1:
+        holds = [f for f in same if f.significant and (f.effect > 0) == (head.effect > 0)]
+        names = [fields.get(f.label, f.label) for f in same]
+        not_in = [fields.get(f.label, f.label) for f in same if f not in holds]
+        side = "above" if head.effect > 0 else "below"
+        if head.significant:
+            line += f"; clearly {side} in {len(holds)} of {len(names)} fields of players" + (
+                f" (not {', '.join(not_in)})" if not_in else ""
+            )
+        else:
+            line += f"; clear in none of the {len(names)} fields of players"
+    elif several and len(same) > 1:
+        sig = [f for f in same if f.significant]
+        if head.significant and len(sig) < len(same):
+            rest = [f.label for f in same if not f.significant]
+            line += f"; clear in {len(sig)} of {len(same)} ({', '.join(rest)}: not shown)"
+        elif head.significant:
+            line += f"; clear in all {len(same)}"
+    others = [f for f in base if f.subject != head.subject and f.significant]
+    if others and question not in ("first_player",):
+        line += f"; {len(others)} more clear finding{'s' if len(others) > 1 else ''} below"
+    for c in sorted(changes, key=lambda f: (-f.significant, -f.effect_size))[:2]:
+        judged = "a clear change" if c.significant else "not a clear change"
+        line += f". {claim(c)}, paired: {judged}"
+    return line + "."
