@@ -38,7 +38,9 @@ def make_charts(
             sub = comp[comp["cell"] == b]
             if len(sub):
                 name = "comparison" if i == 0 else f"comparison_{i + 1}"
-                fig = charts.comparison(sub, cells[a]["label"], cells[b]["label"], stamp)
+                fig = charts.comparison(
+                    sub, cells[a]["label"], cells[b]["label"], stamp, info.get("labels")
+                )
                 out.append((name, fig))
     worth = intervention_table(t.get("comparison"), info)
     if worth is not None:

@@ -25,6 +25,7 @@ from analyzer.report.chart_style import (
     error_bars,
     figure,
 )
+from analyzer.report.words import metric_name, scope_name
 
 
 def sweep(df: pd.DataFrame, params: list[str], stamp: str) -> Figure:
@@ -62,7 +63,7 @@ def sweep(df: pd.DataFrame, params: list[str], stamp: str) -> Figure:
                 pos, g["low"].astype(float), g["high"].astype(float), color=c, alpha=0.2
             )
         ax.set_xticks(np.arange(len(xs)), [textwrap.shorten(str(x), 12) for x in xs], fontsize=7)
-        ax.set_title(metric, fontsize=9)
+        ax.set_title(metric_name(metric), fontsize=9)
         ax.set_xlabel(params[0], fontsize=8)
         ax.tick_params(axis="y", labelsize=7)
         ax.grid(alpha=0.3)
@@ -88,7 +89,9 @@ def sweep_title(df: pd.DataFrame, params: list[str]) -> str:
     )
 
 
-def comparison(df: pd.DataFrame, label_a: str, label_b: str, stamp: str) -> Figure:
+def comparison(
+    df: pd.DataFrame, label_a: str, label_b: str, stamp: str, labels: dict | None = None
+) -> Figure:
     """Forest plot of paired differences ``b - a`` with 95% intervals; filled
     vermillion: the interval excludes 0."""
     sig = int(df["significant"].sum())
@@ -113,7 +116,10 @@ def comparison(df: pd.DataFrame, label_a: str, label_b: str, stamp: str) -> Figu
     groups = [(t, g) for t, g in groups if len(g)]
     axes = axes_grid(fig, 1, len(groups))[0]
     for ax, (title, g) in zip(axes, groups, strict=True):
-        names = [f"{m} ({s})" for m, s in zip(g["metric"], g["scope"], strict=True)]
+        names = [
+            f"{metric_name(m, labels)} ({scope_name(s)})"
+            for m, s in zip(g["metric"], g["scope"], strict=True)
+        ]
         y = np.arange(len(g))[::-1]
         est = g["diff"].to_numpy(float)
         err = error_bars(est, g["diff_low"], g["diff_high"])

@@ -27,7 +27,7 @@ from analyzer.report.findings_view import (
 from analyzer.report.info import make_stamp, plays_games, section_charts, section_notes
 from analyzer.report.run_charts import make_charts
 from analyzer.report.summary import summary_markdown, title_lines
-from analyzer.report.table_display import settings_table, table_items
+from analyzer.report.table_display import pdf_items, settings_table, table_items
 from analyzer.studies import sections, sensitivity
 from analyzer.tables import findings
 from analyzer.tables.aggregate import build_tables
@@ -79,7 +79,7 @@ def write_report(
     items = table_items(tables, info, frozenset(extra or {}), found)
     items[:0] = [it for it in sections.display_items(info) if it[0] == "ladder_ratings"]
     items.append(("settings", settings_table(settings), "How this report was made", ""))
-    pages += charts.packed_table_pages([(df, t, note) for _, df, t, note in items], stamp)
+    pages += charts.packed_table_pages(pdf_items(items), stamp, "Appendix: tables")
     with PdfPages(directory / "report.pdf") as pdf:
         for fig in pages:
             pdf.savefig(fig)
