@@ -19,6 +19,7 @@ from analyzer.report.files import _json
 from analyzer.report.findings_view import (
     GLOSSARY,
     _cap,
+    compact_whose_play,
     findings_pages,
     findings_subtitle,
     glossary_pages,
@@ -105,7 +106,7 @@ def write_report(
         lead=[("Field of players", found.field_of_players)] if found.field_of_players else [],
         notes=[
             *section_notes(info, found),
-            ("Whose play these numbers describe", found.whose_play),
+            ("Whose play these numbers describe", compact_whose_play(found.whose_play)),
             ("What was assumed", found.assumed),
         ],
         method=found.method if plays_games(info) else "",

@@ -634,12 +634,33 @@ VARIANT_EFFECT = Question(
     needs="compare",
     heading=_variant_heading,
 )
+
+
+def _sweep_heading(info: dict, params: dict) -> str | None:
+    """The question as a sweep puts it: what changes as its parameter goes from the
+    first value to the last (by name and values)."""
+    swept = [p for p in info.get("sweep") or [] if p != "players"]
+    cells = info.get("cells") or []
+    if not swept or len(cells) < 2:
+        return None
+    first, last = cells[0].get("params") or {}, cells[-1].get("params") or {}
+
+    def values(c):
+        return ", ".join(str(c.get(p)) for p in swept)
+
+    what = f" ({params['metric']})" if params.get("metric") else ""
+    return (
+        f"What changes as {' and '.join(swept)} goes from {values(first)} to {values(last)}?{what}"
+    )
+
+
 SWEEP_EFFECT = Question(
     "sweep_effect",
     "What changes from the first swept value to the last?",
     _sweep_effect,
     ("metric",),
     needs="sweep",
+    heading=_sweep_heading,
 )
 
 #: the questions every game can answer from the generic tables, in order

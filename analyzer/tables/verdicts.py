@@ -17,6 +17,8 @@ The rules it keeps:
 
 from __future__ import annotations
 
+import re
+
 from analyzer.tables.answers import ORDINALS, _interval, _points, pct
 from analyzer.tables.finding import Finding
 
@@ -40,18 +42,26 @@ def _who(subject: str) -> str | None:
     return None
 
 
+def label_words(label: str) -> str:
+    """A configuration's label in words: ``players=3`` -> ``3 players``."""
+    m = re.fullmatch(r"players=(\d+)", str(label))
+    return f"{m.group(1)} players" if m else str(label)
+
+
 def _where(f: Finding, several: bool) -> str:
-    return f" ({f.label})" if several else ""
+    return f" ({label_words(f.label)})" if several else ""
 
 
 def claim(f: Finding, several: bool = False) -> str:
     """A finding's estimate in a few words, with its 95% interval."""
     where = _where(f, several)
     if is_change(f) or f.reference == 0:
-        if f.question == "variant_effect" or is_change(f):
-            text = f.text.split(" (", 1)[0] if " instead of " in f.text else ""
-            if text:
-                return text + (" points" if f.unit == "share" and "points" not in text else "")
+        m = re.match(r"^(.*? by [^\[]*\[[^\]]*\])( points| turns| win points)?", f.text)
+        if m and (" instead of " in f.text or f.text.startswith("Going from ")):
+            return m.group(0)
+        m = re.match(r"^(Seats .*? won .*?\])", f.text)
+        if m:  # an association: the seats that did it against the rest
+            return m.group(1) + " (association, not cause)"
         if f.unit == "share":
             return f"{f.subject}: {_points(f.estimate, f.low, f.high)} points{where}"
         unit = "" if f.unit in ("value", "share") else f" {f.unit}"
@@ -62,9 +72,10 @@ def claim(f: Finding, several: bool = False) -> str:
         more = "more" if d >= 0 else "less"
         if d < 0:
             d, lo, hi = -d, -hi, -lo
+        at = f"{label_words(f.label)}: " if several else ""
         return (
             f"{who} wins {d:.1f} points [{lo:.1f}, {hi:.1f}] {more} than a fair share "
-            f"({pct(f.estimate)} against {pct(f.reference, 0)}){where}"
+            f"({at}{pct(f.estimate)} against {pct(f.reference, 0)})"
         )
     if f.unit == "share":
         return f"{f.subject}: {pct(f.estimate)} [{100 * f.low:.1f}, {100 * f.high:.1f}]{where}"
@@ -86,9 +97,13 @@ def _word(question: str, head: Finding) -> str:
     return "Yes" if (head.effect > 0) == up else "No"
 
 
-def _head(fs: list[Finding]) -> Finding:
-    """The finding a verdict is carried by: the largest significant one, else the largest."""
+def _head(fs: list[Finding], question: str = "") -> Finding:
+    """The finding a verdict is carried by: the largest significant one (of a one-sided
+    question, the largest significant one on its "yes" side first), else the largest."""
     sig = [f for f in fs if f.significant]
+    up = ONE_SIDED.get(question)
+    if up is not None:
+        sig = [f for f in sig if (f.effect > 0) == up] or sig
     return max(sig or fs, key=lambda f: (f.effect_size, -f.p_value))
 
 
@@ -102,8 +117,8 @@ def verdict(question: str, fs: list[Finding], fields: dict[str, str] | None = No
     base = [f for f in fs if not is_change(f)] or fs
     changes = [f for f in fs if is_change(f) and f not in base]
     labels = list(dict.fromkeys(f.label for f in base))
-    several = len(labels) > 1
-    head = _head(base)
+    several = len(labels) > 1 or (bool(changes) and base is not fs)
+    head = _head(base, question)
     line = f"{_word(question, head)}: {claim(head, several)}"
     fields = fields or {}
     same = [f for f in base if f.subject == head.subject]
@@ -121,7 +136,7 @@ def verdict(question: str, fs: list[Finding], fields: dict[str, str] | None = No
     elif several and len(same) > 1:
         sig = [f for f in same if f.significant]
         if head.significant and len(sig) < len(same):
-            rest = [f.label for f in same if not f.significant]
+            rest = [label_words(f.label) for f in same if not f.significant]
             line += f"; clear in {len(sig)} of {len(same)} ({', '.join(rest)}: not shown)"
         elif head.significant:
             line += f"; clear in all {len(same)}"
@@ -130,5 +145,12 @@ def verdict(question: str, fs: list[Finding], fields: dict[str, str] | None = No
         line += f"; {len(others)} more clear finding{'s' if len(others) > 1 else ''} below"
     for c in sorted(changes, key=lambda f: (-f.significant, -f.effect_size))[:2]:
         judged = "a clear change" if c.significant else "not a clear change"
-        line += f". {claim(c)}, paired: {judged}"
+        line += f". {_cap(claim(c))}, paired: {judged}"
+    if len(changes) > 2:
+        more = len(changes) - 2
+        line += f" ({more} more variant{'s' if more > 1 else ''} below)"
     return line + "."
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -172,3 +172,37 @@ def test_the_first_player_verdict_is_a_sentence_with_its_interval():
         "Yes: the first player wins 2.7 points [1.0, 4.4] more than a fair share "
         "(36.0% against 33%)."
     )
+
+
+def test_a_handful_of_seat_games_gets_a_wide_interval():
+    """Two seats built it and both lost: the difference against the rest has an
+    interval wide enough to include no difference (a Wald interval had width 0 on
+    their side and called it significant)."""
+    d, lo, hi = F.rates_difference(0, 2, 800, 1598)
+    assert d == pytest.approx(-800 / 1598)
+    assert lo < -0.4 and hi > 0  # Agresti-Caffo: 0/2 is no evidence
+    d, lo, hi = F.rates_difference(300, 1000, 250, 1000)
+    assert lo < d < hi and 0 < lo  # with many, about the Wald interval
+    assert hi - lo == pytest.approx(2 * 1.959964 * np.sqrt(0.3 * 0.7 / 1e3 + 0.25 * 0.75 / 1e3),
+                                    rel=0.01)  # fmt: skip
+
+
+def test_a_player_count_sweep_says_players_in_words():
+    rows = [(2, 0.505, 0.48, 0.53, 0.5), (3, 0.36, 0.343, 0.377, 1 / 3)]
+    table = pd.DataFrame(
+        {"cell": [0, 1], "label": ["players=2", "players=3"], "players": [2, 3],
+         "games": [16000, 16000], "seat0_win": [r[1] for r in rows],
+         "seat0_win_low": [r[2] for r in rows], "seat0_win_high": [r[3] for r in rows],
+         "fair": [r[4] for r in rows], "advantage": [r[1] - r[4] for r in rows],
+         "significant": [False, True]}
+    )  # fmt: skip
+    info = {
+        "cells": [{"index": i, "label": f"players={p}", "players": p, "params": {"players": p}}
+                  for i, p in enumerate((2, 3))],
+        "scenario": {}, "sweep": ["players"],
+    }  # fmt: skip
+    out = F.answer({"first_player": table}, info, load_game("coin"))
+    line = out.verdict_for(0)
+    assert line.startswith("Yes: the first player wins 2.7 points [1.0, 4.4] more than a fair "
+                           "share (3 players: 36.0% against 33%)")  # fmt: skip
+    assert "clear in 1 of 2 (2 players: not shown)" in line
