@@ -25,8 +25,11 @@ def page_one_findings(found: findings.Findings, k: int | None = None):
     :data:`analyzer.tables.findings.PAGE_PER_QUESTION`, fewer when page 1 is full)."""
     k = k or getattr(found, "page_per_question", findings.PAGE_PER_QUESTION)
     out = []
+    first = list(getattr(found, "first_labels", []))
     for i, q in enumerate(found.questions):
         got = found.for_question(i)
+        # the printed game's first, the clear ones before the others, then by rank
+        got = sorted(got, key=lambda f: (f.label not in first, not f.significant))
         out.append((q, got[:k], got[k:]))
     return out
 

@@ -99,12 +99,20 @@ def _word(question: str, head: Finding) -> str:
 
 def _head(fs: list[Finding], question: str = "") -> Finding:
     """The finding a verdict is carried by: the largest significant one (of a one-sided
-    question, the largest significant one on its "yes" side first), else the largest."""
+    question, the largest significant one on its "yes" side first), else the one
+    nearest to significant (smallest p-value)."""
     sig = [f for f in fs if f.significant]
     up = ONE_SIDED.get(question)
     if up is not None:
         sig = [f for f in sig if (f.effect > 0) == up] or sig
-    return max(sig or fs, key=lambda f: (f.effect_size, -f.p_value))
+    if sig:
+        return max(sig, key=lambda f: (f.effect_size, -f.p_value))
+    # nothing clear: the nearest to clear, not the largest (a thing two seats did)
+    return min(fs, key=lambda f: (_p(f), -f.effect_size))
+
+
+def _p(f: Finding) -> float:
+    return f.p_value if f.p_value == f.p_value else 1.0
 
 
 def verdict(question: str, fs: list[Finding], fields: dict[str, str] | None = None) -> str:
@@ -137,18 +145,24 @@ def verdict(question: str, fs: list[Finding], fields: dict[str, str] | None = No
         sig = [f for f in same if f.significant]
         if head.significant and len(sig) < len(same):
             rest = [label_words(f.label) for f in same if not f.significant]
-            line += f"; clear in {len(sig)} of {len(same)} ({', '.join(rest)}: not shown)"
+            which = f" ({', '.join(rest)}: not shown)" if len(rest) <= 2 else ""
+            line += f"; clear in {len(sig)} of {len(same)}{which}"
         elif head.significant:
             line += f"; clear in all {len(same)}"
     others = [f for f in base if f.subject != head.subject and f.significant]
     if others and question not in ("first_player",):
         line += f"; {len(others)} more clear finding{'s' if len(others) > 1 else ''} below"
-    for c in sorted(changes, key=lambda f: (-f.significant, -f.effect_size))[:2]:
+    if not head.significant and (head.low > head.reference or head.high < head.reference):
+        line += " (its interval leaves out 'no effect', but not after the correction for the "
+        line += "report's many findings)"
+    mine = [c for c in changes if c.subject == f"change in {head.subject}"]
+    said = sorted(mine or changes, key=lambda f: (-f.significant, -f.effect_size))[:2]
+    for c in said:
         judged = "a clear change" if c.significant else "not a clear change"
         line += f". {_cap(claim(c))}, paired: {judged}"
-    if len(changes) > 2:
-        more = len(changes) - 2
-        line += f" ({more} more variant{'s' if more > 1 else ''} below)"
+    if len(changes) > len(said):
+        more = len(changes) - len(said)
+        line += f" ({more} more change{'s' if more > 1 else ''} below)"
     return line + "."
 
 

@@ -206,3 +206,4 @@ def test_a_player_count_sweep_says_players_in_words():
     assert line.startswith("Yes: the first player wins 2.7 points [1.0, 4.4] more than a fair "
                            "share (3 players: 36.0% against 33%)")  # fmt: skip
     assert "clear in 1 of 2 (2 players: not shown)" in line
+    assert "clear in 1 of 2" in line
