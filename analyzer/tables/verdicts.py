@@ -59,6 +59,9 @@ def claim(f: Finding, several: bool = False) -> str:
         m = re.match(r"^(.*? by [^\[]*\[[^\]]*\])( points| turns| win points)?", f.text)
         if m and (" instead of " in f.text or f.text.startswith("Going from ")):
             return m.group(0)
+        m = re.match(r"^(.*? is worth .*?)(?::|$)", f.text)
+        if m and f.subject.startswith("worth of"):
+            return m.group(1)
         m = re.match(r"^(Seats .*? won .*?\])", f.text)
         if m:  # an association: the seats that did it against the rest
             return m.group(1) + " (association, not cause)"
@@ -87,6 +90,8 @@ ONE_SIDED = {"first_player": True, "strategies": True}
 
 
 def _word(question: str, head: Finding) -> str:
+    if head.subject.startswith("worth of"):  # what a thing forbidden is worth
+        return "Worth something" if head.significant else "No worth shown"
     if is_change(head) or question in ("variant_effect", "sweep_effect"):
         return "A clear change" if head.significant else "No clear change"
     if not head.significant:
@@ -127,21 +132,14 @@ def verdict(question: str, fs: list[Finding], fields: dict[str, str] | None = No
     labels = list(dict.fromkeys(f.label for f in base))
     several = len(labels) > 1 or (bool(changes) and base is not fs)
     head = _head(base, question)
-    line = f"{_word(question, head)}: {claim(head, several)}"
     fields = fields or {}
     same = [f for f in base if f.subject == head.subject]
     if fields and len({fields.get(f.label) for f in same}) > 1:
-        holds = [f for f in same if f.significant and (f.effect > 0) == (head.effect > 0)]
-        names = [fields.get(f.label, f.label) for f in same]
-        not_in = [fields.get(f.label, f.label) for f in same if f not in holds]
-        side = "above" if head.effect > 0 else "below"
-        if head.significant:
-            line += f"; clearly {side} in {len(holds)} of {len(names)} fields of players" + (
-                f" (not {', '.join(not_in)})" if not_in else ""
-            )
-        else:
-            line += f"; clear in none of the {len(names)} fields of players"
-    elif several and len(same) > 1:
+        line = _across_fields(question, same, fields, several)
+        same = []
+    else:
+        line = f"{_word(question, head)}: {claim(head, several)}"
+    if several and len(same) > 1:
         sig = [f for f in same if f.significant]
         if head.significant and len(sig) < len(same):
             rest = [label_words(f.label) for f in same if not f.significant]
@@ -164,6 +162,35 @@ def verdict(question: str, fs: list[Finding], fields: dict[str, str] | None = No
         more = len(changes) - len(said)
         line += f" ({more} more change{'s' if more > 1 else ''} below)"
     return line + "."
+
+
+def _across_fields(question: str, same: list[Finding], fields: dict, several: bool) -> str:
+    """The verdict of one thing measured in several fields of players: headlined by
+    the side that holds in most fields, saying in how many it holds (never from one
+    field when the others say otherwise)."""
+    m = len(same)
+    up = [f for f in same if f.significant and f.effect > 0]
+    down = [f for f in same if f.significant and f.effect <= 0]
+    if not up and not down:
+        head = _head(same, question)
+        return f"{_word(question, head)} in any of the {m} fields of players: " + claim(
+            head, several
+        )
+    yes_up = ONE_SIDED.get(question, True)
+    main, other = (up, down) if (len(up), yes_up) > (len(down), not yes_up) else (down, up)
+    head = max(main, key=lambda f: (f.effect_size, -f.p_value))
+    where = "every one" if len(main) == m else f"{len(main)}"
+    line = f"{_word(question, head)} in {where} of the {m} fields of players: {claim(head, True)}"
+    if len(main) > 1:
+        line += "; likewise: " + ", ".join(
+            fields.get(f.label, f.label) for f in main if f is not head)  # fmt: skip
+    if other:
+        line += f"; the other way in {len(other)} (" + ", ".join(
+            fields.get(f.label, f.label) for f in other) + ")"  # fmt: skip
+    rest = m - len(main) - len(other)
+    if rest:
+        line += f"; not clear in {rest}"
+    return line
 
 
 def _cap(text: str) -> str:

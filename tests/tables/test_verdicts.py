@@ -149,15 +149,21 @@ def test_a_finding_over_several_fields_says_in_how_many_it_holds():
     ]
     fields = {"v1": "balanced", "v2": "claimer", "v3": "mixture", "v4": "baseline"}
     line = verdict("strategies", fs, fields)
-    assert line.startswith("No: collector wins 7.0 points [5.0, 9.0] less than a fair share")
-    assert "clearly below in 3 of 4 fields of players (not baseline)" in line
+    assert line.startswith(
+        "No in 3 of the 4 fields of players: collector wins 7.0 points [5.0, 9.0] less than "
+        "a fair share (v3: 18.0% against 25%); likewise: balanced, claimer; "
+        "not clear in 1"
+    )
     # a strategy that wins in one field and loses in three is not headlined as winning
-    fs2 = [_rate("v1", 0.30, 0.28, 0.32, True)] + [
+    fs2 = [_rate("v1", 0.35, 0.33, 0.37, True)] + [
         _rate(k, 0.20, 0.18, 0.22, True) for k in ("v2", "v3", "v4")
     ]
     line2 = verdict("strategies", fs2, fields)
-    assert "clearly above in 1 of 4 fields" in line2 or "clearly below in 3 of 4" in line2
-    assert "in 4 of 4" not in line2
+    assert line2.startswith("No in 3 of the 4 fields of players: collector wins 5.0 points")
+    assert "the other way in 1 (balanced)" in line2
+    # one field of two: the verdict says so first
+    line3 = verdict("strategies", fs2[:1] + [_rate("v2", 0.25, 0.23, 0.27, False)], fields)
+    assert line3.startswith("Yes in 1 of the 2 fields of players: collector wins 10.0 points")
 
 
 def test_the_first_player_verdict_is_a_sentence_with_its_interval():
