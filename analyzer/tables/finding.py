@@ -115,8 +115,8 @@ class Findings:
         comparison) first, each group ranked by effect size."""
         q = self.questions[index]
         mine = [f for f in self.findings if f.question == question_key(q)]
-        order = {label: i for i, label in enumerate(self.first_labels)}
-        return sorted(mine, key=lambda f: order.get(f.label, len(order)))
+        first = set(self.first_labels)
+        return sorted(mine, key=lambda f: f.label not in first)  # stable: ranked within
 
     def verdict_for(self, index: int) -> str:
         """Question ``index``'s one-line verdict in words ('' without findings)."""
