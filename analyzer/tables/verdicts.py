@@ -140,11 +140,17 @@ def verdict(question: str, fs: list[Finding], fields: dict[str, str] | None = No
     else:
         line = f"{_word(question, head)}: {claim(head, several)}"
     if several and len(same) > 1:
-        sig = [f for f in same if f.significant]
+        up = head.effect > 0
+        sig = [f for f in same if f.significant and (f.effect > 0) == up]
+        other = [f for f in same if f.significant and (f.effect > 0) != up]
         if head.significant and len(sig) < len(same):
             rest = [label_words(f.label) for f in same if not f.significant]
-            which = f" ({', '.join(rest)}: not shown)" if len(rest) <= 2 else ""
+            which = f" ({', '.join(rest)}: not shown)" if 0 < len(rest) <= 2 else ""
             line += f"; clear in {len(sig)} of {len(same)}{which}"
+            if other:
+                names = ", ".join(label_words(f.label) for f in other[:3])
+                more = "…" if len(other) > 3 else ""
+                line += f"; clearly the other way in {len(other)} ({names}{more})"
         elif head.significant:
             line += f"; clear in all {len(same)}"
     others = [f for f in base if f.subject != head.subject and f.significant]

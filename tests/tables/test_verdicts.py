@@ -213,3 +213,16 @@ def test_a_player_count_sweep_says_players_in_words():
                            "share (3 players: 36.0% against 33%)")  # fmt: skip
     assert "clear in 1 of 2 (2 players: not shown)" in line
     assert "clear in 1 of 2" in line
+
+
+def test_configurations_that_go_the_other_way_are_not_counted_as_agreeing():
+    """A sweep where greedy wins more at full recall and less at none: 'clear in 1 of
+    3', and the one that goes the other way named, never 'clear in 2 of 3'."""
+    fs = [
+        _rate("recall=0.0", 0.13, 0.10, 0.16, True, "greedy win rate"),
+        _rate("recall=0.5", 0.25, 0.22, 0.28, False, "greedy win rate"),
+        _rate("recall=1.0", 0.40, 0.37, 0.43, True, "greedy win rate"),
+    ]
+    line = verdict("strategies", fs)
+    assert line.startswith("Yes: greedy wins 15.0 points [12.0, 18.0] more than a fair share")
+    assert "clear in 1 of 3" in line and "the other way in 1 (recall=0.0)" in line
