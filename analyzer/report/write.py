@@ -23,6 +23,7 @@ from analyzer.report.findings_view import (
     findings_pages,
     findings_subtitle,
     glossary_pages,
+    page_one_findings,
     strategy_parameters,
 )
 from analyzer.report.info import make_stamp, plays_games, section_charts, section_notes
@@ -100,7 +101,7 @@ def write_report(
                 found.verdict_for(i),
             )
             for i, (q, fs) in enumerate(
-                (q, found.for_question(i)) for i, q in enumerate(found.questions)
+                (q, shown + rest) for q, shown, rest in page_one_findings(found, 10**9)
             )
         ],
         lead=[("Field of players", found.field_of_players)] if found.field_of_players else [],
