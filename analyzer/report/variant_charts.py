@@ -138,6 +138,53 @@ def comparison(
     return fig
 
 
+#: the paired changes a many-variant overview shows: (scope, metric, panel title, scale, x label)
+OVERVIEW = (
+    ("seat=0", "win", "First player's win rate", 100.0, "change in win points"),
+    ("all seats", "score", "Final score", 1.0, "change in points per seat"),
+    ("game", "game_turns", "Game length", 1.0, "change in turns"),
+)
+
+
+def variants_overview(comp: pd.DataFrame, base: str, stamp: str) -> Figure:
+    """Small multiples of a comparison of many variants: one row per variant, one
+    panel per headline change (first player's win rate, final score, game length),
+    each the paired change against ``base`` with its 95% interval; filled
+    vermillion: the interval excludes 0."""
+    panels = [p for p in OVERVIEW if ((comp["scope"] == p[0]) & (comp["metric"] == p[1])).any()]
+    rows = comp[[any((r.scope, r.metric) == p[:2] for p in panels) for r in comp.itertuples()]]
+    labels = list(dict.fromkeys(rows["label"]))
+    sig = int(rows["significant"].sum())
+    fig = figure(
+        f"What each of the {len(labels)} variants changes against {base}: {sig} of "
+        f"{len(rows)} paired changes clear",
+        f"n = {count_text(rows['pairs'].min())}+ paired games (the same games played both "
+        "ways) · 95% intervals · filled vermillion: excludes 0",
+        stamp,
+        size=(11.0, max(7.5, 0.35 * len(labels) + 2.5)),
+    )
+    axes = axes_grid(fig, 1, max(len(panels), 1))[0]
+    y = np.arange(len(labels))[::-1].astype(float)
+    for ax, (scope, metric, title, scale, xlabel) in zip(axes, panels, strict=False):
+        g = rows[(rows["scope"] == scope) & (rows["metric"] == metric)].set_index("label")
+        g = g.reindex(labels)
+        est = scale * g["diff"].to_numpy(float)
+        err = error_bars(est, scale * g["diff_low"].to_numpy(float),
+                         scale * g["diff_high"].to_numpy(float))  # fmt: skip
+        s_ = g["significant"].fillna(False).to_numpy(bool)
+        ax.errorbar(est, y, xerr=err, fmt="none", ecolor="black", capsize=3)
+        ax.scatter(est[s_], y[s_], color=SIGNIFICANT, zorder=3, s=30)
+        ax.scatter(est[~s_], y[~s_], facecolors="white", edgecolors=PLAIN, zorder=3, s=30)
+        ax.axvline(0, color=REFERENCE, ls="--", lw=1.2)
+        shown = [textwrap.shorten(str(x), 34) for x in labels]
+        ax.set_yticks(y, shown if ax is axes[0] else [""] * len(labels), fontsize=8)
+        ax.set_title(title, fontsize=10)
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
+        ax.set_xlabel(xlabel, fontsize=8)
+        ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
 #: the unit of a comparison panel's x axis, by panel title
 _DIFF_UNITS = {
     "Win rate (share of games)": "difference (win rate as a share)",
