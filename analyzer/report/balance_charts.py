@@ -26,7 +26,10 @@ from analyzer.report.chart_style import (
     error_bars,
     figure,
     grouped_bars,
+    pct_tick,
+    shown_labels,
 )
+from analyzer.report.words import metric_name, ordinal_player
 
 
 def seats(df: pd.DataFrame, stamp: str) -> Figure:
@@ -41,12 +44,14 @@ def seats(df: pd.DataFrame, stamp: str) -> Figure:
     )
     ax1, ax2 = axes_grid(fig, 1, 2)[0]
     fair = df["fair"].iloc[0] if df["fair"].nunique() == 1 else None
+    df = df.assign(seat=[ordinal_player(int(k)) for k in df["seat"]])
     grouped_bars(ax1, df, "seat", "win_rate", "win rate (share of games won)", ref=fair)
-    ax1.set_xlabel("seat (0 = first player)")
+    ax1.set_xlabel("seat, in turn order")
     ax1.set_title("Win rate")
     ax1.set_ylim(bottom=0)
+    ax1.yaxis.set_major_formatter(pct_tick)
     grouped_bars(ax2, df, "seat", "score", "mean final score (points)", fmt="{:.1f}", legend=False)
-    ax2.set_xlabel("seat (0 = first player)")
+    ax2.set_xlabel("seat, in turn order")
     ax2.set_title("Mean score")
     return fig
 
@@ -58,20 +63,17 @@ def seats_title(df: pd.DataFrame) -> str:
     d = df[df["label"] == lab]
     best, worst = d.loc[d["win_rate"].idxmax()], d.loc[d["win_rate"].idxmin()]
     where = f" ({lab})" if df["label"].nunique() > 1 else ""
+    first = ordinal_player(int(best["seat"]))
     return (
-        f"Seat {int(best['seat'])} wins most ({100 * best['win_rate']:.1f}%), seat "
-        f"{int(worst['seat'])} least ({100 * worst['win_rate']:.1f}%){where}"
+        f"The {first} wins most ({100 * best['win_rate']:.1f}%), the "
+        f"{ordinal_player(int(worst['seat']))} least ({100 * worst['win_rate']:.1f}%){where}"
     )
 
 
 def strategies(df: pd.DataFrame, stamp: str) -> Figure:
     """Win rate and mean score by strategy (table ``strategies``)."""
-    lab = cell_labels(df)[0]
-    d = df[df["label"] == lab]
-    best = d.loc[d["win_rate"].idxmax()]
-    where = f" ({lab})" if df["label"].nunique() > 1 else ""
     fig = figure(
-        f"{best['strategy']} wins most: {100 * best['win_rate']:.1f}% of its seat-games{where}",
+        strategies_title(df),
         f"n = {count_range_text(df['n'])} seat-games per bar · 95% intervals",
         stamp,
     )
@@ -80,12 +82,31 @@ def strategies(df: pd.DataFrame, stamp: str) -> Figure:
     ax1.set_xlabel("strategy")
     ax1.set_title("Win rate")
     ax1.set_ylim(bottom=0)
+    ax1.yaxis.set_major_formatter(pct_tick)
     grouped_bars(
         ax2, df, "strategy", "score", "mean final score (points)", fmt="{:.1f}", legend=False
     )
     ax2.set_xlabel("strategy")
     ax2.set_title("Mean score")
     return fig
+
+
+def strategies_title(df: pd.DataFrame) -> str:
+    """Which strategy wins most, and in how many configurations (fields of players,
+    variants) it does: never headlined from one of several."""
+    labels = cell_labels(df)
+    best = {lab: df[df["label"] == lab].loc[lambda d: d["win_rate"].idxmax()] for lab in labels}
+    if len(labels) == 1:
+        b = best[labels[0]]
+        return f"{b['strategy']} wins most: {100 * b['win_rate']:.1f}% of its seat-games"
+    names = [b["strategy"] for b in best.values()]
+    top = max(dict.fromkeys(names), key=names.count)
+    k = names.count(top)
+    if k == len(labels):
+        return f"{top} wins most in every one of the {len(labels)} configurations"
+    return f"{top} wins most in {k} of {len(labels)} configurations; " + ", ".join(
+        f"{b['strategy']} in {lab}" for lab, b in best.items() if b["strategy"] != top
+    )
 
 
 def first_player(df: pd.DataFrame, stamp: str, seats: pd.DataFrame | None = None) -> Figure:
@@ -142,7 +163,7 @@ def first_player(df: pd.DataFrame, stamp: str, seats: pd.DataFrame | None = None
     pad = max(0.25 * (right - left), 0.01)
     ax.set_xlim(max(0.0, left - pad), min(1.0, right + pad))
     ax.set_ylim(y.min() - 0.7, y.max() + 0.7)
-    ax.xaxis.set_major_formatter(lambda v, _pos: f"{100 * v:.0f}%")
+    ax.xaxis.set_major_formatter(pct_tick)
     ax.set_yticks(y, [textwrap.shorten(str(s), 40) for s in df["label"]])
     ax.set_xlabel("first player's win rate (share of games won)")
     ax.grid(axis="x", alpha=0.3)
@@ -155,7 +176,7 @@ def first_player(df: pd.DataFrame, stamp: str, seats: pd.DataFrame | None = None
 
 def _seats_against_fair(ax, seats: pd.DataFrame) -> None:
     """Every seat's win rate with its interval against the one fair share."""
-    labels = cell_labels(seats)[:4]
+    labels = shown_labels(seats, "win_rate", 4)
     fair = float(seats["fair"].iloc[0])
     n_seats = int(seats["seat"].max()) + 1
     for i, lab in enumerate(labels):
@@ -171,12 +192,11 @@ def _seats_against_fair(ax, seats: pd.DataFrame) -> None:
     hi = max(float(seats["win_rate_high"].max()), fair)
     pad = max(0.25 * (hi - lo), 0.01)
     ax.set_ylim(max(0.0, lo - pad), min(1.0, hi + pad))
-    ax.yaxis.set_major_formatter(lambda v, _pos: f"{100 * v:.0f}%")
-    ax.set_xticks(range(n_seats), [f"seat {k}" + (" (first)" if k == 0 else "")
-                                   for k in range(n_seats)])  # fmt: skip
+    ax.yaxis.set_major_formatter(pct_tick)
+    ax.set_xticks(range(n_seats), [ordinal_player(k) for k in range(n_seats)])
     ax.set_xlim(-0.6, n_seats - 0.4)
     ax.set_ylabel("win rate (share of games won)")
-    ax.set_xlabel("seat (0 = first player)")
+    ax.set_xlabel("seat, in turn order")
     ax.set_title("Every seat against the fair share (95% intervals)", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8, loc="best")
@@ -219,7 +239,7 @@ def score_distribution(df: pd.DataFrame, stamp: str) -> Figure:
     ax.axvline(med, color=REFERENCE, ls=":", lw=1.2, label=f"median {med:.0f}")
     ax.set_xlabel("final score (points)")
     ax.set_ylabel("share of seat-games")
-    ax.yaxis.set_major_formatter(lambda v, _pos: f"{100 * v:.0f}%")
+    ax.yaxis.set_major_formatter(pct_tick)
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8)
@@ -256,8 +276,9 @@ def score_parts(
     total = df[(df["label"] == lab0) & (df["part"] == "score")]["mean"]
     title = "Where the points come from"
     if top is not None and len(total):
+        part = metric_name(top["part"], labels).replace("points from ", "")
         title = (
-            f"Most points come from {labels.get(top['part'], top['part'])}: "
+            f"Most points come from {part}: "
             f"{top['mean']:.1f} of {float(total.iloc[0]):.1f} per seat-game"
         )
     fig = figure(
@@ -267,7 +288,7 @@ def score_parts(
     )
     axes = axes_grid(fig, 1, 2 if side is not None and len(side) else 1)[0]
     parts = df[df["part"] != "score"].copy()
-    parts["part"] = parts["part"].map(lambda p: labels.get(p, p))
+    parts["part"] = parts["part"].map(lambda p: metric_name(p, labels).replace("points from ", ""))
     grouped_bars(axes[0], parts, "part", "mean", "mean points per seat-game", fmt="{:.1f}")
     axes[0].set_xlabel("score part")
     axes[0].set_title("Score parts")
@@ -305,7 +326,7 @@ def game_length(df: pd.DataFrame, stamp: str) -> Figure:
                     color=COLOURS[i % len(COLOURS)], label=lab)  # fmt: skip
     ax.set_xlabel("turns in the whole game")
     ax.set_ylabel("share of games")
-    ax.yaxis.set_major_formatter(lambda v, _pos: f"{100 * v:.0f}%")
+    ax.yaxis.set_major_formatter(pct_tick)
     ax.grid(axis="y", alpha=0.3)
     if len(cell_labels(df)) > 1:
         ax.legend(fontsize=8)

@@ -79,6 +79,31 @@ def axes_grid(fig: Figure, nrows: int = 1, ncols: int = 1):
     return axes
 
 
+def pct_tick(v, _pos=None) -> str:
+    """A share as a percentage tick label that says where the tick is: ``22.5%``, not ``22%``."""
+    x = 100 * float(v)
+    if abs(x - round(x)) < 1e-6:
+        return f"{round(x):.0f}%"
+    return f"{x:.1f}%" if abs(10 * x - round(10 * x)) < 1e-6 else f"{x:.2f}%"
+
+
+#: most series (configurations) a chart draws; more cannot be told apart
+MAX_SERIES = 6
+
+
+def shown_labels(df: pd.DataFrame, est: str | None = None, k: int = MAX_SERIES) -> list[str]:
+    """The configurations a chart draws: all when at most ``k``, else the first (the
+    printed game or the base) and the ``k - 1`` whose ``est`` spreads widest."""
+    labels = cell_labels(df)
+    if len(labels) <= k:
+        return labels
+    if est is None or est not in df:
+        return labels[:k]
+    spread = df.groupby("label", sort=False)[est].agg(lambda x: float(x.max() - x.min()))
+    rest = spread.drop(labels[0]).sort_values(ascending=False).index[: k - 1]
+    return [lab for lab in labels if lab == labels[0] or lab in set(rest)]
+
+
 def count_text(x) -> str:
     return f"{int(round(float(x))):,}"
 
@@ -104,7 +129,7 @@ def grouped_bars(
 ):
     """Bars of ``est`` by ``cat``, one colour per cell label, with 95% error bars;
     ``legend=False`` for a panel beside one that already names the same colours."""
-    labels = cell_labels(df)
+    labels = shown_labels(df, est)
     cats = list(dict.fromkeys(df[cat]))
     width = 0.8 / max(len(labels), 1)
     x = np.arange(len(cats))
@@ -133,11 +158,20 @@ def grouped_bars(
                 )
     if ref is not None:
         ax.axhline(ref, color=REFERENCE, ls="--", lw=1.2, label="fair share (1/players)")
-    ax.set_xticks(x, [str(c) for c in cats])
+    names = [str(c) for c in cats]
+    long = sum(len(n) for n in names) > 60 or len(names) > 8
+    ax.set_xticks(x, names, rotation=30 if long else 0, ha="right" if long else "center",
+                  fontsize=8 if long else None)  # fmt: skip
     ax.set_ylabel(ylabel)
     ax.grid(axis="y", alpha=0.3)
+    all_labels = cell_labels(df)
     if legend and (len(labels) > 1 or ref is not None):
-        ax.legend(fontsize=8, loc="best")
+        title = (
+            f"{len(labels)} of {len(all_labels)} configurations (widest spread; all in the CSV)"
+            if len(labels) < len(all_labels)
+            else None
+        )
+        ax.legend(fontsize=8, loc="best", title=title, title_fontsize=7)
 
 
 def dot_plot(ax, names, pairs, xlabel, ref=None):

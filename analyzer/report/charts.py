@@ -54,7 +54,13 @@ from analyzer.report.pages import (
     text_page,
 )
 from analyzer.report.study_charts import ladder, tune
-from analyzer.report.variant_charts import comparison, intervention, sweep, sweep_title
+from analyzer.report.variant_charts import (
+    comparison,
+    intervention,
+    sweep,
+    sweep_title,
+    variants_overview,
+)
 
 __all__ = [
     "COLOURS",
@@ -92,6 +98,7 @@ __all__ = [
     "sweep_title",
     "table_pages",
     "text_blocks_pages",
+    "variants_overview",
     "text_page",
     "tune",
     "uptake_and_wins",

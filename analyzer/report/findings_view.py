@@ -25,8 +25,11 @@ def page_one_findings(found: findings.Findings, k: int | None = None):
     :data:`analyzer.tables.findings.PAGE_PER_QUESTION`, fewer when page 1 is full)."""
     k = k or getattr(found, "page_per_question", findings.PAGE_PER_QUESTION)
     out = []
+    first = list(getattr(found, "first_labels", []))
     for i, q in enumerate(found.questions):
         got = found.for_question(i)
+        # the printed game's first, the clear ones before the others, then by rank
+        got = sorted(got, key=lambda f: (f.label not in first, not f.significant))
         out.append((q, got[:k], got[k:]))
     return out
 
@@ -52,6 +55,86 @@ def findings_pages(found: findings.Findings, info: dict, title: str, stamp: str)
         if len(pages) == 1:
             break
     return pages
+
+
+#: the words a report uses, in people's words: the glossary page and the HTML's "Words"
+GLOSSARY = (
+    (
+        "Verdict",
+        "the answer to a question in one line, before its evidence. 'Yes' or 'No' "
+        "when the evidence is clear after the correction for the number of findings; 'Not "
+        "shown' when the 95% interval still includes 'no effect' (no effect is not proven "
+        "either); 'A clear change' / 'No clear change' for what a variant changes.",
+    ),
+    (
+        "95% interval [a, b]",
+        "the range the true value lies in, in 95 of 100 runs like this "
+        "one; more games make it narrower.",
+    ),
+    (
+        "Points, win points",
+        "percentage points of a win rate: 27.4% against a fair 25% is 2.4 "
+        "points more than a fair share.",
+    ),
+    (
+        "Fair share",
+        "the win rate of a seat in a perfectly balanced game: 1 in the number of "
+        "players (25% at 4 players); a shared win counts as a fraction.",
+    ),
+    (
+        "First player, second player, ...",
+        "the seats in turn order, counted from 1 (tables "
+        "and CSV files number them from 0: seat 0 is the first player).",
+    ),
+    ("Seat-games", "one seat in one game: 1,000 four-player games are 4,000 seat-games."),
+    (
+        "Paired effect, paired games",
+        "a variant is played on the same games as the game it is "
+        "compared with (the same dice and shuffles, game by game); its effect is the mean of "
+        "the game-by-game differences, with its own interval and test. A variant is judged by "
+        "this, never by setting two separate verdicts side by side.",
+    ),
+    (
+        "Significant, ● and ○",
+        "● : the finding is unlikely to be chance after the correction "
+        "(Holm-adjusted p below 0.05); ○ : it may be chance.",
+    ),
+    (
+        "Holm-adjusted p",
+        "the chance of an effect at least this large if there were none, "
+        "corrected (Holm's method) for the number of findings the report tests, so that the "
+        "report as a whole calls chance an effect less than 1 time in 20.",
+    ),
+    (
+        "Field of players",
+        "the strategies at the table and their seat orders; an answer holds "
+        "for that field, and a run with several fields says in how many it holds.",
+    ),
+    (
+        "Tuned row",
+        "a strategy's parameter values as tuned for one player count; a sweep "
+        "over player counts plays each count's own row.",
+    ),
+    (
+        "Association, not cause",
+        "seats that did a thing won more (or less), which may be "
+        "because they were winning anyway; what a thing is worth needs a paired comparison "
+        "that forbids it.",
+    ),
+    (
+        "Luck-adjusted",
+        "the same estimate with the dice's luck taken out: the same answer, "
+        "usually with a narrower interval.",
+    ),
+)
+
+
+def glossary_pages(stamp: str) -> list:
+    """The glossary page of the PDF (:data:`GLOSSARY`)."""
+    blocks: list[tuple[str, str]] = []
+    for term, meaning in GLOSSARY:
+        blocks += [("h", term), ("p", meaning), ("gap", "")]
+    return charts.text_blocks_pages("Words used in this report", blocks, stamp)
 
 
 def compact_whose_play(lines: list[str]) -> list[str]:
@@ -101,8 +184,9 @@ def findings_blocks(
     games = plays_games(info)
     if games:
         text = (
-            f"Answers to {how}, each finding with its 95% interval and sample size; "
-            "● significant, ○ not (after correction)."
+            f"Answers to {how}: each opens with its verdict in one line (in bold), then the "
+            "evidence, each finding with its 95% interval and sample size; ● significant, ○ not "
+            "(after correction). Words: the glossary page."
         )
         blocks.append(("small", text))
     field = getattr(found, "field_of_players", [])
@@ -114,6 +198,9 @@ def findings_blocks(
         blocks.append(("p", "No question has an answer in this run's tables."))
     for i, (q, shown, rest) in enumerate(page_one_findings(found)):
         blocks += [("gap", ""), ("h", f"{i + 1}. {q['text']}")]
+        line = found.verdict_for(i) if hasattr(found, "verdict_for") else ""
+        if line:
+            blocks.append(("verdict", line))
         if not shown:
             blocks.append(("ns", "No data in this run answers it."))
         for f in shown:
@@ -132,7 +219,7 @@ def findings_blocks(
         blocks += [("gap", ""), ("h", heading)]
         blocks += [("p", line) for line in lines]
     blocks += [("gap", ""), ("h", "Whose play these numbers describe")]
-    whose = compact_whose_play(found.whose_play) if compact else found.whose_play
+    whose = compact_whose_play(found.whose_play)
     blocks += [("p", line) for line in whose]
     blocks += [("gap", ""), ("h", "What was assumed")]
     blocks += [("p", line) for line in found.assumed]
@@ -164,13 +251,16 @@ def findings_markdown(found: findings.Findings) -> list[str]:
         lines += ["**Field of players.** " + " ".join(found.field_of_players), ""]
     for i, q in enumerate(found.questions):
         lines += [f"**{i + 1}. {q['text']}**", ""]
+        if found.verdict_for(i):
+            lines += [f"**{found.verdict_for(i)}**", ""]
         for f in found.for_question(i):
             lines.append(f"- {f.text} {_cap(f.verdict())}.")
         lines += [""] + [f"_{line}_" for line in found.across_for(i)]
         lines.append("")
     if not found.questions:
         lines += ["No question has an answer in this run's tables.", ""]
-    lines += ["**Whose play these numbers describe.** " + " ".join(found.whose_play), ""]
+    whose = compact_whose_play(found.whose_play)
+    lines += ["**Whose play these numbers describe.** " + " ".join(whose), ""]
     lines += ["**What was assumed.** " + " ".join(found.assumed), ""]
     lines += [f"_{found.method}_", ""]
     return lines

@@ -183,6 +183,7 @@ def text_page(title: str, lines: list[str], stamp: str) -> Figure:
 TEXT_STYLES = {
     "lead": (11.0, "normal", "#000000", 0.0, 125),
     "h": (11.5, "bold", "#000000", 0.0, 108),
+    "verdict": (10.0, "bold", "#000000", 0.0, 112),
     "sig": (9.5, "normal", "#000000", 0.025, 150),
     "ns": (9.5, "normal", "#333333", 0.025, 150),
     "p": (9.0, "normal", "#000000", 0.0, 160),

@@ -34,11 +34,20 @@ def make_charts(
         cells = info.get("cells", [])
         comp = t["comparison"]
         comp = comp[~comp["metric"].str.endswith(" per use")]
-        for i, (a, b) in enumerate(info["pairs"][:MAX_PAIR_CHARTS]):
+        pairs = [tuple(p) for p in info["pairs"]]
+        if len(pairs) > 2 and not info.get("fields"):
+            # many variants: one page of small multiples, then the two that change most
+            base = cells[pairs[0][0]]["label"]
+            out.append(("variants", charts.variants_overview(comp, base, stamp)))
+            clear = comp.groupby("cell")["significant"].sum()
+            pairs = sorted(pairs, key=lambda p: -int(clear.get(p[1], 0)))[:2]
+        for i, (a, b) in enumerate(pairs[:MAX_PAIR_CHARTS]):
             sub = comp[comp["cell"] == b]
             if len(sub):
                 name = "comparison" if i == 0 else f"comparison_{i + 1}"
-                fig = charts.comparison(sub, cells[a]["label"], cells[b]["label"], stamp)
+                fig = charts.comparison(
+                    sub, cells[a]["label"], cells[b]["label"], stamp, info.get("labels")
+                )
                 out.append((name, fig))
     worth = intervention_table(t.get("comparison"), info)
     if worth is not None:

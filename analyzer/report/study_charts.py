@@ -20,6 +20,7 @@ from analyzer.report.chart_style import (
     SIGNIFICANT,
     error_bars,
     figure,
+    pct_tick,
 )
 from analyzer.report.pages import _draw_table
 
@@ -172,7 +173,7 @@ def tune(doc: dict, stamp: str) -> Figure:
     ax.set_xlabel("trial (in the order played)")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel(f"win share of the tuned seat ({s['games_per_trial']:,} games a trial)")
-    ax.yaxis.set_major_formatter(lambda v, _pos: f"{100 * v:.0f}%")
+    ax.yaxis.set_major_formatter(pct_tick)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7.5, loc="best")
     ax.set_title("Search: every trial on the same game seeds", fontsize=10)

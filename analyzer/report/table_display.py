@@ -17,13 +17,14 @@ import pandas as pd
 from analyzer.games import DEFAULT_GAME, load_game
 from analyzer.report import charts
 from analyzer.report.findings_view import findings_display, page_one_findings
+from analyzer.report.words import header, metric_name, scope_name
 from analyzer.studies import sensitivity
 from analyzer.tables import findings
 
 #: generic tables shown as PDF pages, in order, with the note printed under the
 #: title; the game's own pages (:meth:`~analyzer.games.Game.table_pages`) follow
 TABLE_PAGES = (
-    ("first_player", "First-player advantage", "seat 0 win rate vs fair share 1/players"),
+    ("first_player", "First-player advantage", "first player's win rate vs fair share 1/players"),
     ("seats", "Balance by seat", "win rate and mean score"),
     ("strategies", "Balance by strategy", "seat-games pooled over seats"),
     ("seat_strategy", "Strategy by seat", "rotation: every strategy in every seat"),
@@ -127,7 +128,7 @@ def table_figures(
     """PDF pages for the tables of :func:`table_pages` that exist, small ones
     sharing a page (see :func:`table_items`)."""
     items = table_items(tables, info, first_cell_only, found)
-    return charts.packed_table_pages([(df, t, note) for _, df, t, note in items], stamp)
+    return charts.packed_table_pages(pdf_items(items), stamp)
 
 
 def table_items(
@@ -162,8 +163,41 @@ def table_items(
                 df = df[df["cell"] == df["cell"].min()]
             if name == sensitivity.TABLE:
                 df = sensitivity.display(df)
-            items.append((name, display_table(df), title, note))
+            items.append((name, in_words(display_table(df), info.get("labels")), title, note))
     return items
+
+
+def in_words(df: pd.DataFrame, labels: dict | None = None) -> pd.DataFrame:
+    """A display table in people's words: headers (``seat0_win`` -> "first player's win
+    rate"), seats counted from 1, what a paired row is about (``seat=0`` -> "first
+    player") and metric names. The CSV files keep the names scripts read."""
+    out = df.copy()
+    if "seat" in out:
+        out["seat"] = [str(int(v) + 1) if str(v).lstrip("-").isdigit() else v for v in out["seat"]]
+    if "scope" in out:
+        out["scope"] = [scope_name(v) for v in out["scope"]]
+    for col in ("metric", "part"):
+        if col in out:
+            out[col] = [metric_name(v, labels) for v in out[col]]
+    out.columns = [header(c, labels) for c in out.columns]
+    return out
+
+
+#: rows of a table the PDF shows (the HTML page and the CSV have every row)
+PDF_ROWS = 30
+
+
+def pdf_items(items):
+    """``[(display table, title, note)]`` for the PDF's appendix: a table longer than
+    :data:`PDF_ROWS` shows its first rows and says where the rest is."""
+    out = []
+    for name, df, title, note in items:
+        if len(df) > PDF_ROWS and name != "settings":
+            more = f"first {PDF_ROWS} of {len(df):,} rows; every row in tables/{name}.csv"
+            note = f"{more} · {note}" if note else more
+            df = df.iloc[:PDF_ROWS]
+        out.append((df, title, note))
+    return out
 
 
 def settings_table(lines: list[str], width: int = 100) -> pd.DataFrame:

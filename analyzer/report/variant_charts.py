@@ -25,6 +25,7 @@ from analyzer.report.chart_style import (
     error_bars,
     figure,
 )
+from analyzer.report.words import metric_name, scope_name
 
 
 def sweep(df: pd.DataFrame, params: list[str], stamp: str) -> Figure:
@@ -62,7 +63,7 @@ def sweep(df: pd.DataFrame, params: list[str], stamp: str) -> Figure:
                 pos, g["low"].astype(float), g["high"].astype(float), color=c, alpha=0.2
             )
         ax.set_xticks(np.arange(len(xs)), [textwrap.shorten(str(x), 12) for x in xs], fontsize=7)
-        ax.set_title(metric, fontsize=9)
+        ax.set_title(metric_name(metric), fontsize=9)
         ax.set_xlabel(params[0], fontsize=8)
         ax.tick_params(axis="y", labelsize=7)
         ax.grid(alpha=0.3)
@@ -88,7 +89,9 @@ def sweep_title(df: pd.DataFrame, params: list[str]) -> str:
     )
 
 
-def comparison(df: pd.DataFrame, label_a: str, label_b: str, stamp: str) -> Figure:
+def comparison(
+    df: pd.DataFrame, label_a: str, label_b: str, stamp: str, labels: dict | None = None
+) -> Figure:
     """Forest plot of paired differences ``b - a`` with 95% intervals; filled
     vermillion: the interval excludes 0."""
     sig = int(df["significant"].sum())
@@ -113,7 +116,10 @@ def comparison(df: pd.DataFrame, label_a: str, label_b: str, stamp: str) -> Figu
     groups = [(t, g) for t, g in groups if len(g)]
     axes = axes_grid(fig, 1, len(groups))[0]
     for ax, (title, g) in zip(axes, groups, strict=True):
-        names = [f"{m} ({s})" for m, s in zip(g["metric"], g["scope"], strict=True)]
+        names = [
+            f"{metric_name(m, labels)} ({scope_name(s)})"
+            for m, s in zip(g["metric"], g["scope"], strict=True)
+        ]
         y = np.arange(len(g))[::-1]
         est = g["diff"].to_numpy(float)
         err = error_bars(est, g["diff_low"], g["diff_high"])
@@ -129,6 +135,53 @@ def comparison(df: pd.DataFrame, label_a: str, label_b: str, stamp: str) -> Figu
         ax.grid(axis="x", alpha=0.3)
     # one line under every panel: a per-panel label this long overlapped its neighbours
     fig.supxlabel(f"{label_b} − {label_a}, per game", fontsize=9)
+    return fig
+
+
+#: the paired changes a many-variant overview shows: (scope, metric, panel title, scale, x label)
+OVERVIEW = (
+    ("seat=0", "win", "First player's win rate", 100.0, "change in win points"),
+    ("all seats", "score", "Final score", 1.0, "change in points per seat"),
+    ("game", "game_turns", "Game length", 1.0, "change in turns"),
+)
+
+
+def variants_overview(comp: pd.DataFrame, base: str, stamp: str) -> Figure:
+    """Small multiples of a comparison of many variants: one row per variant, one
+    panel per headline change (first player's win rate, final score, game length),
+    each the paired change against ``base`` with its 95% interval; filled
+    vermillion: the interval excludes 0."""
+    panels = [p for p in OVERVIEW if ((comp["scope"] == p[0]) & (comp["metric"] == p[1])).any()]
+    rows = comp[[any((r.scope, r.metric) == p[:2] for p in panels) for r in comp.itertuples()]]
+    labels = list(dict.fromkeys(rows["label"]))
+    sig = int(rows["significant"].sum())
+    fig = figure(
+        f"What each of the {len(labels)} variants changes against {base}: {sig} of "
+        f"{len(rows)} paired changes clear",
+        f"n = {count_text(rows['pairs'].min())}+ paired games (the same games played both "
+        "ways) · 95% intervals · filled vermillion: excludes 0",
+        stamp,
+        size=(11.0, max(7.5, 0.35 * len(labels) + 2.5)),
+    )
+    axes = axes_grid(fig, 1, max(len(panels), 1))[0]
+    y = np.arange(len(labels))[::-1].astype(float)
+    for ax, (scope, metric, title, scale, xlabel) in zip(axes, panels, strict=False):
+        g = rows[(rows["scope"] == scope) & (rows["metric"] == metric)].set_index("label")
+        g = g.reindex(labels)
+        est = scale * g["diff"].to_numpy(float)
+        err = error_bars(est, scale * g["diff_low"].to_numpy(float),
+                         scale * g["diff_high"].to_numpy(float))  # fmt: skip
+        s_ = g["significant"].fillna(False).to_numpy(bool)
+        ax.errorbar(est, y, xerr=err, fmt="none", ecolor="black", capsize=3)
+        ax.scatter(est[s_], y[s_], color=SIGNIFICANT, zorder=3, s=30)
+        ax.scatter(est[~s_], y[~s_], facecolors="white", edgecolors=PLAIN, zorder=3, s=30)
+        ax.axvline(0, color=REFERENCE, ls="--", lw=1.2)
+        shown = [textwrap.shorten(str(x), 34) for x in labels]
+        ax.set_yticks(y, shown if ax is axes[0] else [""] * len(labels), fontsize=8)
+        ax.set_title(title, fontsize=10)
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
+        ax.set_xlabel(xlabel, fontsize=8)
+        ax.grid(axis="x", alpha=0.3)
     return fig
 
 

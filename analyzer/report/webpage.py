@@ -35,6 +35,9 @@ th { background: #e8e8e8; cursor: pointer; user-select: none; }
 th.asc::after { content: " \\25B2"; } th.desc::after { content: " \\25BC"; }
 td.text { text-align: left; } nav a { margin-right: 0.8em; }
 pre { font-size: 0.8em; overflow-x: auto; }
+p.verdict { font-weight: bold; margin: 0.2em 0 0.4em; }
+dl.glossary dt { font-weight: bold; } dl.glossary dd { margin: 0 0 0.5em 1.2em; }
+details summary { cursor: pointer; color: #0072B2; margin-left: 0.4em; }
 """
 
 #: sorts a table by the clicked column: numbers (%, commas, leading +, "[" tails ignored) as numbers
@@ -100,13 +103,17 @@ def report_html(
     tables: Sequence[tuple[str, str, str, pd.DataFrame]],
     settings: Sequence[str],
     lead: Sequence[tuple[str, Sequence[str]]] = (),
+    glossary: Sequence[tuple[str, str]] = (),
+    shown: int = 4,
 ) -> str:
     """The whole page. ``questions``: ``[(question, [(significant, sentence)])]``;
     ``notes``: ``[(heading, [lines])]`` (whose play, assumed); ``charts``:
     ``[(name, title, png bytes)]``; ``tables``: ``[(id, title, note, display table)]``;
     ``lead``: ``[(heading, [lines])]`` shown before the questions (the field of
     players). A question may carry a third item: lines said after its findings
-    (whether the answer holds in every field)."""
+    (whether the answer holds in every field), and a fourth: its verdict in one
+    line, said first. Findings after the first ``shown`` fold away;
+    ``glossary``: ``[(term, meaning)]``, the words the page uses."""
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -116,24 +123,40 @@ def report_html(
         f'<p class="sub">{esc(subtitle)}</p>',
         f'<p class="stamp">{esc(stamp)}</p>',
         '<nav><a href="#findings">Findings</a><a href="#charts">Charts</a>'
-        '<a href="#tables">Tables</a><a href="#settings">Settings</a></nav>',
+        '<a href="#glossary">Words</a><a href="#tables">Tables</a>'
+        '<a href="#settings">Settings</a></nav>',
         '<h2 id="findings">Findings</h2>',
     ]
     for heading, lines in lead:
         out.append(f"<h3>{esc(heading)}</h3>")
         out += [f"<p>{esc(line)}</p>" for line in lines]
-    for i, (question, items, *after) in enumerate(questions):
+    for i, (question, items, *more) in enumerate(questions):
+        after = more[0] if more else ()
+        verdict = more[1] if len(more) > 1 else ""
         out.append(f"<h3>{i + 1}. {esc(question)}</h3>")
+        if verdict:
+            out.append(f'<p class="verdict">{esc(verdict)}</p>')
         out.append('<ul class="findings">')
-        for significant, sentence in items:
+        for k, (significant, sentence) in enumerate(items):
+            if k == shown and len(items) > shown:
+                out.append("</ul>")
+                out.append(f"<details><summary>{len(items) - shown} more findings</summary>")
+                out.append('<ul class="findings">')
             out.append(f'<li class="{"sig" if significant else "ns"}">{esc(sentence)}</li>')
         out.append("</ul>")
-        for line in after[0] if after else ():
+        if len(items) > shown:
+            out.append("</details>")
+        for line in after:
             out.append(f"<p>{esc(line)}</p>")
     for heading, lines in notes:
         out.append(f"<h3>{esc(heading)}</h3>")
         out += [f"<p>{esc(line)}</p>" for line in lines]
     out.append(f'<p class="method">{esc(method)}</p>')
+    if glossary:
+        out.append('<h2 id="glossary">Words used here</h2><dl class="glossary">')
+        for term, meaning in glossary:
+            out.append(f"<dt>{esc(term)}</dt><dd>{esc(meaning)}</dd>")
+        out.append("</dl>")
     out.append('<h2 id="charts">Charts</h2>')
     for name, chart_title, png in charts:
         out.append(

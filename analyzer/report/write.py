@@ -17,15 +17,19 @@ from analyzer.games import DEFAULT_GAME, load_game
 from analyzer.report import charts, webpage
 from analyzer.report.files import _json
 from analyzer.report.findings_view import (
+    GLOSSARY,
     _cap,
+    compact_whose_play,
     findings_pages,
     findings_subtitle,
+    glossary_pages,
+    page_one_findings,
     strategy_parameters,
 )
 from analyzer.report.info import make_stamp, plays_games, section_charts, section_notes
 from analyzer.report.run_charts import make_charts
 from analyzer.report.summary import summary_markdown, title_lines
-from analyzer.report.table_display import settings_table, table_items
+from analyzer.report.table_display import pdf_items, settings_table, table_items
 from analyzer.studies import landscape, sections, sensitivity
 from analyzer.tables import findings, restricted
 from analyzer.tables.aggregate import build_tables
@@ -73,12 +77,14 @@ def write_report(
     title = load_game(info.get("game", DEFAULT_GAME)).title
     pages = findings_pages(found, info, f"{title}: {info['scenario']['name']}", stamp)
     pages += [fig for _, fig in figures]
+    if plays_games(info):
+        pages += glossary_pages(stamp)
     settings = title_lines(tables, info)
     items = table_items(tables, info, frozenset(extra or {}), found)
     items[:0] = [it for it in sections.display_items(info) if it[0] == "ladder_ratings"]
     items += landscape.display_items(info)
     items.append(("settings", settings_table(settings), "How this report was made", ""))
-    pages += charts.packed_table_pages([(df, t, note) for _, df, t, note in items], stamp)
+    pages += charts.packed_table_pages(pdf_items(items), stamp, "Appendix: tables")
     with PdfPages(directory / "report.pdf") as pdf:
         for fig in pages:
             pdf.savefig(fig)
@@ -95,15 +101,16 @@ def write_report(
                 q["text"],
                 [(f.significant, f"{f.text} {_cap(f.verdict())}.") for f in fs],
                 found.across_for(i),
+                found.verdict_for(i),
             )
             for i, (q, fs) in enumerate(
-                (q, found.for_question(i)) for i, q in enumerate(found.questions)
+                (q, shown + rest) for q, shown, rest in page_one_findings(found, 10**9)
             )
         ],
         lead=[("Field of players", found.field_of_players)] if found.field_of_players else [],
         notes=[
             *section_notes(info, found),
-            ("Whose play these numbers describe", found.whose_play),
+            ("Whose play these numbers describe", compact_whose_play(found.whose_play)),
             ("What was assumed", found.assumed),
         ],
         method=found.method if plays_games(info) else "",
@@ -115,6 +122,8 @@ def write_report(
             + table_items(tables, info, frozenset(extra or {}), found, True)
         ],
         settings=settings,
+        glossary=GLOSSARY if plays_games(info) else (),
+        shown=findings.PAGE_PER_QUESTION,
     )
     (directory / "report.html").write_text(page, "utf-8")
     files.append("report.html")

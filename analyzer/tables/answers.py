@@ -51,13 +51,10 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "
 
 
 def seat_name(seat: int, players: int) -> str:
-    """``Seat 3 (the last player)``, ``Seat 1 (the second player)``."""
-    nth = (
-        "last"
-        if seat == players - 1
-        else (ORDINALS[seat] if seat < len(ORDINALS) else f"#{seat + 1}")
-    )
-    return f"Seat {seat} (the {nth} player)"
+    """A seat (numbered from 0 in the tables) in people's words, counted from 1:
+    ``The fourth (last) player``, ``The second player``."""
+    nth = ORDINALS[seat] if seat < len(ORDINALS) else f"#{seat + 1}"
+    return f"The {nth} (last) player" if seat == players - 1 and seat > 0 else f"The {nth} player"
 
 
 def cell_suffix(info: dict, label: str) -> str:
@@ -183,14 +180,16 @@ def independent_difference(a, a_lo, a_hi, b, b_lo, b_hi) -> tuple[float, float, 
 
 
 def rates_difference(w1: float, n1: float, w0: float, n0: float) -> tuple[float, float, float]:
-    """``w1/n1 - w0/n0`` with a normal (Wald) 95% interval, independent samples."""
+    """``w1/n1 - w0/n0`` with the Agresti-Caffo 95% interval, independent samples."""
     if n1 <= 0 or n0 <= 0:
         return math.nan, math.nan, math.nan
-    p1, p0 = w1 / n1, w0 / n0
-    se = math.sqrt(max(p1 * (1 - p1), 0) / n1 + max(p0 * (1 - p0), 0) / n0)
+    d = w1 / n1 - w0 / n0
+    # Agresti-Caffo: one win and one loss added to each side, so that a handful of
+    # seat-games (2 builders, 0 wins) gets a wide interval, not one of width 0
+    q1, q0 = (w1 + 1) / (n1 + 2), (w0 + 1) / (n0 + 2)
+    se = math.sqrt(q1 * (1 - q1) / (n1 + 2) + q0 * (1 - q0) / (n0 + 2))
     half = z_value(0.95) * se
-    d = p1 - p0
-    return d, d - half, d + half
+    return d, q1 - q0 - half, q1 - q0 + half
 
 
 def first_cell(tables, name: str) -> list:

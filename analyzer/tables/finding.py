@@ -105,10 +105,22 @@ class Findings:
     field_of_players: list[str] = field(default_factory=list)
     #: question key -> sentences saying whether its answer holds in every field
     across: dict[str, list[str]] = field(default_factory=dict)
+    #: question key -> its one-line verdict in words (:mod:`analyzer.tables.verdicts`)
+    verdicts: dict[str, str] = field(default_factory=dict)
+    #: labels of the configurations answers start from (the printed game first)
+    first_labels: list[str] = field(default_factory=list)
 
     def for_question(self, index: int) -> list[Finding]:
+        """Question ``index``'s findings: those of the printed game (the base of a
+        comparison) first, each group ranked by effect size."""
         q = self.questions[index]
-        return [f for f in self.findings if f.question == question_key(q)]
+        mine = [f for f in self.findings if f.question == question_key(q)]
+        first = set(self.first_labels)
+        return sorted(mine, key=lambda f: f.label not in first)  # stable: ranked within
+
+    def verdict_for(self, index: int) -> str:
+        """Question ``index``'s one-line verdict in words ('' without findings)."""
+        return self.verdicts.get(question_key(self.questions[index]), "")
 
     def across_for(self, index: int) -> list[str]:
         """Whether question ``index``'s answers hold in every field (empty: one field)."""
@@ -128,6 +140,7 @@ class Findings:
             "whose_play": self.whose_play,
             "field": self.field_of_players,
             "across_fields": self.across,
+            "verdicts": self.verdicts,
             "assumed": self.assumed,
             "findings": [f.as_dict() for f in self.findings],
         }

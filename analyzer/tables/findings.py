@@ -58,7 +58,7 @@ from analyzer.tables.answers import (
     two_sided_p,
     z_value,
 )
-from analyzer.tables.fields import across_fields
+from analyzer.tables.fields import _cell_fields, across_fields
 from analyzer.tables.finding import (
     ALPHA,
     PAGE_PER_QUESTION,
@@ -80,9 +80,11 @@ from analyzer.tables.questions import (
     VARIANT_EFFECT,
     VARIANT_METRICS,
     _field_label,
+    base_cells,
     intervention_thing,
     variant_labels,
 )
+from analyzer.tables.verdicts import verdict
 from analyzer.tables.whose_play import assumed_lines, field_lines, whose_play
 
 
@@ -182,6 +184,15 @@ def answer(tables: dict[str, pd.DataFrame], info: dict, game=None) -> Findings:
         "in this report. 95% intervals (Wilson for rates, normal for means and differences), "
         "uncorrected. Ranked by effect size: distance from 'no effect' relative to its baseline."
     )
+    of_field = _cell_fields(info) if len(info.get("fields") or []) > 1 else {}
+    verdicts = {}
+    for q in questions:
+        key = question_key(q)
+        line = verdict(q["id"], [f for f in found if f.question == key], of_field)
+        if line:
+            verdicts[key] = line
+    bases = base_cells(info)
+    first = [str(c["label"]) for c in info.get("cells") or [] if int(c["index"]) in bases]
     return Findings(
         questions=questions,
         findings=found,
@@ -191,6 +202,8 @@ def answer(tables: dict[str, pd.DataFrame], info: dict, game=None) -> Findings:
         explicit=explicit,
         field_of_players=field_lines(info, game),
         across=across_fields(questions, found, info),
+        verdicts=verdicts,
+        first_labels=first,
     )
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 from analyzer.tables.answers import (
+    ORDINALS,
     _interval,
     _points,
     cell_suffix,
@@ -47,6 +48,11 @@ def _first_player(tables, info, params) -> list[Finding]:
             f"(n = {count(r['games'])} games)."
         )
         text += _adjusted_sentence(r)
+        change = paired_change(tables, info, r["cell"], "seat=0", "win", "first_player",
+                               "first player's win rate", "the first player's")  # fmt: skip
+        if change is not None:
+            out.append(change)
+            continue
         out.append(
             rate_finding(
                 "first_player",
@@ -62,6 +68,81 @@ def _first_player(tables, info, params) -> list[Finding]:
             )
         )
     return out
+
+
+def variant_bases(info: dict) -> dict[int, tuple[int, int]]:
+    """Each variant cell of a comparison -> ``(base cell, sign)``: the cell it is
+    judged against (the printed game's, in its field of players) and the sign
+    that turns the pair's paired difference (``b - a``) into "variant minus
+    base". The base is variant ``a``, or, in a two-variant comparison whose ``a``
+    changes the game and whose other variant is the printed game, that one."""
+    out: dict[int, tuple[int, int]] = {}
+    printed = printed_variant(info)
+    variant_of = {
+        int(c["index"]): (c.get("params") or {}).get("variant") for c in info.get("cells") or []
+    }
+    pairs = [tuple(int(x) for x in p) for p in info.get("pairs") or []]
+    n_variants = len((info.get("scenario") or {}).get("compare") or {})
+    for a, b in pairs:
+        if (
+            n_variants == 2
+            and printed is not None
+            and variant_of.get(b) == printed != variant_of.get(a)
+        ):
+            out[a] = (b, -1)
+        else:
+            out[b] = (a, 1)
+    return out
+
+
+def printed_variant(info: dict) -> str | None:
+    """The key of the comparison's variant that plays the game as printed (no rules,
+    overrides, forbidden things or strategies of its own), or None."""
+    compare = (info.get("scenario") or {}).get("compare") or {}
+    for key, v in compare.items():
+        if not any((v or {}).get(k) for k in ("rules", "overrides", "forbid", "strategies")):
+            return str(key)
+    return None
+
+
+def base_cells(info: dict) -> set[int]:
+    """The cells a run's answers start from: every cell but the variants judged by
+    their paired change (:func:`variant_bases`)."""
+    judged = variant_bases(info)
+    return {int(c["index"]) for c in info.get("cells") or []} - set(judged)
+
+
+def paired_change(
+    tables, info, cell: int, scope: str, metric: str, question: str, subject: str, who: str
+) -> Finding | None:
+    """The paired change of ``metric`` (scope ``scope``: ``seat=0``,
+    ``strategy=<name>``) from a variant cell's base to the variant, as a finding of
+    ``question``, or None when the cell is no variant or the comparison lacks it.
+    The games of a comparison are the same games (common random numbers), so the
+    change is judged by its own paired test, not by comparing two verdicts."""
+    base = variant_bases(info).get(int(cell))
+    comp = tables.get("comparison")
+    if base is None or comp is None:
+        return None
+    b_cell, sign = base
+    pair_cell = int(cell) if sign > 0 else b_cell
+    row = comp[(comp["cell"] == pair_cell) & (comp["scope"] == scope) & (comp["metric"] == metric)]
+    if not len(row):
+        return None
+    r = row.iloc[0]
+    d = sign * float(r["diff"])
+    lo, hi = sorted((sign * float(r["diff_low"]), sign * float(r["diff_high"])))
+    base_mean, mine = (r["mean_a"], r["mean_b"]) if sign > 0 else (r["mean_b"], r["mean_a"])
+    label, base_label = _cell_label(info, int(cell)), _cell_label(info, b_cell)
+    text = (
+        f"{label} instead of {base_label} changes {who} win rate by {_points(d, lo, hi)} "
+        f"points ({pct(base_mean)} → {pct(mine)}; paired: the same "
+        f"{count(r['pairs'])} seat-games played both ways)."
+    )
+    return difference_finding(
+        question, label, f"change in {subject}", text, d, lo, hi, r["pairs"], base_mean,
+        "paired seat-games", "share",
+    )  # fmt: skip
 
 
 def _adjusted_sentence(r) -> str:
@@ -94,6 +175,12 @@ def _seats(tables, info, params) -> list[Finding]:
             f"{cell_suffix(info, r['label'])}, {abs(100 * eff):.1f} points {direction(eff)} "
             f"a fair {pct(r['fair'], 0)} (n = {count(r['n'])} games)."
         )
+        who = f"the {_nth(seat, players)} player's"
+        change = paired_change(tables, info, r["cell"], f"seat={seat}", "win", "seats",
+                               f"seat {seat} win rate", who)  # fmt: skip
+        if change is not None:
+            out.append(change)
+            continue
         out.append(
             rate_finding(
                 "seats",
@@ -131,6 +218,12 @@ def _strategies(tables, info, params) -> list[Finding]:
                 f"{cell_suffix(info, r['label'])}, {abs(100 * eff):.1f} points "
                 f"{direction(eff)} a fair {pct(fair, 0)} (n = {count(r['n'])} seat-games)."
             )
+            change = paired_change(tables, info, r["cell"], f"strategy={r['strategy']}", "win",
+                                   "strategies", f"{r['strategy']} win rate",
+                                   f"{r['strategy']}'s")  # fmt: skip
+            if change is not None:
+                out.append(change)
+                continue
             out.append(
                 rate_finding(
                     "strategies",
@@ -389,9 +482,33 @@ def _variant_strategy(tables, info, strategy: str) -> list[Finding]:
     if st is None or not pairs:
         return []
     out = []
+    comp = tables.get("comparison")
     for a_cell, b_cell in pairs:
-        out += _variant_strategy_pair(st, strategy, a_cell, b_cell)
+        paired = None
+        if comp is not None:
+            paired = comp[(comp["cell"] == b_cell) & (comp["scope"] == f"strategy={strategy}")
+                          & (comp["metric"] == "win")]  # fmt: skip
+        if paired is not None and len(paired):
+            out.append(_variant_strategy_paired(info, paired.iloc[0], strategy, a_cell))
+        else:  # a saved run without the paired rows of each strategy
+            out += _variant_strategy_pair(st, strategy, a_cell, b_cell)
     return out
+
+
+def _variant_strategy_paired(info, r, strategy: str, a_cell: int) -> Finding:
+    """A variant's paired change of a strategy's win rate: the same games, the same
+    seats, played both ways."""
+    a = _cell_label(info, a_cell)
+    text = (
+        f"{r['label']} instead of {a} changes the win rate of {strategy} by "
+        f"{_points(r['diff'], r['diff_low'], r['diff_high'])} points "
+        f"({pct(r['mean_a'])} → {pct(r['mean_b'])}; paired: the same "
+        f"{count(r['pairs'])} seat-games played both ways)."
+    )
+    return difference_finding(
+        "variant_effect", r["label"], f"{strategy} win rate", text, r["diff"], r["diff_low"],
+        r["diff_high"], r["pairs"], r["mean_a"], "paired seat-games", "share",
+    )  # fmt: skip
 
 
 def _variant_strategy_pair(st, strategy: str, a_cell: int, b_cell: int) -> list[Finding]:
@@ -492,6 +609,13 @@ def _sweep_effect(tables, info, params) -> list[Finding]:
     return out
 
 
+def _nth(seat: int, players: int) -> str:
+    """``first``, ``second``, ... ``last``: a seat (from 0) in people's words."""
+    if seat == players - 1 and seat > 0:
+        return "last"
+    return ORDINALS[seat] if seat < len(ORDINALS) else f"#{seat + 1}"
+
+
 def _cell_label(info: dict, index: int) -> str:
     for c in info.get("cells", []):
         if int(c["index"]) == int(index):
@@ -512,12 +636,33 @@ VARIANT_EFFECT = Question(
     needs="compare",
     heading=_variant_heading,
 )
+
+
+def _sweep_heading(info: dict, params: dict) -> str | None:
+    """The question as a sweep puts it: what changes as its parameter goes from the
+    first value to the last (by name and values)."""
+    swept = [p for p in info.get("sweep") or [] if p != "players"]
+    cells = info.get("cells") or []
+    if not swept or len(cells) < 2:
+        return None
+    first, last = cells[0].get("params") or {}, cells[-1].get("params") or {}
+
+    def values(c):
+        return ", ".join(str(c.get(p)) for p in swept)
+
+    what = f" ({params['metric']})" if params.get("metric") else ""
+    return (
+        f"What changes as {' and '.join(swept)} goes from {values(first)} to {values(last)}?{what}"
+    )
+
+
 SWEEP_EFFECT = Question(
     "sweep_effect",
     "What changes from the first swept value to the last?",
     _sweep_effect,
     ("metric",),
     needs="sweep",
+    heading=_sweep_heading,
 )
 
 #: the questions every game can answer from the generic tables, in order, restricted

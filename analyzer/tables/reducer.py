@@ -265,6 +265,7 @@ def _paired(
         out.append(moments(diff.reset_index(drop=True), "paired", ["key"], by_seat))
         diff["key"] = "all seats"
         out.append(moments(diff.reset_index(drop=True), "paired", ["key"], seat_cols))
+        out += _paired_by_strategy(g, a, b, diff)
     la = game_level[game_level["cell"] == a].set_index("game").drop(columns="cell")
     lb = game_level[game_level["cell"] == b].set_index("game").drop(columns="cell")
     both = la.add_suffix("_a").join(lb.add_suffix("_b"), how="inner")
@@ -275,6 +276,25 @@ def _paired(
         diff["key"] = "game"
         out.append(moments(diff.reset_index(drop=True), "paired", ["key"], cols))
     return out
+
+
+def _paired_by_strategy(g: pd.DataFrame, a: int, b: int, diff: pd.DataFrame) -> list:
+    """Moments of the paired differences of win and score of each strategy, key
+    ``strategy=<name>``: over the seat-games where the same strategy sits in the
+    same seat of the same game in both variants (a variant that changes the rules
+    keeps the line-up, so these are all of the strategy's seat-games)."""
+    if "strategy" not in g:
+        return []
+    sa = g[g["cell"] == a].set_index(["game", "seat"])["strategy"].astype(str)
+    sb = g[g["cell"] == b].set_index(["game", "seat"])["strategy"].astype(str)
+    both = pd.DataFrame({"a": sa}).join(pd.DataFrame({"b": sb}), how="inner")
+    both = both.reindex(diff.index)
+    same = (both["a"] == both["b"]).to_numpy()
+    if not same.any():
+        return []
+    sub = diff.loc[same, ["win", "score", "cell"]].reset_index(drop=True)
+    sub["key"] = ("strategy=" + both["a"][same]).to_numpy()
+    return [moments(sub, "paired", ["key"], ["win", "score"])]
 
 
 def _paired_treated(

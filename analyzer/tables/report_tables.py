@@ -237,6 +237,7 @@ def _comparison_table(agg: pd.DataFrame, info: dict) -> pd.DataFrame:
     paired = group_rows(agg, "paired")
     rows = []
     seat = group_rows(agg, "seat")
+    strategy = group_rows(agg, "strategy")
     allg = group_rows(agg, "all")
     game = group_rows(agg, "game")
     treated = group_rows(agg, "treated")
@@ -250,6 +251,8 @@ def _comparison_table(agg: pd.DataFrame, info: dict) -> pd.DataFrame:
             m, lo, hi = mean_ci_arrays([r["n"]], [r["sum"]], [r["sumsq"]])
             if key.startswith("seat="):
                 src, k = seat, key[len("seat=") :]
+            elif key.startswith("strategy="):
+                src, k = strategy, key[len("strategy=") :]
             elif key == "game":
                 src, k = game, ""
             elif key == "treated seats":

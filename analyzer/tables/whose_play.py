@@ -57,7 +57,9 @@ def whose_play(info: dict, game) -> list[str]:
         if len(set(s)) == 1:
             lines.append(f"Every seat played {s[0]}.")
         else:
-            lines.append("Seats played " + ", ".join(f"{i}: {x}" for i, x in enumerate(s)) + ".")
+            lines.append(
+                "Seats played " + ", ".join(f"{x} ({_nth(i)})" for i, x in enumerate(s)) + "."
+            )
     lines += section_lines
     changed = sc.get("strategy_params") or {}
     for name in used:
@@ -90,6 +92,7 @@ def field_lines(info: dict, game) -> list[str]:
     strategies = {s.name: s for s in getattr(game, "strategies", ())}
     players = sc.get("players")
     base_params = sc.get("strategy_params") or {}
+    counts = sorted({int(c["players"]) for c in info.get("cells") or [] if c.get("players")})
 
     def who(strats, lineup, rotation, n_orders) -> str:
         if lineup:
@@ -99,7 +102,7 @@ def field_lines(info: dict, game) -> list[str]:
         strats = list(strats or [])
         if len(set(strats)) == 1:
             return f"every seat {strats[0]}"
-        return "seats " + ", ".join(f"{i}: {x}" for i, x in enumerate(strats))
+        return "seats " + ", ".join(f"{x} ({_nth(i)})" for i, x in enumerate(strats))
 
     def rows_text(names, changed) -> str:
         parts = []
@@ -110,8 +113,11 @@ def field_lines(info: dict, game) -> list[str]:
                 text = f"{name} frozen (the yardstick's fixed row)"
             elif st is not None and not st.params:
                 text = f"{name} (no parameters)"
-            elif r.get("by_players") and players is not None:
-                text = f"{name} on its tuned {players}-player row"
+            elif r.get("by_players") and len(counts) > 1:
+                each = ", ".join(str(n) for n in counts)
+                text = f"{name} on its own tuned row for each player count ({each})"
+            elif r.get("by_players") and (counts or players is not None):
+                text = f"{name} on its tuned {counts[0] if counts else players}-player row"
             else:
                 text = f"{name} on its shipped row"
             if changed.get(name):
@@ -161,6 +167,12 @@ def field_lines(info: dict, game) -> list[str]:
             + (f" ({what})." if what else ".")
         )
     return lines
+
+
+def _nth(seat: int) -> str:
+    """A seat (from 0) in people's words: ``first player``."""
+    names = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+    return f"{names[seat] if seat < len(names) else f'#{seat + 1}'} player"
 
 
 def _short_num(v) -> str:

@@ -152,21 +152,22 @@ def claims(dice: pd.DataFrame, faces: pd.DataFrame, tiebreak: pd.DataFrame, stam
     im = ax1.imshow(grid.to_numpy(), aspect="auto", cmap="Blues", vmin=0)
     ax1.set_xticks(range(grid.shape[1]), [str(c) for c in grid.columns])
     ax1.set_yticks(range(grid.shape[0]), [str(c) for c in grid.index])
+    small = 6 if grid.shape[1] > 6 else 7  # a cell's label fits its cell: whole percents
     for (i, j), v in np.ndenumerate(grid.to_numpy()):
         if v >= 0.005:
             ax1.text(
                 j,
                 i,
-                f"{v:.2f}",
+                f"{100 * v:.0f}",
                 ha="center",
                 va="center",
-                fontsize=7,
+                fontsize=small,
                 color="white" if v > 0.5 * grid.to_numpy().max() else "black",
             )
     ax1.set_xlabel("dice on the ruin when resolved")
     ax1.set_ylabel("claim value")
     ax1.set_title("Share of claims by dice used")
-    fig.colorbar(im, ax=ax1, shrink=0.6, label="share of row")
+    fig.colorbar(im, ax=ax1, shrink=0.6, label="share of the row's claims (labels: %)")
     fg = f.pivot(index="claim_value", columns="winner_faces", values="share").fillna(0.0)
     bottom = np.zeros(len(fg))
     for i, col in enumerate(fg.columns):

@@ -479,7 +479,7 @@ def test_a_plain_report_names_its_field(tmp_path):
     run_and_report(path, tmp_path / "out", workers=1, progress=False)
     summary = (tmp_path / "out" / "summary.md").read_text("utf-8")
     assert (
-        "**Field of players.** Field: seats 0: claimer, 1: balanced, 2: random; claimer on its "
-        "tuned 3-player row; balanced on its tuned 3-player row; random on its shipped row "
+        "**Field of players.** Field: seats claimer (first player), balanced (second player), "
+        "random (third player); claimer on its tuned 3-player row; balanced on its tuned 3-player row; random on its shipped row "
         "(strategies version"
     ) in summary

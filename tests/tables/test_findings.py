@@ -117,7 +117,7 @@ def test_every_sentence_states_an_interval_and_n():
         assert f"n = {f.n:,} games" in f.text
     # the last seat is held back by more than the first is favoured: it ranks first
     assert found.findings[0].subject == "seat 3 win rate"
-    assert "Seat 3 (the last player) wins 21.9%" in found.findings[0].text
+    assert "The fourth (last) player wins 21.9%" in found.findings[0].text
     # the p-values were corrected over all four findings
     raw = [f.p_value for f in found.findings]
     assert [f.p_adjusted for f in found.findings] == pytest.approx(list(holm(raw)))
@@ -139,7 +139,7 @@ def test_explicit_questions_are_answered_in_their_order():
                      _Game())  # fmt: skip
     assert found.explicit and [q["id"] for q in found.questions] == ["seats"]
     (f,) = found.findings
-    assert f.question == "seats:seat=0" and "Seat 0 (the first player) wins 27.4%" in f.text
+    assert f.question == "seats:seat=0" and "The first player wins 27.4%" in f.text
 
 
 def test_every_game_registers_questions_through_the_seam():
