@@ -67,8 +67,8 @@ def _example(game: str) -> dict:
 
 def bases(game: str) -> list[dict]:
     """The states whose every value is replaced: the example, and for Uruk the
-    example with its optional keys given and as a secret bid (keys the example
-    leaves commented out)."""
+    example with its optional keys given, as a secret bid and with the discard pile
+    as counts (keys the example leaves commented out)."""
     data = _example(game)
     if game != "uruk":
         return [data]
@@ -84,7 +84,12 @@ def bases(game: str) -> list[dict]:
     bid = copy.deepcopy(data)
     del bid["actions_left"]
     bid.update(decision="secret_bid", god="vulkanausbruch", trigger="ben")
-    return [data, extra, bid]
+    # the discard pile as counts, order unknown, some of it not remembered
+    counts = copy.deepcopy(data)
+    pile = counts.pop("discard")
+    counts["discard_counts"] = {card: pile.count(card) for card in dict.fromkeys(pile[:-1])}
+    counts["discard_unknown"] = 1
+    return [data, extra, bid, counts]
 
 
 def paths(node, pre=()):
