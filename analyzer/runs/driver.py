@@ -32,6 +32,7 @@ from analyzer.runs.scenario_file import (
     SLOW_BATCH,
     Cell,
     Scenario,
+    cell_limits,
     comparison_pairs,
     expand,
     plan_games,
@@ -59,15 +60,20 @@ class ScenarioJob:
     first_game: int = 0  #: engine game index of the run's game 0
     per_cell: tuple[int, ...] = ()
     treated: tuple[tuple[tuple[int, ...], ...], ...] = ()
+    #: per cell, the game indices it plays (``[0, limit)``): a field of fewer games
+    #: (``[fields.<key>] games``) stops early; () every cell plays every index
+    limits: tuple[int, ...] = ()
 
     def __repr__(self) -> str:  # the checkpoint fingerprint: as before unless used
-        return repr_without_defaults(self, ("per_cell", "treated"))
+        return repr_without_defaults(self, ("per_cell", "treated", "limits"))
 
     def __call__(self, start: int, count: int) -> dict[str, pd.DataFrame]:
         parts: dict[str, list[pd.DataFrame]] = {}
         for c, cell_jobs in enumerate(self.jobs):
             per = self.per_cell[c] if self.per_cell else self.per_order
             g, end = start, start + count
+            if self.limits:
+                end = min(end, self.limits[c])
             while g < end:
                 k = g // per
                 stop = min(end, (k + 1) * per)
@@ -158,6 +164,7 @@ def scenario_job(sc: Scenario, cells: list[Cell], seed: int) -> ScenarioJob:
         per_order=per_cell[0],
         per_cell=() if uniform else per_cell,
         treated=treated,
+        limits=cell_limits(sc, cells),
     )
 
 
@@ -268,6 +275,11 @@ def run_scenario(
     per_order = per_cell[0]
     n_orders = max(len(c.orders) for c in cells)
     job = replace(scenario_job(sc, cells, seed), first_game=int(first_game))
+    if precision is not None and any(f.games for f in sc.fields):
+        raise InputError(
+            "precision: not with a field of its own games ([fields.<key>] games); "
+            "give games instead"
+        )
     if precision is not None:
         # the runner may play up to the cap: the one seat order's block must hold it
         if n_orders > 1:
@@ -294,7 +306,7 @@ def run_scenario(
         "sweep": [a.param for a in sc.sweep],
         "games": games,
         "games_per_order": per_order,
-        "games_total": games * len(cells),
+        "games_total": _games_total(games, len(cells), job.limits),
         "columns": describe_columns(columns),
         "labels": game.labels(cells[0].rules),
         "assumed": _assumed_of_cells(game, cells),
@@ -329,7 +341,7 @@ def run_scenario(
         **reducer_uptake(intervention),
     )
     result = run(job, options, reducer, headline=heads[headline])
-    total = result.games * len(cells)
+    total = _games_total(result.games, len(cells), job.limits)
     info.update(
         {
             "games": result.games,
@@ -399,6 +411,19 @@ def reducer_uptake(intervention: dict | None) -> dict:
     return {"uptake": tuple(intervention["uptake"]), "uptake_arm": intervention["allowed_variant"]}
 
 
+def _games_total(games: int, cells: int, limits: tuple[int, ...]) -> int:
+    """Games played over every cell: ``games`` each, fewer in a field of its own games."""
+    if not limits:
+        return games * cells
+    return sum(min(games, x) for x in limits)
+
+
+def _plays_slow(sc: Scenario, cells: list[Cell]) -> bool:
+    """Does a seat of these cells play a slow strategy (a search: the strongest players)?"""
+    slow = {s.name for s in sc.game_def.strategies if s.slow}
+    return bool(slow & {x for c in cells for order in c.orders for x in order})
+
+
 def fields_info(sc: Scenario, cells: list[Cell], per_cell: tuple[int, ...]) -> list[dict]:
     """The manifest's ``fields``: each field as given, with its cells and games per seat order."""
     out = []
@@ -410,6 +435,8 @@ def fields_info(sc: Scenario, cells: list[Cell], per_cell: tuple[int, ...]) -> l
                 "cells": [c.index for c in mine],
                 "orders": len(set(mine[0].orders)) if mine else 0,
                 "games_per_order": per_cell[mine[0].index] if mine else 0,
+                "games_played": (per_cell[mine[0].index] * len(mine[0].orders) if mine else 0),
+                "strongest": _plays_slow(sc, mine),
                 "strategy_params_played": {
                     k: dict(v) for k, v in (mine[0].strategy_params if mine else {}).items()
                 },

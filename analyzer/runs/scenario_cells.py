@@ -61,7 +61,25 @@ def plan_games(sc: Scenario, cells: list[Cell]) -> tuple[int, tuple[int, ...]]:
     counts = [len(c.orders) for c in cells] or [1]
     step = math.lcm(*counts)
     total = math.ceil(sc.games / step) * step
-    return total, tuple(total // n for n in counts)
+    own = {f.key: f.games for f in sc.fields if f.games}
+    per = []
+    for c, n in zip(cells, counts, strict=False):
+        if own.get(c.field_key):
+            # a field of fewer games (a confirmatory run): the first of the same
+            # indices, every seat order its share
+            per.append(min(total // n, math.ceil(own[c.field_key] / n)))
+        else:
+            per.append(total // n)
+    return total, tuple(per) if cells else (total,)
+
+
+def cell_limits(sc: Scenario, cells: list[Cell]) -> tuple[int, ...]:
+    """Per cell, the game indices it plays (``[0, limit)``): every cell the whole
+    run's, a cell of a field with ``games`` of its own fewer (:func:`plan_games`);
+    () when every cell plays them all."""
+    total, per = plan_games(sc, cells)
+    limits = tuple(p * len(c.orders) for p, c in zip(per, cells, strict=True))
+    return () if all(x >= total for x in limits) else limits
 
 
 def fields_of(sc: Scenario) -> tuple[FieldSpec, ...]:

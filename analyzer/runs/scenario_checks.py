@@ -130,7 +130,16 @@ def _fields(game: Game, value, players: int, where: str) -> tuple[FieldSpec, ...
         params = _strategy_params(
             game, spec.get("strategy_params", {}), where, f"{key}.strategy_params"
         )
-        out.append(FieldSpec(name, label, strategies, lineup, rotation, params))
+        games = spec.get("games", 0)
+        _check(
+            "games" not in spec
+            or (isinstance(games, int) and not isinstance(games, bool) and games >= 1),
+            where,
+            f"{key}.games",
+            games,
+            "a positive integer, at most the scenario's games (this field plays only these)",
+        )
+        out.append(FieldSpec(name, label, strategies, lineup, rotation, params, games))
     seen: set[str] = set()
     for f in out:
         if f.label in seen:

@@ -41,6 +41,7 @@ from analyzer.core.seeding import seed_ok as _seed_ok
 from analyzer.games import DEFAULT_GAME, Game, load_game
 from analyzer.runs.runner import GAMES_ALLOWED, MAX_GAMES
 from analyzer.runs.scenario_cells import (
+    cell_limits,
     comparison_pairs,
     expand,
     fields_of,
@@ -213,6 +214,14 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
                 "field's own 'rotation')"
             )
         fields = _fields(game, raw["fields"], players, where)
+        for f in fields:
+            _check(
+                f.games <= games,
+                where,
+                f"fields.{f.key}.games",
+                f.games,
+                f"a positive integer, at most the scenario's games ({games:,})",
+            )
     rotation = raw.get("rotation", "all")
     _check(rotation in ROTATIONS, where, "rotation", rotation, ", ".join(ROTATIONS))
 
@@ -504,6 +513,7 @@ __all__ = [
     "load_scenario",
     "parse_scenario",
     "plan_games",
+    "cell_limits",
     "read_toml",
     "seat_orders",
     "sensitivity_scenario",

@@ -42,7 +42,7 @@ GAME_KEYS = ("games", "strategies", "lineup", "fields")
 VARIANT_KEYS = ("label", "rules", "overrides", "strategies", "forbid")
 #: a comparison variant's name (``[compare.<name>]``)
 VARIANT_KEY = re.compile(r"[A-Za-z0-9_]{1,40}")
-FIELD_KEYS = ("label", "strategies", "lineup", "rotation", "strategy_params")
+FIELD_KEYS = ("label", "strategies", "lineup", "rotation", "strategy_params", "games")
 #: values of ``forbid.seats`` besides seat numbers
 FORBID_SEATS = ("each", "all")
 MAX_FIELDS = 16
@@ -136,6 +136,9 @@ class FieldSpec:
     lineup: tuple[str, ...] | None = None
     rotation: str = "all"
     strategy_params: dict = field(default_factory=dict)
+    #: games of this field, fewer than the scenario's (a small confirmatory run,
+    #: e.g. of search players); 0: the scenario's games
+    games: int = 0
 
     def as_dict(self) -> dict:
         return {
@@ -145,6 +148,7 @@ class FieldSpec:
             "lineup": list(self.lineup) if self.lineup else None,
             "rotation": self.rotation if self.lineup else None,
             "strategy_params": {k: dict(v) for k, v in self.strategy_params.items()},
+            **({"games": self.games} if self.games else {}),
         }
 
 

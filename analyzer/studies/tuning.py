@@ -98,7 +98,9 @@ class TuneResult:
     settings: dict
     trials: list[Trial]
     best: Trial
-    confirm: dict  #: best and shipped row on fresh games: win shares, intervals, paired gain
+    #: best and shipped row on fresh games: win shares, intervals, paired gain; when the
+    #: shipped row is the best, ``runner_up``: the best other trial on the same games
+    confirm: dict
     extra: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
@@ -438,8 +440,11 @@ def tune(
             progress(f"tune: confirming the best row (trial {best.index}) on fresh games")
         w_best, best_share = play(best.params, confirm_games, first)
         p_best = plain["w"]
-        w_ship, ship_share = play(done[0].params, confirm_games, first)
-        p_ship = plain["w"]
+        if best is done[0]:  # the shipped row won its own search: its games are these
+            w_ship, ship_share, p_ship = w_best, best_share, p_best
+        else:
+            w_ship, ship_share = play(done[0].params, confirm_games, first)
+            p_ship = plain["w"]
         if adjusted[0]:  # adjusted shares leave [0, 1]: normal intervals
             _, lo, hi = mean_ci(w_best)
             _, slo, shi = mean_ci(w_ship)
@@ -476,6 +481,31 @@ def tune(
         if floor:
             confirm["share"] = best_share
             confirm["shipped_share"] = ship_share
+        runner = _runner_up(done, best, floor)
+        if runner is not None:  # how close the best challenger came, on the same games
+            if progress:
+                progress(
+                    f"tune: the shipped row won; confirming the runner-up (trial {runner.index})"
+                )
+            w_run, run_share = play(runner.params, confirm_games, first)
+            if adjusted[0]:
+                _, rlo, rhi = mean_ci(w_run)
+            else:
+                rlo, rhi = wilson(w_run.sum(), len(w_run))
+            rgain, rglo, rghi = mean_ci(w_run - w_ship)
+            confirm["runner_up"] = {
+                "trial": runner.index,
+                "params": dict(runner.params),
+                "search_win_share": runner.win_share,
+                "search_gap": runner.win_share - done[0].win_share,
+                "win_share": float(w_run.mean()),
+                "low": float(rlo),
+                "high": float(rhi),
+                "gain": float(rgain),
+                "gain_low": float(rglo),
+                "gain_high": float(rghi),
+                **({"share": run_share} if floor else {}),
+            }
     settings = {
         "command": " ".join(shlex.quote(a) for a in (command or sys.argv)),
         "analyzer_version": __version__,
@@ -520,6 +550,15 @@ def tune(
         settings["objective"] = "luck-adjusted (win - luck_win) " + settings["objective"]
         settings["luck_adjusted"] = True
     return TuneResult(settings=settings, trials=done, best=best, confirm=confirm)
+
+
+def _runner_up(done: list[Trial], best: Trial, floor) -> Trial | None:
+    """The best trial other than the shipped row (trial 1) when the shipped row
+    won its own search (``best``), else None: the challenger whose confirmation
+    says how close the search came to beating the shipped row."""
+    if best is not done[0] or len(done) < 2:
+        return None
+    return max(done[1:], key=lambda t: (t.objective if floor else t.win_share, -t.index))
 
 
 def _field(g, strategy: str, field_, players: int) -> tuple[str, ...]:
@@ -729,6 +768,23 @@ def format_result(result: TuneResult) -> str:
             else "not shown better than the shipped row by these games"
         )
         lines.append(f"  the best row is {verdict}.")
+        r = c.get("runner_up")
+        if r:
+            lines += [
+                f"  the shipped row won its own search; the runner-up (trial {r['trial']}: "
+                + ", ".join(f"{k} = {v:.4g}" for k, v in r["params"].items())
+                + f") scored {r['search_win_share']:.3f} in the search "
+                f"({r['search_gap']:+.3f} against the shipped row's games)",
+                f"  runner-up on the same fresh games: win share {r['win_share']:.3f} "
+                f"(95% CI {r['low']:.3f} to {r['high']:.3f}); paired gain over the shipped row "
+                f"{r['gain']:+.3f} (95% CI {r['gain_low']:+.3f} to {r['gain_high']:+.3f}): "
+                + (
+                    "it beats the shipped row on fresh games: tune again with more games."
+                    if r["gain_low"] > 0
+                    else f"no row of this search beat the shipped one by more than "
+                    f"{max(r['gain_high'], 0.0) * 100:.1f} win points (the interval's top)."
+                ),
+            ]
         rec = recommend(s, c, b.params)
         lines.append(f"  recommendation: ship the {rec['which']} row ({rec['why']}).")
         if c.get("share") is not None:

@@ -3,7 +3,9 @@
 A run with several fields of players (``[fields]``) answers each question field
 by field; :func:`across_fields` says, for each thing a question measured,
 whether the answer holds in every field (the same sign and significant in each),
-in one sentence.
+in one sentence; and, when a field's seats include a search player (the
+strongest field, ``strongest`` in the manifest's ``fields``), whether it holds
+for those players.
 """
 
 from __future__ import annotations
@@ -41,9 +43,31 @@ def across_fields(questions: list[dict], found: list[Finding], info: dict) -> di
             if len(by_field) < 2:
                 continue
             lines.append(_across_sentence(subject, by_field, order))
+            for f in fields:
+                if f.get("strongest") and f["label"] in by_field:
+                    lines.append(_strongest_sentence(subject, by_field, f))
         if lines:
             out[key] = lines
     return out
+
+
+def _strongest_sentence(subject: str, by_field: dict[str, list[Finding]], field: dict) -> str:
+    """Whether the answer holds for the strongest players: the field whose seats
+    include a search player (often a small confirmatory run, ``games`` of its own),
+    against the other fields' direction."""
+    label = field["label"]
+    games = field.get("games_played") or 0
+    mine = by_field[label]
+    others = [g for n, fs in by_field.items() if n != label for g in fs if g.significant]
+    ups = {g.effect > 0 for g in others}
+    said = "; ".join(f"{_short_estimate(f)}{'' if f.significant else ' (n.s.)'}" for f in mine)
+    who = f"with the strongest players ({label}" + (f", {games:,} games)" if games else ")")
+    if all(f.significant for f in mine) and len({f.effect > 0 for f in mine}) == 1:
+        up = mine[0].effect > 0
+        if not ups or ups == {up}:
+            return f"{subject}: the finding holds {who}: {said}."
+        return f"{subject}: the finding reverses {who}: {said}."
+    return f"{subject}: not shown {who}: {said} (more games, or a stronger effect, needed)."
 
 
 def _short_estimate(f: Finding) -> str:

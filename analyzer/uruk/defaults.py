@@ -15,7 +15,15 @@ from analyzer.games.strategy_rows import RowsFile, search_params
 
 #: parameter names, in the order of a strategy's row (analyzer.uruk.strategies)
 PARAM_NAMES = ("uniform", "w_points", "w_level", "w_resource", "w_card", "auction", "secret")
-STRATEGY_NAMES = ("random", "builder", "hoarder", "balanced", "baseline", "search")
+STRATEGY_NAMES = (
+    "random",
+    "builder",
+    "hoarder",
+    "balanced",
+    "baseline",
+    "search",
+    "balanced_v3",
+)
 #: the ``search`` player's own settings (``strategy_params = {search = {budget = 64}}``):
 #: (name, default, meaning); its row is ``balanced``'s
 SEARCH_PARAMS = search_params(
@@ -31,6 +39,9 @@ SEARCH_PARAMS = search_params(
     ),
 )
 TUNED_NAMES = ("builder", "hoarder", "balanced")
+#: strategies whose rows the data file keeps but ``analyzer tune`` does not search:
+#: ``balanced_v3``, the default of strategies version 3, its rows kept as shipped
+KEPT_NAMES = ("balanced_v3",)
 RANDOM_ROW = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 #: balanced as shipped in strategies version 1, frozen (strategies.BASELINE_PARAMS)
 BASELINE_ROW = (0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5)
@@ -40,7 +51,7 @@ BASELINE_ROW = (0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5)
 ROWS = RowsFile(
     "analyzer.uruk",
     PARAM_NAMES,
-    tuned=TUNED_NAMES,
+    tuned=TUNED_NAMES + KEPT_NAMES,
     fixed={"random": RANDOM_ROW, "baseline": BASELINE_ROW},
     row_of={"search": "balanced"},
 )

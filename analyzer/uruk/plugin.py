@@ -27,6 +27,8 @@ _TEXT = {
     "the yardstick of ratings and tuning",
     "search": "balanced, its actions and secret bids chosen by rollouts of the rest of the "
     "game (determinized Monte Carlo; settings budget, width, margin, z, bids); slow",
+    "balanced_v3": "balanced as shipped in strategies version 3 (its rows and rules): it does "
+    "not see the end coming and takes cards after the end is triggered that it never makes",
 }
 _PARTS = {
     "inventions": "points of displayed inventions (1 bare, level with a village, 2x with a city)",
@@ -54,7 +56,7 @@ _STATS = {
 
 def _strategies() -> tuple[Strategy, ...]:
     from analyzer.games.data import read_bounds
-    from analyzer.uruk.defaults import ROWS, SEARCH_PARAMS, TUNED_NAMES
+    from analyzer.uruk.defaults import KEPT_NAMES, ROWS, SEARCH_PARAMS, TUNED_NAMES
 
     # the ranges analyzer tune searches (data/tuning.toml, which says why; not uniform)
     bounds = read_bounds("analyzer.uruk", ROWS.params)
@@ -63,7 +65,7 @@ def _strategies() -> tuple[Strategy, ...]:
         _NAMES,
         _TEXT,
         search_params=SEARCH_PARAMS,
-        bounds=dict.fromkeys(TUNED_NAMES, bounds),
+        bounds=dict.fromkeys(TUNED_NAMES + KEPT_NAMES, bounds),
         floors=_FLOORS,
     )
 

@@ -26,6 +26,12 @@ of ``prm[P_STRATEGY] == BALANCED``, never an unconditional edit of the shared
 code (the frozen pinned runs of ``tests/games/test_pinned.py`` fail if it reaches
 ``baseline``).
 
+``balanced_v3`` is ``balanced`` as shipped in strategies version 3 (its rows
+are kept in the data file under its name): it plays every rule of version 3 and
+none added later. Version 4 added :func:`end_seen`: once the end is triggered,
+a card is worth taking only if the seat can still make what it completes
+(:func:`makes_with`); ``baseline`` and ``balanced_v3`` do not see it.
+
 A decision sees only what the seat may see: its hand, the open table, the
 standing bid of an open auction. A secret bid against a disaster is chosen by
 :func:`secret_bid` from the seat's own state and the open table before any bid
@@ -38,6 +44,7 @@ import numpy as np
 from analyzer.kernels.jit import njit
 from analyzer.kernels.rng import rng_below
 from analyzer.uruk.actions import (
+    can_make,
     can_settle,
     can_take_card,
     free_slot,
@@ -68,16 +75,24 @@ from analyzer.uruk.choices import (  # noqa: F401 (the choices are re-exported)
 )
 from analyzer.uruk.codes import Action, CardAction, Effect, EpochCost, GodEffect
 from analyzer.uruk.scoring import count_settlements, invention_points
-from analyzer.uruk.state import MAX_CAND, MAX_PARAMS
+from analyzer.uruk.state import MAX_CAND, MAX_PARAMS, S_END, S_FINAL
 
-STRATEGY_NAMES = ("random", "builder", "hoarder", "balanced", "baseline", "search")
+STRATEGY_NAMES = (
+    "random",
+    "builder",
+    "hoarder",
+    "balanced",
+    "baseline",
+    "search",
+    "balanced_v3",
+)
 #: the strategies before ``baseline``: the ``strategy`` column's categories unless
 #: a seat plays it (tables of earlier runs unchanged)
 PLAYED_NAMES = STRATEGY_NAMES[:4]
 #: strategies that take no ``strategy_params``
 FROZEN_STRATEGIES = ("baseline",)
 #: strategy codes (STRATEGY_NAMES index), as a seat's row holds them in P_STRATEGY
-RANDOM, BUILDER, HOARDER, BALANCED, BASELINE, SEARCH = range(6)
+RANDOM, BUILDER, HOARDER, BALANCED, BASELINE, SEARCH, BALANCED_V3 = range(7)
 PARAM_NAMES = ("uniform", "w_points", "w_level", "w_resource", "w_card", "auction", "secret")
 N_PARAMS = len(PARAM_NAMES)
 #: column of a seat's row (``s.prm``) holding its strategy code: the last of the
@@ -104,6 +119,7 @@ DEFAULT_PARAMS = np.array(
         [0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5],  # balanced
         BASELINE_PARAMS,  # baseline: frozen
         [0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5],  # search: balanced's row
+        [0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5],  # balanced_v3: balanced's row
     ]
 )
 STRATEGY_TEXT = {
@@ -116,6 +132,8 @@ STRATEGY_TEXT = {
     "the yardstick of ratings and tuning",
     "search": "balanced, its actions and secret bids chosen by rollouts of the rest of the "
     "game (determinized Monte Carlo; settings budget, width, margin, z, bids); slow",
+    "balanced_v3": "balanced as shipped in strategies version 3 (its rows and rules): it does "
+    "not see the end coming and takes cards after the end is triggered that it never makes",
 }
 
 P_UNIFORM = 0
@@ -215,6 +233,47 @@ def replace_gain(t, x, y, st):
     return invention_points(t, x, st) - invention_points(t, y, st)
 
 
+@njit
+def end_seen(s, p):
+    """Has the end been triggered with this seat ``p``'s last turn still to come
+    (strategies version 4: the seat has this turn and one more)? ``baseline`` and
+    ``balanced_v3`` play as if the game went on."""
+    code = s.prm[p, P_STRATEGY]
+    return s.sc[S_END] == 1 and s.sc[S_FINAL] == 0 and code != BASELINE and code != BALANCED_V3
+
+
+@njit
+def can_make_any(s, t, p, x):
+    """Can seat ``p`` make ``x`` now, in a free slot or replacing a lower invention?"""
+    if can_make(s, t, p, x, -1):
+        return True
+    for r in range(t.max_inventions):
+        y = s.inv[p, r]
+        if y >= 0 and t.inv_level[y] < t.inv_level[x] and can_make(s, t, p, x, r):
+            return True
+    return False
+
+
+@njit
+def makes_with(s, t, p, x):
+    """Would card ``x`` in seat ``p``'s hand let it make an invention it cannot
+    make without it (``x`` itself, or one whose colour pair it completes)? What
+    a card is worth once the end is seen: one it could never make scores nothing."""
+    s.hand[p, x] += 1
+    found = can_make_any(s, t, p, x)
+    if not found:
+        for y in range(t.n_inv):
+            if y != x and s.hand[p, y] > 0 and can_make_any(s, t, p, y):
+                s.hand[p, x] -= 1
+                before = can_make_any(s, t, p, y)
+                s.hand[p, x] += 1
+                if not before:
+                    found = True
+                    break
+    s.hand[p, x] -= 1
+    return found
+
+
 # --------------------------------------------------------------------------- actions
 
 #: a version-2 seat's value of taking or drawing a card in its last turn (the
@@ -248,14 +307,19 @@ def candidates(s, t, p):
     wc = prm[P_CARD]
     v2 = not _is_baseline(s, p)  # version 2's evaluation (baseline: version 1's)
     last = last_turn(s, p)  # cards left in hand score nothing: actions go to points
+    # version 4: the end is triggered, one more turn to come: a card is worth
+    # something only if the seat can still make what it completes
+    ending = end_seen(s, p)
     k = 0
     for a in range(t.display_size):
         x = s.display[a]
         if x >= 0:
             v = LAST_CARD if last else wc * card_use(s, t, p, x)
+            if ending and not makes_with(s, t, p, x):
+                v = LAST_CARD
             k = _add(s, k, _TAKE_CARD, a, 0, v)
     if can_take_card(s, t, 3):
-        k = _add(s, k, _TAKE_CARD, 3, 0, LAST_CARD if last else wc * 0.45)
+        k = _add(s, k, _TAKE_CARD, 3, 0, LAST_CARD if last or ending else wc * 0.45)
     has_free = free_slot(s, t, p) >= 0
     top = max_level(s, t, p) + 1
     own = 0
@@ -356,7 +420,7 @@ def candidates(s, t, p):
         if x >= 0 and t.inv_effect[x] == _E_ACTION and s.fn_used[x] == 0:
             c = best_colour(s, t, p)
             if t.inv_kind_param[x] == _DRAW:
-                v = LAST_CARD if last else wc * 0.45 * t.inv_amount[x]
+                v = LAST_CARD if last or ending else wc * 0.45 * t.inv_amount[x]
             elif last:
                 v = wp * end_resource_points(s, t, p, t.inv_amount[x])
             elif v2 and c >= 0:

@@ -97,10 +97,11 @@ FROZEN_GAMES = {
     ),
     # taken again when builder and hoarder began to make their own choices inside
     # actions (issue 26 item 4), then with version 2's evaluation and tuned rows
-    # (issue 27, strategies version 2): the baseline seats play by the same rules
+    # (issue 27, strategies version 2), and with version 4 (issue 39: builder and
+    # hoarder see the end coming): the baseline seats play by the same rules
     # (the all-baseline runs below did not move), their opponents not
     ("uruk", 4, "baseline,builder,hoarder,baseline", 80, 24, ()): (
-        "9ca310edbcbf9cb5358be601ac94be1312d0ba48180d830246251e08003912e6"
+        "adfe5c948018249cf7a81a82b72349ec7615614480462171758d7d27e1ff1896"
     ),
     # every seat baseline, taken before the players' choices of issue 26 item 4
     # (colours a robbed or spared seat takes or pays, colour pairs of a make,

@@ -61,7 +61,7 @@ BAD = [
     ({"fields": FIELDS}, "give exactly one of 'strategies'"),
     ({"strategies": None, "lineup": ["random"] * 4, "fields": FIELDS}, "give exactly one of 'strategies'"),
     ({"strategies": None, "fields": {"x": 3}}, "fields.x: bad value 3 (allowed: a table with 'strategies' or 'lineup'"),
-    ({"strategies": None, "fields": {"x": {"strategies": "balanced", "players": 3}}}, "unknown key 'fields.x.players' (allowed: label, strategies, lineup, rotation, strategy_params)"),
+    ({"strategies": None, "fields": {"x": {"strategies": "balanced", "players": 3}}}, "unknown key 'fields.x.players' (allowed: label, strategies, lineup, rotation, strategy_params, games)"),
     ({"strategies": None, "fields": {"x": {"label": "x"}}}, "fields.x: give exactly one of 'strategies'"),
     ({"strategies": None, "fields": {"x": {"strategies": "balanced", "lineup": ["random"] * 4}}}, "fields.x: give exactly one of 'strategies'"),
     ({"strategies": None, "fields": {"x": "greedy"}}, "fields.x.strategies: bad value 'greedy' (allowed: random, claimer"),

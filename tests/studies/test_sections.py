@@ -295,7 +295,7 @@ def test_every_shipped_game_declares_its_strategies_version():
     from analyzer.unearth.plugin import STRATEGIES_VERSION
 
     assert load_game("unearth").strategies_version == STRATEGIES_VERSION == version() == "2"
-    assert load_game("uruk").strategies_version == "3"  # issue 27: 3 = self-play 4p row
+    assert load_game("uruk").strategies_version == "4"  # issue 39: 4 = the end seen
     assert load_game("colorful_treasure").strategies_version == "2"  # issue 27's players
 
 

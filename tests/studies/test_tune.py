@@ -11,7 +11,14 @@ import pytest
 import tests.standin_game  # noqa: F401  (registers the game "coin")
 from analyzer.cli import run_cli
 from analyzer.core.errors import InputError
-from analyzer.studies.tuning import parse_bounds, read_result, to_toml, tune, write_result
+from analyzer.studies.tuning import (
+    format_result,
+    parse_bounds,
+    read_result,
+    to_toml,
+    tune,
+    write_result,
+)
 from tests.studies.test_ratings import _exact_share
 
 
@@ -114,13 +121,13 @@ def test_cli_tunes_unearth_and_writes_the_file(capsys, tmp_path):
     assert code == 2 and err.count("\n") == 1 and "frozen" in err
 
 
-def _uruk_share(lineup, params, games, seed):
+def _uruk_share(lineup, params, games, seed, game="uruk"):
     """The first strategy's win share when ``lineup`` plays ``games`` games, seats
     rotated, played straight by the driver (the reference for self-play)."""
     from analyzer.runs.driver import run_scenario
     from analyzer.runs.scenario_file import parse_scenario
 
-    raw = {"game": "uruk", "players": len(lineup), "games": games, "seed": seed}
+    raw = {"game": game, "players": len(lineup), "games": games, "seed": seed}
     raw |= {"lineup": lineup, "rotation": "cyclic", "output": {"claims": False}}
     raw |= {"strategy_params": params}
     t = run_scenario(parse_scenario(raw, "t", default_name="t"), progress=False, exact=False).games
@@ -183,3 +190,54 @@ def test_cli_self_play(capsys, tmp_path):
     assert code == 0, cap.err
     assert "against balanced (its shipped row)" in cap.out
     assert read_result(out)["tune"]["self_play"]["stand_in"] == "builder"
+
+
+def test_runner_up_confirmed_when_the_shipped_row_wins(tmp_path):
+    """The shipped row (p = 0.6, the top of the range) wins its own search: the
+    confirmation then plays the runner-up on the same fresh games, and says how
+    close it came (its paired gain over the shipped row, below zero here)."""
+    r = tune(
+        "coin",
+        2,
+        "lucky",
+        "fair",
+        trials=6,
+        games=200,
+        confirm_games=800,
+        seed=3,
+        bounds=["p=0.1:0.6"],
+    )
+    assert r.best.index == 1
+    c = r.confirm
+    run = c["runner_up"]
+    others = [t for t in r.trials if t.index != 1]
+    assert run["trial"] == max(others, key=lambda t: (t.win_share, -t.index)).index
+    assert run["params"]["p"] < 0.6
+    assert run["low"] <= _exact_share(run["params"]["p"], 5, 1) <= run["high"]
+    assert c["gain"] == 0.0 and run["gain"] < 0 and run["gain_low"] < run["gain"] < run["gain_high"]
+    assert run["search_gap"] == pytest.approx(run["search_win_share"] - r.trials[0].win_share)
+    text = format_result(r)
+    assert "the runner-up (trial" in text and "paired gain over the shipped row" in text
+    assert read_result(write_result(r, tmp_path / "r.toml"))["confirm"]["runner_up"] == run
+    # a best row other than the shipped one confirms no runner-up
+    b = tune("coin", 2, "lucky", "fair", trials=6, games=100, confirm_games=100, seed=2)
+    assert b.best.index != 1 and "runner_up" not in b.confirm
+
+
+def test_self_play_in_colorful_treasure():
+    """Colorful Treasure's greedy, perfect and hunter run one plan: ``--field self``
+    seats greedy's shipped row under a stand-in (``perfect``), whose games are
+    those of a seat playing greedy's row, not perfect's own."""
+    from analyzer.games import load_game
+
+    row = next(
+        s for s in load_game("colorful_treasure").strategies if s.name == "greedy"
+    ).params_for(2)
+    r = tune("colorful_treasure", 2, "greedy", "self", trials=2, games=200, confirm_games=0, seed=5)
+    assert r.settings["field"] == ["greedy"]
+    assert r.settings["self_play"] == {"stand_in": "perfect", "row": row, "seats": 1}
+    lineup = ["greedy", "perfect"]
+    mirror = _uruk_share(lineup, {"perfect": row}, 200, 5, game="colorful_treasure")
+    assert r.trials[0].win_share == pytest.approx(mirror)
+    own_row = _uruk_share(lineup, {}, 200, 5, game="colorful_treasure")
+    assert r.trials[0].win_share != pytest.approx(own_row)

@@ -29,6 +29,7 @@ def test_registered_with_strategies_and_player_range():
         "balanced",
         "baseline",
         "search",
+        "balanced_v3",
     )
     assert [s.name for s in g.strategies if s.slow] == ["search"]
     rules = g.load_rules({}, {}, "x")
