@@ -60,10 +60,10 @@ def simulate(
     ``forbid`` is an intervention as a scenario's ``forbid`` key writes it
     (``{"wonders": ["eternal_flame"], "seats": [0]}``; ``seats = "each"`` forbids
     each seat in turn, a block of games each); the table then has a ``treated``
-    column (1: the seat was forbidden). ``luck=False`` plays a game that has luck
-    terms without them (no ``luck_win``, ``luck_score`` columns; docs/statistics.md),
-    ``luck=True`` with them; None (default): the game's default (on but for
-    Colorful Treasure, whose terms cost more than they save so far).
+    column (1: the seat was forbidden). ``luck=True`` plays the game's luck terms
+    (columns ``luck_win``, ``luck_score``: the same answer with the dice's luck
+    taken out; docs/statistics.md); None (default) or False: without them (the
+    default of every game: they cost more CPU than their narrower intervals save).
     """
     from analyzer.games import load_game
     from analyzer.runs.simulate import simulate_games

@@ -82,9 +82,9 @@ def register(app: typer.Typer) -> None:
         luck: bool | None = typer.Option(
             None,
             "--luck/--no-luck",
-            help="the luck terms of a game that has them (columns luck_win, luck_score; "
-            "docs/statistics.md); default: the game's (on, off for colorful_treasure); "
-            "--no-luck: the plain engine",
+            help="--luck: the luck terms (columns luck_win, luck_score: the same answer "
+            "with the dice's luck taken out; docs/statistics.md); default and --no-luck: "
+            "off, the plain engine",
         ),
     ) -> None:
         from analyzer.runs.simulate import simulate_games

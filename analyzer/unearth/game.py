@@ -119,14 +119,15 @@ class GameJob(jobs.Job):
     #: intervention; empty: the game as printed, games identical to a job without it)
     forbid: tuple = ()
     #: luck terms (columns ``luck_win``, ``luck_score``; ``docs/statistics.md``):
-    #: they only observe, the games are the same without them
-    luck: bool = True
+    #: they only observe, the games are the same without them; off by default
+    #: (they cost more CPU than their narrower intervals save)
+    luck: bool = False
 
     STRATEGIES = STRATEGIES
     default_rules = staticmethod(default_rules)
 
     @classmethod
-    def check(cls, rules, players, strategies, params, *, claims=True, forbid=None, luck=True):
+    def check(cls, rules, players, strategies, params, *, claims=True, forbid=None, luck=False):
         """The parameters' names and the search's settings (with a search seat or
         not), the search's rules, the forbidden wonders' seats and ids."""
         strategy_arrays(strategies, params)
@@ -288,7 +289,8 @@ def make_job(players, strategies, seed=None, rules=None, **options) -> GameJob:
     """Validate the arguments and build a :class:`GameJob` (:meth:`analyzer.games.jobs.Job.make`).
     ``options``: ``strategy_params``; ``claims`` (the per-claim table, True);
     ``forbid``, the named wonders (ids) seats may not build: ``{0: ["eternal_flame"]}``;
-    ``luck=False``: no luck terms (no ``luck_win``/``luck_score`` columns)."""
+    ``luck=True``: the luck terms (columns ``luck_win``/``luck_score``; off by
+    default, docs/statistics.md)."""
     return GameJob.make(players, strategies, seed, rules, **options)
 
 

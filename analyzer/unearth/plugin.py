@@ -267,7 +267,7 @@ class Unearth(GameFolder):
         claims: bool = False,
         strategy_params: dict | None = None,
         forbid: dict | None = None,
-        luck: bool = True,
+        luck: bool = False,
     ):
         from analyzer.unearth.game import make_job
 
