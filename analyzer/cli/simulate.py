@@ -165,8 +165,10 @@ def _print(sim) -> None:
     console.print(table)
     stop = {"games": "", "precision": " (precision reached)", "cap": " (cap reached)"}
     console.print(f"games: {res.games:,}{stop[res.stopped_by]}", highlight=False, soft_wrap=True)
+    compiled = getattr(res, "compile_seconds", 0.0)
     console.print(
-        f"seconds: {res.seconds:.2f}  games/s: {res.games_per_second:,.0f}",
+        f"seconds: {res.seconds:.2f}  games/s: {res.games_per_second:,.0f}"
+        + (f"  (first compile: {compiled:.1f} s, not in games/s)" if compiled else ""),
         highlight=False,
         soft_wrap=True,
     )

@@ -284,6 +284,8 @@ class Unearth(GameFolder):
         )
 
     def check_strategy_params(self, params: dict) -> None:
+        if not params.get("search"):  # nothing to check: the engine stays unloaded
+            return
         from analyzer.unearth.game import search_settings
 
         search_settings(params)  # the search's budget, width, margin, z
