@@ -9,7 +9,8 @@ answer (``-X importtime`` of one more run). Target (issue 38): every answer
 ≤ 0.5 s wall, median of 10, warm disk. Figures are printed, never asserted
 (``tests/cli/test_bad_input_fast.py`` checks the behaviour: no engine import).
 
-Run: ``.venv/bin/python benchmarks/bench_bad_input.py [--runs 10] [--only run-missing]``
+Run: ``.venv/bin/python benchmarks/bench_bad_input.py [--runs 10] [--only run:]
+[--root OTHER_CHECKOUT]`` (``--root``: time another checkout, e.g. main, the same way).
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ def _once(args: list[str], env: dict) -> tuple[float, int, str]:
     t0 = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-m", "analyzer", *args],
-        cwd=ROOT,
+        cwd=env["PYTHONPATH"],
         env=env,
         capture_output=True,
         text=True,
@@ -79,7 +80,7 @@ def _imported(args: list[str], env: dict) -> str:
     """Which heavy libraries the answer imported (``-X importtime``)."""
     proc = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "analyzer", *args],
-        cwd=ROOT,
+        cwd=env["PYTHONPATH"],
         env=env,
         capture_output=True,
         text=True,
@@ -94,11 +95,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=10, help="measured runs per case (median)")
     ap.add_argument("--only", default="", help="run only cases whose name contains this")
+    ap.add_argument("--root", type=Path, default=ROOT, help="the checkout to time")
     opts = ap.parse_args()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200"}
+    root = opts.root.resolve()
+    env = {**os.environ, "PYTHONPATH": str(root), "COLUMNS": "200"}
     with tempfile.TemporaryDirectory() as tmp:
         files = _files(Path(tmp))
-        print(f"python -m analyzer ... from {ROOT}; median of {opts.runs} runs, wall seconds")
+        print(f"python -m analyzer ... from {root}; median of {opts.runs} runs, wall seconds")
         print(f"{'case':<34} {'median s':>8} {'max s':>6} {'exit':>4}  imported; error line")
         medians = []
         for name, line in CASES:
