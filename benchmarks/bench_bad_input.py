@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 _UNKNOWN_KEY = 'game = "unearth"\nplayers = 4\ngamez = 100\nstrategies = "balanced"\n'
 _BAD_OVERRIDE = (
     'game = "unearth"\nplayers = 4\ngames = 100\nstrategies = "balanced"\n'
-    '[overrides]\n"claims.values" = 3\n'
+    '[overrides]\n"wonder_tokens.lesser" = [[2, 2], [3]]\n'
 )
 
 #: (name, arguments; ``{unknown_key}``/``{bad_override}`` are scenario files written here)

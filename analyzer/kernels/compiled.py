@@ -55,7 +55,7 @@ def expected_seconds(game: str) -> float:
         value = json.loads(_times_path().read_text("utf-8")).get(game)
     except (OSError, ValueError, AttributeError):
         return DEFAULT_COMPILE_S
-    ok = isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < 1e5
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < 1e5
     return float(value) if ok else DEFAULT_COMPILE_S
 
 

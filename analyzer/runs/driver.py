@@ -377,10 +377,12 @@ def run_scenario(
         paired_metrics=paired_metrics(info),
         **reducer_uptake(intervention),
     )
-    from analyzer.kernels.compiled import compile_note
+    from analyzer.kernels.compiled import compile_note, record_seconds
 
     note = compile_note(game.name, game.title, _package(game)) if progress else None
     result = run(job, options, reducer, headline=_headline_fn(headline), compile_note=note)
+    if result.compile_seconds:  # the next announcement says this machine's time
+        record_seconds(game.name, result.compile_seconds)
     total = result.games * len(cells)
     info.update(
         {

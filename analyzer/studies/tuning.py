@@ -244,8 +244,6 @@ def tune(
     outcomes; None (default): the game's default (off in every game); False: off.
     Deterministic in its arguments (``seed`` None: fresh, recorded).
     """
-    import cma
-
     from analyzer._version import __version__
     from analyzer.core.seeding import resolve_seed
     from analyzer.core.stats import mean_ci, wilson
@@ -357,6 +355,8 @@ def tune(
     if len(x0) == 1:  # pycma does not support 1-D: search a second, ignored coordinate
         x0 = np.array([x0[0], 0.5])
     rng = np.random.default_rng([seed, 0xC3A])
+    import cma  # (after the checks: it loads matplotlib, and bad input is answered first)
+
     es = cma.CMAEvolutionStrategy(
         x0,
         SIGMA0,

@@ -148,3 +148,21 @@ def test_report_phase_is_announced(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "writing the report (tables, charts, report.html, report.pdf)…" in err
     assert "writing the report (tables, charts, report.html, report.pdf): done in" in err
+
+
+def test_the_driver_announces_a_compile_the_cache_lacks(capsys, monkeypatch, tmp_path):
+    """The note reaches the run when the probe finds no compiled engine (here made to
+    say so for the stand-in game), and the manifest keeps the compile's time."""
+    monkeypatch.setattr(jit, "CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(compiled, "engine_cached", lambda package, kernel="play_batch": False)
+    sc = parse_scenario(
+        {"game": "coin", "players": 2, "games": 20, "seed": 1, "strategies": "fair"}, "c.toml"
+    )
+    out = run_scenario(sc, workers=1, progress=True)
+    err = _lines(capsys.readouterr().err)
+    assert err[0] == "compiling the Coin flip engine, once per machine and version: about a minute"
+    assert err[1].startswith("compiled in")
+    assert out.info["compile_seconds"] >= 0
+    assert compiled.expected_seconds("coin") == pytest.approx(out.info["compile_seconds"], abs=0.1)
+    run_scenario(sc, workers=1, progress=False)  # quiet: nothing said, nothing compiled first
+    assert capsys.readouterr().err == ""
