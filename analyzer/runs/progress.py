@@ -49,7 +49,7 @@ class _Progress:
         self.total, self.target = total * self.per, target
         self.plain = not sys.stderr.isatty()
         self.t0 = self.last = time.monotonic()
-        self.line = ""
+        self.line = self.said = ""
         self.progress = None
 
     def _start_bar(self) -> None:
@@ -126,6 +126,7 @@ class _Progress:
 
     def _emit(self) -> None:
         line = self.line or f"{self.target}: 0/{self.total:,} (0%), starting"
+        self.said = self.line
         try:
             sys.stderr.write(f"progress: {time.monotonic() - self.t0:,.0f} s: {line}\n")
             sys.stderr.flush()
@@ -136,7 +137,7 @@ class _Progress:
         if not self.enabled:
             return
         if self.plain:
-            if self.line:
+            if self.line and self.line != self.said:  # (the last line, once)
                 self._emit()
             return
         if self.progress is not None:
