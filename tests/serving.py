@@ -15,17 +15,17 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(reports, warm: bool = False):
-    """uvicorn serving :func:`analyzer.web.serve.make_app` in a thread of this process;
-    yields its base URL and stops it on exit."""
+def running_server(reports, warm: bool = False, **options):
+    """uvicorn serving :func:`analyzer.web.serve.make_app` in a thread of this process
+    (``options``: make_app's, such as ``deep_at_once``); yields its base URL and stops
+    it on exit."""
     import uvicorn
 
     from analyzer.web import serve
 
     port = free_port()
-    config = uvicorn.Config(
-        serve.make_app(reports, warm=warm), host="127.0.0.1", port=port, log_level="warning"
-    )
+    app = serve.make_app(reports, warm=warm, **options)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()

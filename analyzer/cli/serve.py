@@ -22,10 +22,14 @@ Examples:
 
   analyzer serve --host 0.0.0.0       # share it on your home network (read the warning)
 
-  curl -s localhost:8765/api/unearth/odds -d '{"claim": 13, "dice": "blue:d6=5,blue:d6=3,red:d8"}'
+  curl -s localhost:8765/api/unearth/odds -H 'Content-Type: application/json' \
+    -d '{"claim": 13, "dice": "blue:d6=5,blue:d6=3,red:d8"}'
 
 The engines are loaded once at start-up (a few seconds with the numba cache
-warm), so every answer after that comes warm. Ctrl-C stops the server.
+warm), so every answer after that comes warm; a line says when it is ready, with
+the address to open. Ctrl-C stops the server. It answers only to its own names,
+takes a POST only as JSON from its own page (or a client such as curl), and runs a
+few deep advice at a time: docs/serve.md says what it refuses and why.
 """
 
 
@@ -65,18 +69,32 @@ def register(app: typer.Typer) -> None:
             loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
         except ValueError:
             raise bad_value("--host", host, "an IP address such as 127.0.0.1 or 0.0.0.0") from None
+        from analyzer.core.errors import Interrupted
+        from analyzer.web.serve import listen, serve
+
+        sock = listen(host, port)  # a port in use or a foreign address: its one line
         if not loopback:
             typer.echo(
                 f"analyzer: warning: serving on {host}: anyone on your network can use this "
                 "page and its API (no login); stop it with Ctrl-C when the game is over",
                 err=True,
             )
-        from analyzer.web.serve import serve
-
         shown = host
         if host in ("0.0.0.0", "::"):  # every address: show the one a phone would use
             shown = lan_address() or host
         if ":" in shown:
             shown = f"[{shown}]"
-        typer.echo(f"analyzer serve: loading the engines, then http://{shown}:{port}/", err=True)
-        serve(host=host, port=port, reports=reports)
+        url = f"http://{shown}:{port}/"
+        typer.echo(
+            "analyzer serve: loading the engines (a few seconds; a minute or two the first time)",
+            err=True,
+        )
+
+        def ready() -> None:
+            typer.echo(f"analyzer serve: ready at {url} (Ctrl-C stops it)", err=True)
+
+        try:
+            serve(host=host, port=port, reports=reports, sock=sock, on_ready=ready)
+        except (KeyboardInterrupt, Interrupted):  # stopped before it was ready
+            pass
+        typer.echo("analyzer serve: stopped", err=True)

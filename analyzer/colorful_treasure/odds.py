@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -95,12 +96,24 @@ def parse_state(text: str, where: str = "state", rules: Rules | None = None) -> 
     return state_from_dict(parse_toml(text, where, HINT), where, rules)
 
 
+#: the keys of a table state, and of one ``[grid.<wonder>]`` table
+TOP_KEYS = ("grid", "mine", "players", "rewards_given", "scoring")
+COLUMN_KEYS = ("face_down", "gone", "remembered")
+
+
+def _list(raw: dict, key: str, where: str, allowed: str) -> list:
+    """``raw[key]`` (default: empty) if a list, else :class:`InputError` naming ``where``."""
+    value = raw.get(key, [])
+    if not isinstance(value, list):
+        raise bad_value(where, value, allowed)
+    return value
+
+
 def state_from_dict(raw: dict, where: str = "state", rules: Rules | None = None) -> TurnState:
     """Check a table state (the dict of its TOML); :class:`InputError` names the key."""
-    known = {"players", "scoring", "mine", "rewards_given", "grid"}
     for key in raw:
-        if key not in known:
-            raise bad_value(f"{where}: key", key, ", ".join(sorted(known)))
+        if key not in TOP_KEYS:
+            raise bad_value(f"{where}: key", key, ", ".join(TOP_KEYS))
     rules = rules or load_rules()
     t = rules.tables
     players = raw.get("players", 2)
@@ -117,7 +130,9 @@ def state_from_dict(raw: dict, where: str = "state", rules: Rules | None = None)
         return ids.index(name)
 
     mine = []
-    for i, item in enumerate(raw.get("mine", [])):
+    for i, item in enumerate(
+        _list(raw, "mine", f"{where}: mine", 'a list of "<wonder id> <card>"')
+    ):
         key = f"{where}: mine[{i}]"
         if not isinstance(item, str) or len(item.split()) != 2:
             raise bad_value(key, item, '"<wonder id> <card>", e.g. "pyramids red"')
@@ -135,15 +150,18 @@ def state_from_dict(raw: dict, where: str = "state", rules: Rules | None = None)
     for w_name, col in grid.items():
         key = f"{where}: grid.{w_name}"
         w = wonder(w_name, f"{where}: grid")
-        if not isinstance(col, dict) or set(col) - {"face_down", "gone", "remembered"}:
-            raise bad_value(key, col, "keys face_down, gone, remembered")
+        if not isinstance(col, dict) or set(col) - set(COLUMN_KEYS):
+            raise bad_value(key, col, "keys " + ", ".join(COLUMN_KEYS))
         cards = {
-            part: [_card_of(rules, w, c, f"{key}.{part}") for c in col.get(part, [])]
+            part: [
+                _card_of(rules, w, c, f"{key}.{part}[{i}]")
+                for i, c in enumerate(_list(col, part, f"{key}.{part}", "a list of cards"))
+            ]
             for part in ("gone", "remembered")
         }
         n = col.get("face_down")
         n_left = t.rows - len(set(cards["gone"]))
-        if n != n_left:
+        if isinstance(n, bool) or not isinstance(n, int) or n != n_left:
             raise bad_value(
                 f"{key}.face_down", n, f"{n_left} ({t.rows} cards less the {t.rows - n_left} gone)"
             )
@@ -219,15 +237,17 @@ class Scorer:
         return pts
 
     def take(self, face_up) -> int:
-        """Points of the best take from the face-up cards ``face_up``."""
-        treasure = tuple(c for c in face_up if self.kind[c] in (Kind.KEY, Kind.CHEST))
+        """Points of the best take from the face-up cards ``face_up``: the keys and
+        chests if any (the rules force them), else the kind worth most."""
+        kind = self.kind
+        treasure = tuple(c for c in face_up if kind[c] == Kind.KEY or kind[c] == Kind.CHEST)
         if treasure:
             return self.gain(treasure)
-        best = None
-        for key in {(self.kind[c], self.colour[c]) for c in face_up}:
-            v = self.gain(tuple(c for c in face_up if (self.kind[c], self.colour[c]) == key))
-            best = v if best is None else max(best, v)
-        return 0 if best is None else best
+        groups: dict[tuple[int, int], tuple] = {}
+        for c in face_up:  # sorted in, so each group sorted
+            key = (kind[c], self.colour[c])
+            groups[key] = groups.get(key, ()) + (c,)
+        return max((self.gain(g) for g in groups.values()), default=0)
 
     def gain(self, took: tuple) -> int:
         """Points the seat gains by taking the cards ``took`` (sorted)."""
@@ -304,7 +324,16 @@ def turn_odds(state: TurnState, rules: Rules | None = None) -> TurnOdds:
                 places.append(Place(f"{ids[col.wonder]} {k}", None, dict(chances)))
             classes.append(("u", i))
     scorer = Scorer(rules, state)
-    take = cache(scorer.take)
+    taken: dict[tuple, int] = {}
+
+    def take(up) -> int:
+        """``scorer.take`` of the cards ``up`` (any order), asked once per set."""
+        key = tuple(sorted(up))
+        v = taken.get(key)
+        if v is None:
+            v = taken[key] = scorer.take(key)
+        return v
+
     total = sum(len(c.remembered) + len(c.unknown) for c in state.columns)
     first = min(int(t.first_reveals), total)
     extra = int(t.extra_reveals)
@@ -317,30 +346,51 @@ def turn_odds(state: TurnState, rules: Rules | None = None) -> TurnOdds:
             return [] if x in up else [x]
         return [c for c in state.columns[x].unknown if c not in up]
 
+    # Exact in integers: with ``e`` optional reveals left a value is a mean over at
+    # most ``rows`` equally likely cards of values with ``e - 1`` left, so ``value * K``
+    # is a whole number for ``K = lcm(1..rows) ** e`` (Fractions only at the end).
+    step = math.lcm(*range(1, int(t.rows) + 1))
+
     @cache
-    def value(up: frozenset, extras: int):
-        """Expected points with ``up`` face up and ``extras`` optional reveals left
-        (an int when no reveal is left, else a Fraction)."""
-        best = take(tuple(sorted(up)))
+    def value(up: tuple, extras: int) -> int:
+        """Expected points times ``step ** extras`` with the cards ``up`` (sorted)
+        face up and ``extras`` optional reveals left (the best further place, or none)."""
+        scale = step**extras
+        best_n, best_d = take(up) * scale, 1
         if extras and len(up) < total:
+            lower = step ** (extras - 1)
             for cls in classes:
                 d = draws(cls, up)
                 if d:
-                    v = Fraction(sum(value(up | {c}, extras - 1) for c in d)) / len(d)
-                    if v > best:
-                        best = v
-        return Fraction(best)
+                    if extras == 1:  # the last reveal: the take itself
+                        s = sum(take((*up, c)) for c in d)
+                    else:
+                        s = sum(value(tuple(sorted((*up, c))), extras - 1) for c in d)
+                    # s / (len(d) * lower) points, against best_n / (best_d * scale)
+                    if s * scale * best_d > best_n * len(d) * lower:
+                        best_n, best_d = s * scale, len(d) * lower
+        return best_n // best_d
 
     def outcomes(combo):
-        out = [(Fraction(1), frozenset())]
+        """``(weight, up)``: the cards face up after revealing ``combo``, each with
+        the inverse of its chance (a whole number)."""
+        out = [(1, ())]
         for cls in combo:
             nxt = []
-            for p, up in out:
+            for w, up in out:
                 d = draws(cls, up)
-                nxt += [(p / len(d), up | {c}) for c in d]
+                nxt += [(w * len(d), tuple(sorted((*up, c)))) for c in d]
             out = nxt
         return out
 
+    def mean(outs, f) -> Fraction:
+        """The exact mean of ``f(up)`` over the outcomes ``outs`` (by their chances)."""
+        by_weight: dict[int, int] = {}
+        for w, up in outs:
+            by_weight[w] = by_weight.get(w, 0) + f(up)
+        return sum((Fraction(v, w) for w, v in by_weight.items()), Fraction(0))
+
+    treasure_kinds = (Kind.KEY, Kind.CHEST)
     choices = []
     for combo in itertools.combinations_with_replacement(classes, first):
         outs = outcomes(combo)
@@ -353,12 +403,9 @@ def turn_odds(state: TurnState, rules: Rules | None = None) -> TurnOdds:
             + " (remembered)"
             for k, x in combo
         )
-        pts = sum((p * value(up, extra) for p, up in outs), Fraction(0))
-        stop = sum((p * take(tuple(sorted(up))) for p, up in outs), Fraction(0))
-        treas = sum(
-            (p for p, up in outs if any(int(t.card_kind[c]) in (Kind.KEY, Kind.CHEST) for c in up)),
-            Fraction(0),
-        )
+        pts = mean(outs, lambda up: value(up, extra)) / step**extra
+        stop = mean(outs, take)
+        treas = mean(outs, lambda up: any(int(t.card_kind[c]) in treasure_kinds for c in up))
         choices.append(Choice(name, pts, stop, treas))
     choices.sort(key=lambda c: -c.points)  # stable: ties keep the grid's order
     assumed = (
@@ -449,19 +496,30 @@ def render(odds: TurnOdds, top: int = 10) -> list:
 
 
 def within_noise(odds: TurnOdds) -> tuple[int, ...]:
-    """Ranks (best first) whose expected points equal the best's exactly."""
+    """Ranks (best first) whose expected points equal the best's exactly (a tie:
+    exact values carry no noise)."""
     best = odds.choices[0].points
     return tuple(i for i, c in enumerate(odds.choices) if i > 0 and c.points == best)
 
 
+#: what the exact ranking ranks by, in words (the deep advice names it so)
+RANKED_BY = "the exact points this turn"
+
+
 def advice_json(odds: TurnOdds) -> str:
     """``advise --json``: Unearth's shape (``choices`` best first, each with its
-    ``choice`` name, and ``within_noise_of_best``); exact values as fractions."""
+    ``choice`` name); exact values as fractions. ``tied_with_best``: the choices
+    exactly as good as the best; ``within_noise_of_best`` is empty (exact values
+    carry no noise; kept for scripts that read it)."""
     return json.dumps(
         {
             "goal": "expected points this turn (exact)",
             "assumed": list(odds.assumed),
-            "within_noise_of_best": [odds.choices[i].name for i in within_noise(odds)],
+            "within_noise_of_best": [],
+            "tied_with_best": [odds.choices[i].name for i in within_noise(odds)],
+            "ranking": "exact expected points this turn (one step; --deep plays the game out)",
+            "units": {"points": "points this turn, expected", "p_key_or_chest": "chance"},
+            "verdict": advice_verdict(odds),
             "choices": [
                 {
                     "choice": c.name,
@@ -482,10 +540,15 @@ def advice_json(odds: TurnOdds) -> str:
 
 
 def advice_verdict(odds: TurnOdds) -> str:
-    """The ranking's answer in words."""
+    """The ranking's answer in words: the best, its ties, and what it does not see."""
     best = odds.choices[0]
     tied = [odds.choices[i].name for i in within_noise(odds)]
     what = f"Best: reveal {best.name} first ({float(best.points):.3f} points expected this turn)"
     if tied:
-        return what + f"; exactly as good: {', '.join(tied)}."
-    return what + "; every other choice expects fewer points."
+        what += f"; tied exactly with: {', '.join(tied)}."
+    else:
+        what += "; every other choice expects fewer points."
+    return what + (
+        " This counts this turn's points only; the deep advice (--deep) plays the whole game "
+        "out, and where the two differ, follow the deep one."
+    )

@@ -375,3 +375,85 @@ def replay_events(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> di
         "winners": [x["seat"] for x in seats if x["score_60ths"] == best and x["win"] > 0],
     }
     return {"setup": setup_dict(rules, job.players), "events": events, "final": final}
+
+
+def score_track(job, trace: dict) -> dict | None:
+    """Each seat's score if the game ended after each turn, from the checkable
+    trace (the drama study's view, :mod:`analyzer.studies.drama`): gem cards by
+    colour, diamond cards, plastic diamonds, the "first to" rewards already
+    given, and the treasure majority as it stands (ties share it).
+
+    Returns ``{"turns": [t, ...], "scores": [[seat 0, seat 1, ...], ...]}`` (a
+    tied top score has no single leader: the game shares the win, or by a ruling
+    gives none), or None where the trace does not give the running score: with
+    action tiles, with ``stolen_cards = ignore``, or when the last turn's scores
+    differ from the game's final ones."""
+    if str(job.rules.describe()["rulings"].get("stolen_cards", "count")) != "count":
+        return None
+    setup = trace["setup"]
+    if setup.get("tiles"):
+        return None
+    seats = trace["final"]["seats"]
+    n = len(seats)
+    colours = list(setup["colours"])
+    table = setup["scoring"]
+    treasure = setup["rewards"]["treasure"]
+    cards: list[dict[str, int]] = [{} for _ in range(n)]
+    plastic = [0] * n
+    rewards = [0.0] * n
+
+    def kind(card: str) -> str:
+        return card.rpartition("/")[2]
+
+    def score_now() -> list[float]:
+        pts = []
+        for p in range(n):
+            c = cards[p]
+            gems = sum(table["gems"][min(c.get(x, 0), len(table["gems"]) - 1)] for x in colours)
+            pts.append(
+                gems
+                + table["diamond_card"] * c.get("diamond", 0)
+                + table["plastic_diamond"] * plastic[p]
+                + rewards[p]
+            )
+        held = [cards[p].get("key", 0) + cards[p].get("chest", 0) for p in range(n)]
+        most = max(held)
+        if most >= treasure.get("min_cards", 1):
+            top = [p for p in range(n) if held[p] == most]
+            for p in top:
+                pts[p] += treasure["points"] / len(top)
+        return pts
+
+    turns: list[int] = []
+    scores: list[list[float]] = []
+    current = None
+    for ev in trace["events"]:
+        t = ev.get("turn")
+        if current is not None and t != current:
+            turns.append(current)
+            scores.append(score_now())
+        current = t
+        typ, seat = ev["type"], ev.get("seat")
+        if typ == "take":
+            k = kind(ev["card"])
+            cards[seat][k] = cards[seat].get(k, 0) + 1
+        elif typ == "plastic":
+            plastic[seat] += 1
+        elif typ == "steal":
+            victim, item = ev["victim"], ev["item"]
+            if item == "plastic":
+                plastic[victim] -= 1
+                plastic[seat] += 1
+            else:
+                k = kind(item)
+                cards[victim][k] -= 1
+                cards[seat][k] = cards[seat].get(k, 0) + 1
+        elif typ == "reward":
+            rewards[seat] += float(ev["points"])
+    if current is not None:
+        turns.append(current)
+        scores.append(score_now())
+    final = [float(x["score"]) for x in seats]
+    if not scores or any(abs(a - b) > 1e-6 for a, b in zip(scores[-1], final, strict=True)):
+        return None
+    return {"turns": turns, "scores": scores}

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from functools import partial
 
+from analyzer.games.deep import Quick
 from analyzer.games.deep import answer as deep_answer
 from analyzer.games.table import (
     Answer,
     Question,
+    Recent,
     TableSpec,
     assumed_line,
     deep_options,
@@ -74,12 +76,23 @@ def load(data: dict, where: str):
     return state_from_dict(data, where)
 
 
+def _turn_odds(state):
+    from analyzer.colorful_treasure import odds as lib
+
+    return lib.turn_odds(state)
+
+
+#: the exact search of the last table states (odds and advice of one state, as a
+#: table page asks them together, search once)
+TURN_ODDS = Recent(_turn_odds)
+
+
 def odds(*, state, top) -> Answer:
     """Exact odds of my turn: each face-down place's cards, each reveal choice's
     expected points (the terminal shows the ``top`` best)."""
     from analyzer.colorful_treasure import odds as lib
 
-    result = lib.turn_odds(state)
+    result = TURN_ODDS(state)
 
     def terminal():
         return [*lib.render(result, top or len(result.choices)), assumed_line(result.assumed)]
@@ -91,7 +104,7 @@ def advise(*, state, top, **_) -> Answer:
     """The reveal choices ranked by exact expected points this turn."""
     from analyzer.colorful_treasure import odds as lib
 
-    result = lib.turn_odds(state)
+    result = TURN_ODDS(state)
     table = partial(lambda n: lib.render(result, n)[1], top or len(result.choices))
     return ranking(result, partial(lib.advice_json, result), table, lib.advice_verdict(result),
                    result.assumed)  # fmt: skip
@@ -103,7 +116,17 @@ def deep(*, state, budget, seed, **_) -> Answer:
 
     advice, exact = dlib.deep_advice(state, budget=budget, seed=seed), dlib.exact_points(state)
     to_json, table = partial(dlib.to_json, advice, exact), partial(dlib.render, advice, exact)
-    return deep_answer(advice, to_json, table, dlib.verdict)
+    return deep_answer(advice, to_json, table, dlib.verdict, quick(TURN_ODDS(state)))
+
+
+def quick(result) -> Quick:
+    """The exact ranking's best (and its exact ties), to set the deep one beside."""
+    from analyzer.colorful_treasure import odds as lib
+
+    tied = tuple(result.choices[i].name for i in lib.within_noise(result))
+    return Quick(
+        result.choices[0].name, lib.RANKED_BY, "the exact points count this turn only", tied
+    )
 
 
 ODDS = Question(

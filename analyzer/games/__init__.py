@@ -288,6 +288,15 @@ class Game:
         contract is in docs/CONTRACTS.md ("The checkable trace")."""
         raise AnalyzerError(f"game {self.name!r} has no checkable trace (replay --json)")
 
+    def score_track(self, job, trace: dict) -> dict | None:
+        """Each seat's score if the game ended after each turn, from the checkable
+        trace of a game of ``job`` (:meth:`replay_events`): ``{"turns": [...],
+        "scores": [[per seat], ...]}`` and, where the game breaks a tied score,
+        ``"keys"`` (per turn, per seat, a list compared after the score; the
+        drama study's leader, :mod:`analyzer.studies.drama`), or None: the game
+        cannot say (the default)."""
+        return None
+
     def luck_fit(self):
         """How the game's luck terms' value estimate is fitted, as the shared
         fitting (:mod:`analyzer.games.luck_fit`) runs it: a

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -188,11 +189,70 @@ def advice_json(head: dict, advice, players: str, tied: list[str], rows: list[di
     )
 
 
-def answer(advice, to_json, table, verdict) -> Answer:
-    """A deep advice as a table question's :class:`Answer`: ``to_json()`` its JSON text,
-    on the terminal ``table()``, ``verdict(advice)`` and the rollouts, time, seed
-    and what was assumed."""
-    rollouts = f"{advice.rollouts:,} rollouts in {advice.seconds:.1f} s, seed {advice.seed}. "
-    return Answer(
-        advice, to_json, lambda: [table(), verdict(advice), rollouts + assumed_line(advice.assumed)]
+@dataclass(frozen=True)
+class Quick:
+    """The quick ranking a deep answer is set beside (the game's one-step advice):
+    ``best``, its best choice named as the deep answer names its choices; ``what``,
+    what it ranks by in words ("the exact points this turn"); ``horizon``, why it
+    sees less than the rollouts ("they count this turn only"); ``tied``, the choices
+    exactly as good as ``best`` by it."""
+
+    best: str
+    what: str
+    horizon: str
+    tied: tuple[str, ...] = ()
+
+
+def follow_words(deep_best: str, deep_tied: Sequence[str], quick: Quick) -> str:
+    """Which ranking to follow, in words: the quick one's best against the deep one's.
+    They agree when the quick best is the deep best or tied with it (exactly, by the
+    quick ranking); the quick best within noise of the deep best is no disagreement
+    the rollouts can see; otherwise the deep ranking wins, because it plays the whole
+    game out."""
+    if deep_best == quick.best or deep_best in quick.tied:
+        return f"Both rankings agree: {deep_best} is first by win chance and by {quick.what}."
+    if quick.best in deep_tied:
+        return (
+            f"First by {quick.what}: {quick.best}; by win chance it is within noise of "
+            f"{deep_best}, so either will do ({deep_best} is the better guess)."
+        )
+    return (
+        f"The rankings differ. First by {quick.what}: {quick.best}; first by win chance: "
+        f"{deep_best}. Follow the win chance: it plays the whole game out, while "
+        f"{quick.horizon}."
     )
+
+
+def answer(advice, to_json, table, verdict, quick: Quick | None = None) -> Answer:
+    """A deep advice as a table question's :class:`Answer`: ``to_json()`` its JSON text,
+    on the terminal ``table()``, ``verdict(advice)``, which ranking to follow when the
+    game's ``quick`` one is given (:func:`follow_words`; in the JSON too, as
+    ``quick_best``, ``quick_ranking``, ``quick_agrees`` and ``follow``), and the
+    rollouts, time, seed and what was assumed."""
+    rollouts = f"{advice.rollouts:,} rollouts in {advice.seconds:.1f} s, seed {advice.seed}. "
+
+    def with_quick() -> tuple[str, str]:
+        text = to_json()
+        if quick is None:
+            return text, ""
+        data = json.loads(text)
+        choices = data.get("choices") or []
+        if not choices:
+            return text, ""
+        best = choices[0]["choice"]
+        tied = list(data.get("within_noise_of_best") or [])
+        words = follow_words(best, tied, quick)
+        data.update(
+            quick_best=quick.best,
+            quick_ranking=quick.what,
+            quick_agrees=best == quick.best or best in quick.tied,
+            follow=words,
+        )
+        return json.dumps(data, indent=2), words
+
+    def terminal():
+        words = with_quick()[1]
+        return [table(), verdict(advice), *([words] if words else []),
+                rollouts + assumed_line(advice.assumed)]  # fmt: skip
+
+    return Answer(advice, lambda: with_quick()[0], terminal)

@@ -87,6 +87,11 @@ class GameFolder(Game):
     def replay_events(self, job, game: int) -> dict:
         return self.module("replay").replay_events(job, game)
 
+    def score_track(self, job, trace: dict) -> dict | None:
+        """``replay.score_track`` of the game's folder, if it has one (else None)."""
+        track = getattr(self.module("replay"), "score_track", None)
+        return None if track is None else track(job, trace)
+
     def reduce(self, tables):
         return self.module("tables").reduce(tables)
 

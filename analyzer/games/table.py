@@ -332,6 +332,49 @@ def note(line: str) -> None:
         say(line)
 
 
+class Recent:
+    """``fn(key)`` remembered for the last ``size`` keys (a hashable table state), and
+    asked once when several threads ask one key at the same time: a table page asks
+    its game's odds and advice of one state together, and a game whose two answers
+    share one exact search (Colorful Treasure's) searches once per tap. ``fn`` must be
+    a pure function of ``key``."""
+
+    def __init__(self, fn: Callable[[Any], Any], size: int = 16):
+        import threading
+
+        self.fn = fn
+        self.size = size
+        self._lock = threading.Lock()
+        self._done: dict = {}  # key -> (threading.Event, [result] or [])
+
+    def __call__(self, key):
+        import threading
+
+        with self._lock:
+            entry = self._done.get(key)
+            mine = entry is None
+            if mine:
+                entry = self._done[key] = (threading.Event(), [])
+                while len(self._done) > self.size:  # the oldest first (dicts keep order)
+                    del self._done[next(iter(self._done))]
+        event, result = entry
+        if not mine:
+            event.wait()
+            if result:
+                return result[0]
+            return self.fn(key)  # the first asker failed: its error is this one's too
+        try:
+            result.append(self.fn(key))
+        except BaseException:
+            with self._lock:
+                if self._done.get(key) is entry:
+                    del self._done[key]
+            raise
+        finally:
+            event.set()
+        return result[0]
+
+
 # --------------------------------------------------------------------------- the state
 
 
@@ -356,7 +399,7 @@ def read_state(state, hint: str) -> tuple[dict, str]:
         raise bad_value(Param("state"), state, "TOML text, a path or a dict of a table state")
     src = os.fspath(state)
     try:
-        text = Path(state).read_text("utf-8")
+        text = Path(state).read_text("utf-8-sig")  # a BOM (Windows Notepad) is UTF-8 too
     except FileNotFoundError:
         raise InputError(
             f"{src}: no such file (allowed: a table-state TOML file; `{hint}` prints one)"
@@ -382,12 +425,23 @@ def parse_toml(text: str, src: str, hint: str) -> dict:
     import tomllib
 
     try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:  # a lone surrogate: text no UTF-8 file can hold
+        raise InputError(
+            f"{src}: not UTF-8 text (character {err.start + 1} is a lone surrogate) "
+            "(allowed: UTF-8 TOML text)"
+        ) from None
+    try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise InputError(f"{src}: bad TOML: {err} (allowed: TOML; see {hint})") from None
     except ValueError:  # a number of thousands of digits: Python refuses to read it
         raise InputError(
             f"{src}: bad TOML: a number too long to read (allowed: numbers of at most 4,300 digits)"
+        ) from None
+    except RecursionError:  # lists or tables thousands deep
+        raise InputError(
+            f"{src}: bad TOML: nested too deeply to read (allowed: a table state, few levels deep)"
         ) from None
 
 

@@ -75,6 +75,9 @@ def _run_and_write(sc, target: Path, workers, progress) -> ReportResult:
         info.update(run_sections(sc, info["seed"], workers=workers, progress=progress))
         if not sc.plays_games:
             info["seconds"] = round(time.perf_counter() - t0, 3)
+    from analyzer.studies.landscape import run_landscape  # questions equilibrium, skill, drama
+
+    info.update(run_landscape(sc, info["seed"], workers=workers, progress=progress))
     if sc.sensitivity is not None:
         from analyzer.studies.sensitivity import run_sensitivity
 

@@ -16,7 +16,7 @@ from analyzer.games import DEFAULT_GAME, load_game
 from analyzer.report.findings_view import findings_markdown
 from analyzer.report.info import make_stamp, plays_games, section_notes, versions_text
 from analyzer.report.table_display import display_table, table_pages
-from analyzer.studies import sections
+from analyzer.studies import landscape, sections
 from analyzer.tables import findings
 
 #: assumed values listed on the first page; the rest are on their own page
@@ -63,6 +63,7 @@ def title_lines(tables: dict[str, pd.DataFrame], info: dict) -> list[str]:
             f"{info.get('games_total', info['games']):,} in all"
         )
     lines += sections.settings_lines(info)
+    lines += landscape.settings_lines(info)
     lines.append(f"seed            {info['seed']}")
     lines.append(f"rules           {json.dumps(info['rules'].get('rulings', {}))}")
     if sc.get("overrides"):

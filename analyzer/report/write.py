@@ -26,7 +26,7 @@ from analyzer.report.info import make_stamp, plays_games, section_charts, sectio
 from analyzer.report.run_charts import make_charts
 from analyzer.report.summary import summary_markdown, title_lines
 from analyzer.report.table_display import settings_table, table_items
-from analyzer.studies import sections, sensitivity
+from analyzer.studies import landscape, sections, sensitivity
 from analyzer.tables import findings
 from analyzer.tables.aggregate import build_tables
 
@@ -52,6 +52,7 @@ def write_report(
             labels = {c["index"]: c["label"] for c in info.get("cells", [])}
             df.insert(1, "label", df["cell"].map(labels))
         tables[name] = df
+    tables.update(landscape.report_tables(info))  # skill_gradient, drama
     found = findings.answer(tables, info)
     tables["findings"] = found.table()
     tables.update(sensitivity.report_tables(info, found))
@@ -74,6 +75,7 @@ def write_report(
     settings = title_lines(tables, info)
     items = table_items(tables, info, frozenset(extra or {}), found)
     items[:0] = [it for it in sections.display_items(info) if it[0] == "ladder_ratings"]
+    items += landscape.display_items(info)
     items.append(("settings", settings_table(settings), "How this report was made", ""))
     pages += charts.packed_table_pages([(df, t, note) for _, df, t, note in items], stamp)
     with PdfPages(directory / "report.pdf") as pdf:
@@ -108,6 +110,7 @@ def write_report(
         tables=[
             (name, t, note, df)
             for name, df, t, note in sections.display_items(info)
+            + landscape.display_items(info)
             + table_items(tables, info, frozenset(extra or {}), found, True)
         ],
         settings=settings,

@@ -2,7 +2,7 @@
 
 Game-agnostic. :class:`_Backend` is an executor plus how many batches to keep
 in flight: inline for one worker, a process pool whose workers unpickle the job
-once and die with their parent (:func:`die_with_parent`), or a running Dask
+once and die with their parent (:func:`analyzer.runs.pool.die_with_parent`), or a running Dask
 scheduler reached within a few seconds (:func:`check_scheduler_address`). Each
 batch is played and reduced where it runs (:func:`_run_batch`).
 """
@@ -12,10 +12,10 @@ from __future__ import annotations
 import concurrent.futures as cf
 import functools
 import os
-import time
 
 from analyzer.core.errors import AnalyzerError, EnvironmentFailure, bad_value
 from analyzer.runs.options import BatchFn, Reducer, RunOptions
+from analyzer.runs.pool import die_with_parent
 
 #: seconds to wait for a Dask scheduler before giving up
 CONNECT_TIMEOUT_S = 3.0
@@ -39,42 +39,11 @@ def _init_worker(
     batch_fn: BatchFn, reducer: Reducer, keep_tables: bool, parent: int | None = None
 ) -> None:
     """Pool initializer: unpickle the job once per worker process, and tie the
-    worker's life to its parent's (:func:`die_with_parent`)."""
+    worker's life to its parent's (:func:`analyzer.runs.pool.die_with_parent`)."""
     global _WORKER_JOB
     _WORKER_JOB = (batch_fn, reducer, keep_tables)
-    if parent is not None:
+    if parent is not None:  # done already if the worker is a TiedProcess
         die_with_parent(parent)
-
-
-def die_with_parent(parent: int) -> None:
-    """Make this (worker) process end when process ``parent`` ends, however it ends.
-
-    Ctrl-C reaches every process of the terminal's group: a worker ignores it
-    and lets the parent stop the pool (no traceback from every worker). On Linux
-    the kernel kills the worker when the parent dies (``PR_SET_PDEATHSIG``, even
-    for SIGKILL); elsewhere a watchdog thread notices the parent is gone.
-    """
-    import signal
-    import threading
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        pr_set_pdeathsig = 1
-        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
-    except (AttributeError, OSError):
-        pass
-    if os.getppid() != parent:  # the parent died before the line above
-        os._exit(1)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _pool_batch(start: int, count: int):

@@ -3,11 +3,14 @@
 Game-agnostic. One directory per run: ``run.json`` (the run's manifest: its
 batch function's and reducer's fingerprints, seed, sizes) and one atomic file
 per finished batch (:class:`_Checkpoint`). A checkpoint is resumed only by the
-same job and options (:func:`fingerprint`). See ``docs/scale.md``.
+same job and options (:func:`fingerprint`); a different one is refused naming
+the option that differs (:func:`difference`). The folder is held by the run
+that writes it (:func:`analyzer.core.outputs.folder_lock`). See ``docs/scale.md``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -53,6 +56,7 @@ def _manifest(batch_fn, reducer, options: RunOptions) -> dict:
         "format": CHECKPOINT_FORMAT,
         "batch_fn": fn_text[:200],
         "batch_fn_sha256": hashlib.sha256(fn_text.encode()).hexdigest(),
+        "job": fn_text,  # whole, to name what differs (the hash decides)
         "reducer": fingerprint(reducer),
         "seed": int(options.seed),
         "games": int(options.games),
@@ -61,6 +65,121 @@ def _manifest(batch_fn, reducer, options: RunOptions) -> dict:
         "max_games": options.max_games,
         "keep_tables": bool(options.keep_tables),
     }
+
+
+#: the manifest's options in the order a resume compares them, as the user gives them
+OPTION_NAMES = {
+    "seed": "--seed",
+    "games": "--games",
+    "batch_size": "--batch-size",
+    "precision": "--precision",
+    "max_games": "--max-games",
+}
+
+
+def _shown(value) -> str:
+    if value is None:
+        return "none"
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else repr(value)
+
+
+def difference(old: dict, new: dict) -> str | None:
+    """What makes the run of manifest ``new`` another than the checkpoint's ``old``,
+    in the user's words (``--games: 2,000 in the checkpoint, 4,000 now``); None if
+    it is the same run. The options come first (a job built for other options
+    differs too), then the game job (players, strategies, rules: the first field of
+    its fingerprint that differs), then the reducer."""
+    if old.get("format") != new["format"]:
+        return (
+            f"checkpoint format {_shown(old.get('format'))} in the checkpoint, "
+            f"{new['format']} now (written by another version of analyzer)"
+        )
+    for key, name in OPTION_NAMES.items():
+        if old.get(key) != new[key]:
+            return f"{name}: {_shown(old.get(key))} in the checkpoint, {_shown(new[key])} now"
+    if old.get("keep_tables") != new["keep_tables"]:
+        there, now = ("kept", "not kept") if old.get("keep_tables") else ("not kept", "kept")
+        return f"--out: per-game tables {there} in the checkpoint, {now} now"
+    if old.get("batch_fn_sha256") != new["batch_fn_sha256"]:
+        if isinstance(old.get("job"), str):
+            return "the game job's " + _first_difference(old["job"], new["job"])
+        return (
+            "the game job (players, strategies, rules or the scenario's cells) "
+            "differs from the checkpoint's"
+        )
+    if old.get("reducer") != new["reducer"]:
+        return "the aggregate's " + _first_difference(str(old.get("reducer")), new["reducer"])
+    return None
+
+
+_NAME = re.compile(r"(?<![\w'])(\w+)=(?!=)|'(\w+)': ")
+
+
+def _first_difference(old: str, new: str) -> str:
+    """The innermost named field of two fingerprints (reprs: ``name=value``,
+    ``'key': value``) where they first differ, with its value in each:
+    ``players: 2 in the checkpoint, 3 now``."""
+    i = len(_common_prefix(old, new))
+    stack: list[tuple[int, str, int]] = []  # (depth, name, where its value starts)
+    depth, j, quote = 0, 0, ""
+    while j < i:
+        c = new[j]
+        if quote:
+            j += 2 if c == "\\" else 1
+            quote = "" if c == quote else quote
+            continue
+        m = _NAME.match(new, j)
+        if m is not None and m.end() <= i:
+            stack.append((depth, m.group(1) or m.group(2), m.end()))
+            j = m.end()
+            continue
+        if c in "'\"":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            while stack and stack[-1][0] > depth:
+                stack.pop()
+        elif c == ",":
+            while stack and stack[-1][0] >= depth:
+                stack.pop()
+        j += 1
+    if not stack:
+        return f"fingerprint: {_value(old, 0)} in the checkpoint, {_value(new, 0)} now"
+    _, name, start = stack[-1]
+    return f"{name}: {_value(old, start)} in the checkpoint, {_value(new, start)} now"
+
+
+def _common_prefix(a: str, b: str) -> str:
+    import os.path
+
+    return os.path.commonprefix([a, b])
+
+
+def _value(text: str, start: int, limit: int = 60) -> str:
+    """The value that starts at ``start`` of a repr: up to the comma or bracket that
+    ends it, shortened to ``limit`` characters."""
+    depth, j, quote = 0, start, ""
+    while j < len(text):
+        c = text[j]
+        if quote:
+            j += 2 if c == "\\" else 1
+            quote = "" if c == quote else quote
+            continue
+        if c in "'\"":
+            quote = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif c == "," and depth == 0:
+            break
+        j += 1
+    out = text[start:j]
+    return out if len(out) <= limit else out[: limit - 1] + "…"
 
 
 def _atomic_write(path: Path, write: Callable[[str], None]) -> None:
@@ -78,6 +197,11 @@ class _Checkpoint:
     Every file is written atomically and the partial last, so a batch is finished
     exactly when its partial file exists; temp files (``.name.*.tmp``) from a
     killed run are never read and are removed on resume.
+
+    The run holds the folder from before it reads ``run.json`` until :meth:`close`
+    (:func:`analyzer.core.outputs.folder_lock`: ``.<name>.lock`` beside it): a
+    second run to the same folder stops at once, saying which process holds it
+    (:class:`~analyzer.core.errors.EnvironmentFailure`, exit 1).
     """
 
     def __init__(self, directory: Path, manifest: dict, resume: bool) -> None:
@@ -92,6 +216,35 @@ class _Checkpoint:
             raise InputError(
                 f"checkpoint: cannot create directory {str(self.dir)!r}: {err.strerror}"
             ) from None
+        self._lock = contextlib.ExitStack()
+        self._write_failed = False
+        try:
+            self._hold()
+            self._open(manifest, resume)
+        except BaseException:
+            self._lock.close()
+            if self._write_failed:
+                self._remove_created()
+            raise
+
+    def _hold(self) -> None:
+        from analyzer.core.outputs import folder_lock
+
+        self._lock.enter_context(folder_lock(self.dir.resolve(), "--checkpoint"))
+
+    def close(self, discard: bool = False) -> None:
+        """Let the folder go; first :meth:`discard` what the run wrote if ``discard``
+        (it failed before finishing a batch). Folders it created and left empty
+        go after the lock (its file lies beside the folder)."""
+        try:
+            if discard:
+                self._discard_manifest()
+        finally:
+            self._lock.close()
+        if discard:
+            self._remove_created()
+
+    def _open(self, manifest: dict, resume: bool) -> None:
         path = self.dir / MANIFEST_NAME
         if path.exists():
             if not resume:
@@ -109,12 +262,12 @@ class _Checkpoint:
                     f"checkpoint: {str(path)!r} is not a run manifest (a JSON object "
                     "written by analyzer; allowed: resume a checkpoint analyzer wrote)"
                 )
-            for key, value in manifest.items():
-                if old.get(key) != value:
-                    raise InputError(
-                        f"checkpoint: {str(path)!r} is a different run: {key} is {old.get(key)!r} "
-                        f"there, {value!r} now (allowed: resume with the same options and job)"
-                    )
+            differs = difference(old, manifest)
+            if differs is not None:
+                raise InputError(
+                    f"checkpoint: {str(self.dir)!r} is a different run: {differs} "
+                    "(allowed: resume with the same options and job, or use another folder)"
+                )
             for stale in self.dir.glob(".batch-*.tmp"):
                 stale.unlink(missing_ok=True)
         else:
@@ -127,7 +280,7 @@ class _Checkpoint:
             try:
                 _atomic_write(path, lambda tmp: Path(tmp).write_text(text, "utf-8"))
             except BaseException:
-                self.discard()
+                self._write_failed = True
                 raise
             self.wrote_manifest = True
         self.keep_tables = bool(manifest["keep_tables"])
@@ -136,9 +289,15 @@ class _Checkpoint:
         """Leave nothing behind of a run that failed before finishing any batch
         (an unreachable scheduler, an interrupt at start-up): the ``run.json`` it
         wrote and the folders it created, as long as nothing else is in them."""
+        self._discard_manifest()
+        self._remove_created()
+
+    def _discard_manifest(self) -> None:
         if self.wrote_manifest and not any(self.dir.glob("batch-*")):
             (self.dir / MANIFEST_NAME).unlink(missing_ok=True)
             self.wrote_manifest = False
+
+    def _remove_created(self) -> None:
         for folder in self.created:
             try:
                 folder.rmdir()

@@ -29,6 +29,12 @@ Chosen over joblib's loky (whose default context also skips the main module):
 no new dependency, and the pool stays the stdlib's
 ``concurrent.futures.ProcessPoolExecutor`` with the runner's shutdown,
 interrupt and worker start-up unchanged.
+
+Every worker of either context ends with its parent however the parent ends
+(SIGKILL included), from its first moment: the first thing a child unpickles
+is a call of :func:`die_with_parent` (:meth:`TiedProcess.__reduce__`), before
+the job whose modules (numba, pandas, a game) take seconds to import. A parent
+killed while its workers are still starting leaves none behind.
 """
 
 from __future__ import annotations
@@ -36,9 +42,11 @@ from __future__ import annotations
 import functools
 import multiprocessing
 import multiprocessing.context
+import os
 import pickle
 import pickletools
 import threading
+import time
 
 #: set while this thread launches a worker that must not import ``__main__``
 _LAUNCHING = threading.local()
@@ -66,8 +74,68 @@ def _install() -> None:
     spawn.get_preparation_data = get_preparation_data
 
 
-class MainFreeProcess(multiprocessing.context.SpawnProcess):
-    """A spawned process whose child does not import the parent's ``__main__``."""
+#: ``(this process, its parent)`` once tied (:func:`die_with_parent`; a forked
+#: child inherits the record, and is not tied by it)
+_TIED: list[tuple[int, int]] = []
+
+
+def die_with_parent(parent: int) -> None:
+    """Make this (worker) process end when process ``parent`` ends, however it ends.
+
+    Ctrl-C reaches every process of the terminal's group: a worker ignores it
+    and lets the parent stop the pool (no traceback from every worker). On Linux
+    the kernel kills the worker when the parent dies (``PR_SET_PDEATHSIG``, even
+    for SIGKILL); elsewhere a watchdog thread notices the parent is gone (within
+    a second). Once per process (a second call does nothing).
+    """
+    import signal
+
+    if (os.getpid(), parent) in _TIED:
+        return
+    _TIED.append((os.getpid(), parent))
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+    except (AttributeError, OSError):
+        pass
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _tied(parent: int, cls: type):
+    """Unpickled first in a worker: tie it to ``parent``, then a bare ``cls``
+    (its state, the job, is unpickled into it next)."""
+    die_with_parent(parent)
+    return cls.__new__(cls)
+
+
+class TiedProcess(multiprocessing.context.SpawnProcess):
+    """A spawned process tied to its parent (:func:`die_with_parent`) before it
+    unpickles anything else: the parent's id travels with it."""
+
+    def __reduce__(self):
+        return _tied, (os.getpid(), type(self)), self.__dict__
+
+
+class TiedContext(multiprocessing.context.SpawnContext):
+    """The ``spawn`` context with :class:`TiedProcess` workers."""
+
+    Process = TiedProcess
+
+
+class MainFreeProcess(TiedProcess):
+    """A spawned, tied process whose child does not import the parent's ``__main__``."""
 
     @staticmethod
     def _Popen(process_obj):
@@ -104,11 +172,20 @@ def names_main(*objects) -> bool:
 
 def context(*job) -> multiprocessing.context.BaseContext:
     """The context to start workers for ``job`` (the pool initializer's
-    arguments): :class:`MainFreeContext`, or plain ``spawn`` if the job names
-    something in ``__main__`` (see :func:`names_main`)."""
+    arguments): :class:`MainFreeContext`, or ``spawn``'s (:class:`TiedContext`)
+    if the job names something in ``__main__`` (see :func:`names_main`)."""
     if names_main(*job):
-        return multiprocessing.get_context("spawn")
+        return TiedContext()
     return MainFreeContext()
 
 
-__all__ = ["MAIN_KEYS", "MainFreeContext", "MainFreeProcess", "context", "names_main"]
+__all__ = [
+    "MAIN_KEYS",
+    "MainFreeContext",
+    "MainFreeProcess",
+    "TiedContext",
+    "TiedProcess",
+    "context",
+    "die_with_parent",
+    "names_main",
+]

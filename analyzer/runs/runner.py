@@ -224,8 +224,8 @@ def run(
         progress.close()
         if backend is not None:
             backend.close(failed=not finished_ok)
-        if ckpt is not None and not finished_ok and not computed:
-            ckpt.discard()
+        if ckpt is not None:  # the folder let go; nothing left of a run that finished no batch
+            ckpt.close(discard=not finished_ok and not computed)
     seconds = time.perf_counter() - t0
     play_seconds = seconds - compile_seconds
     out_tables = {}

@@ -323,6 +323,7 @@ def ladder(
             seat_games[index[sa]] += n
             share_sum[index[sa]] += total
     matrix = pd.DataFrame(rows)
+    eq = _equilibrium(strategies, ups, wins, int(players), bootstrap, seed)
     ratings = pd.DataFrame(
         {
             "strategy": list(strategies),
@@ -366,7 +367,27 @@ def ladder(
     }
     if adjusted:  # old runs and --no-luck keep the keys they had
         info["luck_adjusted"] = True
+    info.update(eq.as_dict())
     return Ladder(ratings=ratings, matrix=matrix, info=info, lineups=ups, wins=wins)
+
+
+def _equilibrium(strategies, ups, wins, players: int, bootstrap: int, seed: int):
+    """The meta-game's equilibrium (:mod:`analyzer.studies.equilibrium`) from the
+    line-ups' per-game wins: a seat of A against a field of B, averaged over its seats."""
+    from analyzer.studies.equilibrium import equilibrium
+
+    per_game = {}
+    for sa in strategies:
+        for sb in strategies:
+            if sa == sb:
+                continue
+            cols = []
+            for k in range(players):
+                seats = [sb] * players
+                seats[k] = sa
+                cols.append(wins[ups.index(tuple(seats))][:, k])
+            per_game[(sa, sb)] = np.mean(cols, axis=0)
+    return equilibrium(strategies, per_game, bootstrap, seed=[seed, 0xE0])
 
 
 def write_ladder(result: Ladder, out) -> list:
@@ -455,6 +476,9 @@ def format_ladder(result: Ladder) -> str:
             row += f"{txt:>{width}}"
         lines.append(row)
     lines += ["", _sentence(result)]
+    from analyzer.studies.equilibrium import equilibrium_sentences
+
+    lines += equilibrium_sentences({**info, "players": n})
     return "\n".join(lines)
 
 

@@ -278,7 +278,9 @@ def ladder_sentences(doc: dict) -> list[str]:
         parts.append(f"not separated from it: {', '.join(around)}")
     if parts:
         out.append("95% intervals " + "; ".join(parts) + ".")
-    return out
+    from analyzer.studies.equilibrium import equilibrium_sentences
+
+    return out + equilibrium_sentences(doc)
 
 
 def tune_headline(doc: dict) -> str:

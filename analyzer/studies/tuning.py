@@ -215,6 +215,34 @@ def _search_space(strat, params, bounds, players):
 # --------------------------------------------------------------------------- the search
 
 
+def _check_own_options(g, games, confirm_games, seed, workers, rulings, overrides) -> None:
+    """Refuse what the driver would refuse later under its own names (``games`` of
+    a trial, the run's ``seed``, ``workers``, a scenario's ``rules``), naming
+    ``tune``'s options instead."""
+    from analyzer.core.seeding import SEED_ALLOWED, seed_ok
+    from analyzer.runs.options import GAMES_ALLOWED, MAX_GAMES, MAX_WORKERS
+
+    if games > MAX_GAMES:
+        raise bad_value("--games", games, GAMES_ALLOWED)
+    if confirm_games > MAX_GAMES:
+        raise bad_value("--confirm-games", confirm_games, f"0 (none) to {MAX_GAMES:,}")
+    if seed is not None and not seed_ok(seed):
+        raise bad_value("--seed", seed, SEED_ALLOWED)
+    if workers is not None and (
+        isinstance(workers, bool)
+        or not isinstance(workers, int | np.integer)
+        or not 1 <= workers <= MAX_WORKERS
+    ):
+        raise bad_value("--workers", workers, f"an integer from 1 to {MAX_WORKERS:,}")
+    rules = dict(rulings or {})
+    if "edition" in rules:
+        g.load_rules({"edition": rules["edition"]}, {}, "--edition")
+    if rules:
+        g.load_rules(rules, {}, "--rule")
+    if overrides:
+        g.load_rules(rules, dict(overrides), "overrides")
+
+
 def tune(
     game: str = "unearth",
     players: int = 2,
@@ -270,6 +298,7 @@ def tune(
         raise bad_value("--confirm-games", confirm_games, "a non-negative integer")
     if confirm_games < 0:
         raise bad_value("--confirm-games", confirm_games, "a non-negative integer")
+    _check_own_options(g, games, confirm_games, seed, workers, rulings, overrides)
     if isinstance(players, bool) or not isinstance(players, int | np.integer):
         raise bad_value("--players", players, f"an integer from {g.min_players} to {g.max_players}")
     players = int(players)

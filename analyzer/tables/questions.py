@@ -28,6 +28,7 @@ from analyzer.tables.answers import (
     seat_name,
 )
 from analyzer.tables.finding import Finding, Question
+from analyzer.tables.landscape import LANDSCAPE
 
 
 def _first_player(tables, info, params) -> list[Finding]:
@@ -519,4 +520,4 @@ SWEEP_EFFECT = Question(
 )
 
 #: the questions every game can answer from the generic tables, in order
-GENERIC = (FIRST_PLAYER, SEATS, STRATEGIES, VARIANT_EFFECT, SWEEP_EFFECT)
+GENERIC = (FIRST_PLAYER, SEATS, STRATEGIES, VARIANT_EFFECT, SWEEP_EFFECT, *LANDSCAPE)

@@ -158,6 +158,8 @@ def parse_state(data: dict, src: str, rules: Rules) -> TableState:
         if not isinstance(names, list):
             raise bad_value(f"{src}: wonders.{owner}", names, "a list of named wonder ids")
         for k, name in enumerate(names):
+            if not isinstance(name, str):
+                raise bad_value(f"{src}: wonders.{owner}[{k}]", name, "a wonder id (text)")
             if name in entries:
                 wonders.append((entries[name]["effect"], owner))
             elif name not in all_ids:
@@ -223,13 +225,40 @@ def _measure(res, me: str, goal: str) -> tuple[Fraction, Fraction]:
     return (claim, stone) if goal == "claim" else (stone, claim)
 
 
+#: exact odds of the default rules' recent questions (a table page's taps change one
+#: ruin or one die at a time: the other ruins' questions are asked again), by question
+_RECENT: dict = {}
+_RECENT_SIZE = 4096
+_DEFAULT: list[Rules] = []
+
+
+def _default_rules() -> Rules:
+    if not _DEFAULT:
+        _DEFAULT.append(default_rules())
+    return _DEFAULT[0]
+
+
+def _exact(q: OddsQuestion, rules: Rules):
+    """:func:`exact_odds` (priced first, stoppable), remembered for the default rules:
+    the same question has the same exact answer."""
+    if not _DEFAULT or rules is not _DEFAULT[0]:
+        return exact_odds(q, rules)
+    got = _RECENT.get(q)
+    if got is None:
+        got = exact_odds(q, rules)
+        while len(_RECENT) >= _RECENT_SIZE:
+            _RECENT.pop(next(iter(_RECENT)), None)
+        _RECENT[q] = got
+    return got
+
+
 def advise(state: TableState, rules: Rules | None = None, goal: str = "claim") -> list[Choice]:
     """Every legal excavation choice, ranked by my chance to claim (then stone chance).
 
     Each :class:`Choice` carries the card from my hand that most improves my
     ``goal`` for it. Draws no random numbers.
     """
-    rules = rules or default_rules()
+    rules = rules or _default_rules()
     if goal not in GOALS:
         raise bad_value(Param("goal"), goal, ", ".join(GOALS))
     me = state.me
@@ -253,7 +282,7 @@ def advise(state: TableState, rules: Rules | None = None, goal: str = "claim") -
     for label, from_ruin, faces, known in moves:
         for r in state.ruins:
             q = _question(state, r, known[r.name], faces, goal)
-            res = exact_odds(q, rules)
+            res = _exact(q, rules)
             p_me = res.p_win[me]
             choice = Choice(
                 die=label,
@@ -298,7 +327,7 @@ def _best_card(state, choice, base, q, known, faces, goal, rules) -> Choice:
         ("ancient_map", "ancient_map"),
     ):
         if card in hand:
-            consider(card, "", exact_odds(replace(q, **{flag: True}), rules))
+            consider(card, "", _exact(replace(q, **{flag: True}), rules))
     here = known[ruin.name]
     for card, sign in (("a_new_discovery", 1), ("forlorn", -1)):
         if card not in hand:
@@ -309,7 +338,7 @@ def _best_card(state, choice, base, q, known, faces, goal, rules) -> Choice:
             if v == d.value:
                 continue
             moved = here[:k] + (Die(d.owner, d.faces, v),) + here[k + 1 :]
-            res = exact_odds(_question(state, ruin, moved, faces, goal), rules)
+            res = _exact(_question(state, ruin, moved, faces, goal), rules)
             consider(card, f"on {d.token()}", res)
     if "expedition" in hand and len(state.ruins) > 1:
         # choose the ruin after seeing the natural roll: best ruin per natural
@@ -317,9 +346,7 @@ def _best_card(state, choice, base, q, known, faces, goal, rules) -> Choice:
         for n in range(1, faces + 1):
             best = None
             for r in state.ruins:
-                res = exact_odds(
-                    _question(state, r, known[r.name], faces, goal, force_first=n), rules
-                )
+                res = _exact(_question(state, r, known[r.name], faces, goal, force_first=n), rules)
                 m = _measure(res, me, goal)
                 if best is None or m > best[0]:
                     best = (m, res.p_win[me], res.expected_stones[me])
@@ -410,4 +437,51 @@ def advice_json(state: TableState, choices: list[Choice], goal: str = "claim") -
                 },
             }
         )
-    return json.dumps({"me": state.me, "goal": goal, "choices": rows}, indent=2)
+    tied = [f"{c.die} on {c.ruin}" for c in tied_with_best(choices)]
+    return json.dumps(
+        {
+            "me": state.me,
+            "goal": goal,
+            "ranking": RANKED_BY + " (one step; --deep plays the whole game out)",
+            "within_noise_of_best": [],  # exact odds carry no noise: a tie is tied_with_best
+            "tied_with_best": tied,
+            "verdict": verdict(choices),
+            "choices": rows,
+        },
+        indent=2,
+    )
+
+
+#: what the exact ranking ranks by, in words (the deep advice names it so)
+RANKED_BY = "my exact chance to claim this roll"
+#: why it sees less than the rollouts
+HORIZON = "the exact odds count this roll only"
+
+
+def tied_with_best(choices: list[Choice]) -> list[Choice]:
+    """The choices after the first exactly as good (the same chance to claim and stones)."""
+    if not choices:
+        return []
+    best = choices[0]
+    return [c for c in choices[1:] if (c.p_claim, c.p_stone) == (best.p_claim, best.p_stone)]
+
+
+def verdict(choices: list[Choice]) -> str:
+    """The ranking's answer in words: the best with its chance, its exact ties, and
+    what it does not see."""
+    if not choices:
+        return "No choice: no die to place."
+    best = choices[0]
+    from_ruin = f" from {best.from_ruin}" if best.from_ruin else ""
+    out = (
+        f"Best this roll: {best.die}{from_ruin} on {best.ruin} (I claim it "
+        f"{fmt_percent(best.p_claim)}, {float(best.p_stone):.2f} stones expected)"
+    )
+    tied = tied_with_best(choices)
+    out += (
+        f"; tied exactly with: {', '.join(f'{c.die} on {c.ruin}' for c in tied)}." if tied else "."
+    )
+    return out + (
+        " This counts this roll only; the deep advice (--deep) plays the whole game out, and "
+        "where the two differ, follow the deep one."
+    )

@@ -417,6 +417,40 @@ def check_me(q: OddsQuestion, where=Param("me")) -> None:
         raise bad_value(where, q.me, "a player at the table: " + ", ".join(players))
 
 
+def highest_total(q: OddsQuestion, rules: Rules | None = None) -> int:
+    """The highest total the dice of ``q`` can reach, whoever chooses what: the
+    dice on the ruin as they are, each rolled die at the highest final value any
+    natural roll and any choice of its modifiers give (clamped to its faces: the
+    event's -1 caps a d8 at 7)."""
+    problem = _prepare(q, rules or default_rules()).problem
+    total = sum(d.value for d in q.dice if d.value is not None)
+    for i in range(problem.n_unknown):
+        reach = 0
+        for m in problem.masks[i].ravel():
+            reach |= int(m)
+        total += reach.bit_length() - 1
+    return total
+
+
+def check_reachable(q: OddsQuestion, where=Param("claim"), rules: Rules | None = None) -> None:
+    """Refuse a question for the chance to claim (``goal`` claim) a ruin whose
+    claim value no roll of the dice can reach (a typo, or other dice meant: it
+    would be answered "no claim 100%"), naming the highest claim they reach.
+    With ``goal`` stone the question is the stones, and such a ruin has them
+    (:func:`exact_odds` answers any claim value, as ``advise`` weighs a ruin it
+    cannot claim yet)."""
+    top = highest_total(q, rules)
+    if q.goal == "claim" and _int_in(q.claim_value, 1) and q.claim_value > top:
+        dice = " + ".join(d.token() for d in q.dice)
+        place = at(where, f": bad value {q.claim_value} (allowed: 1 to {top}, the highest ")
+        raise ParamError(
+            *(place if isinstance(place, tuple) else (place,)),
+            f"total the dice reach: {dice}; with ",
+            Param("goal"),
+            " stone: the stones of a ruin they cannot claim)",
+        )
+
+
 def _validate(q: OddsQuestion, rules: Rules) -> None:
     if not _int_in(q.claim_value, 1):
         raise bad_value(Param("claim"), q.claim_value, int_allowed(1))

@@ -550,3 +550,99 @@ def replay_events(job, game: int, *, trace_rows: int = DEFAULT_TRACE_ROWS) -> di
         "aborted": bool(s.sc[engine.S_ABORTED]),
     }
     return {"setup": setup, "events": trace_events(rules, s.trace[:n_events]), "final": final}
+
+
+def score_track(job, trace: dict) -> dict | None:
+    """Each seat's score if the game ended after each turn, from the checkable trace
+    (the drama study's view, :mod:`analyzer.studies.drama`): the ruins and cities it
+    holds (its hidden ruin included), its stones by colour, its wonder tokens and
+    named wonders, scored as at the end (docs/games/unearth.md, "Scoring"); with
+    the game's tie-break as ``keys`` (ruins held by claim value, highest first).
+
+    Returns ``{"turns", "scores", "keys"}``, or None when the last turn's scores
+    differ from the game's final ones (never a guess)."""
+    rules = job.rules
+    data = rules.data
+    rulings = rules.describe()["rulings"]
+    final = trace["final"]
+    n = len(final["scores"])
+    ruin_colour = {r["id"]: r["colour"] for r in data["ruins"]["ruin"]}
+    city_points = {c["id"]: c.get("points", 0) for c in data["end_of_age"]["card"]}
+    claim = {r["id"]: r["claim"] for r in data["ruins"]["ruin"]}
+    for c in data["end_of_age"]["card"]:
+        if c["kind"] == "ruin":
+            claim[c["id"]] = c["claim"]
+    values = sorted(set(claim.values()), reverse=True)
+    sc = data["scoring"]
+    table = sc["set_points"]
+    wonders = {w["id"]: w for w in data["named_wonders"]["wonder"]}
+    colours_all = data["components"]["stone_colours"]
+    held: list[list[str]] = [[] for _ in range(n)]
+    stones: list[dict[str, int]] = [{} for _ in range(n)]
+    tokens: list[list[int]] = [[] for _ in range(n)]
+    named: list[list[str]] = [[] for _ in range(n)]
+
+    def score(p: int) -> int:
+        per_colour = {c: 0 for c in data["ruins"]["colours"]}
+        cities = 0
+        for cid in held[p]:
+            if cid in ruin_colour:
+                per_colour[ruin_colour[cid]] += 1
+            else:
+                cities += city_points.get(cid, 0)
+        total = sum(table[min(k, len(table) - 1)] for k in per_colour.values())
+        total += min(per_colour.values()) * sc["five_colour_set"]
+        total += sum(tokens[p]) + cities
+        for wid in named[p]:
+            w = wonders[wid]
+            total += w["points"]
+            eff = w["effect"]
+            if eff.startswith("temple_"):
+                total += stones[p].get(eff.removeprefix("temple_"), 0)
+            elif eff == "tomb":
+                pool = stones[p] if rulings.get("tomb") == "stone_colours" else per_colour
+                total += sum(1 for v in pool.values() if v > 0)
+            elif eff == "fountain":
+                total += 2 * min(stones[p].get(c, 0) for c in colours_all)
+        count = len(tokens[p]) + len(named[p])
+        threshold = sc["wonder_bonus_threshold"]
+        if rulings.get("wonder_bonus", "once") == "once":
+            total += sc["wonder_bonus_points"] if count >= threshold else 0
+        else:
+            total += sc["wonder_bonus_points"] * (count // threshold)
+        return total
+
+    def key(p: int) -> list[int]:
+        return [sum(1 for cid in held[p] if claim.get(cid) == v) for v in values]
+
+    turns: list[int] = []
+    scores: list[list[int]] = []
+    keys: list[list[list[int]]] = []
+    current = None
+
+    def snapshot() -> None:
+        turns.append(current)
+        scores.append([score(p) for p in range(n)])
+        keys.append([key(p) for p in range(n)])
+
+    for ev in trace["events"]:
+        t = ev.get("turn")
+        if current is not None and t != current:
+            snapshot()
+        current = t
+        typ, seat = ev["type"], ev.get("seat")
+        if typ == "claim" and ev.get("winner") is not None and ev["winner"] >= 0:
+            held[ev["winner"]].append(ev["card"])
+        elif typ in ("hidden_ruin", "take_set_aside"):  # a set-aside ruin a wonder gives
+            held[seat].append(ev["card"])
+        elif typ == "stone":
+            stones[seat][ev["colour"]] = stones[seat].get(ev["colour"], 0) + 1
+        elif typ == "token":
+            tokens[seat].append(int(ev["value"]))
+        elif typ == "build_named":
+            named[seat].append(ev["wonder"])
+    if current is not None:
+        snapshot()
+    if not scores or [int(x) for x in scores[-1]] != [int(x) for x in final["scores"]]:
+        return None
+    return {"turns": turns, "scores": scores, "keys": keys}

@@ -13,6 +13,7 @@ from functools import partial
 from typing import NamedTuple
 
 from analyzer.core.errors import Param
+from analyzer.games.deep import Quick
 from analyzer.games.deep import answer as deep_answer
 from analyzer.games.table import (
     EXAMPLE,
@@ -135,7 +136,8 @@ def odds(
         goal=goal,
     )
     lib.check_me(question, Param("me"))
-    cost = odds_cost.estimate(question, rules)
+    cost = odds_cost.estimate(question, rules)  # checks the question whole
+    lib.check_reachable(question, Param("claim"), rules)
     if cost.seconds > odds_cost.FORK_S and (force or cost.seconds <= odds_cost.LIMIT_S):
         note(f"odds: enumerating {cost.describe()}; Ctrl-C stops it")
     with _limit(force):
@@ -165,7 +167,7 @@ def advise(*, state: Table, goal, force, **_) -> Answer:
     return Answer(
         choices,
         partial(lib.advice_json, state.state, choices, goal),
-        lambda: [lib.render_advice(state.state, choices)],
+        lambda: [lib.render_advice(state.state, choices), lib.verdict(choices)],
     )
 
 
@@ -178,7 +180,27 @@ def deep(*, state: Table, goal, force, budget, seed, players, **_) -> Answer:
     advice = dlib.deep_advice(state.state, state.wonders, budget=budget, seed=seed, players=order)
     exact = {(c.die.split(" ")[0], c.from_ruin, c.ruin): c.p_claim for c in choices}
     to_json, table = partial(dlib.to_json, advice, exact), partial(dlib.render, advice, exact)
-    return deep_answer(advice, to_json, table, dlib.verdict)
+    return deep_answer(advice, to_json, table, dlib.verdict, _quick(choices, advice))
+
+
+def _quick(choices, advice) -> Quick | None:
+    """The exact ranking's best, named as the deep advice names its choices."""
+    from analyzer.unearth import advise as lib
+    from analyzer.unearth import deep as dlib
+
+    if not choices:
+        return None
+
+    def key(c):
+        return (c.die.split(" ")[0], c.from_ruin, c.ruin)
+
+    deep_name = {key(c): dlib.choice_name(c) for c in advice.choices}
+
+    def name(c):
+        return deep_name.get(key(c), f"{c.die} on {c.ruin}")
+
+    tied = tuple(name(c) for c in lib.tied_with_best(choices))
+    return Quick(name(choices[0]), lib.RANKED_BY, lib.HORIZON, tied)
 
 
 ODDS = Question(

@@ -38,6 +38,8 @@ TOP_KEYS = (
     "display",
     "epochs",
     "discard",
+    "discard_counts",
+    "discard_unknown",
     "pending",
     "reshuffled",
     "stone_pool",
@@ -92,6 +94,12 @@ class TableState:
     final_round: bool
     functions_used: tuple[int, ...]
     seats: tuple[Seat, ...]
+    #: whether ``discard`` is in the order discarded (a list in the file); by counts
+    #: (``discard_counts``) its order is unknown and dealt at random
+    discard_ordered: bool = True
+    #: cards in the discard pile I do not remember (``discard_unknown``): any cards
+    #: not seen, dealt at random
+    discard_unknown: int = 0
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -169,8 +177,11 @@ def parse_state(data: dict, src: str, rules: Rules) -> TableState:
 
     unknown_keys(data, TOP_KEYS, src)
     seats_raw = data.get("seat")
-    if not isinstance(seats_raw, list) or not all(isinstance(x, dict) for x in seats_raw):
+    if not isinstance(seats_raw, list):
         raise bad_value(f"{src}: seat", seats_raw, "[[seat]] tables, one per player")
+    for k, raw in enumerate(seats_raw):
+        if not isinstance(raw, dict):
+            raise bad_value(f"{src}: seat[{k}]", raw, "a [[seat]] table")
     if not t.min_players <= len(seats_raw) <= t.max_players:
         raise bad_value(
             f"{src}: seat",
@@ -220,14 +231,33 @@ def parse_state(data: dict, src: str, rules: Rules) -> TableState:
     epochs = tuple(
         _int(e, f"{src}: epochs[{i}]", 0, int(t.epoch_stones[i, n])) for i, e in enumerate(epochs)
     )
-    discard = []
-    for i, x in enumerate(_list(data.get("discard", []), f"{src}: discard")):
+
+    def card(x, where):
         if isinstance(x, str) and _fold(x) in god_ids:
-            discard.append(t.n_inv + god_ids[_fold(x)])
-        elif isinstance(x, str) and _fold(x) in inv_ids:
-            discard.append(inv_ids[_fold(x)])
-        else:
-            raise bad_value(f"{src}: discard[{i}]", x, "an invention or god card id")
+            return t.n_inv + god_ids[_fold(x)]
+        if isinstance(x, str) and _fold(x) in inv_ids:
+            return inv_ids[_fold(x)]
+        raise bad_value(where, x, "an invention or god card id")
+
+    if "discard" in data and "discard_counts" in data:
+        raise InputError(
+            f"{src}: discard_counts: given with discard (allowed: one of them: discard, the "
+            "pile in order; discard_counts, how many of each card, order unknown)"
+        )
+    discard = [
+        card(x, f"{src}: discard[{i}]")
+        for i, x in enumerate(_list(data.get("discard", []), f"{src}: discard"))
+    ]
+    ordered = "discard_counts" not in data
+    if not ordered:
+        counts = data["discard_counts"]
+        if not isinstance(counts, dict):
+            raise bad_value(f"{src}: discard_counts", counts, "a table card = count")
+        for name, k in counts.items():
+            c = card(name, f"{src}: discard_counts")
+            discard += [c] * _int(k, f"{src}: discard_counts.{name}", 0)
+        discard.sort()  # by card: the order is not known
+    discard_unknown = _int(data.get("discard_unknown", 0), f"{src}: discard_unknown", 0)
     pending = data.get("pending", "none")
     pending = -1 if pending == "none" else god(pending, f"{src}: pending")
     reshuffled = _bool(data.get("reshuffled", False), f"{src}: reshuffled")
@@ -315,6 +345,8 @@ def parse_state(data: dict, src: str, rules: Rules) -> TableState:
         final_round,
         used,
         tuple(seats),
+        ordered,
+        discard_unknown,
     )
     _check_counts(state, src, rules)
     return state
@@ -371,6 +403,16 @@ def _check_counts(state: TableState, src: str, rules: Rules) -> None:
             f"{src}: seat.cards",
             others,
             f"at most {unseen} in the other hands (the level-2 to 4 cards not seen)",
+        )
+    gods_unseen = int(sum(t.god_copies[g] - gods[g] for g in range(t.n_gods)))
+    if state.decision == "secret_bid":
+        gods_unseen -= 1  # the trigger: a god card not seen
+    if state.discard_unknown > unseen - others + gods_unseen:
+        raise bad_value(
+            f"{src}: discard_unknown",
+            state.discard_unknown,
+            f"at most {unseen - others + max(gods_unseen, 0)} (the cards not seen, less the "
+            "other hands)",
         )
     n = len(state.seats)
     placed = sum(st for s in state.seats for _, st in s.inventions)
@@ -453,13 +495,12 @@ def build(state: TableState, rules: Rules, seed: int = BUILD_SEED):
     for slot, x in enumerate(state.display):
         s.display[slot] = x
         left[x] -= 1
-    for k, c in enumerate(state.discard):
-        s.discard[k] = c
+    for c in state.discard:
         if c < t.n_inv:
             left[c] -= 1
         else:
             gods_left[c - t.n_inv] -= 1
-    s.sc[S_DISCARD_N] = len(state.discard)
+    discard = list(state.discard)  # today's files: in order, no random number drawn
     if state.pending >= 0:
         s.sc[S_PENDING] = t.n_inv + state.pending
         gods_left[state.pending] -= 1
@@ -481,6 +522,31 @@ def build(state: TableState, rules: Rules, seed: int = BUILD_SEED):
             left[x] = 0
     s.sc[S_BOX_INV] = box
     assumed.append("the level-1 inventions not seen left the game at set-up")
+    if state.discard_unknown:  # cards of the pile I do not remember: any not seen
+        pool = [x for x in range(t.n_inv) for _ in range(int(left[x]))]
+        pool += [t.n_inv + g for g in range(t.n_gods) for _ in range(int(gods_left[g]))]
+        if state.decision == "secret_bid" and state.pending < 0:
+            pool.remove(t.n_inv + state.god)  # the disaster lies beside the display
+        for c in rng.choice(pool, state.discard_unknown, replace=False):
+            c = int(c)
+            discard.append(c)
+            if c < t.n_inv:
+                left[c] -= 1
+            else:
+                gods_left[c - t.n_inv] -= 1
+        assumed.append(
+            f"the {state.discard_unknown} cards of the discard pile I do not remember: cards "
+            "not seen, dealt at random (again in each group of rollouts)"
+        )
+    if not state.discard_ordered or state.discard_unknown:
+        rng.shuffle(discard)
+        assumed.append(
+            "the discard pile's order (which cards leave the game when the deck is rebuilt): "
+            "random (again in each group of rollouts)"
+        )
+    for k, c in enumerate(discard):
+        s.discard[k] = c
+    s.sc[S_DISCARD_N] = len(discard)
     # the other hands, dealt at random from the cards not seen
     unseen = [x for x in range(t.n_inv) for _ in range(int(left[x]))]
     rng.shuffle(unseen)
@@ -543,6 +609,7 @@ class Choice:
     points_now: float | None  #: my score change at once (None: it depends on a draw)
     default: bool  #: the tuned player's own choice
     args: tuple[int, int, int] = (0, 0, 0)  #: (Action, a, b) or (bid, 0, 0)
+    outcome: str = ""  #: a bid's outcome by the model: "spared" or "suffers" ("": an action)
 
 
 @dataclass(frozen=True)
@@ -550,7 +617,7 @@ class Advice:
     me: str
     decision: str
     choices: tuple[Choice, ...]  #: best first
-    within_noise: tuple[int, ...]  #: ranks tied with the best (equal value)
+    within_noise: tuple[int, ...]  #: ranks tied with the best (equal value: a tie, not noise)
     assumed: tuple[str, ...]
 
 
@@ -664,9 +731,8 @@ def bid_choices(s, rules: Rules, p: int, g: int) -> list[Choice]:
         top = max(others)
         spared = v > top or (v == top and any(o < top for o in others))
         value = -prm[P_RESOURCE] * b if spared else -prm[P_POINTS] * loss
-        words = f"bid {b}" + (" (spared)" if spared else " (suffer)")
-        out.append(Choice(f"bid {b}", "bid", float(value), None, b == mine, (b, 0, 0)))
-        del words
+        outcome = "spared" if spared else "suffers"
+        out.append(Choice(f"bid {b}", "bid", float(value), None, b == mine, (b, 0, 0), outcome))
     return out
 
 
@@ -701,7 +767,34 @@ def one_step(state: TableState, rules: Rules | None = None) -> Advice:
 # --------------------------------------------------------------------------- output
 
 
+#: the unit of a one-step value, in words
+VALUE_UNIT = "points: tuned balanced's estimate of what the choice brings, now and later"
+#: what the one-step ranking ranks by, in words (the deep advice names it so)
+RANKED_BY = "tuned balanced's one-step value"
+#: why the one-step ranking sees less than the rollouts
+HORIZON = "the one-step value is balanced's estimate of this decision alone"
+
+
+def choice_words(c: Choice) -> str:
+    """A choice's value with its unit, and what it means: ``worth +2.85 points``;
+    a bid ``spared, costs 1.40 points`` (no ``null``: a point change that depends
+    on a draw is left out)."""
+    if c.kind == "bid":
+        if c.outcome == "spared":
+            return f"spared the disaster, costs {-c.value:.2f} points in resources"
+        return f"suffers the disaster, costs {-c.value:.2f} points"
+    out = f"worth {c.value:+.2f} points"
+    if c.points_now is not None:
+        out += f", {c.points_now:+.0f} points at once"
+    return out
+
+
 def advice_json(advice: Advice) -> str:
+    """``advise --json``: ``choices`` best first (``value`` in points, ``points_now``
+    null when it depends on a draw, ``default`` tuned balanced's own choice), with
+    ``rank`` (1 best; the ★), ``words`` (the value with its unit), a bid's
+    ``outcome``; ``tied_with_best`` the choices of exactly the best value
+    (``within_noise_of_best`` is empty: a one-step value carries no noise)."""
     rows = [
         {
             "choice": c.choice,
@@ -709,16 +802,24 @@ def advice_json(advice: Advice) -> str:
             "value": round(c.value, 6),
             "points_now": c.points_now,
             "default": c.default,
+            "rank": i,
+            "words": choice_words(c),
+            **({"outcome": c.outcome} if c.outcome else {}),
         }
-        for c in advice.choices
+        for i, c in enumerate(advice.choices, start=1)
     ]
+    own = next((c.choice for c in advice.choices if c.default), None)
     return json.dumps(
         {
             "me": advice.me,
             "decision": advice.decision,
             "ranking": "tuned balanced's evaluation (one step)",
             "assumed": list(advice.assumed),
-            "within_noise_of_best": [advice.choices[i].choice for i in advice.within_noise],
+            "within_noise_of_best": [],
+            "tied_with_best": [advice.choices[i].choice for i in advice.within_noise],
+            "value_unit": VALUE_UNIT,
+            "balanced_choice": own,
+            "verdict": verdict(advice),
             "choices": rows,
         },
         indent=2,
@@ -732,22 +833,33 @@ def render(advice: Advice, top: int):
         (
             ("#", "right"),
             ("choice", "left"),
-            ("value", "right"),
-            ("points now", "right"),
+            ("value (points)", "right"),
+            ("points at once" if advice.decision == "action" else "outcome", "right"),
             ("", "left"),
         ),
     )
     for i, c in enumerate(advice.choices[:top], start=1):
-        pts = "-" if c.points_now is None else f"{c.points_now:+.0f}"
+        if c.kind == "bid":
+            now = "spared" if c.outcome == "spared" else "suffers"
+        else:
+            now = "after a draw" if c.points_now is None else f"{c.points_now:+.0f}"
         tab.add_row(
-            str(i), c.choice, f"{c.value:.2f}", pts, "balanced's choice" if c.default else ""
+            str(i), c.choice, f"{c.value:+.2f}", now, "balanced's own choice" if c.default else ""
         )
     return tab
 
 
 def verdict(advice: Advice) -> str:
+    """The ranking's answer in words: the best with its value's unit, its exact ties,
+    tuned balanced's own choice where it is not the best, and what to follow."""
     best = advice.choices[0]
     tied = [advice.choices[i].choice for i in advice.within_noise]
-    if tied:
-        return f"Best by one step: {best.choice}, tied with: {', '.join(tied)}."
-    return f"Best by one step: {best.choice} (value {best.value:.2f})."
+    out = f"Best by one step: {best.choice} ({choice_words(best)})"
+    out += f"; tied exactly with: {', '.join(tied)}." if tied else "."
+    own = next((c for c in advice.choices if c.default), None)
+    if own is not None and own is not best and own.choice not in tied:
+        out += f" Tuned balanced itself would choose {own.choice} ({choice_words(own)})."
+    return out + (
+        " This values this decision alone; the deep advice (--deep) plays the whole game "
+        "out, and where the two differ, follow the deep one."
+    )

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import analyzer.games.deep as shared
 from analyzer.core.seeding import resolve_seed, root_key
 from analyzer.kernels.search import verdict_words
-from analyzer.uruk.advise import TableState, action_name, build
+from analyzer.uruk.advise import BUILD_SEED, TableState, action_name, build
 from analyzer.uruk.rules import Rules, default_rules
 
 #: rollouts in all when ``--budget`` is not given
@@ -77,7 +77,8 @@ def deep_advice(
         mode, k_left, g = search.MODE_BID, 0, state.god
         final_left = search.final_left_now(sv, state.trigger)
         n_choices = int(s.supply[p].sum()) + 1
-    keep = max(budget // n_choices, 2)
+    groups = GROUPS if not state.discard_ordered or state.discard_unknown else 1
+    keep = max(budget // n_choices, 2 * groups)
     w = search.new_search(t, rollout_rows(t, n), keep=keep)
     r = new_state(t)
     key0, _ = root_key(seed)
@@ -86,8 +87,24 @@ def deep_advice(
         for kind, a, b in _actions(s, rules, p):
             names[(kind, a, b)] = action_name(rules, s, p, kind, a, b)
     rv, wv = make_view(r, "UrukState"), search.pack_search(w)
+    if groups == 1:
+
+        def rank():
+            return search.rank_all(sv, tv, rv, wv, p, key0, budget, mode, k_left, final_left, g)
+    else:  # the discard pile's order (or part of it) unknown: dealt again per group
+
+        def rank():
+            builds = [s] + [build(state, rules, BUILD_SEED + i)[0] for i in range(1, groups)]
+            keys = [key0] + [_group_key(seed, i) for i in range(1, groups)]
+            per = max(budget // groups, n_choices)
+
+            def one(view, key):
+                return search.rank_all(view, tv, rv, wv, p, key, per, mode, k_left, final_left, g)
+
+            return _grouped(w, [make_view(b, "UrukState") for b in builds], keys, one)
+
     played = shared.play_ranking(
-        lambda: search.rank_all(sv, tv, rv, wv, p, key0, budget, mode, k_left, final_left, g),
+        rank,
         w,
         "table state: no legal choice for the decision (allowed: a state where "
         f"{state.names[p]} can act)",
@@ -120,6 +137,55 @@ def deep_advice(
         seats=state.names,
         **played.answer(rows, seed, assumed),
     )
+
+
+#: groups of rollouts, each on its own deal of the discard pile's unknown order or cards
+GROUPS = 8
+#: the tallies :func:`analyzer.kernels.search.record` adds to, one value per choice
+_TALLIES = ("n", "win", "win2", "score", "score2", "value")
+
+
+def _group_key(seed: int, i: int):
+    """Group ``i``'s rollout key: its own stream, from ``seed`` and ``i``."""
+    import numpy as np
+
+    return np.random.SeedSequence(seed, spawn_key=(i,)).generate_state(1, np.uint64)[0]
+
+
+def _grouped(w, views, keys, rank_one) -> int:
+    """Deep advice in groups: ``rank_one(view, key)`` on each game ``views[i]`` (one
+    deal of what the file leaves unknown of the discard pile) with its ``keys[i]``,
+    the tallies of the groups summed into ``w`` and each choice's rollouts set one
+    group after another in ``w.wins_by`` (rollout ``j`` of a group on the same deal
+    for every choice, so the pairing holds). Returns the choices (the same in every
+    group: the discard pile does not change what I may do)."""
+    from analyzer.kernels.search import K_ROLLOUTS
+
+    sums = {name: 0.0 for name in _TALLIES}
+    rows, rollouts, k = [], 0, None
+    for view, key in zip(views, keys, strict=True):
+        for name in _TALLIES:
+            getattr(w, name)[:] = 0
+        w.count[K_ROLLOUTS] = 0
+        got = rank_one(view, key)
+        if k is not None and got != k:
+            raise RuntimeError(f"deep advice groups differ in their choices ({got} and {k})")
+        k = got
+        for name in _TALLIES:
+            sums[name] = sums[name] + getattr(w, name)[:k].copy()
+        per = int(w.n[0]) if k else 0
+        rows.append(w.wins_by[:k, :per].copy())
+        rollouts += int(w.count[K_ROLLOUTS])
+    if not k:
+        return 0
+    for name in _TALLIES:
+        getattr(w, name)[:k] = sums[name]
+    import numpy as np
+
+    joined = np.concatenate(rows, axis=1)
+    w.wins_by[:k, : joined.shape[1]] = joined
+    w.count[K_ROLLOUTS] = rollouts
+    return k
 
 
 def _actions(s, rules, p):

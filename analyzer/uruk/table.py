@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from analyzer.games.deep import Quick
 from analyzer.games.deep import answer as deep_answer
 from analyzer.games.table import Answer, Question, TableSpec, deep_options, on_state, ranking, top
 
@@ -57,12 +58,16 @@ def advise(*, state, top, **_) -> Answer:
 
 def deep(*, state, budget, seed, top, **_) -> Answer:
     """The choices of one decision ranked by win chance from rollouts."""
+    from analyzer.uruk import advise as lib
     from analyzer.uruk import deep as dlib
     from analyzer.uruk.rules import default_rules
 
     advice = dlib.deep_advice(state, default_rules(), budget=budget, seed=seed)
     table = partial(dlib.render, advice, top or len(advice.choices))
-    return deep_answer(advice, partial(dlib.to_json, advice), table, dlib.verdict)
+    quick = lib.one_step(state, default_rules())
+    tied = tuple(quick.choices[i].choice for i in quick.within_noise)
+    beside = Quick(quick.choices[0].choice, lib.RANKED_BY, lib.HORIZON, tied)
+    return deep_answer(advice, partial(dlib.to_json, advice), table, dlib.verdict, beside)
 
 
 TOP = top(20, "Choices shown (0: all; --json lists all).")

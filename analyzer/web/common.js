@@ -104,16 +104,18 @@ function answerBar(text, target, isError) {
 function deepView(d, pretty) {
   const cs = d.choices || [], noise = new Set(d.within_noise_of_best || []);
   const name = (c) => c.choice || JSON.stringify(c);
-  const est = [["win", "win chance", pct], ["score", "final score", (x) => Number(x).toFixed(1)],
-               ["points", "points", (x) => Number(x).toFixed(2)]].filter(([k]) => cs.some((c) => typeof c[k] === "number"));
+  const est = [["win", "win chance", pct], ["score", "final score (points)", (x) => Number(x).toFixed(1)],
+               ["points", "points this turn", (x) => Number(x).toFixed(2)]].filter(([k]) => cs.some((c) => typeof c[k] === "number"));
   if (cs.length) answerBar(`deep advice: ${pretty(name(cs[0]))}` +
     (est.length ? `, ${est[0][1]} ${est[0][2](cs[0][est[0][0]])}` : ""), "deep-out");
   const ci = (c, k, f) => { const b = c[k + "_ci95"]; return b ? ` [${f(b[0])}, ${f(b[1])}]` : ""; };
   return h("div", {},
+    d.follow ? followLine({...d, follow: pretty(d.follow)}) : null,
     h("table", {id: "deep-table"},
       h("tr", {}, h("th", {}, "choice"), est.map(([, t]) => h("th", {}, t + " [95%]"))),
       cs.map((c, i) => h("tr", {"data-choice": name(c)},
-        h("td", {}, pretty(name(c)), i > 0 && noise.has(name(c)) ? h("div", {class: "noise"}, "within noise of the best") : null),
+        h("td", {}, pretty(name(c)), i === 0 ? " ★" : null,
+          i > 0 && noise.has(name(c)) ? h("div", {class: "noise"}, "within noise of the best (the rollouts cannot tell them apart)") : null),
         est.map(([k, , f]) => h("td", {}, typeof c[k] === "number" ? f(c[k]) + ci(c, k, f) : ""))))),
     h("p", {class: "note"}, [d.rollouts ? `${Number(d.rollouts).toLocaleString()} rollouts` : null,
       d.seed !== undefined ? `seed ${d.seed}` : null].filter(Boolean).join(", ") +
@@ -132,6 +134,9 @@ async function askDeep(body, seconds, draw) {
   p.stop();
   go.disabled = false;
   if (!r.ok) { out.replaceChildren(h("p", {class: "error", id: "deep-error"}, r.error)); return; }
+  // a seed above 2^53 loses digits as a JavaScript number: show the one the server sent
+  const seed = (r.text || "").match(/"seed":\s*(\d+)/);
+  if (seed && r.data) r.data.seed = seed[1];
   draw(r.data, out);
 }
 
@@ -149,6 +154,45 @@ function offerDeep(id, ask) {
     const me = g.ok ? g.data.find((x) => x.name === GAME) : null;
     box.hidden = !(me && me.deep);
   });
+}
+
+// The table kept over reloads and shareable as a link: keepTable(S) writes the page's
+// state to this browser's storage and to the address (#t=...), so a reload, a discarded
+// tab or the link sent to a friend opens the same table; keptTable() reads it back (the
+// address first: a shared link wins over what this browser kept), or null.
+const KEEP_KEY = "analyzer-table:" + GAME;
+function keepTable(state) {
+  const text = JSON.stringify({v: 1, state});
+  try { localStorage.setItem(KEEP_KEY, text); } catch (e) { /* private mode: the link still works */ }
+  try { history.replaceState(null, "", "#t=" + encodeURIComponent(text)); } catch (e) { /* file: pages */ }
+}
+function keptTable() {
+  const read = (text) => {
+    try { const o = JSON.parse(text); return o && o.v === 1 && o.state && typeof o.state === "object" ? o.state : null; }
+    catch (e) { return null; }
+  };
+  const m = location.hash.match(/^#t=(.*)$/);
+  if (m) { try { const got = read(decodeURIComponent(m[1])); if (got) return got; } catch (e) { /* a bad link */ } }
+  try { return read(localStorage.getItem(KEEP_KEY)); } catch (e) { return null; }
+}
+// Opens the page on the kept table when there is one: load(kept) then draw(); a kept
+// table this page can no longer draw (an older page's) gives way to fresh() and is forgotten.
+function openTable(load, fresh, draw) {
+  const kept = keptTable();
+  if (kept) {
+    try { load(kept); draw(); return true; }
+    catch (e) { try { localStorage.removeItem(KEEP_KEY); } catch (e2) { /* nothing kept */ } }
+  }
+  fresh();
+  draw();
+  return false;
+}
+
+// Which ranking to follow when the deep advice and the quick one differ (the deep
+// answer's `follow`, in words), as a paragraph; nothing when the answer has none.
+function followLine(d) {
+  if (!d || typeof d.follow !== "string" || !d.follow) return null;
+  return h("p", {class: d.quick_agrees ? "note" : "follow", id: "deep-follow"}, d.follow);
 }
 
 async function fillHeader() {

@@ -94,7 +94,7 @@ def test_chart_is_written(tmp_path, capsys):
         (["--claim", "9", "--dice", "red:d6", "--wonder", "palace=red"], "college=PLAYER"),
         (["--claim", "9", "--dice", "red:d6", "--goal", "win"], "claim, stone"),
         (["--claim", "9", "--dice", "red:d6", "--bag", "-1"], "--bag"),
-        (["--claim", "9", "--dice", "red:d6", "--chart", "/no/such/dir/x.png"], "--chart"),
+        (["--claim", "6", "--dice", "red:d6", "--chart", "/no/such/dir/x.png"], "--chart"),
     ],
 )
 def test_bad_input_one_line_exit_2(capsys, args, fragment):

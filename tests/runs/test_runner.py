@@ -398,7 +398,7 @@ def test_resume_skips_finished_batches_and_ignores_temp_files(tmp_path, referenc
     with pytest.raises(InputError, match="different run"):
         run(Other(seed=5), options(checkpoint_dir=ckpt, resume=True), reduce_games, headline)
     # ... as is another batch size, or starting over without resume
-    with pytest.raises(InputError, match="batch_size"):
+    with pytest.raises(InputError, match="--batch-size: 100 in the checkpoint, 50 now"):
         run(job, options(checkpoint_dir=ckpt, resume=True, batch_size=50), reduce_games)
     with pytest.raises(InputError, match="already holds a run"):
         run(job, options(checkpoint_dir=ckpt), reduce_games, headline)

@@ -146,7 +146,7 @@ def test_unearth_advice_and_deep_advice_match_the_cli(page, url, tmp_path):
     )
     shown = page.eval_on_selector_all("#advice-list li", "els => els.map(e => e.dataset.choice)")
     assert shown == want
-    assert page.text_content("#answer-bar").startswith(f"best: {want[0]}, claim ")
+    assert page.text_content("#answer-bar").startswith(f"best: {want[0]}, I claim it ")
     page.click("#deep-go")
     page.wait_for_selector("#deep-table", timeout=240_000)
     rows = page.eval_on_selector_all(
@@ -300,7 +300,8 @@ def test_colorful_treasure_grid_set_by_taps_matches_the_cli(page, url, tmp_path)
         [c["choice"], f"{ct_frac(c['exact']['points'])} points"] for c in advice["choices"]
     ]
     best = advice["choices"][0]
-    assert page.text_content("#answer-bar").endswith(f", {ct_frac(best['exact']['points'])} points")
+    bar = page.text_content("#answer-bar")
+    assert bar.endswith(f", {ct_frac(best['exact']['points'])} points this turn")
     # the chance of each card of each face-down place, exact and as a percentage
     shown = page.eval_on_selector_all(
         "#places-list [data-place]",
@@ -383,14 +384,13 @@ def uruk_shown(pg) -> list[list[str]]:
 
 
 def uruk_row(c: dict) -> list[str]:
-    now = "" if c["points_now"] is None else f" · points now {c['points_now']:g}"
-    return [c["choice"], f": value {c['value']:.2f}{now}"]
+    return [c["choice"], ": " + c["words"]]  # the value with its unit, as the CLI words it
 
 
 # the example state after the taps of the test below (each line checked against the taps)
-URUK_DISCARD = (
-    '["statuette", "flaschenzug", "gewoelbe", "duerre", "leier", "astronomie", "zikkurat", '
-    '"waage", "muenzwesen", "kanalisation"]'
+URUK_DISCARD = (  # the discard pile by counts (its order is not needed)
+    "{ statuette = 1, flaschenzug = 1, gewoelbe = 1, duerre = 1, leier = 1, astronomie = 1, "
+    "zikkurat = 1, waage = 1, muenzwesen = 1, kanalisation = 1 }"
 )
 URUK_TAPPED = f"""\
 me = "anna"
@@ -399,7 +399,7 @@ actions_left = 2
 functions_used = ["lehmhaus"]
 display = ["zahnrad", "zisterne", "wasseruhr"]
 epochs = [1, 6, 4, 3]
-discard = {URUK_DISCARD}
+discard_counts = {URUK_DISCARD}
 
 [[seat]]
 name = "anna"
@@ -542,9 +542,9 @@ def test_deep_advice_view_shows_a_deep_answer_with_its_progress(page, url, game)
         "els => els.map(e => [e.dataset.choice, ...[...e.cells].map(c => c.textContent)])",
     )
     assert rows == [
-        ["first choice", "first choice", "50.0% [45.0%, 55.0%]", "31.0 [30.5, 31.5]"],
-        ["second choice", "second choicewithin noise of the best", "48.0% [43.0%, 53.0%]",
-         "30.0 [29.5, 30.5]"],
+        ["first choice", "first choice ★", "50.0% [45.0%, 55.0%]", "31.0 [30.5, 31.5]"],
+        ["second choice", "second choicewithin noise of the best (the rollouts cannot tell "
+         "them apart)", "48.0% [43.0%, 53.0%]", "30.0 [29.5, 30.5]"],
     ]  # fmt: skip
     assert "1,200 rollouts, seed 7. Assumed: every seat plays tuned." in page.text_content(
         "#deep-out"
