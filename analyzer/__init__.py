@@ -60,10 +60,10 @@ def simulate(
     ``forbid`` is an intervention as a scenario's ``forbid`` key writes it
     (``{"wonders": ["eternal_flame"], "seats": [0]}``; ``seats = "each"`` forbids
     each seat in turn, a block of games each); the table then has a ``treated``
-    column (1: the seat was forbidden). ``luck=False`` plays a game that has luck
-    terms without them (no ``luck_win``, ``luck_score`` columns; docs/statistics.md),
-    ``luck=True`` with them; None (default): the game's default (on but for
-    Colorful Treasure, whose terms cost more than they save so far).
+    column (1: the seat was forbidden). ``luck=True`` plays the game's luck terms
+    (columns ``luck_win``, ``luck_score``: the same answer with the dice's luck
+    taken out; docs/statistics.md); None (default) or False: without them (the
+    default of every game: they cost more CPU than their narrower intervals save).
     """
     from analyzer.games import load_game
     from analyzer.runs.simulate import simulate_games
@@ -72,28 +72,29 @@ def simulate(
         rulings, overrides = load_game(game).rules_settings(rules)
     if isinstance(strategies, str):
         strategies = [strategies]
-    sim = simulate_games(
-        players,
-        list(strategies),
-        games,
-        seed,
-        game=game,
-        edition=edition,
-        rulings=rulings,
-        overrides=overrides,
-        batch_size=batch_size,
-        luck=luck,
-        workers=workers,
-        scheduler=scheduler,
-        precision=precision,
-        max_games=max_games,
-        progress=progress,
-        keep_tables=True,
-        claims=claims,
-        strategy_params=strategy_params,
-        first_game=first_game,
-        forbid=forbid,
-    )
+    with _python_names():
+        sim = simulate_games(
+            players,
+            list(strategies),
+            games,
+            seed,
+            game=game,
+            edition=edition,
+            rulings=rulings,
+            overrides=overrides,
+            batch_size=batch_size,
+            luck=luck,
+            workers=workers,
+            scheduler=scheduler,
+            precision=precision,
+            max_games=max_games,
+            progress=progress,
+            keep_tables=True,
+            claims=claims,
+            strategy_params=strategy_params,
+            first_game=first_game,
+            forbid=forbid,
+        )
     return (sim.games, sim.claims) if claims else sim.games
 
 
@@ -110,16 +111,18 @@ def run(scenario, *, games: int | None = None, seed: int | None = None, **option
     from analyzer.runs.scenario_file import Scenario, load_scenario, parse_scenario, with_overrides
 
     if isinstance(scenario, str | Path):
-        sc = load_scenario(scenario)
+        with _python_names():
+            sc = load_scenario(scenario)
     elif isinstance(scenario, dict):
         sc = parse_scenario(scenario, "scenario")
     elif isinstance(scenario, Scenario):
         sc = scenario
     else:
         raise TypeError("scenario: a path, a dict or a Scenario")
-    sc = with_overrides(sc, games=games, seed=seed)
-    options.setdefault("progress", False)
-    return run_scenario(sc, **options)
+    with _python_names():
+        sc = with_overrides(sc, games=games, seed=seed)
+        options.setdefault("progress", False)
+        return run_scenario(sc, **options)
 
 
 def odds(game: str, state=None, **question):
@@ -149,6 +152,41 @@ def advise(game: str, state, *, deep: bool = False, budget=None, seed=None, **op
     return ask_advise(game, state, deep=deep, budget=budget, seed=seed, **options)
 
 
+def win_rates(table, by: str = "seat", level: float = 0.95):
+    """Win rates of a games table (:func:`simulate`'s, or ``ScenarioRun.games``) by
+    ``"seat"`` or by ``"strategy"``, with Wilson intervals (``level``: 0.95).
+
+    Returns a DataFrame: the group columns (``cell`` first when the table has
+    several configurations), ``n`` (seat-games), ``wins`` (a shared win counts
+    its share), ``win_rate``, ``low``, ``high``. Seats are counted from 0 (the
+    first player), as in the table. Seats of one game are not independent, so
+    a strategy that holds several seats has an approximate interval.
+    """
+    from analyzer.core.errors import InputError, bad_value
+    from analyzer.core.stats import wilson
+
+    if by not in ("seat", "strategy"):
+        raise bad_value("by", by, "seat, strategy")
+    if not (isinstance(level, float | int) and not isinstance(level, bool) and 0 < level < 1):
+        raise bad_value("level", level, "a number between 0 and 1, e.g. 0.95")
+    need = [by, "win"]
+    missing = [c for c in need if c not in getattr(table, "columns", ())]
+    if missing:
+        raise InputError(
+            f"table: no column {missing[0]!r} (allowed: a games table, e.g. analyzer.simulate(...))"
+        )
+    keys = [by]
+    if "cell" in table.columns and table["cell"].nunique() > 1:
+        keys = ["cell", by]
+    wins = table[keys].assign(win=table["win"].astype("float64"))  # (a float32 column)
+    grouped = wins.groupby(keys, observed=True, sort=True)["win"]
+    out = grouped.agg(n="size", wins="sum").reset_index()
+    out["win_rate"] = out["wins"] / out["n"]
+    low, high = wilson(out["wins"].to_numpy(float), out["n"].to_numpy(float), level)
+    out["low"], out["high"] = low, high
+    return out
+
+
 def available_games() -> tuple[str, ...]:
     """Names of the registered games (see :mod:`analyzer.games`)."""
     from analyzer.games import available_games as names
@@ -156,4 +194,59 @@ def available_games() -> tuple[str, ...]:
     return names()
 
 
-__all__ = ["__version__", "advise", "available_games", "odds", "run", "simulate"]
+#: the command line's option names and the Python parameters they are in the API
+_PYTHON_NAMES = {
+    "--strategy": "strategies",
+    "--strategies": "strategies",
+    "--players": "players",
+    "--games": "games",
+    "--seed": "seed",
+    "--game": "game",
+    "--edition": "edition",
+    "--rule": "rulings",
+    "--batch-size": "batch_size",
+    "--out": "out",
+    "--workers": "workers",
+    "--scheduler": "scheduler",
+    "--precision": "precision",
+    "--max-games": "max_games",
+    "--checkpoint": "checkpoint_dir",
+    "--luck": "luck",
+}
+
+
+class _python_names:
+    """Errors raised inside name the Python parameters (``strategies``), not the
+    command line's options (``--strategy``) the library shares with the CLI."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, err, tb):
+        from analyzer.core.errors import AnalyzerError
+
+        if err is None or not isinstance(err, AnalyzerError) or not err.args:
+            return False
+        import re
+
+        text = str(err.args[0])
+        named = re.sub(
+            r"(?<![\w-])--[a-z][a-z-]*(?![\w-])",
+            lambda m: _PYTHON_NAMES.get(m.group(0), m.group(0)),
+            text,
+        )
+        if named == text:
+            return False
+        err.args = (named, *err.args[1:])
+        return False
+
+
+__all__ = [
+    "__version__",
+    "advise",
+    "available_games",
+    "odds",
+    "run",
+    "simulate",
+    "win_rates",
+]

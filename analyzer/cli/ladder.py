@@ -12,9 +12,9 @@ swapped; at more players each strategy in one seat against a field of another,
 in every seat), all line-ups on the same game seeds (common random numbers), and
 print Bradley-Terry ratings on the Elo scale (the anchor, baseline by default,
 is 0) with 95% bootstrap intervals and the head-to-head matrix of win shares
-with 95% intervals. A game with luck terms is rated on luck-adjusted wins
-(win - luck_win: the same expectation, less variance; normal intervals);
---no-luck rates plain wins (Wilson intervals), as before.
+with 95% intervals, on plain wins (Wilson intervals). --luck plays the game's
+luck terms and rates luck-adjusted wins (win - luck_win: the same answer with
+the dice's luck taken out, less variance; normal intervals).
 
 Examples:
 
@@ -28,7 +28,7 @@ Examples:
 
   analyzer ladder --games 5000 --checkpoint runs/ladder --resume
 
-  analyzer ladder --players 2 --strategies balanced,baseline --games 2000 --no-luck
+  analyzer ladder --players 2 --strategies balanced,baseline --games 2000 --luck
 """
 
 
@@ -67,10 +67,11 @@ def register(app: typer.Typer) -> None:
             None, "--out", help="folder for ratings.csv, matrix.csv, ladder.json (atomic)"
         ),
         quiet: bool = typer.Option(False, "--quiet", help="no progress lines"),
-        luck: bool = typer.Option(
-            True,
+        luck: bool | None = typer.Option(
+            None,
             "--luck/--no-luck",
-            help="rate luck-adjusted wins when the game has luck terms (--no-luck: plain wins)",
+            help="--luck: play the luck terms and rate luck-adjusted wins (the same answer "
+            "with the dice's luck taken out); default and --no-luck: plain wins",
         ),
     ) -> None:
         import sys

@@ -57,6 +57,7 @@ def register(app: typer.Typer) -> None:
         ),
         quiet: bool = typer.Option(False, "--quiet", help="no progress display, no summary"),
     ) -> None:
+        _check_first(scenario, out, games, seed, workers)
         from analyzer.report import run_and_report
 
         result = run_and_report(
@@ -67,9 +68,12 @@ def register(app: typer.Typer) -> None:
 
             info = result.info
             if info.get("cells"):
+                compiled = info.get("compile_seconds")
                 typer.echo(
                     f"{info['games_total']:,} games in {info['seconds']:.1f} s "
-                    f"({info['games_per_second'] or 0:,.0f} games/s); seed {info['seed']}"
+                    f"({info['games_per_second'] or 0:,.0f} games/s"
+                    + (f"; first compile {compiled:.1f} s, not in games/s" if compiled else "")
+                    + f"); seed {info['seed']}"
                 )
             else:
                 typer.echo(f"[ladder]/[tune] only, {info['seconds']:.1f} s; seed {info['seed']}")
@@ -86,12 +90,27 @@ def register(app: typer.Typer) -> None:
     def report_cmd(
         directory: Path = typer.Argument(..., help="a directory written by 'analyzer run'"),
     ) -> None:
+        if not (directory / "manifest.json").is_file():  # said before the report's libraries load
+            from analyzer.core.errors import InputError
+
+            raise InputError(f"{directory}: not a report directory (no manifest.json)")
         from analyzer.report import rebuild_report
 
         result = rebuild_report(directory)
         typer.echo(
             f"report: {result.directory}/report.pdf and report.html ({len(result.files)} files)"
         )
+
+
+def _check_first(scenario: Path, out: Path | None, games, seed, workers) -> None:
+    """Read and check the scenario and the options as :func:`analyzer.report.run_and_report`
+    will, before the report's libraries (pandas, matplotlib) and the engine load: bad
+    input is answered at once."""
+    from analyzer.runs.options import check_workers
+    from analyzer.runs.scenario_file import load_scenario, with_overrides
+
+    check_workers(workers, "--workers")
+    with_overrides(load_scenario(scenario), games=games, seed=seed)
 
 
 def _echo_findings(info: dict) -> None:

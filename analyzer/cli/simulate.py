@@ -82,9 +82,9 @@ def register(app: typer.Typer) -> None:
         luck: bool | None = typer.Option(
             None,
             "--luck/--no-luck",
-            help="the luck terms of a game that has them (columns luck_win, luck_score; "
-            "docs/statistics.md); default: the game's (on, off for colorful_treasure); "
-            "--no-luck: the plain engine",
+            help="--luck: the luck terms (columns luck_win, luck_score: the same answer "
+            "with the dice's luck taken out; docs/statistics.md); default and --no-luck: "
+            "off, the plain engine",
         ),
     ) -> None:
         from analyzer.runs.simulate import simulate_games
@@ -165,8 +165,10 @@ def _print(sim) -> None:
     console.print(table)
     stop = {"games": "", "precision": " (precision reached)", "cap": " (cap reached)"}
     console.print(f"games: {res.games:,}{stop[res.stopped_by]}", highlight=False, soft_wrap=True)
+    compiled = getattr(res, "compile_seconds", 0.0)
     console.print(
-        f"seconds: {res.seconds:.2f}  games/s: {res.games_per_second:,.0f}",
+        f"seconds: {res.seconds:.2f}  games/s: {res.games_per_second:,.0f}"
+        + (f"  (first compile: {compiled:.1f} s, not in games/s)" if compiled else ""),
         highlight=False,
         soft_wrap=True,
     )

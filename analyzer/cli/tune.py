@@ -78,11 +78,11 @@ def register(app: typer.Typer) -> None:
             None, "--out", help="write the result to FILE.toml or FILE.json (atomically)"
         ),
         quiet: bool = typer.Option(False, "--quiet", help="no progress lines"),
-        luck: bool = typer.Option(
-            True,
+        luck: bool | None = typer.Option(
+            None,
             "--luck/--no-luck",
-            help="compare luck-adjusted wins when the game has luck terms "
-            "(--no-luck: plain wins, the result as before)",
+            help="--luck: play the luck terms and compare luck-adjusted wins (the same "
+            "answer with the dice's luck taken out); default and --no-luck: plain wins",
         ),
     ) -> None:
         import sys

@@ -16,15 +16,46 @@ from analyzer.core.errors import bad_value
 
 
 def coerce_override(old: Any, value: Any, where: str, *, tables: bool = True) -> Any:
-    """``value`` (a copy) if it has the type of the shipped ``old`` value.
+    """``value`` (a copy) if it has the type and shape of the shipped ``old`` value.
 
     Booleans only replace booleans; integers integers; a float accepts an
-    integer too (made a float); a list must hold values of the kind of the
-    shipped list's first element (integers for an empty one); a table replaces a
-    table unless ``tables`` is false (then the path must name a value).
+    integer too (made a float); a list must be a list whose every element has
+    the type and shape of the shipped list's first element (integers for an
+    empty one): a list of lists stays one; a table replaces a table unless
+    ``tables`` is false (then the path must name a value), with only the keys of
+    the shipped table, each value checked against the one it replaces (keys it
+    leaves out keep their shipped values).
     """
     if isinstance(old, dict) and not tables:
         raise bad_value(where, value, "a path naming a value, not a table")
+    return _coerce(old, value, where)
+
+
+def _coerce(old: Any, value: Any, where: str, fill: bool = True) -> Any:
+    """:func:`coerce_override` of one value, its elements and keys checked in turn
+    (``fill``: a table may leave keys out; not an element of a list, which would
+    take them from the shipped first element)."""
+    if isinstance(old, dict):
+        if not isinstance(value, dict):
+            raise bad_value(where, value, f"a table like {_short(old)}")
+        unknown = [k for k in value if k not in old]
+        if unknown:
+            raise bad_value(where, unknown[0], "a key of the table it replaces: " + ", ".join(old))
+        missing = [k for k in old if k not in value]
+        if missing and not fill:
+            raise bad_value(where, value, "a table with the keys " + ", ".join(old))
+        out = copy.deepcopy(old)
+        for k, v in value.items():
+            out[k] = _coerce(old[k], v, f"{where} key {k!r}")
+        return out
+    if isinstance(old, list):
+        if not isinstance(value, list) or len(value) > LIMIT_LIST:
+            raise bad_value(where, value, f"a list like {_short(old)}")
+        if not old:
+            if not all(map(_small_int, value)):
+                raise bad_value(where, value, "a list of integers")
+            return list(value)
+        return [_coerce(old[0], v, f"{where} [{i}]", False) for i, v in enumerate(value)]
     if isinstance(old, bool):
         ok = isinstance(value, bool)
     elif isinstance(old, int):
@@ -34,15 +65,17 @@ def coerce_override(old: Any, value: Any, where: str, *, tables: bool = True) ->
     elif isinstance(old, float):
         ok = _small_int(value) or isinstance(value, float) and math.isfinite(value)
         value = float(value) if ok else value
-    elif isinstance(old, list):
-        kind = type(old[0]) if old else int
-        check_one = _small_int if kind is int else lambda v: isinstance(v, kind)
-        ok = isinstance(value, list) and len(value) <= LIMIT_LIST and all(map(check_one, value))
     else:
         ok = isinstance(value, type(old))
     if not ok:
-        raise bad_value(where, value, f"a value of the same type as {old!r}")
+        raise bad_value(where, value, f"a value of the same type as {_short(old)}")
     return copy.deepcopy(value)
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 #: largest magnitude of an integer override (every kernel array holds it; a

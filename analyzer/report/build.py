@@ -101,7 +101,10 @@ def _run_and_write(sc, target: Path, workers, progress) -> ReportResult:
             _write_parquet(df, data / f"{name}.parquet")
         return write_report(tmp, aggregate, info, extra)
 
-    files = _build_dir(target, fill)
+    from analyzer.runs.progress import phase
+
+    with phase("writing the report (tables, charts, report.html, report.pdf)", progress):
+        files = _build_dir(target, fill)
     info["findings"] = json.loads((target / "manifest.json").read_text("utf-8"))["findings"]
     info["report_seconds"] = round(time.perf_counter() - t0, 3)
     return ReportResult(directory=target, files=files, info=info)

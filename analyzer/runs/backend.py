@@ -133,7 +133,9 @@ def _dask_client(address: str, where: str = "--scheduler"):
 class _Backend:
     """An executor plus how many batches to keep in flight, and how to close it."""
 
-    def __init__(self, batch_fn, reducer, options: RunOptions, n_batches: int) -> None:
+    def __init__(
+        self, batch_fn, reducer, options: RunOptions, n_batches: int, warmed: bool = False
+    ) -> None:
         self.client = None
         self.where = "this process"
         found = scheduler_address(options)
@@ -153,7 +155,8 @@ class _Backend:
             self.window = 1
             self.submit = functools.partial(self.executor.submit, _run_batch, batch_fn, reducer)
             return
-        _warm_up(batch_fn, reducer)  # each kernel compiled once, here, not in every worker
+        if not warmed:  # (the runner compiled them already when it announced a compile)
+            _warm_up(batch_fn, reducer)  # each kernel compiled once, here, not in every worker
         # spawn-like: no fork of a process holding threads (progress display,
         # numba), and workers that do not run the caller's main module again
         # (a script from stdin, a script without a __main__ guard: analyzer.runs.pool)

@@ -88,6 +88,16 @@ class ScenarioJob:
             name: dfs[0] if len(dfs) == 1 else concat_tables(dfs) for name, dfs in parts.items()
         }
 
+    @property
+    def games_per_index(self) -> int:
+        """Games played per game index: one in every cell."""
+        return len(self.jobs)
+
+    def games_at(self, indices: int) -> int:
+        """Games played by the first ``indices`` game indices, over every cell (a
+        field with games of its own plays only the first of them)."""
+        return _games_total(indices, len(self.jobs), self.limits)
+
     def warm_up(self) -> None:
         """Compile (or load) the engine's kernels once in this process."""
         for cell_jobs in self.jobs:
@@ -189,6 +199,49 @@ class ScenarioRun:
 
         return build_tables(self.aggregate, self.info)
 
+    def findings(self):
+        """Page 1's questions and their findings, ranked, Holm-corrected
+        (:class:`analyzer.tables.finding.Findings`; ``.for_question(i)``)."""
+        from analyzer.tables.findings import answer
+
+        return answer(self.report_tables(), self.info)
+
+    def _what(self) -> str:
+        info = self.info
+        name = (info.get("scenario") or {}).get("name", "?")
+        cells = len(info.get("cells") or [])
+        configs = f"{cells} configurations, " if cells > 1 else ""
+        games = info.get("games_total", info.get("games", 0))
+        return (
+            f"{name!r}: {info.get('game_title', info.get('game', '?'))}, {configs}"
+            f"{games:,} games, seed {info.get('seed')}"
+        )
+
+    def __repr__(self) -> str:
+        return f"<ScenarioRun {self._what()}; .games, .report_tables(), .findings(), .info>"
+
+    def _repr_html_(self) -> str:
+        """For a notebook: what was played, then each question of page 1 with its
+        first findings in words (significant ones marked)."""
+        import html
+
+        try:
+            found = self.findings()
+        except Exception as err:  # a notebook's view must not fail: say why instead
+            detail = html.escape(f"{type(err).__name__}: {err}")
+            return f"<p><b>ScenarioRun</b> {html.escape(self._what())}</p><p>({detail})</p>"
+        parts = [f"<p><b>ScenarioRun</b> {html.escape(self._what())}</p>"]
+        for i, q in enumerate(found.questions):
+            parts.append(f"<p><b>{html.escape(q['text'])}</b></p><ul>")
+            for f in found.for_question(i)[: found.page_per_question]:
+                mark = "★ " if f.significant else ""
+                parts.append(f"<li>{mark}{html.escape(f.text)}</li>")
+            parts.append("</ul>")
+        parts.append(
+            "<p><small>★ significant after Holm's correction; .findings() has them all</small></p>"
+        )
+        return "".join(parts)
+
 
 def run_batch_size(given: int | None, game, cells) -> int:
     """Games per batch of a run: ``given`` (the run's, or its checkpoint's), else
@@ -235,15 +288,9 @@ def run_scenario(
     from analyzer._version import __version__
     from analyzer.core.seeding import resolve_seed
     from analyzer.games import describe_columns
-    from analyzer.runs.runner import DEFAULT_CAP_FACTOR, RunOptions, run
-    from analyzer.tables.aggregate import (
-        Reducer,
-        first_player_headline,
-        paired_metrics,
-        widest_seat_headline,
-    )
+    from analyzer.runs.options import DEFAULT_CAP_FACTOR, RunOptions, check_options
 
-    heads = {"first_player": first_player_headline, "widest_seat": widest_seat_headline}
+    heads = ("first_player", "widest_seat")
     if headline not in heads:
         raise bad_value("headline", headline, ", ".join(heads))
     if not sc.plays_games:
@@ -272,6 +319,27 @@ def run_scenario(
     sc = replace(sc, seed=seed, batch_size=given_batch or game.batch_size)
     cells = expand(sc)
     games, per_cell = plan_games(sc, cells)
+    batch_size = run_batch_size(given_batch, game, cells)
+    options = RunOptions(
+        games=games,
+        seed=seed,
+        batch_size=batch_size if precision is not None else min(batch_size, games),
+        workers=workers,
+        scheduler=scheduler,
+        checkpoint_dir=Path(checkpoint_dir) if checkpoint_dir is not None else None,
+        resume=resume,
+        precision=precision,
+        max_games=max_games,
+        keep_tables=sc.save_tables,
+        progress=progress,
+    )
+    check_options(options)  # bad options answered before any engine is loaded
+    from analyzer.runs.runner import run
+    from analyzer.tables.aggregate import (
+        Reducer,
+        paired_metrics,
+    )
+
     per_order = per_cell[0]
     n_orders = max(len(c.orders) for c in cells)
     job = replace(scenario_job(sc, cells, seed), first_game=int(first_game))
@@ -319,20 +387,6 @@ def run_scenario(
         info["fields"] = fields_info(sc, cells, per_cell)
     if intervention is not None:
         info["intervention"] = intervention
-    batch_size = run_batch_size(given_batch, game, cells)
-    options = RunOptions(
-        games=games,
-        seed=seed,
-        batch_size=batch_size if precision is not None else min(batch_size, games),
-        workers=workers,
-        scheduler=scheduler,
-        checkpoint_dir=Path(checkpoint_dir) if checkpoint_dir is not None else None,
-        resume=resume,
-        precision=precision,
-        max_games=max_games,
-        keep_tables=sc.save_tables,
-        progress=progress,
-    )
     reducer = Reducer(
         pairs,
         game=game.name,
@@ -340,7 +394,12 @@ def run_scenario(
         paired_metrics=paired_metrics(info),
         **reducer_uptake(intervention),
     )
-    result = run(job, options, reducer, headline=heads[headline])
+    from analyzer.kernels.compiled import compile_note, record_seconds
+
+    note = compile_note(game.name, game.title, _package(game)) if progress else None
+    result = run(job, options, reducer, headline=_headline_fn(headline), compile_note=note)
+    if result.compile_seconds:  # the next announcement says this machine's time
+        record_seconds(game.name, result.compile_seconds)
     total = _games_total(result.games, len(cells), job.limits)
     info.update(
         {
@@ -348,11 +407,15 @@ def run_scenario(
             "games_total": total,
             "batches": result.batches,
             "seconds": round(result.seconds, 3),
-            "games_per_second": round(total / result.seconds, 1) if result.seconds > 0 else None,
+            "games_per_second": (
+                round(result.games_per_second * len(cells), 1) if result.seconds > 0 else None
+            ),
             "stopped_by": result.stopped_by,
             "workers": workers,
         }
     )
+    if result.compile_seconds:
+        info["compile_seconds"] = round(result.compile_seconds, 3)
     extra = game.exact_tables(cells) if exact else {}
     info["extra_tables"] = sorted(extra)
     return ScenarioRun(
@@ -362,6 +425,18 @@ def run_scenario(
         extra=extra,
         result=result,
     )
+
+
+def _package(game) -> str:
+    """The package of ``game``'s folder (``analyzer.unearth``)."""
+    return getattr(game, "package", "") or type(game).__module__.rpartition(".")[0]
+
+
+def _headline_fn(name: str):
+    """The runner's headline function called ``name`` (``first_player``, ``widest_seat``)."""
+    from analyzer.tables.aggregate import first_player_headline, widest_seat_headline
+
+    return {"first_player": first_player_headline, "widest_seat": widest_seat_headline}[name]
 
 
 def _assumed_of_cells(game, cells) -> list[dict]:

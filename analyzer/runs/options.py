@@ -7,16 +7,22 @@ Game-agnostic. Also the bounds every front checks a number of games against
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
+from analyzer.core.errors import InputError, bad_value
 
-from analyzer.core.stats import Headline
+if TYPE_CHECKING:  # pandas is imported where tables are made: checking input stays fast
+    import pandas as pd
 
-BatchFn = Callable[[int, int], dict[str, pd.DataFrame]]
-Reducer = Callable[[dict[str, pd.DataFrame]], pd.DataFrame]
+    from analyzer.core.stats import Headline
+
+BatchFn = Callable[[int, int], "dict[str, pd.DataFrame]"]
+Reducer = Callable[["dict[str, pd.DataFrame]"], "pd.DataFrame"]
 
 #: default cap on games when a precision target is set: this many times ``games``
 DEFAULT_CAP_FACTOR = 10
@@ -57,8 +63,9 @@ class RunOptions:
 class RunResult:
     """What :func:`run` returns.
 
-    ``games_per_second`` counts the games simulated in this call (not those
-    loaded from a checkpoint) over the wall time ``seconds``.
+    ``games_per_second`` counts the game indices simulated in this call (not
+    those loaded from a checkpoint) over the wall time ``seconds`` less
+    ``compile_seconds`` (a first compile, run before the games and announced).
     """
 
     tables: dict[str, pd.DataFrame]
@@ -69,3 +76,45 @@ class RunResult:
     games_per_second: float
     stopped_by: str
     headline: Headline | None
+    compile_seconds: float = 0.0
+
+
+def _is_int(value) -> bool:
+    """An integer (Python's or numpy's: both are ``numbers.Integral``), not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def check_workers(workers, where: str = "workers") -> None:
+    """``workers``: None (all cores) or an integer from 1 to :data:`MAX_WORKERS`."""
+    if workers is not None and (not _is_int(workers) or not 1 <= workers <= MAX_WORKERS):
+        allowed = f"an integer from 1 to {MAX_WORKERS:,}, or None for all cores"
+        raise bad_value(where, workers, allowed)
+
+
+def check_options(options: RunOptions, has_headline: bool = True) -> None:
+    """Raise :class:`InputError` naming the first bad option of ``options`` (the
+    runner's check, also made by the driver before any engine is loaded, so bad
+    input is answered at once; the runner also checks the scheduler's address).
+    ``has_headline``: a headline function judges a precision target."""
+    if not _is_int(options.games) or not 1 <= options.games <= MAX_GAMES:
+        raise bad_value("games", options.games, GAMES_ALLOWED)
+    if not _is_int(options.batch_size) or not 1 <= options.batch_size <= MAX_GAMES:
+        raise bad_value("batch_size", options.batch_size, GAMES_ALLOWED)
+    check_workers(options.workers)
+    if options.precision is not None:
+        p = options.precision
+        if (
+            isinstance(p, bool)
+            or not isinstance(p, int | float)
+            or not (p > 0 and math.isfinite(p))
+        ):
+            raise bad_value("precision", p, "a positive number")
+        if not has_headline:
+            raise InputError("precision: needs a headline function to judge the target")
+    if options.max_games is not None:
+        if not _is_int(options.max_games) or not 1 <= options.max_games <= MAX_GAMES:
+            raise bad_value("max_games", options.max_games, GAMES_ALLOWED)
+        if options.precision is None:
+            raise InputError("max_games: only used with a precision target (set precision too)")
+    if options.resume and options.checkpoint_dir is None:
+        raise InputError("resume: needs a checkpoint directory to resume from")

@@ -29,14 +29,11 @@ names of those parts it had before they had modules of their own.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import math
 import time
 from collections.abc import Callable
 
-import numpy as np
 import pandas as pd
 
-from analyzer.core.errors import InputError, bad_value
 from analyzer.core.outputs import write_parquet_atomic, write_text_atomic
 from analyzer.core.stats import Headline
 from analyzer.runs.backend import (
@@ -45,6 +42,7 @@ from analyzer.runs.backend import (
     _Backend,
     _pool_batch,
     _run_batch,
+    _warm_up,
     check_scheduler_address,
     die_with_parent,
     scheduler_address,
@@ -70,43 +68,15 @@ from analyzer.runs.options import (
     Reducer,
     RunOptions,
     RunResult,
+    check_options,
 )
-from analyzer.runs.progress import PLAIN_EVERY_S, _Progress
+from analyzer.runs.progress import PLAIN_EVERY_S, _Progress, say
 
 # --------------------------------------------------------------------------- validation
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int | np.integer) and not isinstance(value, bool)
-
-
 def _validate(options: RunOptions, headline) -> None:
-    if not _is_int(options.games) or not 1 <= options.games <= MAX_GAMES:
-        raise bad_value("games", options.games, GAMES_ALLOWED)
-    if not _is_int(options.batch_size) or not 1 <= options.batch_size <= MAX_GAMES:
-        raise bad_value("batch_size", options.batch_size, GAMES_ALLOWED)
-    if options.workers is not None and (
-        not _is_int(options.workers) or not 1 <= options.workers <= MAX_WORKERS
-    ):
-        allowed = f"an integer from 1 to {MAX_WORKERS:,}, or None for all cores"
-        raise bad_value("workers", options.workers, allowed)
-    if options.precision is not None:
-        p = options.precision
-        if (
-            isinstance(p, bool)
-            or not isinstance(p, int | float)
-            or not (p > 0 and math.isfinite(p))
-        ):
-            raise bad_value("precision", p, "a positive number")
-        if headline is None:
-            raise InputError("precision: needs a headline function to judge the target")
-    if options.max_games is not None:
-        if not _is_int(options.max_games) or not 1 <= options.max_games <= MAX_GAMES:
-            raise bad_value("max_games", options.max_games, GAMES_ALLOWED)
-        if options.precision is None:
-            raise InputError("max_games: only used with a precision target (set precision too)")
-    if options.resume and options.checkpoint_dir is None:
-        raise InputError("resume: needs a checkpoint directory to resume from")
+    check_options(options, headline is not None)
     found = scheduler_address(options)
     if found:
         check_scheduler_address(*found)
@@ -136,6 +106,8 @@ def run(
     options: RunOptions,
     reducer: Reducer,
     headline: Callable[[pd.DataFrame], Headline] | None = None,
+    *,
+    compile_note: str | None = None,
 ) -> RunResult:
     """Run ``batch_fn`` over ``options.games`` games in batches and reduce the results.
 
@@ -147,6 +119,12 @@ def run(
     processes (all cores if None; 1 runs here). Results are consumed in batch
     order, so the returned tables, aggregate and stopping point do not depend on
     workers, completion order or (for exact reducers) batch size.
+
+    Progress counts every game: ``batch_fn.games_per_index`` games (if it says;
+    a scenario's configurations) per game index. ``compile_note``: the line that
+    announces a first compile (None: the kernels are compiled); the compile then
+    runs first, once (``batch_fn.warm_up``), and is left out of the rate
+    (``RunResult.compile_seconds``).
 
     Raises :class:`InputError` for bad options or a checkpoint of another run,
     :class:`AnalyzerError` for an unreachable scheduler; errors raised by the
@@ -176,12 +154,29 @@ def run(
     head: Headline | None = None
     stopped_by = "cap" if options.precision is not None else "games"
     label = "games" if options.precision is None else f"games (to ±{options.precision:g})"
-    progress = _Progress(bool(options.progress), total, label)
+    per_index = getattr(batch_fn, "games_per_index", 1)
+    if isinstance(per_index, int) and per_index > 1:
+        label = f"{label}, {per_index} configurations"
+    progress = _Progress(
+        bool(options.progress), total, label, per_index, getattr(batch_fn, "games_at", None)
+    )
     backend = None
     finished_ok = False
+    compile_seconds = 0.0
     try:
+        warmed = False
+        if n_todo and compile_note and _can_warm(batch_fn, options):
+            progress.compiling(compile_note)
+            t_compile = time.perf_counter()
+            _warm_up(batch_fn, reducer)  # the first compile, once, before any game counts
+            compile_seconds = time.perf_counter() - t_compile
+            progress.compiled(compile_seconds)
+            warmed = True
+        t_play = time.perf_counter()  # games/s: from here (no compile; workers' start in)
+        progress.start()
         if n_todo:
-            backend = _Backend(batch_fn, reducer, options, n_todo)
+            _say_if_few(options, n_todo, progress)
+            backend = _Backend(batch_fn, reducer, options, n_todo, warmed=warmed)
         while consumed < n_batches:
             # keep the workers busy, but never too far ahead of the consumer
             while (
@@ -220,7 +215,7 @@ def run(
             consumed += 1
             if headline is not None and (options.precision is not None or progress.enabled):
                 head = headline(aggregate.value())  # else only once, at the end
-            elapsed = time.perf_counter() - t0
+            elapsed = time.perf_counter() - t_play
             progress.update(games, computed / elapsed if elapsed > 0 else 0.0, head)
             if options.precision is not None and head is not None:
                 if head.half_width < options.precision:
@@ -234,6 +229,7 @@ def run(
         if ckpt is not None:  # the folder let go; nothing left of a run that finished no batch
             ckpt.close(discard=not finished_ok and not computed)
     seconds = time.perf_counter() - t0
+    play_seconds = seconds - compile_seconds
     out_tables = {}
     if keep:
         for name, joined in tables.items():
@@ -247,10 +243,40 @@ def run(
         games=games,
         batches=consumed,
         seconds=seconds,
-        games_per_second=computed / seconds if seconds > 0 else 0.0,
+        games_per_second=computed / play_seconds if play_seconds > 0 else 0.0,
         stopped_by=stopped_by,
         headline=head,
+        compile_seconds=compile_seconds,
     )
+
+
+def _say_if_few(options: RunOptions, n_batches: int, progress: _Progress) -> None:
+    """Say (a line with progress on, else a ``RuntimeWarning``) when the local
+    processes asked for would be slower than this one: fewer than two batches
+    each, for which each starts Python and loads the engine first."""
+    asked = options.workers
+    if asked is None or asked <= 1 or scheduler_address(options) is not None:
+        return
+    used = min(asked, n_batches)
+    if used <= 1 or n_batches >= 2 * used:
+        return
+    line = (
+        f"workers={asked}: {n_batches} batches are too few for {used} processes to be "
+        "faster than one (each starts Python and loads the engine before its first "
+        "game); workers=1 plays them in this process"
+    )
+    if progress.enabled:
+        say(line)
+    else:
+        import warnings
+
+        warnings.warn(line, RuntimeWarning, stacklevel=3)
+
+
+def _can_warm(batch_fn, options: RunOptions) -> bool:
+    """A compile can run here first: the batch function offers ``warm_up`` and the
+    games are played on this machine (a Dask cluster's workers compile their own)."""
+    return callable(getattr(batch_fn, "warm_up", None)) and scheduler_address(options) is None
 
 
 __all__ = [

@@ -39,7 +39,7 @@ from analyzer.core.errors import InputError
 from analyzer.core.seeding import SEED_ALLOWED
 from analyzer.core.seeding import seed_ok as _seed_ok
 from analyzer.games import DEFAULT_GAME, Game, load_game
-from analyzer.runs.runner import GAMES_ALLOWED, MAX_GAMES
+from analyzer.runs.options import GAMES_ALLOWED, MAX_GAMES
 from analyzer.runs.scenario_cells import (
     cell_limits,
     comparison_pairs,
@@ -311,9 +311,6 @@ def _check_variant_metrics(sc: Scenario, cells: list[Cell], where: str) -> None:
     """A ``variant_effect`` question's ``metric`` is one the comparison reports: win,
     score, a per-game figure or a column the game declares (with ``seat``: a
     per-seat one)."""
-    from analyzer.games import merge_columns
-    from analyzer.tables.aggregate import metric_scopes
-
     asked = [
         (i, q["params"])
         for i, q in enumerate(sc.questions)
@@ -321,6 +318,9 @@ def _check_variant_metrics(sc: Scenario, cells: list[Cell], where: str) -> None:
     ]
     if not asked:
         return
+    from analyzer.games import merge_columns
+    from analyzer.tables.aggregate import metric_scopes
+
     game = sc.game_def
     scopes = metric_scopes(merge_columns([game.columns(c.rules) for c in cells]))
     for i, params in asked:

@@ -18,12 +18,16 @@ import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from analyzer.core.errors import EnvironmentFailure, InputError, bad_value
 from analyzer.games import DEFAULT_GAME, load_game
-from analyzer.runs.runner import GAMES_ALLOWED, MAX_GAMES, RunResult, write_parquet_atomic
+from analyzer.runs.options import GAMES_ALLOWED, MAX_GAMES
+
+if TYPE_CHECKING:  # pandas and the runner come once the input is checked (fast answers)
+    import pandas as pd
+
+    from analyzer.runs.options import RunResult
 
 #: most games per batch (a scenario's ``[output] batch_size`` has the same bound)
 MAX_BATCH = 1_000_000
@@ -80,6 +84,8 @@ def summary_table(aggregate: pd.DataFrame, level: float = 0.95, cell: int = 0) -
                     "score_high": s_high,
                 }
             )
+    import pandas as pd
+
     return pd.DataFrame(rows)
 
 
@@ -183,7 +189,6 @@ def simulate_games(
     then written there atomically as Parquet) or ``keep_tables`` is set.
     Raises :class:`InputError` for bad arguments (before any game is played).
     """
-    from analyzer.runs.driver import run_scenario
     from analyzer.runs.scenario_file import Scenario
 
     g = load_game(game)
@@ -234,6 +239,23 @@ def simulate_games(
         strategy_params=dict(strategy_params or {}),
         forbid=intervention,
     )
+    from analyzer.runs.options import RunOptions, check_options
+
+    check_options(  # the runner's options, answered before the engine and pandas load
+        RunOptions(
+            games=games,
+            seed=0,
+            batch_size=batch_size or 1,
+            workers=workers,
+            scheduler=scheduler,
+            checkpoint_dir=Path(checkpoint_dir) if checkpoint_dir is not None else None,
+            resume=resume,
+            precision=precision,
+            max_games=max_games,
+        )
+    )
+    from analyzer.runs.driver import run_scenario
+
     run = run_scenario(
         sc,
         workers=workers,
@@ -249,6 +271,8 @@ def simulate_games(
     )
     tables = {name: _plain(df) for name, df in run.tables.items()}
     if path is not None:
+        from analyzer.core.outputs import write_parquet_atomic
+
         write_parquet_atomic(tables["games"], path)
     return Simulation(
         result=run.result,

@@ -106,7 +106,7 @@ def run_landscape(
             workers=workers,
             progress=say,
             command=command_line(),
-            luck=sc.luck is not False,
+            luck=sc.luck,  # absent (None): the game's default (off)
         )
         out["ladder"] = ladder_doc(result, time.perf_counter() - t0)
     if "skill" in ids:

@@ -31,16 +31,16 @@ driver (:func:`analyzer.runs.driver.run_scenario`), for any registered game:
   games of a drawn index together (common random numbers stay paired), then
   refits. The head-to-head matrix (A's mean win share against a field of B,
   over all seats and games) has Wilson intervals.
-- **Luck-adjusted outcomes.** When the game's luck terms are on by default (a
-  ``luck_win`` column, ``docs/statistics.md``; Unearth today) and ``luck`` is on
-  (the default), each seat's
+- **Luck-adjusted outcomes.** When the game's luck terms are on (``luck=True``,
+  ``--luck``: a ``luck_win`` column, ``docs/statistics.md``; off by default)
+  each seat's
   outcome is its adjusted win ``win - luck_win``: the same expectation, less
   variance, so the same games rate the strategies more precisely. Adjusted
   wins leave [0, 1] (a game's still sum to 1): the MM fixed point solves the
   same moment equations (each strategy's expected wins equal its observed
   adjusted wins; a total at or below 0 is floored at a tiny positive share),
-  and the head-to-head shares get normal intervals. ``luck=False`` (``--no-luck``)
-  rates plain outcomes, as before.
+  and the head-to-head shares get normal intervals. Without them (the default,
+  ``--no-luck``) the ladder rates plain outcomes.
 """
 
 from __future__ import annotations
@@ -193,14 +193,15 @@ def ladder(
     resume: bool = False,
     progress: Callable[[str], None] | None = None,
     command: Sequence[str] | None = None,
-    luck: bool = True,
+    luck: bool | None = None,
 ) -> Ladder:
     """Play the round robin of ``strategies`` at ``players`` seats (``games``
     games per line-up, the same game indices of ``seed`` for every line-up) and
-    rate them. ``progress`` gets one line per finished line-up. ``luck``: rate
-    luck-adjusted outcomes when the game has luck terms (False: plain wins, as
-    before). Returns a :class:`Ladder`. Deterministic in its arguments (``seed``
-    None: fresh, recorded in ``info``).
+    rate them. ``progress`` gets one line per finished line-up. ``luck``: True plays
+    the game's luck terms and rates luck-adjusted outcomes; None (default): the
+    game's default (off in every game: plain wins); False: plain wins. Returns a
+    :class:`Ladder`. Deterministic in its arguments (``seed`` None: fresh,
+    recorded in ``info``).
     """
     from analyzer._version import __version__
     from analyzer.core.seeding import resolve_seed
@@ -238,9 +239,8 @@ def ladder(
         base["overrides"] = dict(overrides)
     if strategy_params:
         base["strategy_params"] = {k: dict(v) for k, v in strategy_params.items()}
-    # luck on: the game's own default (a game whose terms cost more than they
-    # gain, off by default, is rated on plain wins); off: never the terms
-    base["output"] = {"claims": False} if luck else {"claims": False, "luck": False}
+    # luck None: the game's own default (off: plain wins); True: the terms on
+    base["output"] = {"claims": False} if luck is None else {"claims": False, "luck": bool(luck)}
     # validate everything (players, rulings, params) before the first game
     parse_scenario({**base, "strategies": list(ups[0])}, "ladder", default_name="ladder")
 
@@ -255,7 +255,7 @@ def ladder(
         )
         table = run.games.sort_values(["game", "seat"])
         w = table["win"].to_numpy(np.float64)
-        if luck and "luck_win" in table:  # the luck-adjusted outcome (docs/statistics.md)
+        if luck is not False and "luck_win" in table:  # adjusted (docs/statistics.md)
             w = w - table["luck_win"].to_numpy(np.float64)
             adjusted = True
         w = w.reshape(-1, int(players))

@@ -95,7 +95,7 @@ def run_sections(
             workers=workers,
             progress=say,
             command=command_line(),
-            luck=sc.luck is not False,  # absent: the game's default
+            luck=sc.luck,  # absent (None): the game's default
         )
         out["ladder"] = ladder_doc(result, time.perf_counter() - t0)
     if sc.tune is not None:
@@ -119,7 +119,7 @@ def run_sections(
             workers=workers,
             progress=say,
             command=command_line(),
-            luck=sc.luck is not False,  # absent: the game's default
+            luck=sc.luck,  # absent (None): the game's default
         )
         doc = result.as_dict()
         doc["tune"]["seconds"] = round(time.perf_counter() - t0, 3)

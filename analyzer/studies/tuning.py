@@ -35,14 +35,14 @@ registered game, at one player count:
   bounds), starts at the strategy's shipped row (trial 1, the incumbent) with
   step 0.3, and draws its normal variates from a numpy Generator seeded by
   ``seed``, so a run is deterministic.
-- **Luck-adjusted outcomes.** When the game's luck terms are on by default (a
-  ``luck_win`` column, ``docs/statistics.md``; Unearth today) and ``luck`` is on
-  (the default), a game's
+- **Luck-adjusted outcomes.** When the game's luck terms are on (``luck=True``,
+  ``--luck``: a ``luck_win`` column, ``docs/statistics.md``; off by default)
+  a game's
   outcome for the tuned seat is its adjusted win ``win - luck_win``: the same
   expectation, less variance, so candidates are ranked on less noise for the
   same games. The confirmation then gives normal intervals (adjusted shares
-  leave [0, 1]) and the plain win shares beside them; ``luck=False``
-  (``--no-luck``) compares plain wins and writes the same result as before.
+  leave [0, 1]) and the plain win shares beside them; without them (the
+  default, ``--no-luck``) it compares plain wins.
 - **Winner's curse.** The best of many noisy candidates is flattered by its
   own search games. The best row (and the shipped row, for a paired
   comparison) is therefore played again on fresh game indices, after those
@@ -262,7 +262,7 @@ def tune(
     workers: int | None = 1,
     progress: Callable[[str], None] | None = None,
     command: Sequence[str] | None = None,
-    luck: bool = True,
+    luck: bool | None = None,
 ) -> TuneResult:
     """Search ``strategy``'s parameters (``params``: a subset; ``bounds``:
     ranges) for the highest win share against ``field_`` at ``players`` seats.
@@ -270,11 +270,10 @@ def tune(
     ``trials`` candidates (the shipped row first) each play ``games`` games
     (rounded up to a multiple of the seat orders) on the same game indices;
     the best and the shipped row then play ``confirm_games`` fresh games.
-    ``luck``: compare luck-adjusted outcomes when the game has luck terms.
+    ``luck``: True plays the game's luck terms and compares luck-adjusted
+    outcomes; None (default): the game's default (off in every game); False: off.
     Deterministic in its arguments (``seed`` None: fresh, recorded).
     """
-    import cma
-
     from analyzer._version import __version__
     from analyzer.core.seeding import resolve_seed
     from analyzer.core.stats import mean_ci, wilson
@@ -322,7 +321,7 @@ def tune(
         "rotation": "cyclic",
         # luck on: the game's own default (off where the terms cost more than
         # they gain: plain wins then); off: never the terms
-        "output": {"claims": False} if luck else {"claims": False, "luck": False},
+        "output": {"claims": False} if luck is None else {"claims": False, "luck": bool(luck)},
     }
     if rulings:
         base["rules"] = dict(rulings)
@@ -366,7 +365,7 @@ def tune(
             share = float(mine[list(floor[0])].sum().sum()) / max(points, 1.0)
         w = mine["win"].to_numpy(np.float64)
         plain["w"] = w
-        if luck and "luck_win" in mine:  # the luck-adjusted outcome (docs/statistics.md)
+        if luck is not False and "luck_win" in mine:  # adjusted (docs/statistics.md)
             adjusted[0] = True
             return w - mine["luck_win"].to_numpy(np.float64), share
         return w, share
@@ -387,6 +386,8 @@ def tune(
     if len(x0) == 1:  # pycma does not support 1-D: search a second, ignored coordinate
         x0 = np.array([x0[0], 0.5])
     rng = np.random.default_rng([seed, 0xC3A])
+    import cma  # (after the checks: it loads matplotlib, and bad input is answered first)
+
     es = cma.CMAEvolutionStrategy(
         x0,
         SIGMA0,

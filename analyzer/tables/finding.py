@@ -13,9 +13,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
+from typing import TYPE_CHECKING
 
-import numpy as np
-import pandas as pd
+if TYPE_CHECKING:  # (pandas loads with the tables: a game's questions load without it)
+    import pandas as pd
 
 #: familywise error rate of the corrected tests
 ALPHA = 0.05
@@ -69,7 +70,7 @@ class Finding:
 
 
 #: ``answer(tables, info, params) -> [Finding]``
-Answer = Callable[[dict[str, pd.DataFrame], dict, dict], list[Finding]]
+Answer = Callable[["dict[str, pd.DataFrame]", dict, dict], "list[Finding]"]
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,8 @@ class Findings:
     def table(self) -> pd.DataFrame:
         """One row per finding (``tables/findings.csv``)."""
         cols = list(Finding.__dataclass_fields__)
+        import pandas as pd
+
         return pd.DataFrame([f.as_dict() for f in self.findings], columns=cols)
 
     def as_dict(self) -> dict:
@@ -164,7 +167,7 @@ def correct(found: list[Finding], alpha: float = ALPHA) -> list[Finding]:
         return []
     adj = holm([f.p_value for f in found])
     out = [
-        replace(f, p_adjusted=float(a), significant=bool(np.isfinite(a) and a < alpha))
+        replace(f, p_adjusted=float(a), significant=bool(math.isfinite(a) and a < alpha))
         for f, a in zip(found, adj, strict=True)
     ]
     order = sorted(

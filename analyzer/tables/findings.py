@@ -32,8 +32,10 @@ keeps every name it had before they had modules of their own.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # (pandas loads with the tables: a game's questions load without it)
+    import pandas as pd
 
 from analyzer.core.errors import InputError, bad_value
 from analyzer.tables.answers import (

@@ -153,8 +153,8 @@ def _adjusted_sentence(r) -> str:
         return ""
     interval = pct_interval(r["seat0_win_adj_low"], r["seat0_win_adj_high"])
     return (
-        f" Luck-adjusted: {pct(adj)} {interval}, an interval {math.sqrt(ratio):.2f} "
-        f"times as wide (variance ratio {ratio:.2f})."
+        f" The same answer with the dice's luck taken out: {pct(adj)} {interval}, "
+        f"an interval {math.sqrt(ratio):.2f} times as wide."
     )
 
 

@@ -133,8 +133,9 @@ class GameJob(jobs.Job):
     #: seat from playing (it keeps them in hand); empty: the game as printed
     bar_delvers: tuple = ()
     #: luck terms (columns ``luck_win``, ``luck_score``; ``docs/statistics.md``):
-    #: they only observe, the games are the same without them
-    luck: bool = True
+    #: they only observe, the games are the same without them; off by default
+    #: (they cost more CPU than their narrower intervals save)
+    luck: bool = False
 
     STRATEGIES = STRATEGIES
     default_rules = staticmethod(default_rules)
@@ -149,7 +150,7 @@ class GameJob(jobs.Job):
         *,
         claims=True,
         forbid=None,
-        luck=True,
+        luck=False,
         bar_delvers=None,
     ):
         """The parameters' names and the search's settings (with a search seat or
@@ -318,7 +319,8 @@ def make_job(players, strategies, seed=None, rules=None, **options) -> GameJob:
     """Validate the arguments and build a :class:`GameJob` (:meth:`analyzer.games.jobs.Job.make`).
     ``options``: ``strategy_params``; ``claims`` (the per-claim table, True);
     ``forbid``, the named wonders (ids) seats may not build: ``{0: ["eternal_flame"]}``;
-    ``luck=False``: no luck terms (no ``luck_win``/``luck_score`` columns)."""
+    ``luck=True``: the luck terms (columns ``luck_win``/``luck_score``; off by
+    default, docs/statistics.md)."""
     return GameJob.make(players, strategies, seed, rules, **options)
 
 

@@ -272,7 +272,7 @@ class Unearth(GameFolder):
         claims: bool = False,
         strategy_params: dict | None = None,
         forbid: dict | None = None,
-        luck: bool = True,
+        luck: bool = False,
     ):
         from analyzer.unearth.game import make_job
 
@@ -292,6 +292,8 @@ class Unearth(GameFolder):
         )
 
     def check_strategy_params(self, params: dict) -> None:
+        if not params.get("search"):  # nothing to check: the engine stays unloaded
+            return
         from analyzer.unearth.game import search_settings
 
         search_settings(params)  # the search's budget, width, margin, z

@@ -153,7 +153,8 @@ def without_luck(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def run_hashes(players: int, strategies: str, games: int, seed: int) -> tuple[str, str]:
-    table, claims = analyzer.simulate(players, strategies, games, seed, claims=True)
+    """The hashes of a run played with the luck terms (on: they only observe)."""
+    table, claims = analyzer.simulate(players, strategies, games, seed, claims=True, luck=True)
     assert set(LUCK_COLUMNS) <= set(table.columns)
     return table_hash(without_luck(table)), table_hash(claims)
 
@@ -176,6 +177,14 @@ def frozen_game_hash(game, players, strategies, games, seed, rulings) -> str:
 @pytest.mark.parametrize("run", list(FROZEN_GAMES), ids=lambda r: f"{r[0]}-baseline-{r[1]}p")
 def test_other_games_baselines_never_change(run):
     assert frozen_game_hash(*run) == FROZEN_GAMES[run]
+
+
+def test_the_default_plays_the_same_games_without_the_luck_columns():
+    """Luck is off by default in every game; on or off, the games are the same."""
+    run = RUNS[0]
+    table, claims = analyzer.simulate(*run, claims=True)
+    assert not set(LUCK_COLUMNS) & set(table.columns)
+    assert (table_hash(table), table_hash(claims)) == PINNED[run]
 
 
 def test_hash_sees_one_changed_value():

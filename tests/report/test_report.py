@@ -117,6 +117,8 @@ def test_run_and_report_options_reach_the_library_calls(tmp_path, capsys, monkey
     monkeypatch.setattr(library, "run_and_report", run)
     monkeypatch.setattr(library, "rebuild_report", rebuild)
     src, out = tmp_path / "tiny.toml", tmp_path / "r"
+    # (read and checked by the command before the library is called)
+    src.write_text('players = 2\ngames = 10\nstrategies = "random"\n', "utf-8")
     args = ["run", str(src), "--out", str(out), "--games", "12", "--seed", "9"]
     assert run_cli([*args, "--workers", "3", "--quiet"]) == 0
     assert run.call_args.args == (src, out)
@@ -125,6 +127,8 @@ def test_run_and_report_options_reach_the_library_calls(tmp_path, capsys, monkey
     assert run.call_args.args == (src, None)
     assert run.call_args.kwargs == {"games": None, "seed": None, "workers": None, "progress": True}
     assert "seed 9" in capsys.readouterr().out
+    out.mkdir()
+    (out / "manifest.json").write_text("{}", "utf-8")
     assert run_cli(["report", str(out)]) == 0
     assert rebuild.call_args.args == (out,) and rebuild.call_args.kwargs == {}
 

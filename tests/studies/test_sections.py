@@ -300,11 +300,14 @@ def test_every_shipped_game_declares_its_strategies_version():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("output, adjusted", [("", True), ("[output]\nluck = false\n", False)])
-def test_a_scenarios_ladder_rates_adjusted_wins_unless_luck_is_off(tmp_path, output, adjusted):
-    """A scenario without an ``[output] luck`` key plays the game's default: Unearth's
-    terms are on, so its ladder rates luck-adjusted wins, as ``analyzer ladder`` does;
-    ``luck = false`` rates plain wins."""
+@pytest.mark.parametrize(
+    "output, adjusted",
+    [("", False), ("[output]\nluck = false\n", False), ("[output]\nluck = true\n", True)],
+)
+def test_a_scenarios_ladder_rates_adjusted_wins_only_with_luck_on(tmp_path, output, adjusted):
+    """A scenario without an ``[output] luck`` key plays the game's default: the
+    terms are off in every game, so its ladder rates plain wins, as ``analyzer
+    ladder`` does; ``luck = true`` rates luck-adjusted wins."""
     text = (
         'game = "unearth"\nname = "u"\nseed = 2\n'
         + output

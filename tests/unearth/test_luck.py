@@ -37,12 +37,12 @@ RULES = load_rules()
 
 
 def test_terms_only_observe_and_do_not_depend_on_the_split():
-    on = analyzer.simulate(3, "balanced", 40, 5)
-    off = simulate(3, "balanced", 40, 5, luck=False)
+    on = analyzer.simulate(3, "balanced", 40, 5, luck=True)
+    off = simulate(3, "balanced", 40, 5)  # off by default
     assert set(LUCK_COLUMNS) <= set(on.columns) and not set(LUCK_COLUMNS) & set(off.columns)
     assert on.drop(columns=list(LUCK_COLUMNS)).equals(off)
-    a = simulate(3, "balanced", 20, 5)
-    b = simulate(3, "balanced", 20, 5, first_game=20)
+    a = simulate(3, "balanced", 20, 5, luck=True)
+    b = simulate(3, "balanced", 20, 5, first_game=20, luck=True)
     both = np.concatenate([a[list(LUCK_COLUMNS)].to_numpy(), b[list(LUCK_COLUMNS)].to_numpy()])
     np.testing.assert_array_equal(both, on[list(LUCK_COLUMNS)].to_numpy())
     # the seats' win terms of a game sum to 0 (the win values of every state sum to 1)
@@ -51,7 +51,7 @@ def test_terms_only_observe_and_do_not_depend_on_the_split():
 
 
 def test_value_of_a_finished_game_is_its_outcome():
-    job = make_job(4, "balanced", 3)
+    job = make_job(4, "balanced", 3, luck=True)
     for game in range(5):
         res, wins, _, s = play_raw(job, game, 1)
         S, T = pack_state(s), pack_tables(RULES.tables)
@@ -122,7 +122,7 @@ def _luck(players, games, seed, plant=0):
     par = load_value_params(players)  # the shipped V of this player count
     if plant:
         par = np.append(par, float(plant))
-    job = make_job(players, "balanced", seed)
+    job = make_job(players, "balanced", seed, luck=True)
     res, wins, _, s = play_raw(job, 0, games, luck_par=par)
     return res, wins, s.luck_out.copy()
 
@@ -175,7 +175,7 @@ def test_reports_give_the_adjusted_first_seat_beside_the_plain_one():
     from analyzer.tables.aggregate import Reducer, build_tables, first_player_headline
     from analyzer.tables.findings import FIRST_PLAYER
 
-    games = simulate(2, "balanced", 300, 17).assign(cell=np.int16(0))
+    games = simulate(2, "balanced", 300, 17, luck=True).assign(cell=np.int16(0))
     info = {"cells": [{"index": 0, "label": "c0", "params": {}, "players": 2}], "pairs": []}
     agg = Reducer()({"games": games})
     fp = build_tables(agg, info)["first_player"].iloc[0]
@@ -188,26 +188,27 @@ def test_reports_give_the_adjusted_first_seat_beside_the_plain_one():
     head = first_player_headline(agg)
     assert "luck-adjusted" in head.label and head.value == pytest.approx(adj.mean())
     found = FIRST_PLAYER.answer(build_tables(agg, info), info, {})
-    assert "Luck-adjusted:" in found[0].text
+    assert "with the dice's luck taken out:" in found[0].text
     # without the luck columns: the report as before
     plain = Reducer()({"games": games.drop(columns=list(LUCK_COLUMNS))})
     fp = build_tables(plain, info)["first_player"]
     assert "seat0_win_adj" not in fp and "luck" not in first_player_headline(plain).label
-    assert "Luck-adjusted" not in FIRST_PLAYER.answer(build_tables(plain, info), info, {})[0].text
+    assert "luck taken out" not in FIRST_PLAYER.answer(build_tables(plain, info), info, {})[0].text
 
 
-def test_one_switch_turns_the_terms_off_everywhere():
-    """``analyzer.simulate(luck=False)`` and a scenario's ``[output] luck = false`` play
-    the same games without the two columns; a game without terms ignores it; a bad
-    value is one line naming the key."""
+def test_one_switch_turns_the_terms_on_and_off():
+    """Off by default; ``analyzer.simulate(luck=True)`` plays the same games with the
+    two columns, ``luck=False`` and a scenario's ``[output] luck = false`` without
+    them; a bad value is one line naming the key."""
     import analyzer
     from analyzer.core.errors import InputError
     from analyzer.runs.scenario_file import parse_scenario
 
     kw = dict(players=3, strategies="random", games=40, seed=11)
-    on = analyzer.simulate(**kw)
+    on = analyzer.simulate(luck=True, **kw)
     off = analyzer.simulate(luck=False, **kw)
     assert {"luck_win", "luck_score"} <= set(on.columns)
+    pd.testing.assert_frame_equal(analyzer.simulate(**kw), off)  # off by default
     assert not {"luck_win", "luck_score"} & set(off.columns)
     pd.testing.assert_frame_equal(on.drop(columns=["luck_win", "luck_score"]), off)
     uruk = analyzer.simulate(game="uruk", luck=False, **kw)
@@ -219,19 +220,20 @@ def test_one_switch_turns_the_terms_off_everywhere():
         parse_scenario({**raw, "output": {"luck": "no"}}, "x.toml")
 
 
-def test_ladders_rate_adjusted_outcomes_and_no_luck_rates_plain_ones():
-    """A ladder of a game with luck terms rates ``win - luck_win`` of the very games
-    ``--no-luck`` rates plainly (the line-up's games, played by ``simulate``, give the
+def test_ladders_rate_adjusted_outcomes_with_luck_and_plain_ones_by_default():
+    """A ladder with ``luck=True`` rates ``win - luck_win`` of the very games the
+    default (and ``--no-luck``) rates plainly (the line-up's games, played by ``simulate``, give the
     difference); adjusted shares of a game still sum to 1. (A game without terms,
     the coin of ``tests/studies/test_ratings.py``, is rated on plain wins as before.)"""
     from analyzer.studies.ratings import format_ladder, ladder
 
     kw = dict(game="unearth", players=2, strategies=["balanced", "baseline"], games=30, seed=5)
-    on = ladder(**kw, bootstrap=20)
+    on = ladder(**kw, bootstrap=20, luck=True)
     off = ladder(**kw, bootstrap=20, luck=False)
     assert on.info.get("luck_adjusted") is True and "luck_adjusted" not in off.info
+    assert "luck_adjusted" not in ladder(**kw, bootstrap=20).info  # off by default
     assert "normal interval" in format_ladder(on) and "Wilson" in format_ladder(off)
-    g = analyzer.simulate(players=2, strategies=list(on.lineups[0]), games=30, seed=5)
+    g = analyzer.simulate(players=2, strategies=list(on.lineups[0]), games=30, seed=5, luck=True)
     g = g.sort_values(["game", "seat"])
     luck_win = g["luck_win"].to_numpy().reshape(-1, 2)
     np.testing.assert_array_equal(off.wins[0], g["win"].to_numpy().reshape(-1, 2))
@@ -243,9 +245,8 @@ def test_ladders_rate_adjusted_outcomes_and_no_luck_rates_plain_ones():
 
 @pytest.mark.parametrize("game", ["colorful_treasure", "uruk"])
 def test_ladders_and_tuning_keep_a_games_terms_off_where_it_ships_them_off(game):
-    """Colorful Treasure's and Uruk's terms are off by default (they cost more than
-    they gain): a ladder or a tuning run rates their plain wins and does not turn
-    the terms on, though luck-adjusted rating is on by default."""
+    """Every game's terms are off by default (they cost more than they gain): a
+    ladder or a tuning run rates plain wins and does not turn the terms on."""
     from analyzer.studies.ratings import ladder
     from analyzer.studies.tuning import tune
 
@@ -280,9 +281,9 @@ def test_rating_fit_accepts_adjusted_outcomes_outside_0_1():
     assert np.all(np.isfinite(pi)) and pi[2] < 1e-6 * pi[0]
 
 
-def test_tuning_compares_adjusted_outcomes_and_no_luck_keeps_the_old_result():
-    """``tune`` ranks candidates on adjusted wins of a game with terms and says so
-    (the plain confirmation beside it); ``luck=False`` writes the keys of before."""
+def test_tuning_compares_adjusted_outcomes_with_luck_and_plain_ones_without():
+    """``tune(luck=True)`` ranks candidates on adjusted wins and says so (the plain
+    confirmation beside it); ``luck=False``, the default, writes the plain keys."""
     from analyzer.studies.tuning import format_result, tune
 
     kw = dict(
@@ -294,7 +295,7 @@ def test_tuning_compares_adjusted_outcomes_and_no_luck_keeps_the_old_result():
         confirm_games=16,
         seed=3,
     )
-    on = tune(**kw)
+    on = tune(**kw, luck=True)
     off = tune(**kw, luck=False)
     assert on.settings["luck_adjusted"] is True and "luck_adjusted" not in off.settings
     assert on.settings["objective"].startswith("luck-adjusted")
@@ -314,7 +315,7 @@ def test_adjusted_results_round_trip_and_the_cli_switch(tmp_path, capsys):
     from analyzer.cli import run_cli
     from analyzer.studies.tuning import read_result, tune, write_result
 
-    r = tune("unearth", 2, "balanced", trials=1, games=8, confirm_games=8, seed=2)
+    r = tune("unearth", 2, "balanced", trials=1, games=8, confirm_games=8, seed=2, luck=True)
     doc = read_result(write_result(r, tmp_path / "t.toml"))
     assert doc == json.loads(json.dumps(r.as_dict())) and doc["tune"]["luck_adjusted"] is True
     args = ["--players", "2", "--games", "8", "--seed", "2", "--quiet"]
