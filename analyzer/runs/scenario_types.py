@@ -176,7 +176,7 @@ class Scenario:
     #: the luck terms of a game that has them (columns ``luck_win``, ``luck_score``;
     #: docs/statistics.md); False: played without them (ladders and tuning, which do
     #: not use them, and a run that wants the plain engine's speed); None: the
-    #: game's default (on for Unearth and Uruk, off for Colorful Treasure)
+    #: game's default (off in every game)
     luck: bool | None = None
     save_tables: bool = True  #: False: aggregate only (bounded memory, no Parquet tables)
     #: games per batch; None: the game's (:attr:`analyzer.games.Game.batch_size`,
