@@ -18,12 +18,8 @@ import pandas as pd
 
 from analyzer.colorful_treasure import engine
 from analyzer.colorful_treasure.codes import (
-    BAR_EXPLORER,
-    BAR_GEM,
-    BAR_STEAL,
     BAR_TILES,
     BASELINE_PARAMS,
-    FORCE_TILES,
     PARAM_NAMES,
     SCALE,
     SEARCH,
@@ -39,6 +35,13 @@ from analyzer.colorful_treasure.columns import (
     F_COUNTED,
     F_SCORE,
     split_rows,
+)
+from analyzer.colorful_treasure.interventions import (  # noqa: F401  (importable from here)
+    ACTIONS,
+    FORCED,
+    REWARDS,
+    freeze_forbid,
+    intervention_ids,
 )
 from analyzer.colorful_treasure.luck import load_value_params
 from analyzer.colorful_treasure.rules import Rules, default_rules
@@ -162,54 +165,6 @@ class GameJob(jobs.Job):
             + (", luck=v1" if self.luck else "")
             + (f", forbid={self.forbid})" if self.forbid else ")")
         )
-
-
-#: what restricted play may bar a seat from (``forbid`` kind ``actions``) and the bar
-ACTIONS = {"stealing": BAR_STEAL}
-#: what restricted play may force on a seat (``forbid`` kind ``force``, with tiles)
-FORCED = {"take_tiles": FORCE_TILES}
-#: the rewards (``forbid`` kind ``rewards``) and their bars
-#: (the treasure reward, a majority scored at the end, is not barred: the scores'
-#: recomputing twins would have to know the bar)
-REWARDS = {"gem_reward": BAR_GEM, "explorer_reward": BAR_EXPLORER}
-
-
-def intervention_ids(rules: Rules, kind: str) -> tuple[str, ...]:
-    """The ids a seat may be barred from: ``actions`` (stealing), ``rewards`` (the
-    two "first to" reward cards, when in play) and ``tiles`` (each action tile in play, by its
-    side face up)."""
-    if kind == "actions":
-        return tuple(ACTIONS)
-    if kind == "rewards":
-        return tuple(REWARDS) if rules.tables.rewards == 1 else ()
-    if kind == "tiles":
-        return tuple(side for _, side in rules.tile_sides())
-    if kind == "force":
-        return tuple(FORCED) if rules.tables.n_tiles > 0 else ()
-    return ()
-
-
-def freeze_forbid(forbid: dict, rules: Rules, players: int) -> tuple:
-    """``{seat: {kind: [id, ...]}}`` checked and frozen: ``((seat, kind, ids), ...)``
-    sorted (raises InputError naming a bad seat, kind or id)."""
-    from analyzer.core.errors import bad_value
-
-    out = []
-    for seat, kinds in sorted(forbid.items()):
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise bad_value("forbid: seat", seat, f"a seat from 0 to {players - 1}")
-        for kind, ids in sorted(kinds.items()):
-            allowed = intervention_ids(rules, kind)
-            if not allowed:
-                raise bad_value(
-                    "forbid: kind", kind, "actions, rewards, tiles and force (with tiles)"
-                )
-            for x in ids:
-                if x not in allowed:
-                    raise bad_value(f"forbid: {kind}", x, ", ".join(allowed))
-            if ids:
-                out.append((seat, kind, tuple(sorted(ids))))
-    return tuple(out)
 
 
 def barred_tables(rules: Rules, forbid: tuple):

@@ -285,7 +285,7 @@ class ColorfulTreasure(GameFolder):
         )
 
     def intervention_ids(self, rules, kind: str) -> tuple[str, ...]:
-        from analyzer.colorful_treasure.game import intervention_ids
+        from analyzer.colorful_treasure.interventions import intervention_ids
 
         return intervention_ids(rules, kind)
 
@@ -302,7 +302,7 @@ class ColorfulTreasure(GameFolder):
     def barrable(self, rules) -> tuple:
         """Stealing, the gem and the explorer reward (when in play) and each action tile
         (with tiles)."""
-        from analyzer.colorful_treasure.game import intervention_ids
+        from analyzer.colorful_treasure.interventions import intervention_ids
         from analyzer.games import Barrable
 
         out = [Barrable("stealing", "stealing", {"actions": ("stealing",)}, "actions")]

@@ -258,3 +258,26 @@ def simulate(
     games = check_games(games)
     first_game = options.pop("first_game", 0)
     return make_job(players, strategies, seed, rules, **options)(first_game, games)
+
+
+def freeze_forbid(forbid: dict, players: int, ids_of, kinds: str) -> tuple:
+    """A game's ``forbid`` (``{seat: {kind: [id, ...]}}``) checked and frozen:
+    ``((seat, kind, ids), ...)`` sorted. ``ids_of(kind)``: the ids a seat may be barred
+    from (empty: no such kind); ``kinds``: the kinds allowed, in words. Raises
+    InputError naming a bad seat, kind or id."""
+    from analyzer.core.errors import bad_value
+
+    out = []
+    for seat, by_kind in sorted(forbid.items()):
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise bad_value("forbid: seat", seat, f"a seat from 0 to {players - 1}")
+        for kind, ids in sorted(by_kind.items()):
+            allowed = ids_of(kind)
+            if not allowed:
+                raise bad_value("forbid: kind", kind, kinds)
+            for x in ids:
+                if x not in allowed:
+                    raise bad_value(f"forbid: {kind}", x, ", ".join(allowed))
+            if ids:
+                out.append((seat, kind, tuple(sorted(ids))))
+    return tuple(out)

@@ -22,12 +22,14 @@ game's barrable things, :meth:`analyzer.games.Game.barrable`; default all).
 from __future__ import annotations
 
 import math
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from analyzer.core.errors import InputError, bad_value
 from analyzer.tables.answers import count, difference_finding
 from analyzer.tables.finding import Finding, Question
+
+if TYPE_CHECKING:  # pandas is imported where a table is built: a scenario's checks load none
+    import pandas as pd
 
 #: the report table and CSV (``tables/restricted_play.csv``)
 TABLE = "restricted_play"
@@ -231,6 +233,8 @@ def restricted_table(info: dict) -> pd.DataFrame:
     ``high`` (95%), ``p``, ``p_holm`` (Holm over the things), ``significant``,
     ``verdict``, ``pairs``, ``win_free``, ``win_barred``, ``score_effect`` (points
     of score) with its interval; ranked by effect (the costliest first)."""
+    import pandas as pd
+
     doc = info.get("restricted") or {}
     rows = doc.get("rows") or []
     if not rows:

@@ -18,8 +18,12 @@ import pandas as pd
 from analyzer.games import jobs
 from analyzer.kernels.kernel_view import make_view, results_view
 from analyzer.uruk import engine
-from analyzer.uruk.codes import BAR_GODS, BAR_TRADE
 from analyzer.uruk.defaults import SEARCH_PARAMS, default_row
+from analyzer.uruk.interventions import (  # noqa: F401  (importable from here)
+    ACTIONS,
+    freeze_forbid,
+    intervention_ids,
+)
 from analyzer.uruk.luck import load_deal_params, load_value_params
 from analyzer.uruk.rules import Rules, default_rules
 from analyzer.uruk.scoring import N_PARTS, PART_NAMES
@@ -109,42 +113,6 @@ class GameJob(jobs.Job):
             + (", luck=v1" if self.luck else "")
             + (f", forbid={self.forbid})" if self.forbid else ")")
         )
-
-
-#: what restricted play may bar a seat from: ``forbid`` kind -> the ids it takes
-ACTIONS = {"trading": BAR_TRADE, "god_auctions": BAR_GODS}
-
-
-def intervention_ids(rules: Rules, kind: str) -> tuple[str, ...]:
-    """The ids a seat may be barred from: ``inventions`` the seat could make (level 2
-    and up: level-1 ones are dealt, not made), ``actions`` trading and god auctions."""
-    if kind == "inventions":
-        levels = rules.tables.inv_level
-        return tuple(x for i, x in enumerate(rules.invention_ids) if levels[i] > 1)
-    if kind == "actions":
-        return tuple(ACTIONS)
-    return ()
-
-
-def freeze_forbid(forbid: dict, rules: Rules, players: int) -> tuple:
-    """``{seat: {kind: [id, ...]}}`` checked and frozen: ``((seat, kind, ids), ...)``
-    sorted (raises InputError naming a bad seat, kind or id)."""
-    from analyzer.core.errors import bad_value
-
-    out = []
-    for seat, kinds in sorted(forbid.items()):
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise bad_value("forbid: seat", seat, f"a seat from 0 to {players - 1}")
-        for kind, ids in sorted(kinds.items()):
-            allowed = intervention_ids(rules, kind)
-            if not allowed:
-                raise bad_value("forbid: kind", kind, "inventions, actions")
-            for x in ids:
-                if x not in allowed:
-                    raise bad_value(f"forbid: {kind}", x, ", ".join(allowed))
-            if ids:
-                out.append((seat, kind, tuple(sorted(ids))))
-    return tuple(out)
 
 
 def barred_tables(rules: Rules, forbid: tuple):

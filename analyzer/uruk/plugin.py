@@ -196,7 +196,7 @@ class Uruk(GameFolder):
         )
 
     def intervention_ids(self, rules, kind: str) -> tuple[str, ...]:
-        from analyzer.uruk.game import intervention_ids
+        from analyzer.uruk.interventions import intervention_ids
 
         return intervention_ids(rules, kind)
 
@@ -210,7 +210,7 @@ class Uruk(GameFolder):
 
     def barrable(self, rules) -> tuple:
         from analyzer.games import Barrable
-        from analyzer.uruk.game import intervention_ids
+        from analyzer.uruk.interventions import intervention_ids
 
         names = dict(zip(rules.invention_ids, rules.invention_names, strict=True))
         out = [

@@ -51,7 +51,7 @@ def test_a_small_landscape_run_end_to_end(tmp_path):
     assert len(drama) == 1 + 3  # 2, 3 and 4 players
     man = json.loads((out / "manifest.json").read_text())
     asked_ids = [q["id"] for q in man["findings"]["questions"]]
-    assert asked_ids == ["equilibrium", "skill", "drama"]
+    assert asked_ids == ["equilibrium", "dominance", "skill", "drama"]
     assert all(f["text"] for f in man["findings"]["findings"]) and {
         f["question"] for f in man["findings"]["findings"]
     } == set(asked_ids)

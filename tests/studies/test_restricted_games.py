@@ -43,7 +43,9 @@ def test_uruk_bars_bite():
     g = _played("uruk", {1: {"actions": ["trading", "god_auctions"]}, 2: {"inventions": ["leier"]}})
     free = _played("uruk", None)
     assert _by_seat(g, "traded")[1] == 0 and _by_seat(g, "auctions_won")[1] == 0
-    assert _by_seat(g, "traded")[[0, 2, 3]].min() > 0 and _by_seat(g, "auctions_won")[0] > 0
+    # the bar is the barred seat's alone: the others still trade and win auctions
+    # (balanced trades rarely since strategies version 4: the three seats together)
+    assert _by_seat(g, "traded")[[0, 2, 3]].sum() > 0 and _by_seat(g, "auctions_won")[0] > 0
     assert _by_seat(g, "has_leier")[2] == 0 and _by_seat(free, "has_leier")[2] > 0
     assert _by_seat(free, "traded")[1] > 0 and _by_seat(free, "auctions_won")[1] > 0
 

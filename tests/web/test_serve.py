@@ -296,7 +296,7 @@ def test_fifty_concurrent_requests_all_answered_correctly(server):
         {"claim": c, "dice": d}
         for c, d in [
             (13, "blue:d6=5,blue:d6=3,red:d8"),
-            (11, "me:d6,me:d4"),
+            (9, "me:d6,me:d4"),
             (15, "me:d8,you:d6=6,you:d6=4"),
             (9, "a:d4,b:d4,a:d6"),
             (17, "a:d8,b:d6,a:d6"),
