@@ -143,7 +143,15 @@ def rebuild_report(directory: str | Path) -> ReportResult:
 
             uptake = reducer_uptake(info.get("intervention"))
             paired = paired_metrics(info)
-            reducer = Reducer(pairs, game=game, columns=columns, paired_metrics=paired, **uptake)
+            swept = tuple(tuple(p) for p in info.get("sweep_pairs") or [])
+            reducer = Reducer(
+                pairs,
+                game=game,
+                columns=columns,
+                paired_metrics=paired,
+                sweep_pairs=swept,
+                **uptake,
+            )
             agg = combine([reducer(tables)])
         elif (data / "aggregate.parquet").is_file():
             agg = pd.read_parquet(data / "aggregate.parquet")

@@ -382,3 +382,13 @@ checkpoint_seed = _Checkpoint.saved_seed
 def checkpoint_batch_size(directory: Path) -> int | None:
     """The games per batch recorded in a checkpoint's ``run.json``, or None."""
     return _Checkpoint.saved(directory, "batch_size")
+
+
+def checkpoint_reducer(directory: Path) -> str | None:
+    """The reducer's fingerprint recorded in a checkpoint's ``run.json``, or None."""
+    try:
+        old = json.loads((Path(directory) / MANIFEST_NAME).read_text("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    value = old.get("reducer") if isinstance(old, dict) else None
+    return value if isinstance(value, str) else None

@@ -36,6 +36,7 @@ from analyzer.runs.scenario_file import (
     comparison_pairs,
     expand,
     plan_games,
+    sweep_pairs,
 )
 
 
@@ -392,8 +393,12 @@ def run_scenario(
         game=game.name,
         columns=columns,
         paired_metrics=paired_metrics(info),
+        sweep_pairs=sweep_pairs(sc, cells),
         **reducer_uptake(intervention),
     )
+    if resume and checkpoint_dir is not None:
+        reducer = _as_checkpointed(reducer, Path(checkpoint_dir))
+    info["sweep_pairs"] = [list(p) for p in reducer.sweep_pairs]
     from analyzer.kernels.compiled import compile_note, record_seconds
 
     note = compile_note(game.name, game.title, _package(game)) if progress else None
@@ -425,6 +430,19 @@ def run_scenario(
         extra=extra,
         result=result,
     )
+
+
+def _as_checkpointed(reducer, directory: Path):
+    """``reducer`` as the checkpoint in ``directory`` was written: without a sweep's
+    pairs if it was written before sweeps were paired (its batches hold none, so
+    the resumed run keeps the independent intervals and resumes as it was)."""
+    from analyzer.runs.checkpoint import checkpoint_reducer, fingerprint
+
+    if reducer.sweep_pairs:
+        before = replace(reducer, sweep_pairs=())
+        if checkpoint_reducer(directory) == fingerprint(before):
+            return before
+    return reducer
 
 
 def _package(game) -> str:

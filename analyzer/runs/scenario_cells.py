@@ -238,6 +238,18 @@ def comparison_pairs(sc: Scenario, cells: list[Cell]) -> tuple[tuple[int, int], 
     return tuple((i, i + j) for i in range(0, len(cells), k) for j in range(1, k))
 
 
+def sweep_pairs(sc: Scenario, cells: list[Cell]) -> tuple[tuple[int, int], ...]:
+    """``(first, v)`` cell pairs of a sweep, as :func:`comparison_pairs` pairs a
+    comparison's variants with ``a``: in each field of players, every swept value's
+    cell paired with the first swept value's (the reference, as variant ``a`` is).
+    None when ``players`` is swept: cells of other player counts play other games,
+    seat by seat nothing is shared, and their effects keep independent intervals."""
+    if not sc.sweep or sc.compare or any(a.param == "players" for a in sc.sweep):
+        return ()
+    k = math.prod(len(a.values) for a in sc.sweep)
+    return tuple((i, i + j) for i in range(0, len(cells), k) for j in range(1, k))
+
+
 def _fmt(v) -> str:
     if isinstance(v, list | tuple):
         return "[" + ",".join(str(x) for x in v) + "]"

@@ -48,6 +48,7 @@ from analyzer.runs.scenario_cells import (
     games_per_order,
     plan_games,
     seat_orders,
+    sweep_pairs,
 )
 from analyzer.runs.scenario_checks import (
     _check,
@@ -517,5 +518,6 @@ __all__ = [
     "read_toml",
     "seat_orders",
     "sensitivity_scenario",
+    "sweep_pairs",
     "with_overrides",
 ]

@@ -553,6 +553,9 @@ SWEEP_METRICS = (
 
 
 def _sweep_effect(tables, info, params) -> list[Finding]:
+    """First swept value -> last: the paired change (the same games played with each
+    value, :func:`analyzer.runs.scenario_cells.sweep_pairs`) when the run kept it for
+    every game, else the two cells' intervals combined as if independent."""
     sw = tables.get("sweep")
     params_swept = info.get("sweep") or []
     if sw is None or not params_swept or "players" in params_swept:
@@ -574,9 +577,21 @@ def _sweep_effect(tables, info, params) -> list[Finding]:
         if not len(a) or not len(b):
             continue
         a, b = a.iloc[0], b.iloc[0]
-        d, lo, hi = independent_difference(
-            a["estimate"], a["low"], a["high"], b["estimate"], b["low"], b["high"]
-        )
+        r, scope = _sweep_paired_row(tables.get("sweep_paired"), info, first, last, metric, a, b)
+        seat_games = "seat-games" if scope == "all seats" else "games"
+        if r is not None:
+            d, lo, hi = r["diff"], r["diff_low"], r["diff_high"]
+            how = f"paired: the same {count(r['pairs'])} {seat_games} played with each value"
+            n, n_unit = r["pairs"], f"paired {seat_games}"
+        else:
+            d, lo, hi = independent_difference(
+                a["estimate"], a["low"], a["high"], b["estimate"], b["low"], b["high"]
+            )
+            how = (
+                f"n = {count(b['n'])} each; interval as if independent, so conservative: "
+                "this run kept no paired differences of the same games"
+            )
+            n, n_unit = b["n"], seat_games
         if unit == "share":
             change = (
                 f"by {100 * d:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}] "
@@ -587,10 +602,7 @@ def _sweep_effect(tables, info, params) -> list[Finding]:
                 f"by {d:+.2f} {unit} [{lo:+.2f}, {hi:+.2f}] "
                 f"({num(a['estimate'], 2)} → {num(b['estimate'], 2)})"
             )
-        text = (
-            f"Going from {la} to {lb} changes {subject} {change} "
-            f"(n = {count(b['n'])} each; interval as if independent, so conservative)."
-        )
+        text = f"Going from {la} to {lb} changes {subject} {change} ({how})."
         out.append(
             difference_finding(
                 "sweep_effect",
@@ -600,13 +612,39 @@ def _sweep_effect(tables, info, params) -> list[Finding]:
                 d,
                 lo,
                 hi,
-                b["n"],
+                n,
                 a["estimate"],
-                "games" if "win rate" in metric else "seat-games",
+                n_unit,
                 unit,
             )  # fmt: skip
         )
     return out
+
+
+def _sweep_paired_row(comp, info: dict, first: int, last: int, metric: str, a, b):
+    """``(row, scope)``: the paired row (table ``sweep_paired``) of sweep metric
+    ``metric`` (``win rate seat 0``, ``mean score``, ``mean game_turns``, ``mean
+    <column>``) between cells ``first`` and ``last``, or None: no such row, or not
+    every game of both cells paired (a run resumed from a checkpoint written before
+    sweeps were paired); ``scope`` is the row's (``seat=0``, ``all seats``, ``game``)."""
+    if metric.startswith("win rate seat "):
+        scope, name = f"seat={metric[len('win rate seat ') :]}", "win"
+    elif metric.startswith("mean "):
+        from analyzer.tables.aggregate import metric_scopes
+
+        name = metric[len("mean ") :]
+        game_level = metric_scopes(info.get("columns") or ()).get(name) == "game"
+        scope = "game" if game_level else "all seats"
+    else:
+        return None, ""
+    if comp is None or not len(comp):
+        return None, scope
+    rows = comp[(comp["cell"] == last) & (comp["cell_a"] == first) & (comp["scope"] == scope)
+                & (comp["metric"] == name)]  # fmt: skip
+    if not len(rows):
+        return None, scope
+    r = rows.iloc[0]
+    return (r if r["pairs"] == a["n"] == b["n"] else None), scope
 
 
 def _nth(seat: int, players: int) -> str:

@@ -139,7 +139,8 @@ class Reducer:
     the columns it declared for the run (None: those of its default rules).
     ``pairs`` lists comparisons as ``(cell_a, cell_b)``: their games are paired by
     game index (and seat) and the moments of ``b - a`` are kept under group
-    ``paired`` of cell ``b``. A table without a ``cell`` column is cell 0.
+    ``paired`` of cell ``b``; ``sweep_pairs`` likewise a sweep's cells against its
+    first swept value. A table without a ``cell`` column is cell 0.
     With a ``treated`` column (a scenario's intervention) the treated seats get
     their own rows: group ``treated`` (their moments per cell) and, in each pair,
     the keys ``treated seats`` and ``other seats`` of group ``paired``; with
@@ -160,11 +161,17 @@ class Reducer:
     #: seat by seat (those a scenario's ``variant_effect`` questions ask for;
     #: :func:`paired_metrics`)
     paired_metrics: tuple[str, ...] = ()
+    #: a sweep's ``(first, cell)`` pairs (:func:`analyzer.runs.scenario_cells.sweep_pairs`):
+    #: paired like ``pairs`` (group ``paired`` of the later cell), without the
+    #: intervention's rows
+    sweep_pairs: tuple[tuple[int, int], ...] = ()
 
     def __repr__(self) -> str:  # the checkpoint fingerprint: as before unless used
         from analyzer.core.fingerprint import repr_without_defaults
 
-        return repr_without_defaults(self, ("uptake", "uptake_arm", "paired_metrics"))
+        return repr_without_defaults(
+            self, ("uptake", "uptake_arm", "paired_metrics", "sweep_pairs")
+        )
 
     def __call__(self, tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
         game, columns, tables = self._prepared(tables)
@@ -213,7 +220,8 @@ class Reducer:
         if ADJUSTED[0] in g:
             parts.append(grouped(t, "luck", ["seat"], list(ADJUSTED)))
         level = _game_level_part(t, columns)
-        game_level = _game_level(g, columns) if level is None or self.pairs else None
+        paired = self.pairs or self.sweep_pairs
+        game_level = _game_level(g, columns) if level is None or paired else None
         if level is None:
             level = moments(game_level, "game", [], _level_metrics(game_level))
         parts.append(level)
@@ -231,6 +239,8 @@ class Reducer:
             if "treated" in g:
                 arm = a if self.uptake_arm == "a" else b
                 parts.extend(_paired_treated(g, a, b, parts_cols, uptake, arm))
+        for a, b in self.sweep_pairs:
+            parts.extend(_paired(g, game_level, a, b, parts_cols, extra))
         return parts
 
 

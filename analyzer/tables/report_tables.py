@@ -33,7 +33,8 @@ def build_tables(agg: pd.DataFrame, info: dict) -> dict[str, pd.DataFrame]:
 
     ``info`` describes the run: ``game`` (registry name), ``columns`` (declared
     columns, see :func:`run_columns`), ``cells`` (list of ``{"index", "label",
-    "params", "players"}``), ``pairs`` (list of ``[a, b]``), ``labels`` (id ->
+    "params", "players"}``), ``pairs`` (list of ``[a, b]``), ``sweep_pairs`` (a
+    sweep's, likewise: table ``sweep_paired``), ``labels`` (id ->
     display name) and whatever the game's :meth:`~analyzer.games.Game.info`
     added. Returns ``{table name: DataFrame}``; tables with no data are left out.
     Every rate has ``_low``/``_high`` (Wilson 95%), every mean likewise (normal 95%).
@@ -49,6 +50,10 @@ def build_tables(agg: pd.DataFrame, info: dict) -> dict[str, pd.DataFrame]:
         comp = _comparison_table(agg, info)
         if len(comp):
             out["comparison"] = comp
+    if info.get("sweep_pairs"):
+        comp = _comparison_table(agg, info, info["sweep_pairs"])
+        if len(comp):
+            out["sweep_paired"] = comp
     for name, df in list(out.items()):
         out[name] = _add_labels(df, info).reset_index(drop=True)
     return out
@@ -232,8 +237,10 @@ def _sweep_table(agg: pd.DataFrame, info: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _comparison_table(agg: pd.DataFrame, info: dict) -> pd.DataFrame:
-    """Paired differences ``b - a`` with 95% intervals; ``significant`` when 0 is outside."""
+def _comparison_table(agg: pd.DataFrame, info: dict, pairs=None) -> pd.DataFrame:
+    """Paired differences ``b - a`` with 95% intervals; ``significant`` when 0 is outside.
+    ``pairs``: the comparison's (``info["pairs"]``), or a sweep's (``sweep_pairs``:
+    table ``sweep_paired``, each swept value against the first)."""
     paired = group_rows(agg, "paired")
     rows = []
     seat = group_rows(agg, "seat")
@@ -242,7 +249,7 @@ def _comparison_table(agg: pd.DataFrame, info: dict) -> pd.DataFrame:
     game = group_rows(agg, "game")
     treated = group_rows(agg, "treated")
     untreated = group_rows(agg, "untreated")
-    for a, b in info.get("pairs", []):
+    for a, b in info.get("pairs", []) if pairs is None else pairs:
         sub = paired[paired["cell"] == b]
         for _, r in sub.iterrows():
             key, metric = r["key"], r["metric"]
