@@ -85,10 +85,21 @@ def _run(game: str, question, values: dict) -> None:
             f"{question.verb}: missing STATE.toml (allowed: a table-state file; "
             f"`{example_command(game, question.verb)}` prints one)"
         )
+    tickers: list[_Ticker] = []
+
+    def say(line: str) -> None:
+        _say(line)
+        seconds = getattr(line, "seconds", None)  # a deep advice's estimate: time it
+        if seconds is not None and sys.stderr.isatty():
+            tickers.append(_Ticker(seconds))
+
     try:
-        answer = ask(game, question.verb, state, values, say=_say)
+        answer = ask(game, question.verb, state, values, say=say)
     except ParamError as err:  # the parameters as this command names them: --claim
         raise InputError(err.spelled(lambda p: spelling(question, p))) from None
+    finally:
+        for t in tickers:
+            t.stop()
     if json_out:
         typer.echo(answer.to_json())
         return
@@ -112,6 +123,45 @@ def spelling(question, param) -> str:
 
 def _say(line: str) -> None:
     sys.stderr.write(line + "\n")
+
+
+def ticker_text(elapsed: float, estimate: float) -> str:
+    """The terminal's line while a deep advice runs: the seconds elapsed against the
+    estimate, and past it that it takes longer; no share of the work done, which the
+    one compiled search does not report until it ends."""
+    from analyzer.games.deep import seconds_words
+
+    said = seconds_words(estimate)
+    if elapsed <= estimate:
+        return f"  {elapsed:.0f} s of {said} (one compiled search: no count until it ends)"
+    return f"  {elapsed:.0f} s: taking longer than estimated ({said})"
+
+
+class _Ticker:
+    """:func:`ticker_text` rewritten on stderr twice a second until :meth:`stop`,
+    which clears the line."""
+
+    def __init__(self, estimate: float):
+        import time
+
+        self._t0, self._estimate = time.perf_counter(), estimate
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        import time
+
+        while not self._done.wait(0.5):
+            text = ticker_text(time.perf_counter() - self._t0, self._estimate)
+            sys.stderr.write("\r\033[K" + text)
+            sys.stderr.flush()
+
+    def stop(self) -> None:
+        self._done.set()
+        self._thread.join()
+        sys.stderr.write("\r\033[K")
+        sys.stderr.flush()
 
 
 def split_game(args: list[str]) -> tuple[str | None, list[str]]:

@@ -46,7 +46,9 @@ class Option:
     argument). ``front``: the CLI's own (``--example``, ``--json``), not the
     question's. ``deep_only``: meaningful only with ``deep`` (refused without it).
     ``check(param, value)`` raises :class:`InputError` for a value the question
-    refuses before it loads the state (a seed out of range)."""
+    refuses before it loads the state (a seed out of range). ``implied``: what the
+    question takes when the option is not given (``--budget``'s default), said, not
+    passed (the question gets None)."""
 
     name: str
     flag: str | None
@@ -57,6 +59,7 @@ class Option:
     front: bool = False
     deep_only: bool = False
     check: Callable[[Param, Any], None] | None = None
+    implied: Any = None
 
     def convert(self, value):
         """``value`` as the question takes it (``"3"`` for an integer is 3 and 13 for
@@ -156,6 +159,7 @@ def budget(default: int) -> Option:
         help=f"With --deep: total rollouts (default {default:,}).",
         show_default=False,
         deep_only=True,
+        implied=default,
     )
 
 
@@ -189,6 +193,9 @@ class Question:
     options: tuple[Option, ...]
     answer: Callable[..., Answer]
     deep: Callable[..., Answer] | None = None
+    #: the deep advice's rollouts per second said before this machine has timed it
+    #: (None: :data:`analyzer.games.deep.DEFAULT_ROLLOUTS_PER_S`)
+    deep_rate: float | None = None
 
     @property
     def takes_state(self) -> bool:
@@ -540,12 +547,51 @@ def ask(
             if err.field is None and named:
                 err.field = "state"
             raise
+    deep = q.deep is not None and bool(values.get("deep"))
     token = _SAY.set(say)
     try:
-        answer = (q.deep if q.deep is not None and values.get("deep") else q.answer)(**values)
+        said = deep_estimate(game, values.get("budget"), q) if deep else None
+        if said is not None:
+            note(said)
+        answer = (q.deep if deep else q.answer)(**values)
     finally:
         _SAY.reset(token)
+    if said is not None:
+        _record_deep(game, answer.value, said.rollouts)
     return replace(answer, game=game, question=verb)
+
+
+def deep_estimate(game: str, budget: int | None = None, q: Question | None = None):
+    """How long game ``game``'s deep advice of ``budget`` rollouts (None: its default)
+    should take on this machine (:func:`analyzer.games.deep.estimate`: the last rate
+    measured here, else the game's default): a line with its ``seconds`` and
+    ``rollouts``; None when the game has no deep advice (or no budget to price)."""
+    from analyzer.games import deep as shared
+
+    if q is None:
+        found = spec(game)
+        q = None if found is None else found.question("advise")
+    if q is None or q.deep is None:
+        return None
+    if budget is None:
+        budget = next((o.implied for o in q.options if o.name == "budget"), None)
+    if not isinstance(budget, int) or isinstance(budget, bool):
+        return None
+    return shared.estimate(game, budget, q.deep_rate)
+
+
+def _record_deep(game: str, value, budget: int) -> None:
+    """Remember the speed of a deep advice of ``budget`` rollouts just answered (its
+    rollouts played and seconds); not of a budget below
+    :data:`analyzer.games.deep.MIN_TIMED` (the web's probe of 2 plays a few rollouts
+    per choice, its time mostly the kernels' first load)."""
+    from analyzer.games import deep as shared
+
+    rollouts, seconds = getattr(value, "rollouts", None), getattr(value, "seconds", None)
+    if budget < shared.MIN_TIMED:
+        return
+    if isinstance(rollouts, int) and isinstance(seconds, int | float):
+        shared.record_rate(game, rollouts, float(seconds))
 
 
 def odds(game: str, state=None, **question) -> Answer:

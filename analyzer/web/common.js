@@ -64,19 +64,43 @@ async function api(path, body) {
 const pct = (x) => (100 * x).toFixed(1) + "%";
 const interval = (lo, hi) => "[" + (100 * lo).toFixed(1) + ", " + (100 * hi).toFixed(1) + "]";
 
-// Progress of a request whose usual length is `seconds`: a bar that fills towards 95%
-// and the elapsed time; stop() clears it.
+// What a wait shows after `s` seconds when it was estimated at `est` seconds (null: no
+// estimate): a bar of the estimated time (`width` in %, null: a bar that knows no end)
+// and its words; past the estimate it says so, never a bar stalled near its end.
+function progressWords(s, est, what) {
+  const secs = `${s.toFixed(0)} s`;
+  if (!(est > 0)) return {width: null, over: false, text: `${what}… ${secs}`};
+  const about = `about ${Math.max(1, Math.round(est))} s`;
+  if (s <= est) return {width: 100 * s / est, over: false, text: `${what}… ${secs} of ${about} (estimated on this machine)`};
+  return {width: null, over: true, text: `${what}: taking longer than estimated… ${secs} (estimated ${about})`};
+}
+
+// Progress of a request estimated at `seconds` (null: not known yet): a bar of the time
+// and the elapsed seconds (progressWords); know(seconds) gives the estimate later;
+// stop() clears it.
 function progress(el, seconds, what) {
   const bar = h("div", {});
-  const text = h("div", {class: "muted"}, what + "…");
-  el.replaceChildren(h("div", {class: "progress", role: "progressbar"}, bar), text);
+  const box = h("div", {class: "progress", role: "progressbar"}, bar);
+  const text = h("div", {class: "muted", id: "progress-text"}, what + "…");
+  el.replaceChildren(box, text);
   const t0 = performance.now();
-  const timer = setInterval(() => {
-    const s = (performance.now() - t0) / 1000;
-    bar.style.width = Math.min(95, 100 * (1 - Math.exp(-s / seconds))) + "%";
-    text.textContent = `${what}… ${s.toFixed(1)} s (usually about ${seconds} s)`;
-  }, 200);
-  return {stop() { clearInterval(timer); }};
+  let est = seconds;
+  const tick = () => {
+    const w = progressWords((performance.now() - t0) / 1000, est, what);
+    box.classList.toggle("unknown", w.width === null);
+    bar.style.width = w.width === null ? "" : w.width + "%";
+    text.textContent = w.text;
+  };
+  const timer = setInterval(tick, 200);
+  return {stop() { clearInterval(timer); }, know(seconds) { est = seconds; tick(); }};
+}
+
+// This page's game's deep advice estimate on this machine (GET /api/games: seconds at
+// its default budget), or null.
+async function deepSeconds() {
+  const g = await api("/api/games");
+  const me = g.ok && Array.isArray(g.data) ? g.data.find((x) => x.name === GAME) : null;
+  return me && typeof me.deep_seconds === "number" ? me.deep_seconds : null;
 }
 
 // Calls fn after `ms` without another call; only the newest call's answer is shown.
@@ -123,13 +147,15 @@ function deepView(d, pretty) {
 }
 
 // Asks this page's game for its deep advice with `body` (the state, ...): one at a time
-// (the button #deep-go waits), a progress bar of the usual `seconds`, then `draw(data, out)`
-// fills #deep-out, or the error does.
+// (the button #deep-go waits), a progress bar of its time as estimated on this machine
+// (deepSeconds; `seconds` until it comes, null: none), then `draw(data, out)` fills
+// #deep-out, or the error does.
 async function askDeep(body, seconds, draw) {
   const out = document.getElementById("deep-out");
   const go = document.getElementById("deep-go");
   go.disabled = true;  // one deep advice at a time
   const p = progress(out, seconds, "playing every choice to the end of the game");
+  deepSeconds().then((s) => { if (s !== null) p.know(s); });
   const r = await api(`/api/${GAME}/advise`, {...body, deep: true});
   p.stop();
   go.disabled = false;

@@ -298,10 +298,12 @@ def _asset(name: str) -> str:
 def games_list() -> list[dict]:
     """Every game with what the web offers for it."""
     from analyzer.games import available_games, load_game
+    from analyzer.games.table import deep_estimate
 
     out = []
     for name in available_games():
         g = load_game(name)
+        said = deep_estimate(name) if deep_offered(name) else None
         out.append(
             {
                 "name": name,
@@ -312,6 +314,10 @@ def games_list() -> list[dict]:
                 "advise": supports(name, "advise"),
                 "deep": deep_offered(name),
                 "page": g.web_page() is not None,
+                # the deep advice's default rollouts and their estimated seconds here
+                "deep_rollouts": None if said is None else said.rollouts,
+                "deep_seconds": None if said is None else round(said.seconds, 1),
+                "deep_estimate": None if said is None else str(said),
             }
         )
     return out

@@ -164,6 +164,29 @@ def test_pages_and_games(client):
     assert client.get("/game/nogame").status_code == 404
 
 
+def test_games_say_the_deep_advice_estimate_from_the_rate_measured_here(
+    client, monkeypatch, tmp_path
+):
+    """/api/games gives each game's deep advice price on this machine (what the page's
+    bar counts against): the default budget over the last rate recorded here; null for a
+    game without deep advice."""
+    from analyzer.games import deep
+
+    rates = tmp_path / deep.RATES_FILE
+    rates.write_text(json.dumps({"unearth": 4_000.0}), "utf-8")
+    monkeypatch.setattr(deep, "_rates_path", lambda: rates)
+    monkeypatch.setattr(serve, "deep_offered", lambda game: game == "unearth")
+    games = {g["name"]: g for g in client.get("/api/games").json()}
+    assert games["unearth"]["deep_rollouts"] == 12_000
+    assert games["unearth"]["deep_seconds"] == 3.0
+    assert games["unearth"]["deep_estimate"] == (
+        "deep advice: 12,000 rollouts, about 3 s on this machine"
+    )
+    for name, g in games.items():
+        if name != "unearth":
+            assert g["deep_seconds"] is None and g["deep_rollouts"] is None
+
+
 @pytest.mark.slow
 def test_deep_advice_offered_exactly_where_the_api_answers_it(client, monkeypatch):
     """/api/games says which games' advise answers --deep: asked of the API itself once

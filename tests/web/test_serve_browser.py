@@ -159,6 +159,35 @@ def test_unearth_advice_and_deep_advice_match_the_cli(page, url, tmp_path):
     assert page.text_content("#answer-bar").startswith(f"deep advice: {rows[0]}, win ")
 
 
+def test_the_deep_advice_bar_counts_against_the_estimate_then_says_it_is_late(page, url):
+    """The wait's bar is the time estimated on this machine; past it the page says it
+    takes longer than estimated, with the seconds, and the bar knows no end (never a bar
+    stalled near full); with no estimate, seconds only."""
+    page.goto(f"{url}/game/unearth")
+    page.wait_for_function("() => typeof progressWords === 'function'")
+    words = page.evaluate(
+        "() => [3.2, 14, 3].map((s, i) => progressWords(s, i < 2 ? 10 : null, 'w'))"
+    )
+    on_time = "w… 3 s of about 10 s (estimated on this machine)"
+    late = "w: taking longer than estimated… 14 s (estimated about 10 s)"
+    assert words[0] == {"width": 32.0, "over": False, "text": on_time}
+    assert words[1] == {"width": None, "over": True, "text": late}
+    assert words[2] == {"width": None, "over": False, "text": "w… 3 s"}
+    # a wait estimated at half a second, still waiting after it
+    page.evaluate(
+        "() => { const el = document.createElement('div'); el.id = 'wait'; "
+        "document.body.append(el); window.P = progress(el, 0.5, 'w'); }"
+    )
+    page.wait_for_function(
+        "() => document.getElementById('progress-text').textContent.includes('longer than')"
+    )
+    assert page.evaluate("() => document.querySelector('#wait .progress.unknown') !== null")
+    page.evaluate("() => window.P.stop()")
+    # the real page's estimate: the number /api/games gives for this game
+    games = {g["name"]: g for g in page.evaluate("() => fetch('/api/games').then(r => r.json())")}
+    assert page.evaluate("() => deepSeconds()") == games["unearth"]["deep_seconds"]
+
+
 def test_index_lists_games_and_opens_a_saved_report(page, url):
     page.goto(url)
     page.wait_for_selector("#report-list a")
