@@ -129,7 +129,7 @@ def ticker_text(elapsed: float, estimate: float) -> str:
     """The terminal's line while a deep advice runs: the seconds elapsed against the
     estimate, and past it that it takes longer; no share of the work done, which the
     one compiled search does not report until it ends."""
-    from analyzer.games.deep import seconds_words
+    from analyzer.games.deep_rate import seconds_words
 
     said = seconds_words(estimate)
     if elapsed <= estimate:

@@ -194,7 +194,7 @@ class Question:
     answer: Callable[..., Answer]
     deep: Callable[..., Answer] | None = None
     #: the deep advice's rollouts per second said before this machine has timed it
-    #: (None: :data:`analyzer.games.deep.DEFAULT_ROLLOUTS_PER_S`)
+    #: (None: :data:`analyzer.games.deep_rate.DEFAULT_ROLLOUTS_PER_S`)
     deep_rate: float | None = None
 
     @property
@@ -563,10 +563,10 @@ def ask(
 
 def deep_estimate(game: str, budget: int | None = None, q: Question | None = None):
     """How long game ``game``'s deep advice of ``budget`` rollouts (None: its default)
-    should take on this machine (:func:`analyzer.games.deep.estimate`: the last rate
+    should take on this machine (:func:`analyzer.games.deep_rate.estimate`: the last rate
     measured here, else the game's default): a line with its ``seconds`` and
     ``rollouts``; None when the game has no deep advice (or no budget to price)."""
-    from analyzer.games import deep as shared
+    from analyzer.games import deep_rate as shared
 
     if q is None:
         found = spec(game)
@@ -583,9 +583,9 @@ def deep_estimate(game: str, budget: int | None = None, q: Question | None = Non
 def _record_deep(game: str, value, budget: int) -> None:
     """Remember the speed of a deep advice of ``budget`` rollouts just answered (its
     rollouts played and seconds); not of a budget below
-    :data:`analyzer.games.deep.MIN_TIMED` (the web's probe of 2 plays a few rollouts
+    :data:`analyzer.games.deep_rate.MIN_TIMED` (the web's probe of 2 plays a few rollouts
     per choice, its time mostly the kernels' first load)."""
-    from analyzer.games import deep as shared
+    from analyzer.games import deep_rate as shared
 
     rollouts, seconds = getattr(value, "rollouts", None), getattr(value, "seconds", None)
     if budget < shared.MIN_TIMED:

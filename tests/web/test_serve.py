@@ -170,7 +170,7 @@ def test_games_say_the_deep_advice_estimate_from_the_rate_measured_here(
     """/api/games gives each game's deep advice price on this machine (what the page's
     bar counts against): the default budget over the last rate recorded here; null for a
     game without deep advice."""
-    from analyzer.games import deep
+    from analyzer.games import deep_rate as deep
 
     rates = tmp_path / deep.RATES_FILE
     rates.write_text(json.dumps({"unearth": 4_000.0}), "utf-8")
