@@ -21,9 +21,10 @@ RATES_FILE = "deep_rollouts_per_s.json"
 #: rollouts per second said when this machine has not timed a game's deep advice: the
 #: slowest game's (Unearth's, about 1,300 on a loaded 2-core machine), rounded down
 DEFAULT_ROLLOUTS_PER_S = 1_000.0
-#: runs of fewer rollouts, or of a smaller budget, are not timed (the web's probe of a
-#: budget of 2: a few rollouts per choice, their time mostly overhead)
-MIN_TIMED = 100
+#: runs of a smaller budget are not timed: their time is mostly overhead (the kernels'
+#: first load, the web's probe of a budget of 2), and the tests' small runs on a loaded
+#: machine would leave a rate no real deep advice has
+MIN_TIMED = 1_000
 
 
 class Estimate(str):
@@ -55,12 +56,12 @@ def measured_rate(game: str) -> float | None:
     return float(value) if ok else None
 
 
-def record_rate(game: str, rollouts: int, seconds: float) -> None:
+def record_rate(game: str, rollouts: int, seconds: float, budget: int | None = None) -> None:
     """Remember ``game``'s deep advice played ``rollouts`` in ``seconds`` here (not a
-    run of fewer than :data:`MIN_TIMED`; best effort: an unwritable cache folder only
-    loses the estimate). The last run counts, a first compile's included: the next
-    run's time puts it right."""
-    if rollouts < MIN_TIMED or not seconds > 0:
+    run whose ``budget``, else ``rollouts``, is below :data:`MIN_TIMED`; best effort: an
+    unwritable cache folder only loses the estimate). The last run counts, a first
+    compile's included: the next run's time puts it right."""
+    if (rollouts if budget is None else budget) < MIN_TIMED or rollouts <= 0 or not seconds > 0:
         return
     path = _rates_path()
     try:

@@ -582,16 +582,12 @@ def deep_estimate(game: str, budget: int | None = None, q: Question | None = Non
 
 def _record_deep(game: str, value, budget: int) -> None:
     """Remember the speed of a deep advice of ``budget`` rollouts just answered (its
-    rollouts played and seconds); not of a budget below
-    :data:`analyzer.games.deep_rate.MIN_TIMED` (the web's probe of 2 plays a few rollouts
-    per choice, its time mostly the kernels' first load)."""
+    rollouts played and seconds; :func:`analyzer.games.deep_rate.record_rate`)."""
     from analyzer.games import deep_rate as shared
 
     rollouts, seconds = getattr(value, "rollouts", None), getattr(value, "seconds", None)
-    if budget < shared.MIN_TIMED:
-        return
     if isinstance(rollouts, int) and isinstance(seconds, int | float):
-        shared.record_rate(game, rollouts, float(seconds))
+        shared.record_rate(game, rollouts, float(seconds), budget)
 
 
 def odds(game: str, state=None, **question) -> Answer:

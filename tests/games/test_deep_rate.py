@@ -26,7 +26,8 @@ def test_the_estimate_is_the_budget_over_the_last_rate_measured_here(rates):
     assert fresh.seconds == 8.0 and fresh.rollouts == 12_000
     assert rate.estimate("g", 2_000).seconds == 2_000 / rate.DEFAULT_ROLLOUTS_PER_S
     rate.record_rate("g", 12_000, 4.0)  # 3,000 a second
-    rate.record_rate("h", 50, 4.0)  # too few rollouts to time (the web's probe)
+    rate.record_rate("h", 500, 4.0)  # too few rollouts to time (overhead, mostly)
+    rate.record_rate("h", 1_200, 4.0, budget=2)  # the web's probe: a budget of 2
     assert json.loads(rates.read_text("utf-8")) == {"g": 3000.0}
     said = rate.estimate("g", 60_000, 1_500.0)
     assert said == "deep advice: 60,000 rollouts, about 20 s on this machine"
