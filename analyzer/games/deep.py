@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from analyzer.core.errors import InputError, Param, bad_value
-from analyzer.games.table import Answer, assumed_line, columns_table
+from analyzer.games.table import Answer, assumed_line, columns_table, rollouts_start
 
 if TYPE_CHECKING:  # the kernels are the deep modules' own import (numba): not needed here
     from analyzer.kernels.search import RolloutRow
@@ -80,10 +80,12 @@ class Played:
 def play_ranking(rank, w, no_choice: str, clock=time.perf_counter) -> Played:
     """Play a game's deep-advice rollouts, ``rank()`` (it returns how many
     choices it played, their tallies in the search's work space ``w``), and
-    rank them (:func:`analyzer.kernels.search.rank_work`), timed by ``clock``.
+    rank them (:func:`analyzer.kernels.search.rank_work`), timed by ``clock``; their
+    estimated time is said as they start (:func:`analyzer.games.table.rollouts_start`).
     No choice at all: :class:`InputError` ``no_choice``."""
     from analyzer.kernels.search import K_ROLLOUTS, rank_work
 
+    rollouts_start()
     t0 = clock()
     k = rank()
     seconds = clock() - t0

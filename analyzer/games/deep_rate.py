@@ -91,6 +91,7 @@ def estimate(game: str, rollouts: int, default_rate: float | None = None) -> Est
         rate = default_rate or DEFAULT_ROLLOUTS_PER_S
     seconds = rollouts / rate
     where = "on this machine" if measured else "(not yet timed on this machine)"
-    line = Estimate(f"deep advice: {rollouts:,} rollouts, {seconds_words(seconds)} {where}")
+    what = f"{rollouts:,} rollout" + ("" if rollouts == 1 else "s")
+    line = Estimate(f"deep advice: {what}, {seconds_words(seconds)} {where}")
     line.seconds, line.rollouts = seconds, rollouts
     return line

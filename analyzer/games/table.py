@@ -331,6 +331,21 @@ _SAY: contextvars.ContextVar[Callable[[str], None] | None] = contextvars.Context
 )
 
 
+#: a deep advice's estimate, said when its rollouts start (:func:`rollouts_start`)
+_STARTING: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "analyzer_table_starting", default=None
+)
+
+
+def rollouts_start() -> None:
+    """A deep advice's rollouts start now (its input checked, its game built): say its
+    estimate, which :func:`ask` keeps until then so bad input is one line."""
+    line = _STARTING.get()
+    if line is not None:
+        _STARTING.set(None)
+        note(line)
+
+
 def note(line: str) -> None:
     """Tell the front running the question ``line`` (the CLI: on stderr, before the
     answer); nothing if no front listens."""
@@ -548,14 +563,13 @@ def ask(
                 err.field = "state"
             raise
     deep = q.deep is not None and bool(values.get("deep"))
-    token = _SAY.set(say)
+    said = deep_estimate(game, values.get("budget"), q) if deep else None
+    token, starting = _SAY.set(say), _STARTING.set(said)
     try:
-        said = deep_estimate(game, values.get("budget"), q) if deep else None
-        if said is not None:
-            note(said)
         answer = (q.deep if deep else q.answer)(**values)
     finally:
         _SAY.reset(token)
+        _STARTING.reset(starting)
     if said is not None:
         _record_deep(game, answer.value, said.rollouts)
     return replace(answer, game=game, question=verb)

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from analyzer.core.errors import InputError
 from analyzer.games import deep_rate as rate
 
 
@@ -74,6 +75,9 @@ def test_asking_a_deep_advice_says_its_estimate_first_and_times_it(rates):
     assert rate.measured_rate("uruk") == 500.0
     heard.clear()
     state = table.example("uruk")
+    with pytest.raises(InputError, match="budget"):  # bad input: its one line, no estimate
+        table.ask("uruk", "advise", state, {"deep": True, "budget": 0}, say=heard.append)
+    assert heard == []
     table.ask("uruk", "advise", state, {}, say=heard.append)  # not deep: no estimate
     assert heard == []
 
