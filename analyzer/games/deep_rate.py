@@ -2,7 +2,9 @@
 
 The time of a deep advice is its budget (rollouts in all) over the rollouts per
 second of the game's last deep advice timed here (:func:`record_rate`, called by
-:func:`analyzer.games.table.ask` after each one), else over the game's default rate
+:func:`analyzer.games.table.ask` after each one with its budget and the wall seconds of
+the whole answer: what the user waited, not the rollouts' own CPU seconds that an
+answer reports), else over the game's default rate
 (its ``Question.deep_rate``, else :data:`DEFAULT_ROLLOUTS_PER_S`). The rates are kept
 in a small JSON file beside the compiled kernels' cache, as
 :mod:`analyzer.kernels.compiled` keeps the compile times. Plain Python; no game is

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextvars
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -566,13 +567,21 @@ def ask(
     said = deep_estimate(game, values.get("budget"), q) if deep else None
     token, starting = _SAY.set(say), _STARTING.set(said)
     try:
+        t0 = _clock()
         answer = (q.deep if deep else q.answer)(**values)
+        waited = _clock() - t0
     finally:
         _SAY.reset(token)
         _STARTING.reset(starting)
-    if said is not None:
-        _record_deep(game, answer.value, said.rollouts)
+    if said is not None:  # the wait a deep advice of this budget was, timed as it is said
+        from analyzer.games import deep_rate
+
+        deep_rate.record_rate(game, said.rollouts, waited, said.rollouts)
     return replace(answer, game=game, question=verb)
+
+
+#: the clock a deep advice's wait is timed by (wall seconds: what the user waits)
+_clock = time.perf_counter
 
 
 def deep_estimate(game: str, budget: int | None = None, q: Question | None = None):
@@ -592,16 +601,6 @@ def deep_estimate(game: str, budget: int | None = None, q: Question | None = Non
     if not isinstance(budget, int) or isinstance(budget, bool):
         return None
     return shared.estimate(game, budget, q.deep_rate)
-
-
-def _record_deep(game: str, value, budget: int) -> None:
-    """Remember the speed of a deep advice of ``budget`` rollouts just answered (its
-    rollouts played and seconds; :func:`analyzer.games.deep_rate.record_rate`)."""
-    from analyzer.games import deep_rate as shared
-
-    rollouts, seconds = getattr(value, "rollouts", None), getattr(value, "seconds", None)
-    if isinstance(rollouts, int) and isinstance(seconds, int | float):
-        shared.record_rate(game, rollouts, float(seconds), budget)
 
 
 def odds(game: str, state=None, **question) -> Answer:
