@@ -134,6 +134,6 @@ def test_the_default_spends_no_last_turn_on_nothing(players):
     assert new.chosen_share <= BOUND
     # a player that sometimes takes nothing though it could breaks the bound
     wasteful = late_turn_share(
-        players, 1000, strategy="random", seed=39, rules=load_rules({"take": "optional"})
+        players, 500, strategy="random", seed=39, rules=load_rules({"take": "optional"})
     )
     assert wasteful.chosen_share > BOUND
