@@ -1200,3 +1200,78 @@ def _plain(v):
     if isinstance(v, np.generic):
         return v.item()
     return str(v)
+
+
+# --------------------------------------------------------------------------- the folder
+
+
+def with_budget(sc, games: int | None):
+    """The scenario with ``[balance] games`` replaced (``analyzer balance --games``)."""
+    if games is None:
+        return sc
+    from analyzer.core.errors import bad_value
+    from analyzer.runs.balance_file import MAX_BUDGET, MIN_BUDGET
+
+    if sc.balance is None:
+        raise InputError(f"{sc.path}: no [balance] table (allowed: a scenario with [balance])")
+    if isinstance(games, bool) or not isinstance(games, int):
+        raise bad_value("--games", games, f"an integer from {MIN_BUDGET} to {MAX_BUDGET:,}")
+    if not MIN_BUDGET <= games <= MAX_BUDGET:
+        raise bad_value("--games", games, f"an integer from {MIN_BUDGET} to {MAX_BUDGET:,}")
+    return replace(sc, balance=replace(sc.balance, games=int(games), minutes=None))
+
+
+def _fingerprint(sc, seed: int) -> dict:
+    from analyzer._version import __version__
+
+    game = sc.game_def
+    return {
+        "seed": int(seed),
+        "balance": sc.balance.as_dict(),
+        "overrides": dict(sc.overrides),
+        "rules": dict(sc.rulings),
+        "strategy_params": {k: dict(v) for k, v in sc.strategy_params.items()},
+        "game": game.name,
+        "versions": [__version__, game.rules_version, game.strategies_version],
+    }
+
+
+def stored_seed(target: Path) -> int | None:
+    """The seed of the progress kept in a report folder (a resumed run without a seed)."""
+    state = Path(target) / STORE_DIR / "state.json"
+    if not state.is_file():
+        return None
+    try:
+        return int(json.loads(state.read_text("utf-8"))["seed"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def run_in_folder(sc, seed: int, target: Path, *, workers=None, progress=True, resume=False,
+                  on_evaluated=None) -> dict:  # fmt: skip
+    """:func:`run_balance` keeping its progress in ``target/balance_progress`` (every
+    played block): ``resume`` continues what is there (same scenario, seed and
+    versions, else refused), otherwise it starts afresh."""
+    import shutil
+
+    from analyzer.runs.runner import write_text_atomic
+
+    store = Path(target) / STORE_DIR
+    mark = _fingerprint(sc, seed)
+    state = store / "state.json"
+    if resume and state.is_file():
+        try:
+            old = json.loads(state.read_text("utf-8"))
+        except (OSError, ValueError):
+            old = None
+        if old != json.loads(json.dumps(mark)):
+            raise InputError(
+                f"--resume: {store} holds another balance question (a different scenario, seed "
+                "or analyzer version; allowed: the same command, or run without --resume)"
+            )
+    elif store.exists():
+        shutil.rmtree(store)
+    store.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(state, json.dumps(mark, indent=1, default=str) + "\n")
+    return run_balance(sc, seed, workers=workers, progress=progress, store=store,
+                       on_evaluated=on_evaluated)  # fmt: skip
