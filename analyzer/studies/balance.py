@@ -18,9 +18,9 @@ so workers and the seed give the same answer for any number of workers):
   value is the root of the second fit, its 95% interval a percentile bootstrap
   over games (games resampled jointly across the grid's values, keeping the
   pairing).
-- **Several knobs** (or a choice knob): CMA-ES (pycma, already the tuning's
-  optimiser: a well-kept optimiser for noisy problems, here over the knobs'
-  index space, each proposal snapped to allowed values) with successive
+- **Several knobs** (or a choice knob): optuna's TPE (a well-kept optimiser that
+  takes integer and categorical values as they are, seeded, so the same seed
+  proposes the same designs) over the knobs' allowed values, with successive
   halving in every generation: candidates play a block of games, the better
   half plays a block twice as large, and so on; the worse are dropped early.
 - **Fresh seeds**: the recommended and the printed design are played again on
@@ -62,6 +62,8 @@ BOOTSTRAP = 1000
 POPSIZE = 6  #: candidates per CMA-ES generation
 RUNGS = 3  #: successive-halving rungs per generation
 GENERATIONS = 6  #: generations the budget is planned for
+MAX_GENERATIONS = 60
+RACE = 4  #: designs racing at the end of a TPE search
 MIN_BLOCK = 50
 CANDIDATES_FILE = "tables/balance_candidates.csv"
 STORE_DIR = "balance_progress"
@@ -178,9 +180,9 @@ class Evaluator:
         kind: str = "search",
     ) -> Outcome:
         key = self._key(design, n, start, games, seed, params)
-        self.games[kind] += games * 1
-        if key in self.memo:
+        if key in self.memo:  # played already in this search: the same games, not counted again
             return self.memo[key]
+        self.games[kind] += games
         path = self.store / f"{key}.npz" if self.store is not None else None
         if path is not None and path.is_file():
             with np.load(path) as z:
@@ -517,56 +519,69 @@ class _Search:
 
     # several knobs -------------------------------------------------------------------
 
-    def cma(self, start: dict | None = None) -> dict:
-        import cma
+    def tpe(self, start: dict | None = None) -> dict:
+        """Several knobs: optuna's TPE proposes a generation of designs (knob values
+        as indices into their allowed values; a choice knob categorical), each played
+        in successive halving on the shared blocks of games; every candidate's score
+        at the rung it reached goes back to the sampler."""
+        import warnings
 
+        import optuna
+
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
         spec = self.spec
         c = len(spec.counts)
         block = max(MIN_BLOCK, int(self.plan.search / (c * POPSIZE * RUNGS * GENERATIONS)))
         sizes = [block * 2**r for r in range(RUNGS)]
         starts = [sum(sizes[:r]) for r in range(RUNGS)]
         knobs = spec.knobs
-        highs = np.array([len(k.values) - 1 for k in knobs], float)
+        dists = {
+            k.path: (
+                optuna.distributions.CategoricalDistribution(list(range(len(k.values))))
+                if k.kind == "choice"
+                else optuna.distributions.IntDistribution(0, len(k.values) - 1)
+            )
+            for k in knobs
+        }
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # multivariate TPE is marked experimental
+            sampler = optuna.samplers.TPESampler(
+                seed=derived_seed(self.seed, f"balance tpe {self.round}") % 2**32,
+                multivariate=True,
+                n_startup_trials=POPSIZE,
+            )
+        study = optuna.create_study(direction="minimize", sampler=sampler)
+        base = start or {k.path: k.printed for k in knobs}
+        if all(base.get(k.path) in k.values for k in knobs):  # the printed design first
+            study.enqueue_trial({k.path: k.values.index(base[k.path]) for k in knobs})
 
-        def index_of(k, v):
-            try:
-                return float(k.values.index(v))
-            except ValueError:
-                if k.kind == "choice":
-                    return (len(k.values) - 1) / 2
-                return float(np.argmin(np.abs(np.asarray(k.values, float) - float(v))))
-
-        base = start or {}
-        x0 = np.array([index_of(k, base.get(k.path, k.printed)) for k in knobs]) / np.maximum(
-            highs, 1
-        )
-        dims = len(x0)
-        if dims == 1:
-            x0 = np.array([x0[0], 0.5])
-        rng = np.random.default_rng([self.seed, 0xBA1])
-        es = cma.CMAEvolutionStrategy(
-            x0,
-            0.3,
-            {
-                "bounds": [0.0, 1.0],
-                "seed": np.nan,
-                "popsize": POPSIZE,
-                "verbose": -9,
-                "randn": lambda *shape: rng.standard_normal(shape),
-            },
-        )
-
-        def design_of(x):
-            d = {}
-            for k, xi, h in zip(knobs, x[: len(knobs)], highs, strict=True):
-                d[k.path] = k.values[int(round(min(max(xi, 0.0), 1.0) * h))]
-            return d
-
-        spent, best, gen = 0, None, 0
+        best, gen, spent0 = None, 0, self.ev.games["search"]
         per_gen = c * sum(s * max(1, POPSIZE // 2**r) for r, s in enumerate(sizes))
-        while spent + per_gen <= self.plan.search or gen == 0:
-            xs = es.ask()
-            designs = [design_of(x) for x in xs]
+        # until the budget is spent (games played, not designs seen again), at most
+        # MAX_GENERATIONS generations (a small space is soon all cached)
+        seen: dict[tuple, tuple[float, int]] = {}  #: design -> (score, rung reached)
+
+        def key_of(d):
+            return tuple(repr(d[k.path]) for k in knobs)
+
+        while gen == 0 or (
+            self.ev.games["search"] - spent0 + per_gen <= self.plan.search and gen < MAX_GENERATIONS
+        ):
+            trials, designs = [], []
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                for _ in range(POPSIZE * 5):  # new designs only: a seen one is told its score
+                    t = study.ask(dists)
+                    d = {k.path: k.values[t.params[k.path]] for k in knobs}
+                    if key_of(d) in seen or key_of(d) in map(key_of, designs):
+                        study.tell(t, seen.get(key_of(d), (math.inf,))[0])
+                        continue
+                    trials.append(t)
+                    designs.append(d)
+                    if len(designs) == POPSIZE:
+                        break
+            if not designs:
+                break  # every design the sampler proposes is known: the race settles it
             alive = list(range(len(designs)))
             scores = [math.inf] * len(designs)
             values_of: dict[int, dict] = {}
@@ -576,31 +591,63 @@ class _Search:
                     joined = {n: Outcome.join([p[n] for p in parts]) for n in spec.counts}
                     values_of[i] = measure(spec, designs[i], joined)
                     scores[i] = combined(spec, values_of[i])
-                    spent += sizes[r] * c
+                    seen[key_of(designs[i])] = (scores[i], r)
                 keep = sorted(alive, key=lambda i: (scores[i], i))[: max(1, len(alive) // 2)]
                 for i in alive:
                     g = sum(sizes[: r + 1]) * c
                     self.record(designs[i], g, values_of[i], scores[i], r, i in keep)
-                if r == RUNGS - 1:
-                    for i in keep[:1]:
-                        if best is None or scores[i] < best[0]:
-                            best = (scores[i], designs[i], values_of[i])
                 alive = keep
-            es.tell(xs, scores)
+            for t, sc_ in zip(trials, scores, strict=True):
+                study.tell(t, sc_)
             gen += 1
-            self.round = gen
-            self.say(f"generation {gen}: best so far {_design_text(best[1])} (score {best[0]:.2f})")
+            top = min((v for v in seen.items() if v[1][1] == RUNGS - 1), key=lambda v: v[1][0])
+            words = ", ".join(f"{k.path} = {v}" for k, v in zip(knobs, top[0], strict=True))
+            self.say(f"generation {gen}: best so far {words} (score {top[1][0]:.2f})")
+        # the race: the best designs that reached the last rung play further blocks
+        # (twice as large each time, the same games for all), the worse half dropped,
+        # until one is left or the budget is spent
+        finalists = sorted((v[0], k) for k, v in seen.items() if v[1] == RUNGS - 1)[:RACE]
+        by_key = {
+            key_of(row_d): row_d
+            for row_d in ({k.path: r[k.path] for k in knobs} for r in self.rows)
+        }
+        alive_d = [by_key[k] for _, k in finalists]
+        lengths, begin, size, rung = list(sizes), sum(sizes), sizes[-1] * 2, RUNGS
+        while len(alive_d) > 1:
+            cost = size * c * len(alive_d)
+            if self.ev.games["search"] - spent0 + cost > self.plan.search * 1.05:
+                break
+            lengths.append(size)
+            vals = []
+            for d in alive_d:
+                parts = [
+                    self.outcomes(d, sum(lengths[:q]), lengths[q]) for q in range(len(lengths))
+                ]
+                joined = {n: Outcome.join([p[n] for p in parts]) for n in spec.counts}
+                v = measure(spec, d, joined)
+                vals.append((combined(spec, v), v, d))
+            vals.sort(key=lambda x: x[0])
+            keep_n = max(1, len(vals) // 2)
+            for j, (score, v, d) in enumerate(vals):
+                self.record(d, sum(lengths) * c, v, score, rung, j < keep_n)
+            alive_d = [d for _, _, d in vals[:keep_n]]
+            begin, size, rung = begin + size, size * 2, rung + 1
+        if len(alive_d) > 1:  # budget spent: the best on the games all have played
+            last = [r for r in self.rows if r["rung"] == max(x["rung"] for x in self.rows)]
+            alive_d = [{k.path: min(last, key=lambda r: r["score"])[k.path] for k in knobs}]
+        best = (None, alive_d[0])
         return {
             "recommended": best[1],
             "interval": {},
             "curve": None,
-            "method": "CMA-ES (pycma) + successive halving",
+            "method": "optuna TPE + successive halving",
             "settings": {
                 "popsize": POPSIZE,
                 "rungs": RUNGS,
                 "blocks": sizes,
                 "generations": gen,
-                "optimiser": f"CMA-ES, cma {cma.__version__}",
+                "race": [len(finalists), lengths],
+                "optimiser": f"TPE (multivariate), optuna {optuna.__version__}",
             },
         }
 
@@ -795,7 +842,7 @@ def balance(
         and spec.knobs[0].kind != "choice"
         and any(o.measure == "seat_fairness" for o in spec.objectives)
     )
-    found = search.monotone() if numeric_one else search.cma()
+    found = search.monotone() if numeric_one else search.tpe()
     design = found["recommended"]
     printed = {k.path: k.printed for k in spec.knobs}
     fresh_seed = derived_seed(seed, "balance fresh")
@@ -825,7 +872,7 @@ def balance(
                 "searching again with them"
             )
             search.params = params
-            found = search.monotone() if numeric_one else search.cma(design)
+            found = search.monotone() if numeric_one else search.tpe(design)
             design = found["recommended"]
             after_o = search.outcomes(design, 0, pl.fresh, "fresh", fresh_seed, params)
             cert = certificate(spec, after_o)
