@@ -102,7 +102,7 @@ class BalanceResult:
 
     def to_json(self) -> dict:
         """The ``balance.json`` content (the schema shared with the report)."""
-        return json.loads(json.dumps(self.data))
+        return json.loads(json.dumps(self.data, default=_plain))
 
 
 @dataclass
@@ -289,8 +289,14 @@ def _edits(spec, design: dict) -> float:
         v = design.get(k.path, k.printed)
         if k.kind == "choice":
             total += float(v != k.printed)
-        else:
-            total += abs(float(v) - float(k.printed)) / float(k.step or 1)
+        elif k.step:
+            total += abs(float(v) - float(k.printed)) / float(k.step)
+        else:  # a list of values: allowed values between them
+            vals = np.asarray(k.values, float)
+            total += abs(
+                int(np.argmin(np.abs(vals - float(v))))
+                - int(np.argmin(np.abs(vals - float(k.printed))))
+            )
     return total
 
 
@@ -861,7 +867,7 @@ def balance(
             retuned_o = search.outcomes(design, 0, pl.fresh, "fresh", fresh_seed, params)
             fair_after = max(abs(g) for o in after_o.values() for g in _seat_gaps(o)) * 100
             fair_re = max(abs(g) for o in retuned_o.values() for g in _seat_gaps(o)) * 100
-            undone = fair_after <= spec.delta < fair_re
+            undone = bool(fair_after <= spec.delta < fair_re)
             retune_info.update(
                 done=True, strategy=strat, rounds=rounds, undone=undone, params=params
             )
@@ -1020,7 +1026,13 @@ def _attribution(spec, search: _Search, design, seed, params) -> list[dict]:
         v = design[k.path]
         i = vals.index(v) if v in vals else int(np.argmin(np.abs(np.asarray(vals, float) - v)))
         lo, hi = vals[max(i - 1, 0)], vals[min(i + 1, len(vals) - 1)]
-        steps = (float(hi) - float(lo)) / float(k.step or 1)
+        # per step of the knob's grid (a list of values: per allowed value)
+        steps = (
+            (float(hi) - float(lo)) / float(k.step)
+            if k.step
+            else float(vals.index(hi) - vals.index(lo))
+        )
+        step_words = f"({k.step:g})" if k.step else "(the next allowed value)"
         if steps <= 0:
             continue
         down = search.outcomes({**design, k.path: lo}, 0, g, "attribution", aseed, params)
@@ -1042,7 +1054,7 @@ def _attribution(spec, search: _Search, design, seed, params) -> list[dict]:
                         "high": float(high),
                         "games": int(len(d)),
                         "sentence": (
-                            f"one step more of {what} ({k.step:g}) moves the "
+                            f"one step more of {what} {step_words} moves the "
                             f"{seat_word(s + 1, n)}'s "
                             f"win rate at {n} players by {m[s] * 100:+.1f} "
                             f"[{low * 100:+.1f}, {high * 100:+.1f}] points"
