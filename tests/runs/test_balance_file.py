@@ -11,8 +11,15 @@ from tests.cli.test_bad_input_fast import _answer
 
 
 def _unearth(balance: dict, **top) -> dict:
-    return {"game": "unearth", "players": 4, "games": 100, "strategies": "balanced",
-            "seed": 1, **top, "balance": balance}  # fmt: skip
+    return {
+        "game": "unearth",
+        "players": 4,
+        "games": 100,
+        "strategies": "balanced",
+        "seed": 1,
+        **top,
+        "balance": balance,
+    }
 
 
 KNOB = {"ruins.*17.claim": {"low": 14, "high": 20}}
@@ -35,8 +42,14 @@ def test_counts_default_to_the_scenario_players_and_the_field_to_the_default_str
 
 
 def test_a_balance_only_scenario_needs_no_games_of_its_own():
-    raw = {"game": "coin", "balance": {"counts": 2, "players": ["lucky", "fair"],
-           "knobs": {"coin.p_lucky": {"low": 0.3, "high": 0.7, "step": 0.05}}}}  # fmt: skip
+    raw = {
+        "game": "coin",
+        "balance": {
+            "counts": 2,
+            "players": ["lucky", "fair"],
+            "knobs": {"coin.p_lucky": {"low": 0.3, "high": 0.7, "step": 0.05}},
+        },
+    }
     sc = parse_scenario(raw, "s.toml")
     assert not sc.plays_games and sc.players == 2
     assert sc.balance.knobs[0].kind == "float" and len(sc.balance.knobs[0].values) == 9
@@ -83,8 +96,14 @@ def test_bad_input_is_one_line_naming_the_key(table, words):
 
 
 def test_a_value_the_game_refuses_names_the_knob():
-    raw = {"game": "coin", "balance": {"counts": 2, "players": "fair",
-           "knobs": {"coin.nothing": {"low": 1, "high": 3}}}}  # fmt: skip
+    raw = {
+        "game": "coin",
+        "balance": {
+            "counts": 2,
+            "players": "fair",
+            "knobs": {"coin.nothing": {"low": 1, "high": 3}},
+        },
+    }
     with pytest.raises(InputError, match="balance.knobs.coin.nothing"):
         parse_scenario(raw, "s.toml")
 

@@ -57,16 +57,52 @@ def test_one_knob_finds_the_known_fair_value(answer):
 
 def test_the_answer_keeps_to_the_schema(answer):
     d = answer.to_json()
-    for key in ("schema", "game", "question", "players", "field", "field_label", "delta",
-                "knobs", "frozen", "objectives", "combine", "method", "recommended", "interval",
-                "before", "after", "retuned", "retune", "seat_rates", "costs", "certified",
-                "certificate", "attribution", "curve", "front", "verdict", "sentences",
-                "candidates", "games", "seeds", "budget", "stopped"):  # fmt: skip
+    for key in (
+        "schema",
+        "game",
+        "question",
+        "players",
+        "field",
+        "field_label",
+        "delta",
+        "knobs",
+        "frozen",
+        "objectives",
+        "combine",
+        "method",
+        "recommended",
+        "interval",
+        "before",
+        "after",
+        "retuned",
+        "retune",
+        "seat_rates",
+        "costs",
+        "certified",
+        "certificate",
+        "attribution",
+        "curve",
+        "front",
+        "verdict",
+        "sentences",
+        "candidates",
+        "games",
+        "seeds",
+        "budget",
+        "stopped",
+    ):
         assert key in d, key
     assert d["delta"] == pytest.approx(0.015) and d["players"] == [2]
-    assert d["knobs"][0] == {"path": "coin.p_lucky", "label": "coin.p_lucky", "printed": 0.6,
-                             "kind": "float", "low": 0.3, "high": 0.7, "step": 0.01,
-                             "values": None}  # fmt: skip
+    assert d["knobs"][0] == {
+        "path": "coin.p_lucky",
+        "label": "coin.p_lucky",
+        "printed": 0.6,
+        "kind": "float",
+        "low": 0.3,
+        "high": 0.7,
+        "step": 0.01,
+        "values": None,
+    }
     rates = d["seat_rates"]["2"]["after"]
     assert [r["seat"] for r in rates] == [1, 2] and all(
         r["low"] <= r["rate"] <= r["high"] for r in rates
@@ -74,8 +110,16 @@ def test_the_answer_keeps_to_the_schema(answer):
     assert d["games"]["total"] == sum(v for k, v in d["games"].items() if k != "total")
     assert d["candidates"] == len(answer.candidates) == 8
     row = answer.candidates[0]
-    assert {"candidate", "round", "rung", "coin.p_lucky", "games", "fairness_2p", "score",
-            "kept"} <= set(row)  # fmt: skip
+    assert {
+        "candidate",
+        "round",
+        "rung",
+        "coin.p_lucky",
+        "games",
+        "fairness_2p",
+        "score",
+        "kept",
+    } <= set(row)
     assert "first player" in " ".join(d["sentences"]) and d["verdict"]
     assert "BalanceResult coin" in repr(answer)
 
@@ -90,8 +134,16 @@ def test_before_and_after_come_from_fresh_games_only(answer):
     assert d["seeds"]["fresh"] != d["seeds"]["search"]
     games = d["after"]["fairness_2p"]["games"]
     for which, design in (("after", d["recommended"]), ("before", {"coin.p_lucky": 0.6})):
-        sim = simulate_games(2, ["lucky", "fair"], games, d["seeds"]["fresh"], game="coin",
-                             overrides=design, progress=False, workers=1)  # fmt: skip
+        sim = simulate_games(
+            2,
+            ["lucky", "fair"],
+            games,
+            d["seeds"]["fresh"],
+            game="coin",
+            overrides=design,
+            progress=False,
+            workers=1,
+        )
         seats = sim.table[sim.table["by"] == "seat"]["win_rate"].tolist()
         got = [r["rate"] for r in d["seat_rates"]["2"][which]]
         assert got == pytest.approx(seats)
@@ -129,8 +181,13 @@ def _outcome(rates, games, rng):
 
 def _spec(**kw):
     knob = KnobSpec("k", "int", (0, 1, 2, 3, 4), 2, 0, 4, 1)
-    return BalanceSpec(knobs=(knob,), objectives=(ObjectiveSpec("fairness_2p", "seat_fairness", 2),),
-                       field=("fair",), counts=(2,), **kw)  # fmt: skip
+    return BalanceSpec(
+        knobs=(knob,),
+        objectives=(ObjectiveSpec("fairness_2p", "seat_fairness", 2),),
+        field=("fair",),
+        counts=(2,),
+        **kw,
+    )
 
 
 def test_the_certificate_passes_a_fair_game_and_refuses_an_unfair_one():
@@ -170,8 +227,11 @@ def test_the_fitted_root_and_its_interval_cover_a_known_curve():
 
 
 def test_objectives_and_their_combination():
-    o = Outcome(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 0.0]]),
-                np.array([10.0, 12.0, 14.0, 16.0]), {"score": np.array([1.0, 2.0, 3.0, 4.0])})  # fmt: skip
+    o = Outcome(
+        np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 0.0]]),
+        np.array([10.0, 12.0, 14.0, 16.0]),
+        {"score": np.array([1.0, 2.0, 3.0, 4.0])},
+    )
     knob = KnobSpec("k", "int", (0, 1, 2, 3, 4), 2, 0, 4, 1)
     obs = (
         ObjectiveSpec("fairness_2p", "seat_fairness", 2, weight=1.0),
@@ -183,18 +243,28 @@ def test_objectives_and_their_combination():
     v = measure(spec, {"k": 4}, {2: o})
     assert v == {"fairness_2p": 25.0, "length_2p": 1.0, "score_2p": 0.5, "edits": 2.0}
     assert combined(spec, v) == 25.0 + 2.0 + 0.5 + 2.0
-    ordered = BalanceSpec(knobs=(knob,), objectives=obs, field=("fair",), counts=(2,),
-                          combine="order")  # fmt: skip
+    ordered = BalanceSpec(
+        knobs=(knob,), objectives=obs, field=("fair",), counts=(2,), combine="order"
+    )
     assert combined(ordered, v) > combined(ordered, {**v, "fairness_2p": 24.0})
 
 
 def test_several_knobs_are_searched_with_tpe_and_halving():
     import examples.pig  # noqa: F401  (registers pig)
 
-    raw = {"game": "pig", "players": 2, "seed": 4,
-           "balance": {"games": 3000, "objectives": ["seat_fairness", "edits"],
-                       "knobs": {"target": {"low": 20, "high": 60, "step": 20},
-                                 "faces": {"values": [5, 6, 7]}}}}  # fmt: skip
+    raw = {
+        "game": "pig",
+        "players": 2,
+        "seed": 4,
+        "balance": {
+            "games": 3000,
+            "objectives": ["seat_fairness", "edits"],
+            "knobs": {
+                "target": {"low": 20, "high": 60, "step": 20},
+                "faces": {"values": [5, 6, 7]},
+            },
+        },
+    }
     res = balance(parse_scenario(raw, "pig.toml"), workers=1)
     d = res.to_json()
     assert d["method"] == "optuna TPE + successive halving"
@@ -211,8 +281,9 @@ def test_several_knobs_are_searched_with_tpe_and_halving():
 def test_retuning_is_measured_on_the_fresh_games():
     """The coin's tunable lucky player re-tuned at the found value plays its own p
     (the knob no longer moves it): the re-tuned rates are measured on the fresh games."""
-    res = balance(coin(games=1000, retune=True, retune_trials=3, retune_games=100, rounds=1),
-                  workers=1)  # fmt: skip
+    res = balance(
+        coin(games=1000, retune=True, retune_trials=3, retune_games=100, rounds=1), workers=1
+    )
     d = res.to_json()
     assert d["retune"]["done"] and d["retune"]["strategy"] == "lucky"
     assert d["retuned"]["fairness_2p"]["games"] == d["after"]["fairness_2p"]["games"] > 0

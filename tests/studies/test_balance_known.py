@@ -15,9 +15,16 @@ from analyzer.studies.balance import balance
 def test_the_interval_covers_the_fair_value_in_18_of_20_seeds():
     covered = 0
     for seed in range(1, 21):
-        raw = {"game": "coin", "seed": seed,
-               "balance": {"counts": 2, "players": ["lucky", "fair"], "games": 3000,
-                           "knobs": {"coin.p_lucky": {"low": 0.3, "high": 0.7, "step": 0.01}}}}  # fmt: skip
+        raw = {
+            "game": "coin",
+            "seed": seed,
+            "balance": {
+                "counts": 2,
+                "players": ["lucky", "fair"],
+                "games": 3000,
+                "knobs": {"coin.p_lucky": {"low": 0.3, "high": 0.7, "step": 0.01}},
+            },
+        }
         d = balance(parse_scenario(raw, "coin.toml"), workers=1).to_json()
         low, high = d["interval"]["coin.p_lucky"]
         covered += low <= 0.5 <= high
