@@ -350,10 +350,10 @@ def fit_root(xs, W: np.ndarray, target: float, seed: int, boot: int = BOOTSTRAP)
         curves.append(_predict(k2, c2, fine))
     roots = np.array(roots)
     ok = roots[np.isfinite(roots)]
-    if len(ok) < 0.9 * boot:
+    if len(ok) < 0.975 * boot:  # flat in too many resamples: no bounded interval
         interval = [None, None]
     else:
-        interval = [float(np.quantile(roots, 0.025)), float(np.quantile(roots, 0.975))]
+        interval = [float(np.quantile(ok, 0.025)), float(np.quantile(ok, 0.975))]
     curves = np.array(curves)
     band = [
         {"value": float(v), "low": float(lo), "high": float(hi)}
@@ -421,6 +421,14 @@ class _Search:
         row.update({"games": games, **values, "score": score, "kept": kept})
         self.rows.append(row)
 
+    def best_text(self) -> str:
+        """The best candidate so far, in words (the progress line)."""
+        top = max(r["round"] for r in self.rows)
+        rows = [r for r in self.rows if r["round"] == top]
+        best = min(rows, key=lambda r: r["score"])
+        design = ", ".join(f"{k.path} = {best[k.path]!r}" for k in self.spec.knobs)
+        return f"; best so far {design} (score {best['score']:.2f})"
+
     # one numeric knob --------------------------------------------------------------
 
     def monotone(self) -> dict:
@@ -437,7 +445,7 @@ class _Search:
             outs1.append(o)
             values = measure(spec, {knob.path: v}, o)
             self.record({knob.path: v}, g1 * c, values, combined(spec, values), 0, True)
-            self.say(f"grid {v!r}: " + _brief(values))
+            self.say(f"grid {v!r}: " + _brief(values) + self.best_text())
         n0 = _primary_count(spec)
         printed_at = int(np.argmin([abs(float(v) - float(knob.printed)) for v in grid1]))
         seat = int(np.argmax(np.abs(_seat_gaps(outs1[printed_at][n0]))))
@@ -459,7 +467,7 @@ class _Search:
             outs2.append(o)
             values = measure(spec, {knob.path: v}, o)
             self.record({knob.path: v}, g2 * c, values, combined(spec, values), 1, True)
-            self.say(f"refine {v!r}: " + _brief(values))
+            self.say(f"refine {v!r}: " + _brief(values) + self.best_text())
         W2 = np.column_stack([o[n0].wins[:, seat] for o in outs2])
         f2 = fit_root(grid2, W2, 1.0 / n0, self.seed)
         root = f2["root"]
