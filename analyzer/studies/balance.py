@@ -112,6 +112,7 @@ class Outcome:
     wins: np.ndarray  #: (games, seats) win shares
     turns: np.ndarray  #: (games,) turns of the game
     columns: dict = field(default_factory=dict)  #: name -> (games,) mean over seats
+    scores: np.ndarray | None = None  #: (games, seats) final scores
 
     @staticmethod
     def join(parts: list[Outcome]) -> Outcome:
@@ -121,6 +122,7 @@ class Outcome:
             np.concatenate([p.wins for p in parts]),
             np.concatenate([p.turns for p in parts]),
             {k: np.concatenate([p.columns[k] for p in parts]) for k in parts[0].columns},
+            None if parts[0].scores is None else np.concatenate([p.scores for p in parts]),
         )
 
 
@@ -186,7 +188,12 @@ class Evaluator:
         path = self.store / f"{key}.npz" if self.store is not None else None
         if path is not None and path.is_file():
             with np.load(path) as z:
-                out = Outcome(z["wins"], z["turns"], {c: z[f"col_{c}"] for c in self.columns})
+                out = Outcome(
+                    z["wins"],
+                    z["turns"],
+                    {c: z[f"col_{c}"] for c in self.columns},
+                    z["scores"],
+                )
         else:
             out = self._run(design, n, start, games, seed, params)
             if path is not None:
@@ -195,6 +202,7 @@ class Evaluator:
                     tmp,
                     wins=out.wins,
                     turns=out.turns,
+                    scores=out.scores,
                     **{f"col_{c}": v for c, v in out.columns.items()},
                 )
                 tmp.replace(path)
@@ -246,7 +254,8 @@ class Evaluator:
         wins = g["win"].to_numpy(np.float64).reshape(-1, n)
         turns = g["game_turns"].to_numpy(np.float64).reshape(-1, n)[:, 0]
         cols = {c: g[c].to_numpy(np.float64).reshape(-1, n).mean(axis=1) for c in self.columns}
-        return Outcome(wins, turns, cols)
+        scores = g["score"].to_numpy(np.float64).reshape(-1, n)
+        return Outcome(wins, turns, cols, scores)
 
 
 # --------------------------------------------------------------------------- measuring
@@ -1102,13 +1111,15 @@ def _costs(before: dict, after: dict) -> dict:
             "high": float(m + 1.96 * se),
             "unit": "turns",
         }
-        spread = np.concatenate([o.wins.std(axis=1) for o in outs.values()])
+        spread = np.concatenate(
+            [o.scores.max(axis=1) - o.scores.min(axis=1) for o in outs.values()]
+        )
         m, se = spread.mean(), spread.std(ddof=1) / math.sqrt(len(spread))
         out["score_spread"][which] = {
             "value": float(m),
             "low": float(m - 1.96 * se),
             "high": float(m + 1.96 * se),
-            "unit": "spread of win shares in a game",
+            "unit": "points between the highest and the lowest score of a game",
         }
     return out
 

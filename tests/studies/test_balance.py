@@ -122,6 +122,9 @@ def test_the_answer_keeps_to_the_schema(answer):
     } <= set(row)
     assert "first player" in " ".join(d["sentences"]) and d["verdict"]
     assert "BalanceResult coin" in repr(answer)
+    spread = d["costs"]["score_spread"]["before"]
+    assert 0 < spread["low"] <= spread["value"] <= spread["high"] <= 5  # heads of 5 flips
+    assert d["costs"]["length"]["after"]["value"] == 5  # the coin game: 5 turns
 
 
 def test_before_and_after_come_from_fresh_games_only(answer):
