@@ -40,6 +40,7 @@ BALANCE_KEYS = (
     "rounds",
     "retune_trials",
     "retune_games",
+    "rotate",
 )
 KNOB_KEYS = ("low", "high", "step", "values", "label")
 OBJECTIVE_KEYS = ("measure", "players", "band", "column", "weight", "strategy")
@@ -132,6 +133,9 @@ class BalanceSpec:
     rounds: int = 2  #: most re-tuning rounds
     retune_trials: int = 8
     retune_games: int = 200
+    #: a field of several strategies played in every cyclic seat order (seat rates
+    #: then average over the strategies; a strategy's over the seats)
+    rotate: bool = False
     extra: dict = field(default_factory=dict)
 
     def field_at(self, players: int) -> tuple[str, ...]:
@@ -155,6 +159,7 @@ class BalanceSpec:
             "rounds": self.rounds,
             "retune_trials": self.retune_trials,
             "retune_games": self.retune_games,
+            "rotate": self.rotate,
         }
 
 
@@ -392,6 +397,8 @@ def parse_balance(game, value, where: str, players, rulings: dict, overrides: di
             + ")",
         )
 
+    rotate = value.get("rotate", len(set(fld)) > 1)
+    _check(isinstance(rotate, bool), where, "balance.rotate", rotate, "true or false")
     objectives = _objectives(game, value.get("objectives"), where, counts, fld, base_rules)
     return BalanceSpec(
         knobs=knobs,
@@ -407,6 +414,7 @@ def parse_balance(game, value, where: str, players, rulings: dict, overrides: di
         rounds=rounds,
         retune_trials=rt,
         retune_games=rg,
+        rotate=bool(rotate and len(set(fld)) > 1),
     )
 
 

@@ -113,6 +113,8 @@ class Outcome:
     turns: np.ndarray  #: (games,) turns of the game
     columns: dict = field(default_factory=dict)  #: name -> (games,) mean over seats
     scores: np.ndarray | None = None  #: (games, seats) final scores
+    #: strategy -> (games,) mean win share of the seats playing it in each game
+    by_strategy: dict = field(default_factory=dict)
 
     @staticmethod
     def join(parts: list[Outcome]) -> Outcome:
@@ -123,6 +125,7 @@ class Outcome:
             np.concatenate([p.turns for p in parts]),
             {k: np.concatenate([p.columns[k] for p in parts]) for k in parts[0].columns},
             None if parts[0].scores is None else np.concatenate([p.scores for p in parts]),
+            {k: np.concatenate([p.by_strategy[k] for p in parts]) for k in parts[0].by_strategy},
         )
 
 
@@ -162,6 +165,7 @@ class Evaluator:
         self.columns = sorted(
             {o.column for o in spec.objectives if o.measure == "column" and o.column}
         )
+        self.strategies = sorted(set(spec.field))
 
     def _key(self, design, n, start, games, seed, params) -> str:
         text = json.dumps(
@@ -193,6 +197,7 @@ class Evaluator:
                     z["turns"],
                     {c: z[f"col_{c}"] for c in self.columns},
                     z["scores"],
+                    {s: z[f"by_{s}"] for s in self.strategies},
                 )
         else:
             out = self._run(design, n, start, games, seed, params)
@@ -203,6 +208,7 @@ class Evaluator:
                     wins=out.wins,
                     turns=out.turns,
                     scores=out.scores,
+                    **{f"by_{k}": v for k, v in out.by_strategy.items()},
                     **{f"col_{c}": v for c, v in out.columns.items()},
                 )
                 tmp.replace(path)
@@ -224,10 +230,10 @@ class Evaluator:
             players=n,
             games=games,
             seed=seed,
-            strategies=self.spec.field_at(n),
-            lineup=None,
+            strategies=None if self.spec.rotate else self.spec.field_at(n),
+            lineup=self.spec.field_at(n) if self.spec.rotate else None,
             fields=(),
-            rotation="all",
+            rotation="cyclic",
             overrides={**sc.overrides, **design},
             strategy_params=strategy_params,
             sweep=(),
@@ -255,7 +261,13 @@ class Evaluator:
         turns = g["game_turns"].to_numpy(np.float64).reshape(-1, n)[:, 0]
         cols = {c: g[c].to_numpy(np.float64).reshape(-1, n).mean(axis=1) for c in self.columns}
         scores = g["score"].to_numpy(np.float64).reshape(-1, n)
-        return Outcome(wins, turns, cols, scores)
+        names = g["strategy"].astype(str).to_numpy().reshape(-1, n)
+        by = {}
+        for s in self.strategies:
+            mask = names == s
+            with np.errstate(invalid="ignore", divide="ignore"):
+                by[s] = (wins * mask).sum(axis=1) / mask.sum(axis=1)
+        return Outcome(wins, turns, cols, scores, by)
 
 
 # --------------------------------------------------------------------------- measuring
@@ -276,12 +288,8 @@ def measure(spec, design: dict, outcomes: dict[int, Outcome]) -> dict[str, float
         if ob.measure == "seat_fairness":
             out[ob.id] = float(np.abs(_seat_gaps(o)).max() * 100)
         elif ob.measure == "strategy_viability":
-            seats = spec.field_at(ob.players)
-            rates = o.wins.mean(axis=0)
-            by = {
-                s: float(np.mean([r for r, x in zip(rates, seats, strict=True) if x == s]))
-                for s in set(seats)
-            }
+            by = {s: float(np.nanmean(v)) for s, v in o.by_strategy.items()}
+            by = {s: v for s, v in by.items() if s in spec.field_at(ob.players)}
             spread = (max(by.values()) - min(by.values())) * 100
             hi = ob.band[1] if ob.band is not None else spec.delta
             out[ob.id] = max(0.0, spread - hi)
@@ -394,10 +402,19 @@ class _Plan:
     search: int
 
 
+def block_of(spec, games: int) -> int:
+    """``games`` rounded up to a whole number of seat rotations at every count asked
+    (a rotated field: blocks of games never share a game index)."""
+    if not spec.rotate:
+        return int(games)
+    unit = math.lcm(*spec.counts)
+    return int(math.ceil(games / unit) * unit)
+
+
 def plan(spec, budget: int) -> _Plan:
     c, k = len(spec.counts), len(spec.knobs)
-    fresh = max(100, int(0.15 * budget / c))
-    attribution = max(100, int(0.10 * budget / (2 * k * c)))
+    fresh = block_of(spec, max(100, int(0.15 * budget / c)))
+    attribution = block_of(spec, max(100, int(0.10 * budget / (2 * k * c))))
     search = max(budget - 2 * fresh * c - 2 * k * c * attribution, 20 * MIN_BLOCK * c)
     return _Plan(budget, fresh, attribution, search)
 
@@ -443,8 +460,8 @@ class _Search:
     def monotone(self) -> dict:
         spec, knob = self.spec, self.spec.knobs[0]
         c = len(spec.counts)
-        g1 = max(MIN_BLOCK, int(0.3 * self.plan.search / (GRID_POINTS * c)))
-        g2 = max(MIN_BLOCK, int(0.7 * self.plan.search / (REFINE_POINTS * c)))
+        g1 = block_of(spec, max(MIN_BLOCK, int(0.3 * self.plan.search / (GRID_POINTS * c))))
+        g2 = block_of(spec, max(MIN_BLOCK, int(0.7 * self.plan.search / (REFINE_POINTS * c))))
         vals = list(knob.values)
         idx = sorted({int(round(i)) for i in np.linspace(0, len(vals) - 1, GRID_POINTS)})
         grid1 = [vals[i] for i in idx]
@@ -554,7 +571,9 @@ class _Search:
         optuna.logging.set_verbosity(optuna.logging.WARNING)
         spec = self.spec
         c = len(spec.counts)
-        block = max(MIN_BLOCK, int(self.plan.search / (c * POPSIZE * RUNGS * GENERATIONS)))
+        block = block_of(
+            spec, max(MIN_BLOCK, int(self.plan.search / (c * POPSIZE * RUNGS * GENERATIONS)))
+        )
         sizes = [block * 2**r for r in range(RUNGS)]
         starts = [sum(sizes[:r]) for r in range(RUNGS)]
         knobs = spec.knobs
@@ -719,7 +738,13 @@ def _objective_intervals(spec, design, outs: dict[int, Outcome], seed) -> dict:
         res = {}
         for n, o in outs.items():
             idx = rng.integers(0, len(o.turns), len(o.turns))
-            res[n] = Outcome(o.wins[idx], o.turns[idx], {c: v[idx] for c, v in o.columns.items()})
+            res[n] = Outcome(
+                o.wins[idx],
+                o.turns[idx],
+                {c: v[idx] for c, v in o.columns.items()},
+                None,
+                {s: v[idx] for s, v in o.by_strategy.items()},
+            )
         for k, v in measure(spec, design, res).items():
             boots[k].append(v)
     out = {}
@@ -1161,6 +1186,8 @@ def _objective_json(o, spec) -> dict:
 def _field_label(spec) -> str:
     if len(spec.field) == 1:
         return f"{spec.field[0]} in every seat"
+    if spec.rotate:
+        return ", ".join(spec.field) + ", seats rotated"
     return ", ".join(f"{s} in seat {i + 1}" for i, s in enumerate(spec.field))
 
 

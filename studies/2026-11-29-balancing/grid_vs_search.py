@@ -33,6 +33,7 @@ QUESTIONS = {
         "balance": {
             "counts": 2,
             "players": ["lucky", "fair"],
+            "rotate": False,
             "games": 6000,
             "knobs": {"coin.p_lucky": {"low": 0.3, "high": 0.7, "step": 0.01}},
         },

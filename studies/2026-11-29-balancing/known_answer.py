@@ -29,6 +29,7 @@ def main(games: int = 3000, seeds: int = 20) -> None:
             "balance": {
                 "counts": 2,
                 "players": ["lucky", "fair"],
+                "rotate": False,
                 "games": games,
                 "knobs": {"coin.p_lucky": {"low": 0.3, "high": 0.7, "step": 0.01}},
             },

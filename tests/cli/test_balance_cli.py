@@ -20,6 +20,7 @@ description = "Which lucky coin makes the first seat fair?"
 [balance]
 counts = 2
 players = ["lucky", "fair"]
+rotate = false
 games = 1000
 [balance.knobs."coin.p_lucky"]
 low = 0.3

@@ -82,6 +82,7 @@ BAD = [
     ({"knobs": KNOB, "delta": -1}, "balance.delta"),
     ({"knobs": KNOB, "combine": "vote"}, "balance.combine"),
     ({"knobs": KNOB, "retune": "yes"}, "balance.retune"),
+    ({"knobs": KNOB, "rotate": 1}, "balance.rotate"),
     ({"knobs": KNOB, "colour": 1}, "unknown key 'balance.colour'"),
     ({}, "missing key 'balance.knobs'"),
 ]

@@ -30,6 +30,7 @@ def coin(seed=1, games=3000, **extra) -> object:
         "balance": {
             "counts": 2,
             "players": ["lucky", "fair"],
+            "rotate": False,
             "games": games,
             "knobs": {"coin.p_lucky": {"low": 0.3, "high": 0.7, "step": 0.01}},
             **extra,
@@ -293,3 +294,33 @@ def test_retuning_is_measured_on_the_fresh_games():
     assert d["games"]["retune"] > 0 and d["retune"]["params"]["lucky"].keys() == {"p"}
     assert d["seat_rates"]["2"]["retuned"] != d["seat_rates"]["2"]["after"]
     assert "re-tun" in " ".join(d["sentences"]).lower()
+
+
+def test_a_mixed_field_is_rotated_and_its_strategies_compared():
+    """Two Pig strategies: seats rotated by default, so each strategy plays every seat;
+    viability is their spread of win rates, and every block is whole rotations."""
+    import examples.pig  # noqa: F401  (registers pig)
+    from analyzer.studies.balance import Evaluator
+
+    raw = {
+        "game": "pig",
+        "players": 2,
+        "seed": 2,
+        "balance": {
+            "players": ["hold", "random"],
+            "games": 1200,
+            "objectives": ["seat_fairness", "strategy_viability"],
+            "knobs": {"target": {"low": 20, "high": 100, "step": 20}},
+        },
+    }
+    sc = parse_scenario(raw, "pig.toml")
+    assert sc.balance.rotate
+    o = Evaluator(sc, sc.balance).play({"target": 60}, 2, 0, 400, 9)
+    assert o.wins.shape == (400, 2)
+    # rotated: hold and random each sit in both seats, as often
+    hold, rand = o.by_strategy["hold"], o.by_strategy["random"]
+    assert np.allclose(hold + rand, 1.0) and hold.mean() > 0.7
+    d = balance(sc, workers=1).to_json()
+    assert d["field_label"] == "hold, random, seats rotated"
+    assert d["before"]["viability_2p"]["value"] > 0.3  # hold beats random by far
+    assert all(r["games"] % 2 == 0 for r in balance(sc, workers=1).candidates)

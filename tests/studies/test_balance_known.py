@@ -21,6 +21,7 @@ def test_the_interval_covers_the_fair_value_in_18_of_20_seeds():
             "balance": {
                 "counts": 2,
                 "players": ["lucky", "fair"],
+                "rotate": False,
                 "games": 3000,
                 "knobs": {"coin.p_lucky": {"low": 0.3, "high": 0.7, "step": 0.01}},
             },
