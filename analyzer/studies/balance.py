@@ -712,6 +712,11 @@ def _primary_count(spec) -> int:
 # --------------------------------------------------------------------------- fresh games
 
 
+def _worst(outs: dict[int, Outcome]) -> float:
+    """The largest gap of any seat from a fair share, at any count (win points)."""
+    return float(max(abs(g) for o in outs.values() for g in _seat_gaps(o)) * 100)
+
+
 def _rates(o: Outcome, z: float = 1.96) -> list[dict]:
     n = o.wins.shape[0]
     m = o.wins.mean(axis=0)
@@ -898,8 +903,9 @@ def balance(
     after_o = search.outcomes(design, 0, pl.fresh, "fresh", fresh_seed)
     cert = certificate(spec, after_o)
 
-    # re-tuning
-    retune_info, retuned, retuned_o, rounds, params = None, None, None, 0, None
+    # re-tuning: the field's tunable strategy re-tuned at the design, measured on the
+    # fresh games; undone when the largest gap moves by more than delta
+    retune_info, retuned, retuned_o, rounds, stopped = None, None, None, 0, None
     if spec.retune:
         retune_info = {"done": False, "strategy": None, "rounds": 0, "undone": False, "note": ""}
         while True:
@@ -907,29 +913,38 @@ def balance(
             params, strat, tgames = _retune(sc, spec, design, seed, rounds, workers, say)
             ev.games["retune"] += tgames
             retuned_o = search.outcomes(design, 0, pl.fresh, "fresh", fresh_seed, params)
-            fair_after = max(abs(g) for o in after_o.values() for g in _seat_gaps(o)) * 100
-            fair_re = max(abs(g) for o in retuned_o.values() for g in _seat_gaps(o)) * 100
-            undone = bool(fair_after <= spec.delta < fair_re)
+            fair_after = _worst(after_o)
+            fair_re = _worst(retuned_o)
+            undone = bool(fair_re - fair_after > spec.delta)
             retune_info.update(
-                done=True, strategy=strat, rounds=rounds, undone=undone, params=params
+                done=True,
+                strategy=strat,
+                rounds=rounds,
+                undone=undone,
+                params=params,
+                shift=round(fair_re - fair_after, 4),
             )
             if not undone or rounds > spec.rounds:
                 break
             say(
-                f"re-tuned players undo the fix (worst seat {fair_re:.1f} win points): "
-                "searching again with them"
+                f"re-tuned players undo the fix (largest gap {fair_after:.1f} -> {fair_re:.1f} "
+                "win points): searching again with them"
             )
             search.params = params
             found = search.monotone() if numeric_one else search.tpe(design)
             design = found["recommended"]
             after_o = search.outcomes(design, 0, pl.fresh, "fresh", fresh_seed, params)
             cert = certificate(spec, after_o)
+        verb = "undo" if undone else "keep"
         retune_info["note"] = (
-            "the re-tuned players undo the fix"
-            if retune_info["undone"]
-            else "re-tuned players keep the fix"
-        ) + (f" (searched again {rounds - 1} time(s) with re-tuned players)" if rounds > 1 else "")
+            f"re-tuned players {verb} the fix: the largest gap from fair goes from "
+            f"{fair_after:.1f} to {fair_re:.1f} win points"
+            + (f" (after {rounds - 1} more search(es) with re-tuned players)" if rounds > 1 else "")
+        )
+        if undone and rounds > spec.rounds:
+            stopped = f"re-tuning still undoes the fix after {spec.rounds} more search(es)"
         retuned = _objective_intervals(spec, design, retuned_o, fresh_seed)
+    params = search.params  # the players the 'after' games were played with
 
     attribution = _attribution(spec, search, design, seed, params)
     before = _objective_intervals(spec, printed, before_o, fresh_seed)
@@ -982,7 +997,7 @@ def balance(
             "retune": derived_seed(seed, "balance retune") if spec.retune else None,
         },
         "budget": {"games": budget, "minutes": spec.minutes, "scale": scale, "note": minutes_note},
-        "stopped": None,
+        "stopped": stopped,
         "seconds": round(time.perf_counter() - t0, 3),
     }
     data["verdict"], data["sentences"] = _words(spec, data, numeric_one)

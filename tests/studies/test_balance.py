@@ -324,3 +324,19 @@ def test_a_mixed_field_is_rotated_and_its_strategies_compared():
     assert d["field_label"] == "hold, random, seats rotated"
     assert d["before"]["viability_2p"]["value"] > 0.3  # hold beats random by far
     assert all(r["games"] % 2 == 0 for r in balance(sc, workers=1).candidates)
+
+
+@pytest.mark.slow
+def test_players_that_undo_the_fix_send_the_search_round_again_and_it_says_so():
+    """Re-tuned, the lucky player picks a coin near p = 1, whatever the knob: the
+    fix is undone, the search runs again with it (once: rounds = 1) and stops saying so."""
+    res = balance(
+        coin(seed=1, games=4000, retune=True, retune_trials=4, retune_games=200, rounds=1),
+        workers=1,
+    )
+    d = res.to_json()
+    r = d["retune"]
+    assert r["undone"] and r["rounds"] == 2 and r["shift"] > 1.5
+    assert "undo the fix" in r["note"] and "1 more search" in r["note"]
+    assert d["stopped"] == "re-tuning still undoes the fix after 1 more search(es)"
+    assert max(c["round"] for c in res.candidates) >= 1
