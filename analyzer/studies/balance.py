@@ -463,6 +463,8 @@ class _Search:
         g1 = block_of(spec, max(MIN_BLOCK, int(0.3 * self.plan.search / (GRID_POINTS * c))))
         g2 = block_of(spec, max(MIN_BLOCK, int(0.7 * self.plan.search / (REFINE_POINTS * c))))
         vals = list(knob.values)
+        r0 = max(r["round"] for r in self.rows) + 1 if self.rows else 0  # a search again
+        self.round = r0
         idx = sorted({int(round(i)) for i in np.linspace(0, len(vals) - 1, GRID_POINTS)})
         grid1 = [vals[i] for i in idx]
         outs1 = []
@@ -486,7 +488,7 @@ class _Search:
         if len(picks) < 2:
             picks = [0, len(vals) - 1]
         grid2 = [vals[i] for i in picks]
-        self.round = 1
+        self.round = r0 + 1
         outs2 = []
         for v in grid2:
             o = self.outcomes({knob.path: v}, g1, g2)

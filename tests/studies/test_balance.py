@@ -339,4 +339,53 @@ def test_players_that_undo_the_fix_send_the_search_round_again_and_it_says_so():
     assert r["undone"] and r["rounds"] == 2 and r["shift"] > 1.5
     assert "undo the fix" in r["note"] and "1 more search" in r["note"]
     assert d["stopped"] == "re-tuning still undoes the fix after 1 more search(es)"
-    assert max(c["round"] for c in res.candidates) >= 1
+    assert sorted({c["round"] for c in res.candidates}) == [0, 1, 2, 3]  # two searches
+
+
+def test_a_budget_in_minutes_is_measured_once_and_kept(tmp_path):
+    raw = {
+        "game": "coin",
+        "seed": 3,
+        "balance": {
+            "counts": 2,
+            "players": ["lucky", "fair"],
+            "rotate": False,
+            "minutes": 0.02,
+            "knobs": {"coin.p_lucky": {"low": 0.4, "high": 0.6, "step": 0.05}},
+        },
+    }
+    sc = parse_scenario(raw, "coin.toml")
+    d = balance(sc, workers=1, store=tmp_path).to_json()
+    kept = (tmp_path / "budget.json").read_text("utf-8")
+    assert d["budget"]["minutes"] == 0.02 and "games/s measured" in d["budget"]["note"]
+    assert f'"games": {d["budget"]["games"]}' in kept
+    again = balance(sc, workers=1, store=tmp_path).to_json()
+    assert again["budget"] == d["budget"] and again["recommended"] == d["recommended"]
+
+
+def test_combine_front_lists_the_candidates_no_other_beats():
+    raw = {
+        "game": "coin",
+        "seed": 3,
+        "balance": {
+            "counts": 2,
+            "players": ["lucky", "fair"],
+            "rotate": False,
+            "games": 600,
+            "combine": "front",
+            "objectives": ["seat_fairness", "edits"],
+            "knobs": {"coin.p_lucky": {"low": 0.4, "high": 0.6, "step": 0.05}},
+        },
+    }
+    res = balance(parse_scenario(raw, "coin.toml"), workers=1)
+    front = res.to_json()["front"]
+    assert front
+    for f in front:  # none dominated by another candidate of its rung
+        o = f["objectives"]
+        assert not any(
+            r["fairness_2p"] <= o["fairness_2p"]
+            and r["edits"] <= o["edits"]
+            and (r["fairness_2p"] < o["fairness_2p"] or r["edits"] < o["edits"])
+            for r in res.candidates
+            if r["rung"] == max(c["rung"] for c in res.candidates)
+        )
