@@ -499,7 +499,7 @@ class _Search:
         W2 = np.column_stack([o[n0].wins[:, seat] for o in outs2])
         f2 = fit_root(grid2, W2, 1.0 / n0, self.seed)
         root = f2["root"]
-        if math.isfinite(root):
+        if math.isfinite(root) and f2["root_interval"][0] is not None:
             chosen = _snap(knob, min(max(root, lo_v), hi_v))
             if knob.kind == "float":
                 chosen = float(chosen)
@@ -819,9 +819,10 @@ def certificate(spec, outs: dict[int, Outcome], alpha: float = 0.05) -> dict:
         w = worst[1]
         sentence = (
             f"Not certified: at {w['players']} players the {seat_word(w['seat'], w['players'])} "
-            f"is measured {abs(w['gap']) * 100:.1f} win points from fair ({games:,} fresh games), "
-            f"beyond ±{spec.delta:g}: the games it would take cannot be estimated from a gap "
-            "this large."
+            f"is measured {abs(w['gap']) * 100:.1f} win points from fair (95% interval "
+            f"{w['low'] * 100:+.1f} to {w['high'] * 100:+.1f}, {games:,} fresh games), beyond "
+            f"±{spec.delta:g}: more games would certify it only if the true gap is smaller "
+            "than it looks, so the games it would take cannot be said."
         )
     return {
         "delta": delta,
@@ -1244,18 +1245,33 @@ def _words(spec, d: dict, monotone: bool) -> tuple[str, list[str]]:
         c = d["curve"]
         iv = c["root_interval"]
         k = spec.knobs[0]
+        who = f"The {seat_word(c['seat'], c['players'])}'s win rate at {c['players']} players"
+        name = k.label or k.path
         if c["root"] is not None and iv[0] is not None:
             sentences.append(
-                f"The {seat_word(c['seat'], c['players'])}'s win rate at {c['players']} players "
-                f"is fair at {k.label or k.path} = {c['root']:.2f} (95% interval "
-                f"{iv[0]:.2f} to {iv[1]:.2f}, bootstrap over games); the nearest allowed value "
-                f"is {c['chosen']!r}."
+                f"{who} is fair at {name} = {c['root']:.2f} (95% interval {iv[0]:.2f} to "
+                f"{iv[1]:.2f}, bootstrap over games); the nearest allowed value is "
+                f"{c['chosen']!r}."
+            )
+        else:
+            sentences.append(
+                f"{who} shows no clear trend with {name} in these games (no bounded 95% "
+                f"interval for the fair value): no evidence for a change, the printed "
+                f"{c['chosen']!r} stays."
             )
         for n, o in (c.get("other_counts") or {}).items():
-            if o["root"] is not None and math.isfinite(o["root"]):
-                sentences.append(
-                    f"At {n} players the {seat_word(o['seat'], int(n))} is fair at {o['root']:.2f}."
-                )
+            if o["root"] is None or not math.isfinite(o["root"]):
+                continue
+            oi = o["root_interval"]
+            span = (
+                f" (95% interval {oi[0]:.2f} to {oi[1]:.2f})"
+                if oi[0] is not None
+                else " (no bounded 95% interval)"
+            )
+            sentences.append(
+                f"At {n} players the {seat_word(o['seat'], int(n))} is fair at "
+                f"{o['root']:.2f}{span}."
+            )
     sentences.append(d["certificate"]["sentence"])
     if d["retune"] is not None:
         sentences.append(
