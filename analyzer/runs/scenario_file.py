@@ -490,8 +490,15 @@ def with_overrides(sc: Scenario, games: int | None = None, seed: int | None = No
         _check(_is_int(games) and 1 <= games <= MAX_GAMES, "--games", None, games, GAMES_ALLOWED)
         if not sc.plays_games:
             raise InputError(
-                f"--games: {sc.path} has no games of its own, only [ladder]/[tune] "
-                "(allowed: set their 'games' keys in the file)"
+                f"--games: {sc.path} has no games of its own, only [ladder]/[tune]"
+                + ("/[balance]" if sc.balance is not None else "")
+                + " (allowed: set their 'games' keys in the file"
+                + (
+                    "; 'analyzer balance --games' sets [balance]'s"
+                    if sc.balance is not None
+                    else ""
+                )
+                + ")"
             )
         sc = replace(sc, games=int(games))
     if seed is not None:
