@@ -499,7 +499,9 @@ class _Search:
         W2 = np.column_stack([o[n0].wins[:, seat] for o in outs2])
         f2 = fit_root(grid2, W2, 1.0 / n0, self.seed)
         root = f2["root"]
-        if math.isfinite(root) and f2["root_interval"][0] is not None:
+        iv2 = f2["root_interval"]
+        covers = iv2[0] is not None and iv2[0] <= float(knob.printed) <= iv2[1]
+        if math.isfinite(root) and iv2[0] is not None and not covers:
             chosen = _snap(knob, min(max(root, lo_v), hi_v))
             if knob.kind == "float":
                 chosen = float(chosen)
@@ -913,7 +915,7 @@ def balance(
         retune_info = {"done": False, "strategy": None, "rounds": 0, "undone": False, "note": ""}
         while True:
             rounds += 1
-            params, strat, tgames = _retune(sc, spec, design, seed, rounds, workers, say)
+            params, strat, tgames, shipped = _retune(sc, spec, design, seed, rounds, workers, say)
             ev.games["retune"] += tgames
             retuned_o = search.outcomes(design, 0, pl.fresh, "fresh", fresh_seed, params)
             fair_after = _worst(after_o)
@@ -926,6 +928,7 @@ def balance(
                 undone=undone,
                 params=params,
                 shift=round(fair_re - fair_after, 4),
+                shipped_best=bool(shipped),
             )
             if not undone or rounds > spec.rounds:
                 break
@@ -942,6 +945,7 @@ def balance(
         retune_info["note"] = (
             f"re-tuned players {verb} the fix: the largest gap from fair goes from "
             f"{fair_after:.1f} to {fair_re:.1f} win points"
+            + (" (the re-tuning found no row better than the shipped one)" if shipped else "")
             + (f" (after {rounds - 1} more search(es) with re-tuned players)" if rounds > 1 else "")
         )
         if undone and rounds > spec.rounds:
@@ -1072,7 +1076,8 @@ def _retune(sc, spec, design, seed, rnd, workers, say):
         workers=workers,
     )
     tgames = sum(int(t.games) for t in res.trials)
-    return {strat: dict(res.best.params)}, strat, tgames
+    shipped = res.best.index == res.trials[0].index  # the shipped row came out best
+    return {strat: dict(res.best.params)}, strat, tgames, shipped
 
 
 def _attribution(spec, search: _Search, design, seed, params) -> list[dict]:
@@ -1250,8 +1255,12 @@ def _words(spec, d: dict, monotone: bool) -> tuple[str, list[str]]:
         if c["root"] is not None and iv[0] is not None:
             sentences.append(
                 f"{who} is fair at {name} = {c['root']:.2f} (95% interval {iv[0]:.2f} to "
-                f"{iv[1]:.2f}, bootstrap over games); the nearest allowed value is "
-                f"{c['chosen']!r}."
+                f"{iv[1]:.2f}, bootstrap over games); "
+                + (
+                    f"the printed value {k.printed!r} is inside it: no evidence for a change."
+                    if iv[0] <= float(k.printed) <= iv[1]
+                    else f"the nearest allowed value is {c['chosen']!r}."
+                )
             )
         else:
             sentences.append(
