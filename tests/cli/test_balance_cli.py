@@ -154,9 +154,10 @@ def test_resume_refuses_another_question(scenario, tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_analyzer_run_plays_the_balance_question_too(scenario, tmp_path):
+def test_analyzer_run_plays_the_balance_question_too(scenario, tmp_path, capsys):
     out = tmp_path / "run"
-    assert run_cli(["run", str(scenario), "--out", str(out), "--workers", "1", "--quiet"]) == 0
+    assert run_cli(["run", str(scenario), "--out", str(out), "--workers", "1"]) == 0
+    assert "Balance: Change coin.p_lucky from 0.6 to" in capsys.readouterr().out
     assert (out / "balance.json").is_file()
     assert json.loads((out / "manifest.json").read_text("utf-8"))["balance"]["certified"] in (
         True,
