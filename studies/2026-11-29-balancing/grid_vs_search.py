@@ -9,7 +9,7 @@ is as narrow. Both are counted in games that decide the interval (the search's
 grid and refinement, the plain grid's every value).
 
     PYTHONPATH=. python studies/2026-11-29-balancing/grid_vs_search.py coin
-    PYTHONPATH=. python studies/2026-11-29-balancing/grid_vs_search.py unearth
+    PYTHONPATH=. python studies/2026-11-29-balancing/grid_vs_search.py unearth [W PATH LOW HIGH]
 """
 
 from __future__ import annotations
@@ -53,8 +53,12 @@ QUESTIONS = {
 }
 
 
-def main(name: str, workers: int = 1) -> None:
-    sc = parse_scenario(QUESTIONS[name], f"{name}.toml")
+def main(name: str, workers: int = 1, knob: list[str] | None = None) -> None:
+    raw = QUESTIONS[name]
+    if knob:  # another knob: PATH LOW HIGH (the Unearth compensation knob, once it exists)
+        path, low, high = knob[0], int(knob[1]), int(knob[2])
+        raw = {**raw, "balance": {**raw["balance"], "knobs": {path: {"low": low, "high": high}}}}
+    sc = parse_scenario(raw, f"{name}.toml")
     t0 = time.perf_counter()
     res = balance(sc, workers=workers, progress=True)
     d = res.to_json()
@@ -98,4 +102,8 @@ def main(name: str, workers: int = 1) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "coin", int(sys.argv[2]) if len(sys.argv) > 2 else 1)
+    main(
+        sys.argv[1] if len(sys.argv) > 1 else "coin",
+        int(sys.argv[2]) if len(sys.argv) > 2 else 1,
+        sys.argv[3:6] or None,
+    )
