@@ -942,8 +942,10 @@ def balance(
             after_o = search.outcomes(design, 0, pl.fresh, "fresh", fresh_seed, params)
             cert = certificate(spec, after_o)
         verb = "undo" if undone else "keep"
+        changed = any(design[k.path] != k.printed for k in spec.knobs)
         retune_info["note"] = (
-            f"re-tuned players {verb} the fix: the largest gap from fair goes from "
+            (f"re-tuned players {verb} the fix: " if changed else "")
+            + "the largest gap from fair goes from "
             f"{fair_after:.1f} to {fair_re:.1f} win points"
             + (" (the re-tuning found no row better than the shipped one)" if shipped else "")
             + (f" (after {rounds - 1} more search(es) with re-tuned players)" if rounds > 1 else "")
@@ -1284,7 +1286,9 @@ def _words(spec, d: dict, monotone: bool) -> tuple[str, list[str]]:
     sentences.append(d["certificate"]["sentence"])
     if d["retune"] is not None:
         sentences.append(
-            f"Re-tuning {d['retune']['strategy']} at the new values: {d['retune']['note']}."
+            f"Re-tuning {d['retune']['strategy']} at the "
+            + ("new" if d["recommended"] != {k.path: k.printed for k in spec.knobs} else "printed")
+            + f" values: {d['retune']['note']}."
         )
     for a in d["attribution"]:
         if a["seat"] is not None and a["seat"] in (1, a["players"]):
