@@ -82,6 +82,8 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"{heading}:")
                 for line in lines:
                     typer.echo(f"  {line}")
+            if info.get("balance"):  # [balance]: its answer in one line (balance.json has it all)
+                typer.echo(f"Balance: {info['balance'].get('verdict', '')}")
             typer.echo(
                 f"report: {result.directory}/report.pdf and report.html ({len(result.files)} files)"
             )

@@ -42,24 +42,38 @@ def run_and_report(
     seed: int | None = None,
     workers: int | None = None,
     progress: bool = True,
+    balance: dict | None = None,
 ) -> ReportResult:
     """Validate, simulate and write the report of a scenario file.
 
     ``out`` defaults to ``reports/<scenario name>``. ``games``/``seed`` override
     the file's values. An invalid scenario raises :class:`InputError` before
-    anything is written.
+    anything is written. ``balance`` holds ``analyzer balance``'s options for the
+    scenario's ``[balance]`` (:func:`analyzer.studies.balance.run_in_folder`).
     """
     from analyzer.core.outputs import folder_lock
     from analyzer.runs.scenario_file import load_scenario, with_overrides
 
-    sc = with_overrides(load_scenario(scenario_path), games=games, seed=seed)
+    sc = load_scenario(scenario_path)
+    if balance is not None:  # analyzer balance: --games is the balance budget
+        from analyzer.studies.balance import with_budget
+
+        sc = with_overrides(with_budget(sc, games), seed=seed)
+        if balance.get("resume") and sc.seed is None and out is not None:
+            from dataclasses import replace
+
+            from analyzer.studies.balance import stored_seed
+
+            sc = replace(sc, seed=stored_seed(Path(out)))
+    else:
+        sc = with_overrides(sc, games=games, seed=seed)
     target = Path(out) if out is not None else Path("reports") / sc.name
     _check_target(target)
     with folder_lock(target):  # a second run to the folder stops now, not after its games
-        return _run_and_write(sc, target, workers, progress)
+        return _run_and_write(sc, target, workers, progress, balance or {})
 
 
-def _run_and_write(sc, target: Path, workers, progress) -> ReportResult:
+def _run_and_write(sc, target: Path, workers, progress, balance=None) -> ReportResult:
     """:func:`run_and_report` once the scenario is read and the folder is held."""
     from analyzer.runs.driver import run_scenario, sections_only_info
     from analyzer.studies.sections import run_sections
@@ -82,6 +96,12 @@ def _run_and_write(sc, target: Path, workers, progress) -> ReportResult:
         from analyzer.studies.sensitivity import run_sensitivity
 
         info["sensitivity"] = run_sensitivity(sc, info["seed"], workers=workers, progress=progress)
+    if sc.balance is not None:  # the balance question: its progress kept in the folder
+        from analyzer.studies.balance import run_in_folder
+
+        info["balance"] = run_in_folder(
+            sc, info["seed"], target, workers=workers, progress=progress, **(balance or {})
+        )
     from analyzer.tables.restricted import asked
 
     if sc.plays_games and asked(sc) is not None:  # the question 'dominance': restricted play

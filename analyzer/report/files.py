@@ -31,8 +31,14 @@ def _write_parquet(df: pd.DataFrame, path: Path, index: bool = False) -> None:
     df.to_parquet(path, engine="pyarrow", index=index)
 
 
-def _check_target(target: Path) -> None:
-    """Refuse, before any work, a report folder that cannot or must not be written."""
+#: what a report folder may hold before its first report: a balance search's kept
+#: progress (``analyzer balance --resume``)
+KEPT = ("balance_progress",)
+
+
+def _check_target(target: Path, keep: tuple[str, ...] = KEPT) -> None:
+    """Refuse, before any work, a report folder that cannot or must not be written
+    (a folder holding only ``keep`` entries, a run's kept progress, is taken)."""
     target = Path(target)
     here = Path.cwd().resolve()
     full = target.resolve()
@@ -43,7 +49,8 @@ def _check_target(target: Path) -> None:
         )
     if target.exists() and not target.is_dir():
         raise InputError(f"--out: {target} is a file (allowed: a folder, new or a report)")
-    if target.is_dir() and any(target.iterdir()) and not (target / "manifest.json").is_file():
+    others = [p for p in target.iterdir() if p.name not in keep] if target.is_dir() else []
+    if others and not (target / "manifest.json").is_file():
         raise InputError(
             f"--out: {target} is a non-empty directory that is not a report "
             "(allowed: a new directory, an empty one, or an earlier report to replace)"

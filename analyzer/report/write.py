@@ -132,6 +132,9 @@ def write_report(
     )
     files.append("summary.md")
     files += sections.write_files(directory, info)
+    from analyzer.studies.balance import write_files as balance_files
+
+    files += balance_files(directory, info)  # balance.json, tables/balance_candidates.csv
     data_files = sorted(f"data/{p.name}" for p in (directory / "data").glob("*.parquet"))
     info = {
         **info,

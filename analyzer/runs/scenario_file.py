@@ -89,6 +89,9 @@ from analyzer.runs.scenario_types import (
 )
 from analyzer.runs.sections_file import parse_ladder, parse_tune
 
+#: sections that may stand without games of the scenario's own
+SECTION_KEYS = ("ladder", "tune", "balance")
+
 # --------------------------------------------------------------------------- loading
 
 
@@ -183,7 +186,7 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
     )
     description = raw.get("description", "")
     _check(isinstance(description, str), where, "description", description, "a string")
-    if ("ladder" in raw or "tune" in raw) and not any(k in raw for k in GAME_KEYS):
+    if any(k in raw for k in SECTION_KEYS) and not any(k in raw for k in GAME_KEYS):
         return _sections_only(raw, where, game, name, description)
     _require(raw, "players", where)
     players = raw["players"]
@@ -305,7 +308,16 @@ def parse_scenario(raw: dict, where: str, default_name: str = "scenario") -> Sce
 
         sc = replace(sc, sensitivity=parse_sensitivity(raw["sensitivity"], where))
         _check_sensitivity(sc, where)
+    if "balance" in raw:
+        sc = replace(sc, balance=_balance(raw, where, game, players, rulings, overrides))
     return sc
+
+
+def _balance(raw: dict, where: str, game: Game, players, rulings: dict, overrides: dict):
+    """``[balance]`` validated (:mod:`analyzer.runs.balance_file`)."""
+    from analyzer.runs.balance_file import parse_balance
+
+    return parse_balance(game, raw["balance"], where, players, rulings, overrides)
 
 
 def _check_variant_metrics(sc: Scenario, cells: list[Cell], where: str) -> None:
@@ -435,7 +447,7 @@ def _sections_only(raw: dict, where: str, game: Game, name: str, description: st
         if key in raw:
             raise InputError(
                 f"{where}: {key}: needs games of the scenario's own (allowed with 'games' and "
-                "'strategies' or 'lineup'; this scenario has only [ladder]/[tune])"
+                "'strategies' or 'lineup'; this scenario has only [ladder]/[tune]/[balance])"
             )
     seed = raw.get("seed")
     _check(seed is None or _seed_ok(seed), where, "seed", seed, SEED_ALLOWED)
@@ -445,8 +457,11 @@ def _sections_only(raw: dict, where: str, game: Game, name: str, description: st
     claims, save_tables, batch_size = _output(raw, where)
     rules = game.load_rules(rulings, overrides, f"{where}: rules")
     sections = _sections(raw, where, game, players, rules)
+    if "balance" in raw:
+        sections["balance"] = _balance(raw, where, game, players, rulings, overrides)
     if players is None:
-        players = (sections["ladder"] or sections["tune"]).players
+        first = sections["ladder"] or sections["tune"]
+        players = first.players if first is not None else max(sections["balance"].counts)
     return Scenario(
         path=where,
         name=name,
@@ -475,8 +490,15 @@ def with_overrides(sc: Scenario, games: int | None = None, seed: int | None = No
         _check(_is_int(games) and 1 <= games <= MAX_GAMES, "--games", None, games, GAMES_ALLOWED)
         if not sc.plays_games:
             raise InputError(
-                f"--games: {sc.path} has no games of its own, only [ladder]/[tune] "
-                "(allowed: set their 'games' keys in the file)"
+                f"--games: {sc.path} has no games of its own, only [ladder]/[tune]"
+                + ("/[balance]" if sc.balance is not None else "")
+                + " (allowed: set their 'games' keys in the file"
+                + (
+                    "; 'analyzer balance --games' sets [balance]'s"
+                    if sc.balance is not None
+                    else ""
+                )
+                + ")"
             )
         sc = replace(sc, games=int(games))
     if seed is not None:

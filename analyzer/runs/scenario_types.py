@@ -36,6 +36,7 @@ TOP_KEYS = (
     "fields",
     "forbid",
     "sensitivity",
+    "balance",
 )
 #: keys that give a scenario games of its own (without them it holds only [ladder]/[tune])
 GAME_KEYS = ("games", "strategies", "lineup", "fields")
@@ -200,6 +201,9 @@ class Scenario:
     #: ``[sensitivity]`` (:class:`analyzer.studies.sensitivity.SensitivitySpec`): the study of
     #: the assumed values, played by ``analyzer run``
     sensitivity: Any = None
+    #: ``[balance]`` (:class:`analyzer.runs.balance_file.BalanceSpec`): the balance
+    #: question, played by ``analyzer run`` and ``analyzer balance``
+    balance: Any = None
 
     @property
     def intervention(self) -> tuple[Forbid, str | None] | None:
@@ -259,6 +263,7 @@ class Scenario:
             **({"fields": [f.as_dict() for f in self.fields]} if self.fields else {}),
             **({"forbid": self.forbid.as_dict()} if self.forbid is not None else {}),
             **({"sensitivity": self.sensitivity.as_dict()} if self.sensitivity is not None else {}),
+            **({"balance": self.balance.as_dict()} if self.balance is not None else {}),
             "output": {
                 "claims": self.claims,
                 "save_tables": self.save_tables,
