@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from pathlib import Path
 
 import pandas as pd
 
@@ -767,15 +766,3 @@ def games_text(info: dict) -> str:
     if isinstance(g, dict) and _finite(g.get("total")):
         return f"balance {int(g['total']):,} games"
     return ""
-
-
-def write_files(directory: Path, info: dict) -> list[str]:
-    """Write ``balance.json`` (the manifest's ``balance``, whole) into a report folder
-    being built; returns its path relative to the folder (none without a balance)."""
-    doc = doc_of(info)
-    if doc is None:
-        return []
-    from analyzer.core.outputs import write_text_atomic
-
-    write_text_atomic(Path(directory) / BALANCE_JSON, json.dumps(doc, indent=1) + "\n")
-    return [BALANCE_JSON]

@@ -151,7 +151,6 @@ def write_report(
     )
     files.append("summary.md")
     files += sections.write_files(directory, info)
-    files += balance_page.write_files(directory, info)  # balance.json, from the manifest
     data_files = sorted(f"data/{p.name}" for p in (directory / "data").glob("*.parquet"))
     info = {
         **info,
