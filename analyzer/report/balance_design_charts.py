@@ -12,6 +12,8 @@ charts of every run.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
@@ -39,7 +41,7 @@ from analyzer.report.chart_style import (
     error_bars,
     figure,
 )
-from analyzer.report.words import ORDINALS
+from analyzer.report.words import ORDINALS, ordinal_player
 
 #: the three designs a seat chart compares: key, words, colour
 STAGES = (
@@ -75,15 +77,48 @@ def _curve_points(doc: dict) -> list[dict]:
     ]
 
 
-def _fit(c: dict, x: np.ndarray) -> np.ndarray | None:
-    """The fitted curve at ``x`` (a polynomial, lowest power first), else None."""
-    fit = c.get("fit") or {}
-    coef = fit.get("coef")
-    kind = fit.get("kind")
-    if kind in ("linear", "quadratic", "cubic", "polynomial") and isinstance(coef, list) and coef:
-        if all(_finite(v) for v in coef):
-            return np.polynomial.polynomial.polyval(x, np.asarray(coef, float))
+def _fit_raw(c: dict, x: np.ndarray) -> np.ndarray | None:
+    """The fitted curve at ``x`` as its ``fit`` says (a polynomial, lowest power first,
+    or a logistic ``1 / (1 + exp(-(a + b x)))``), on the fit's own scale; else None."""
+    fit = c.get("fit") if isinstance(c.get("fit"), dict) else {}
+    coef, kind = fit.get("coef"), fit.get("kind")
+    if not (isinstance(coef, list) and coef and all(_finite(v) for v in coef)):
+        return None
+    z = np.polynomial.polynomial.polyval(x, np.asarray(coef, float))
+    if kind in ("linear", "quadratic", "cubic", "polynomial"):
+        return z
+    if kind == "logistic":
+        return 1 / (1 + np.exp(-z))
     return None
+
+
+def _fit(c: dict, x: np.ndarray, pts: list[dict]) -> np.ndarray | None:
+    """The fitted curve at ``x`` on the points' scale: a fit made on a win rate is
+    drawn against a seat's gap from a fair share (the rate less ``1/players``) when
+    that is what the points are (whichever lies closer to them)."""
+    px = np.array([p["value"] for p in pts], float)
+    py = np.array([p["estimate"] for p in pts], float)
+    at = _fit_raw(c, px)
+    if at is None:
+        return None
+    offsets = [0.0]
+    if _finite(c.get("players")) and c["players"] > 0:
+        offsets.append(1 / c["players"])
+    best = min(offsets, key=lambda o: float(np.mean((at - o - py) ** 2)))
+    return _fit_raw(c, x) - best
+
+
+def _curve_label(doc: dict, c: dict, pts: list[dict]) -> str:
+    """What the curve's vertical axis measures, in words."""
+    if c.get("label"):
+        return str(c["label"])
+    oid = str(c.get("objective") or "")
+    m = re.fullmatch(r"seat_(\d+)_rate_(\d+)p", oid)
+    gap = c.get("target") == 0 or any(p["estimate"] < 0 for p in pts)
+    if m and gap:  # the seat's win rate measured from its fair share
+        seat, n = int(m.group(1)), m.group(2)
+        return f"{ordinal_player(seat - 1)}'s win rate minus a fair share at {n} players"
+    return objective_label(doc, oid)
 
 
 def response_curve(doc: dict, stamp: str) -> Figure:
@@ -95,7 +130,7 @@ def response_curve(doc: dict, stamp: str) -> Figure:
     share = is_share(objective(doc, oid), oid)
     scale = 100.0 if share else 1.0
     unit = c.get("unit") or objective_unit(doc, oid) or ""
-    label = c.get("label") or objective_label(doc, oid)
+    label = _curve_label(doc, c, pts)
     knob = next((k for k in knobs(doc) if k["path"] == c.get("knob")), {"path": c.get("knob")})
     kname = knob_label(knob) if knob.get("path") else "the knob"
     root, span = c.get("root"), c.get("root_interval")
@@ -107,9 +142,9 @@ def response_curve(doc: dict, stamp: str) -> Figure:
             f"{kname}"
         )
     elif _finite(root):
-        title = f"The fitted curve meets the target at {root:.2f} {kname}"
+        title = f"The fitted curve meets the target at {root:.2f} {kname} (no bounded interval)"
     else:
-        title = f"How {label} responds to {kname}"
+        title = f"How the {label} responds to {kname}"
     if chosen is not None:
         title += f"; {value_text(knob, chosen)} chosen"
     games = [p["games"] for p in pts if _finite(p.get("games"))]
@@ -130,21 +165,20 @@ def response_curve(doc: dict, stamp: str) -> Figure:
         for b in c.get("band") or []
         if isinstance(b, dict) and all(_finite(b.get(k)) for k in ("value", "low", "high"))
     ]
+    bx = np.array(sorted(b["value"] for b in band), float)
     if band:
-        bx = np.array([b["value"] for b in band], float)
-        order = np.argsort(bx)
-        blo = np.array([b["low"] for b in band], float)[order] * scale
-        bhi = np.array([b["high"] for b in band], float)[order] * scale
-        bx = bx[order]
+        ordered = sorted(band, key=lambda b: b["value"])
+        blo = np.array([b["low"] for b in ordered], float) * scale
+        bhi = np.array([b["high"] for b in ordered], float) * scale
         ax.fill_between(bx, blo, bhi, color=PLAIN, alpha=0.18, lw=0, label="fitted curve, 95% band")
-        fx = np.linspace(bx.min(), bx.max(), 200)
-    else:
-        fx = np.linspace(x.min(), x.max(), 200)
-    fy = _fit(c, fx)
+    fx = np.linspace(bx.min(), bx.max(), 200) if band else np.linspace(x.min(), x.max(), 200)
+    fy = _fit(c, fx, pts)
     if fy is not None:
-        ax.plot(fx, fy * scale, color=PLAIN, lw=1.5, label="fitted curve")
+        fy = fy * scale
+        ax.plot(fx, fy, color=PLAIN, lw=1.5, label="fitted curve")
     elif band:
-        ax.plot(bx, (blo + bhi) / 2, color=PLAIN, lw=1.5, label="fitted curve (band's middle)")
+        fx, fy = bx, (blo + bhi) / 2
+        ax.plot(fx, fy, color=PLAIN, lw=1.5, label="fitted curve (the band's middle)")
     ax.errorbar(x, y, yerr=error_bars(y, lo, hi), fmt="o", ms=5, capsize=3, color="black",
                 label="grid value: estimate, 95% interval")  # fmt: skip
     target = c.get("target")
@@ -155,14 +189,13 @@ def response_curve(doc: dict, stamp: str) -> Figure:
         fair = f"95% interval of the fair value ({span[0]:.2f} to {span[1]:.2f})"
         ax.axvspan(span[0], span[1], color=SIGNIFICANT, alpha=0.12, lw=0, label=fair)
     if _finite(chosen):
-        at = [p for p in pts if p["value"] == chosen]
-        cy = at[0]["estimate"] * scale if at else (
-            float(_fit(c, np.array([chosen]))[0]) * scale if _fit(c, np.array([chosen])) is not None
-            else None
-        )  # fmt: skip
         ax.axvline(chosen, color=SIGNIFICANT, lw=1.2, ls=":")
+        if fy is not None and fx.min() <= chosen <= fx.max():  # on the fitted curve
+            cy = float(np.interp(chosen, fx, fy))
+        else:  # else its grid estimate, if it was played
+            cy = next((yy for xx, yy in zip(x, y, strict=True) if xx == chosen), None)
         if cy is not None:
-            ax.plot([chosen], [cy], marker="D", ms=10, color=SIGNIFICANT, ls="none",
+            ax.plot([chosen], [cy], marker="D", ms=10, color=SIGNIFICANT, ls="none", zorder=5,
                     label=f"chosen: {value_text(knob, chosen)}")  # fmt: skip
     if knob.get("kind") == "int" or all(float(v).is_integer() for v in x):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))

@@ -133,7 +133,7 @@ def estimate_text(e, share: bool, unit: str = "", signed: bool = False) -> str:
         return "n/a"
     d = decimals_of(e, share)
     text = number(e["value"], share, signed, d)
-    if _finite(e.get("low")) and _finite(e.get("high")):
+    if _finite(e.get("low")) and _finite(e.get("high")) and e["low"] != e["high"]:
         text += f" [{number(e['low'], share, signed, d)}, {number(e['high'], share, signed, d)}]"
     unit = unit or (e.get("unit") or "")
     return f"{text} {unit}".strip()
@@ -293,7 +293,7 @@ def worst_seat(rows: list[dict], n: int) -> dict | None:
     """The seat farthest from a fair share (``seat`` counted from 1)."""
     if not rows:
         return None
-    return max(rows, key=lambda r: abs(r["rate"] - 1 / n))
+    return max(rows, key=lambda r: (round(abs(r["rate"] - 1 / n), 9), r["rate"]))
 
 
 def _seat_words(r: dict | None) -> str:
@@ -455,11 +455,11 @@ def cost_lines(doc: dict) -> list[str]:
         unit = a.get("unit") or b.get("unit") or ""
         name = COST_NAMES.get(key, key.replace("_", " ").capitalize())
         diff = number(a["value"] - b["value"], False, True, decimals_of(a, False))
+        name += f" ({unit})" if unit else ""
         out.append(
-            f"{name}: {estimate_text(b, False, unit)} printed → "
-            f"{estimate_text(a, False, unit)} with the change ({diff} {unit})."
-            .replace("  ", " ").replace(" )", ")")
-        )  # fmt: skip
+            f"{name}: {estimate_text({**b, 'unit': None}, False)} printed → "
+            f"{estimate_text({**a, 'unit': None}, False)} with the change ({diff})."
+        )
     return out
 
 
@@ -489,7 +489,9 @@ def certificate_lines(doc: dict) -> list[str]:
             ]
     if not doc.get("certified"):
         need = cert.get("games_needed")
-        if _finite(need) and need > 0:
+        if _finite(need) and need > 0 and f"{int(need):,}" in out[0]:
+            pass  # the certificate's sentence says it
+        elif _finite(need) and need > 0:
             out.append(f"Certifying it would take about {int(need):,} fresh games per count.")
         elif "games_needed" in cert:
             out.append(
@@ -519,7 +521,7 @@ def field_line(doc: dict) -> str:
     who = doc.get("field_label") or ", ".join(str(s) for s in doc.get("field") or [])
     counts = player_counts(doc)
     at = f", at {count_words(counts)} players" if counts else ""
-    return f"{_cap(who)}{at}." if who else (f"At {count_words(counts)} players." if at else "")
+    return f"Played by {who}{at}." if who else (f"At {count_words(counts)} players." if at else "")
 
 
 def method_line(doc: dict) -> str:
@@ -536,8 +538,12 @@ def method_line(doc: dict) -> str:
     )
     g = doc.get("games") or {}
     if isinstance(g, dict) and _finite(g.get("total")):
-        names = (("search", "search"), ("fresh", "fresh"), ("retune", "re-tuning"))
-        split = ", ".join(f"{int(g[k]):,} {w}" for k, w in names if _finite(g.get(k)))
+        words = {"retune": "re-tuning"}
+        split = ", ".join(
+            f"{int(v):,} {words.get(k, k.replace('_', ' '))}"
+            for k, v in g.items()
+            if k != "total" and _finite(v) and v > 0
+        )
         parts.append(f"{int(g['total']):,} games in all" + (f" ({split})" if split else ""))
     b = doc.get("budget") or {}
     if isinstance(b, dict):
@@ -606,7 +612,9 @@ def answer_blocks(doc: dict) -> list[tuple[str, str]]:
         if isinstance(a, dict) and a.get("sentence")
     ]
     section("What each knob does near the answer (95% intervals)", attribution)
-    section("Further findings", [_sentence(s) for s in doc.get("sentences") or [] if s])
+    said = {_plain(t) for _, t in blocks}
+    further = [_sentence(s) for s in doc.get("sentences") or [] if isinstance(s, str) and s]
+    section("Further findings", [s for s in further if _plain(s) not in said])
     section("Field of players", [field_line(doc)])
     blocks += [("gap", ""), ("small", method_line(doc))]
     script = overrides_text(doc)
@@ -621,6 +629,11 @@ def answer_blocks(doc: dict) -> list[tuple[str, str]]:
             )
         )
     return blocks
+
+
+def _plain(text: str) -> str:
+    """A sentence compared without case, spaces or its full stop (to say it once)."""
+    return " ".join(str(text).lower().split()).rstrip(".")
 
 
 def answer_title(doc: dict, title: str) -> str:

@@ -117,7 +117,7 @@ def test_win_points_seats_from_one_and_fresh_games(doc):
     assert seats["seat (1 = first player)"].tolist() == [1, 2, 1, 2, 3, 1, 2, 3, 4]
     assert seats.iloc[-1]["printed [95% CI]"] == "23.1% [22.7, 23.5]"
     assert "The seat farthest from fair at 2 players is the first player: +0.8 [+0.3, +1.3]" in text
-    assert "Game length: 18.21 [18.17, 18.25] rounds printed → 18.34 [18.30, 18.38] rounds" in text
+    assert "Game length (rounds): 18.21 [18.17, 18.25] printed → 18.34 [18.30, 18.38] with" in text
 
 
 def test_a_labelled_knob_shows_its_path_once_for_scripts(doc):
@@ -293,7 +293,8 @@ def test_the_response_curve(doc):
         "grid value: estimate, 95% interval",
     ]
     chosen = next(ln for ln in ax.lines if ln.get_label() == "chosen: 2")
-    assert chosen.get_xdata()[0] == 2 and chosen.get_ydata()[0] == pytest.approx(0.12)
+    # the chosen value on the fitted curve: 100 * (0.0211 - 0.0106 * 2) win points
+    assert chosen.get_xdata()[0] == 2 and chosen.get_ydata()[0] == pytest.approx(-0.01)
     fit = next(ln for ln in ax.lines if ln.get_label() == "fitted curve")
     x, y = fit.get_data()
     assert np.allclose(y, 100 * (0.0211 - 0.0106 * x))
@@ -454,3 +455,40 @@ def test_a_run_with_games_and_a_balance_opens_with_the_answer(tmp_path, doc):
     assert page.index('<h2 id="findings">') < page.index("1. Is the first seat favoured?")
     assert (out / "charts" / "balance_seats.png").is_file()
     assert (out / "tables" / "seats.csv").is_file()
+
+
+def test_an_answer_as_the_library_writes_it_on_the_coin_game():
+    """``balance_coin.json``: ``analyzer balance`` on the coin game (the lucky coin's
+    heads chance, 4,000 games, seed 5): a logistic fit on the win rate drawn against
+    gaps from a fair share, a chosen value between grid points, sentences that repeat
+    the certificate and the attribution, a unit in words, intervals of no width."""
+    d = json.loads(EXAMPLE.with_name("balance_coin.json").read_text("utf-8"))
+    blocks = bp.answer_blocks(d)
+    words = [t for _, t in blocks]
+    assert words[0].startswith("Change heads chance of the lucky coin from 0.6 to 0.48")
+    for s in d["sentences"]:  # each said once, where it belongs
+        assert sum(bp._plain(w) == bp._plain(s) for w in words) == 1, s
+    assert sum("86,000" in w for w in words) == 1
+    assert (
+        "Score spread (points between the highest and the lowest score of a game): 1.19 "
+        "[1.12, 1.27] printed → 1.15 [1.08, 1.23] with the change (-0.04)." in words
+    )
+    assert "Game length (turns): 5.0 printed → 5.0 with the change (+0.0)." in words
+    assert "Played by lucky in seat 1, fair in seat 2, at 2 players." in words
+    assert not NULLS.search("\n".join(words))
+    fig = bc.response_curve(d, STAMP)
+    ax = fig.axes[0]
+    assert ax.get_ylabel() == (
+        "first player's win rate minus a fair share at 2 players (win points)"
+    )
+    # the fitted rate, less the fair 50%, runs through the band (its scale the points')
+    fit = next(ln for ln in ax.lines if ln.get_label() == "fitted curve")
+    x, y = fit.get_data()
+    band = d["curve"]["band"]
+    lo = np.interp(x, [b["value"] for b in band], [100 * b["low"] for b in band])
+    hi = np.interp(x, [b["value"] for b in band], [100 * b["high"] for b in band])
+    assert np.all((lo <= y) & (y <= hi))
+    chosen = next(ln for ln in ax.lines if ln.get_label() == "chosen: 0.48")
+    assert chosen.get_xdata()[0] == 0.48 and abs(chosen.get_ydata()[0]) < 2
+    assert _overlaps(fig) == []
+    assert [n for n, _ in bc.make_charts(d, STAMP)] == ["balance_curve", "balance_seats"]
