@@ -524,18 +524,21 @@ def field_line(doc: dict) -> str:
     return f"Played by {who}{at}." if who else (f"At {count_words(counts)} players." if at else "")
 
 
-def method_line(doc: dict) -> str:
-    """How the answer was searched for and checked, and the games it used."""
-    parts = []
+def method_lines(doc: dict) -> list[str]:
+    """How the answer was searched for and checked; then the games it used, the
+    budget and the seeds (two lines, each short enough for one line of the page)."""
     method = doc.get("method")
     cands = doc.get("candidates")
     how = f"Method: {method}" if method else "Method"
     if _finite(cands):
         how += f", {int(cands):,} candidate designs"
-    parts.append(
+    first = (
         how + ", every candidate on the same seeds (paired); the recommended design "
-        "measured again on fresh seeds, never on the games that chose it"
+        "measured again on fresh seeds, never on the games that chose it."
     )
+    if doc.get("stopped"):
+        first += f" Stopped early: {doc['stopped']}."
+    parts = []
     g = doc.get("games") or {}
     if isinstance(g, dict) and _finite(g.get("total")):
         words = {"retune": "re-tuning"}
@@ -544,20 +547,18 @@ def method_line(doc: dict) -> str:
             for k, v in g.items()
             if k != "total" and _finite(v) and v > 0
         )
-        parts.append(f"{int(g['total']):,} games in all" + (f" ({split})" if split else ""))
+        parts.append(f"Games: {int(g['total']):,} in all" + (f" ({split})" if split else ""))
     b = doc.get("budget") or {}
     if isinstance(b, dict):
         budget = [f"{int(b['games']):,} games" if _finite(b.get("games")) else "",
                   f"{b['minutes']:g} minutes" if _finite(b.get("minutes")) else ""]  # fmt: skip
         if any(budget):
-            parts.append("budget " + " or ".join(x for x in budget if x))
+            parts.append(("budget " if parts else "Budget ") + " or ".join(x for x in budget if x))
     s = doc.get("seeds") or {}
     if isinstance(s, dict) and any(_finite(v) for v in s.values()):
-        parts.append("seeds " + ", ".join(f"{k} {int(v)}" for k, v in s.items() if _finite(v)))
-    text = "; ".join(parts) + "."
-    if doc.get("stopped"):
-        text += f" Stopped early: {doc['stopped']}."
-    return text
+        seeds = ", ".join(f"{k} {int(v)}" for k, v in s.items() if _finite(v))
+        parts.append(("seeds " if parts else "Seeds ") + seeds)
+    return [first] + (["; ".join(parts) + "."] if parts else [])
 
 
 def verdict(doc: dict) -> str:
@@ -616,7 +617,7 @@ def answer_blocks(doc: dict) -> list[tuple[str, str]]:
     further = [_sentence(s) for s in doc.get("sentences") or [] if isinstance(s, str) and s]
     section("Further findings", [s for s in further if _plain(s) not in said])
     section("Field of players", [field_line(doc)])
-    blocks += [("gap", ""), ("small", method_line(doc))]
+    blocks += [("gap", "")] + [("small", line) for line in method_lines(doc)]
     script = overrides_text(doc)
     if script:
         blocks.append(
@@ -769,7 +770,8 @@ def settings_lines(info: dict) -> list[str]:
     if objs:
         combine = doc.get("combine")
         line += f"; objectives ({combine}) {', '.join(objs)}" if combine else f"; {', '.join(objs)}"
-    return [line + "; " + method_line(doc)[len("Method: ") :].rstrip(".")]
+    how = " ".join(method_lines(doc)).removeprefix("Method: ").removeprefix("Method, ")
+    return [f"{line}; {how}"]
 
 
 def games_text(info: dict) -> str:
