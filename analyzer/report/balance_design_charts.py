@@ -303,6 +303,15 @@ def _front_rows(doc: dict) -> list[dict]:
     return [r for r in rows if isinstance(r, dict) and isinstance(r.get("objectives"), dict)]
 
 
+def _front_scale(doc: dict, rows: list[dict], oid: str) -> float:
+    """100 for a share given as a fraction (the schema's), 1 otherwise: a share above
+    1 can only be win points already, so an objective with one is not scaled again."""
+    if not is_share(objective(doc, oid), oid):
+        return 1.0
+    vals = [_value(r["objectives"].get(oid))[0] for r in rows]
+    return 1.0 if any(_finite(v) and abs(v) > 1 for v in vals) else 100.0
+
+
 def _value(v):
     """``(value, low, high)`` of a front entry's objective (a number or an estimate)."""
     if isinstance(v, dict):
@@ -345,8 +354,7 @@ def front(doc: dict, stamp: str) -> Figure:
         return f"{objective_label(doc, oid)} ({u})" if u else objective_label(doc, oid)
 
     for ax, yid in zip(axes, others, strict=False):
-        sx = 100.0 if is_share(objective(doc, xid), xid) else 1.0
-        sy = 100.0 if is_share(objective(doc, yid), yid) else 1.0
+        sx, sy = _front_scale(doc, rows, xid), _front_scale(doc, rows, yid)
         pts = []
         for r in rows:
             vx, vy = _value(r["objectives"].get(xid)), _value(r["objectives"].get(yid))
@@ -362,12 +370,19 @@ def front(doc: dict, stamp: str) -> Figure:
         ax.plot(xs, ys, color=PLAIN, lw=0.8, alpha=0.6)
         ax.errorbar(xs, ys, xerr=xerr, yerr=yerr, fmt="o", ms=6, mfc="white", color=PLAIN,
                     capsize=2, lw=0.8, label="a design on the front")  # fmt: skip
+        mid_x, mid_y = (xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2
         for (r, _vx, _vy), x, y in zip(pts, xs, ys, strict=True):
             if _is_chosen(doc, r):
                 ax.plot([x], [y], "o", ms=9, color=SIGNIFICANT, label="recommended", zorder=5)
+                right, up = x <= mid_x, y <= mid_y  # the label towards the middle, inside
                 ax.annotate(f"candidate {r.get('candidate', '')}".strip(), (x, y),
-                            textcoords="offset points", xytext=(8, 8), fontsize=8,
-                            color=SIGNIFICANT)  # fmt: skip
+                            textcoords="offset points", xytext=(8 - 16 * (not right),
+                                                                8 - 16 * (not up)),
+                            ha="left" if right else "right", va="bottom" if up else "top",
+                            fontsize=8, color=SIGNIFICANT)  # fmt: skip
+        for axis, vals in ((ax.xaxis, xs), (ax.yaxis, ys)):
+            if all(abs(v - round(v)) < 1e-6 for v in vals):  # steps, edits: whole numbers
+                axis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(unit_label(xid))
         ax.set_ylabel(unit_label(yid))
         ax.grid(alpha=0.3)

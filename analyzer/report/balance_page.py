@@ -117,8 +117,10 @@ def decimals_of(e: dict, share: bool) -> int:
     """Decimals that tell an estimate's interval ends apart (one for win points)."""
     if share:
         return 1
-    d = _decimals(float(e["value"]))
     lo, hi = e.get("low"), e.get("high")
+    if float(e["value"]).is_integer() and not (_finite(lo) and _finite(hi) and lo != hi):
+        return 0  # a count (steps, turns) measured without spread
+    d = _decimals(float(e["value"]))
     if _finite(lo) and _finite(hi) and hi > lo and d < 3:
         d = max(d, min(3, math.ceil(-math.log10((hi - lo) / 2) - 1e-9)))
     return d
@@ -131,9 +133,10 @@ def estimate_text(e, share: bool, unit: str = "", signed: bool = False) -> str:
         e = {"value": e}
     if not isinstance(e, dict) or not _finite(e.get("value")):
         return "n/a"
+    ranged = _finite(e.get("low")) and _finite(e.get("high")) and e["low"] != e["high"]
     d = decimals_of(e, share)
     text = number(e["value"], share, signed, d)
-    if _finite(e.get("low")) and _finite(e.get("high")) and e["low"] != e["high"]:
+    if ranged:
         text += f" [{number(e['low'], share, signed, d)}, {number(e['high'], share, signed, d)}]"
     unit = unit or (e.get("unit") or "")
     return f"{text} {unit}".strip()
@@ -251,8 +254,10 @@ def change_lines(doc: dict) -> list[str]:
 
 
 def overrides_text(doc: dict) -> str:
-    """The recommended change as a scenario's ``[overrides]`` line (paths once)."""
-    rec = doc.get("recommended") or {}
+    """The recommended change as a scenario's ``[overrides]`` line (paths once; only
+    the knobs it changes; "" when it keeps the printed values)."""
+    printed = {k["path"]: k.get("printed") for k in knobs(doc)}
+    rec = {p: v for p, v in (doc.get("recommended") or {}).items() if v != printed.get(p)}
     if not rec:
         return ""
     parts = ", ".join(f"{json.dumps(p)} = {json.dumps(v)}" for p, v in rec.items())
@@ -487,11 +492,9 @@ def certificate_lines(doc: dict) -> list[str]:
                 f"Not certified: these games do not show every seat within {margin} of "
                 f"fair at {counts} players (95%{games})."
             ]
-    if not doc.get("certified"):
+    if not doc.get("certified") and not cert.get("sentence"):  # (its sentence says it)
         need = cert.get("games_needed")
-        if _finite(need) and need > 0 and f"{int(need):,}" in out[0]:
-            pass  # the certificate's sentence says it
-        elif _finite(need) and need > 0:
+        if _finite(need) and need > 0:
             out.append(f"Certifying it would take about {int(need):,} fresh games per count.")
         elif "games_needed" in cert:
             out.append(
@@ -499,7 +502,12 @@ def certificate_lines(doc: dict) -> list[str]:
                 "may leave a seat farther from fair than the margin."
             )
     w = cert.get("worst")
-    if isinstance(w, dict) and _finite(w.get("gap")) and _finite(w.get("seat")):
+    if (
+        isinstance(w, dict)
+        and _finite(w.get("gap"))
+        and _finite(w.get("seat"))
+        and ordinal_player(int(w["seat"]) - 1) not in out[0]  # not said by the sentence
+    ):
         ci = (
             f" [{number(w['low'], True, True)}, {number(w['high'], True, True)}]"
             if _finite(w.get("low")) and _finite(w.get("high"))
@@ -613,23 +621,26 @@ def answer_blocks(doc: dict) -> list[tuple[str, str]]:
         if isinstance(a, dict) and a.get("sentence")
     ]
     section("What each knob does near the answer (95% intervals)", attribution)
-    said = {_plain(t) for _, t in blocks}
+    said = [_plain(t) for _, t in blocks]
+    note = (doc.get("retune") or {}).get("note") if isinstance(doc.get("retune"), dict) else None
+    said += [_plain(note)] if note else []
     further = [_sentence(s) for s in doc.get("sentences") or [] if isinstance(s, str) and s]
-    section("Further findings", [s for s in further if _plain(s) not in said])
+    section("Further findings", [s for s in further if not _repeats(s, said)])
     section("Field of players", [field_line(doc)])
     blocks += [("gap", "")] + [("small", line) for line in method_lines(doc)]
     script = overrides_text(doc)
-    if script:
-        blocks.append(
-            (
-                "small",
-                f"For scripts: {script} plays the change (analyzer simulate, a scenario); "
-                f"the whole answer is in {BALANCE_JSON}"
-                + (f", every candidate in {CANDIDATES_CSV}" if doc.get("candidates") else "")
-                + ".",
-            )
-        )
+    play = f"{script} plays the change (analyzer simulate, a scenario); " if script else ""
+    files = f"the whole answer is in {BALANCE_JSON}" + (
+        f", every candidate in {CANDIDATES_CSV}" if doc.get("candidates") else ""
+    )
+    blocks.append(("small", f"For scripts: {play}{files}."))
     return blocks
+
+
+def _repeats(sentence: str, said: list[str]) -> bool:
+    """True when the page already says ``sentence`` (the same, or a long part of it)."""
+    p = _plain(sentence)
+    return any(p == s or (len(s) > 30 and s in p) for s in said)
 
 
 def _plain(text: str) -> str:

@@ -473,7 +473,7 @@ def test_an_answer_as_the_library_writes_it_on_the_coin_game():
         "Score spread (points between the highest and the lowest score of a game): 1.19 "
         "[1.12, 1.27] printed → 1.15 [1.08, 1.23] with the change (-0.04)." in words
     )
-    assert "Game length (turns): 5.0 printed → 5.0 with the change (+0.0)." in words
+    assert "Game length (turns): 5 printed → 5 with the change (+0)." in words
     assert "Played by lucky in seat 1, fair in seat 2, at 2 players." in words
     assert not NULLS.search("\n".join(words))
     fig = bc.response_curve(d, STAMP)
@@ -492,3 +492,31 @@ def test_an_answer_as_the_library_writes_it_on_the_coin_game():
     assert chosen.get_xdata()[0] == 0.48 and abs(chosen.get_ydata()[0]) < 2
     assert _overlaps(fig) == []
     assert [n for n, _ in bc.make_charts(d, STAMP)] == ["balance_curve", "balance_seats"]
+
+
+def test_a_front_as_the_library_writes_it_keeping_the_printed_values():
+    """``balance_coin_front.json``: ``analyzer balance`` on the coin game with
+    ``combine = "front"``, fairness against edits, re-tuned players (3,000 games,
+    seed 3). The answer keeps the printed value; the front's gaps are already in win
+    points (the schema's are fractions: both are drawn in win points)."""
+    d = json.loads(EXAMPLE.with_name("balance_coin_front.json").read_text("utf-8"))
+    words = [t for _, t in bp.answer_blocks(d)]
+    assert "Heads chance of the lucky coin: stays at 0.6, as printed; searched 0.4 to 0.6 in " \
+        "steps of 0.05." in words  # fmt: skip
+    assert words[-1] == (
+        "For scripts: the whole answer is in balance.json, every candidate in "
+        "tables/balance_candidates.csv."
+    )
+    said = [bp._plain(w) for w in words]
+    for i, w in enumerate(said):  # nothing said twice, nor inside a longer sentence
+        assert not any(len(w) > 30 and w in o for j, o in enumerate(said) if j != i), words[i]
+    assert sum("cannot" in w for w in words) == 1  # the certificate's sentence, not another
+    fig = bc.front(d, STAMP)
+    ax = fig.axes[0]
+    xs = sorted(x for ln in ax.lines for x in ln.get_xdata())
+    assert xs[0] == pytest.approx(0.119, abs=1e-3) and xs[-1] == pytest.approx(14.88, abs=0.01)
+    FigureCanvasAgg(fig).draw()
+    assert all(float(t.get_text().replace("−", "-")).is_integer()
+               for t in ax.get_yticklabels() if t.get_text())  # steps: whole  # fmt: skip
+    assert _overlaps(fig) == []
+    assert not NULLS.search(_chart_text(fig) + "\n".join(words))
