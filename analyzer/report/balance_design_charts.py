@@ -20,6 +20,7 @@ from matplotlib.ticker import MaxNLocator
 
 from analyzer.report.balance_page import (
     _finite,
+    changes,
     games_at,
     is_share,
     knob_label,
@@ -236,14 +237,16 @@ def seat_bars(doc: dict, stamp: str) -> Figure:
     stages = [s for s in STAGES if any(seat_list(doc, n, s[0]) for n in counts)]
     b, a = _largest_gap(doc, "before"), _largest_gap(doc, "after")
     delta = doc.get("delta")
-    if b is not None and a is not None:
+    if b is not None and not changes(doc):
+        title = f"The printed values stay: the largest seat gap is {b:.1f} win points"
+    elif b is not None and a is not None:
         title = f"The change takes the largest seat gap from {b:.1f} to {a:.1f} win points"
-        if doc.get("certified") and _finite(delta):
-            title += f": every seat certified within ±{100 * delta:.1f} of fair"
-        elif doc.get("certified") is False:
-            title += " (not certified)"
     else:
         title = "Win rate by seat against a fair share"
+    if b is not None and doc.get("certified") and _finite(delta):
+        title += f": every seat certified within ±{100 * delta:.1f} of fair"
+    elif b is not None and doc.get("certified") is False:
+        title += " (not certified)"
     games = [g for g in (games_at(doc, n) for n in counts) if g]
     n_text = (
         f"n = {count_range_text(games)} fresh games per player count and design"

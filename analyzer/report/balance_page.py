@@ -253,11 +253,16 @@ def change_lines(doc: dict) -> list[str]:
     return out
 
 
+def changes(doc: dict) -> dict:
+    """The knobs the answer changes, with their new values (empty: keep the printed)."""
+    printed = {k["path"]: k.get("printed") for k in knobs(doc)}
+    return {p: v for p, v in (doc.get("recommended") or {}).items() if v != printed.get(p)}
+
+
 def overrides_text(doc: dict) -> str:
     """The recommended change as a scenario's ``[overrides]`` line (paths once; only
     the knobs it changes; "" when it keeps the printed values)."""
-    printed = {k["path"]: k.get("printed") for k in knobs(doc)}
-    rec = {p: v for p, v in (doc.get("recommended") or {}).items() if v != printed.get(p)}
+    rec = changes(doc)
     if not rec:
         return ""
     parts = ", ".join(f"{json.dumps(p)} = {json.dumps(v)}" for p, v in rec.items())
@@ -324,6 +329,8 @@ def fairness_lines(doc: dict) -> list[str]:
     and after re-tuning, with the seat it is at."""
     out = []
     stages = (("before", "printed"), ("after", "with the change"), ("retuned", "re-tuned"))
+    if not changes(doc):  # the printed values kept: "after" is the printed game again
+        stages = (("before", "printed"), ("retuned", "re-tuned"))
     for n in player_counts(doc):
         o = fairness_objective(doc, n)
         parts = []

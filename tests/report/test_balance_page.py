@@ -520,3 +520,15 @@ def test_a_front_as_the_library_writes_it_keeping_the_printed_values():
                for t in ax.get_yticklabels() if t.get_text())  # steps: whole  # fmt: skip
     assert _overlaps(fig) == []
     assert not NULLS.search(_chart_text(fig) + "\n".join(words))
+
+
+def test_keeping_the_printed_values_is_said_as_such():
+    """``balance_coin_front.json`` keeps the printed value: no "with the change" stage
+    (it is the printed game again), and the seat chart says the values stay."""
+    d = json.loads(EXAMPLE.with_name("balance_coin_front.json").read_text("utf-8"))
+    assert bp.changes(d) == {}
+    line = next(t for _, t in bp.answer_blocks(d) if t.startswith("2 players"))
+    assert "with the change" not in line and "printed 8.1 [4.0, 11.9]" in line
+    assert bc.seat_bars(d, STAMP).get_suptitle() == (
+        "The printed values stay: the largest seat gap is 8.1 win points (not certified)"
+    )
