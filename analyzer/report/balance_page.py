@@ -328,13 +328,10 @@ def fairness_lines(doc: dict) -> list[str]:
     """Per player count: the largest gap from a fair share printed, with the change
     and after re-tuning, with the seat it is at."""
     out = []
-    stages = (("before", "printed"), ("after", "with the change"), ("retuned", "re-tuned"))
-    if not changes(doc):  # the printed values kept: "after" is the printed game again
-        stages = (("before", "printed"), ("retuned", "re-tuned"))
     for n in player_counts(doc):
         o = fairness_objective(doc, n)
         parts = []
-        for key, words in stages:
+        for key, words in _stages(doc, o["id"] if o else ""):
             e = ((doc.get(key) or {}).get(o["id"]) if o else None) or None
             w = worst_seat(seat_list(doc, n, key), n)
             if isinstance(e, dict) and _finite(e.get("value")):
@@ -357,6 +354,18 @@ def fairness_lines(doc: dict) -> list[str]:
     return out
 
 
+def _stages(doc: dict, oid: str) -> list[tuple[str, str]]:
+    """The designs an objective is shown at: printed, with the change, re-tuned. When
+    the answer keeps the printed values, its "after" is the printed game again: said
+    "as answered", and left out when it is the same as the printed figure."""
+    if changes(doc):
+        return [("before", "printed"), ("after", "with the change"), ("retuned", "re-tuned")]
+    b, a = (doc.get("before") or {}).get(oid), (doc.get("after") or {}).get(oid)
+    same = isinstance(b, dict) and isinstance(a, dict) and b.get("value") == a.get("value")
+    after = [] if same else [("after", "as answered")]
+    return [("before", "printed"), *after, ("retuned", "re-tuned")]
+
+
 def _fair(n: int) -> str:
     x = 100 / n
     return f"{x:.0f}%" if abs(x - round(x)) < 1e-9 else f"{x:.1f}%"
@@ -372,8 +381,7 @@ def other_objective_lines(doc: dict) -> list[str]:
         share = is_share(o, oid)
         unit = objective_unit(doc, oid)
         parts = []
-        for key, words in (("before", "printed"), ("after", "with the change"),
-                           ("retuned", "after re-tuning")):  # fmt: skip
+        for key, words in _stages(doc, oid):
             e = (doc.get(key) or {}).get(oid)
             if isinstance(e, dict) and _finite(e.get("value")):
                 parts.append(f"{estimate_text(e, share, unit)} {words}")
@@ -410,7 +418,9 @@ def retune_lines(doc: dict) -> list[str]:
     how = f"{rt.get('strategy') or 'the field'} re-tuned at the new design"
     if _finite(rounds):
         how += f", {int(rounds)} round{'s' if int(rounds) != 1 else ''}"
-    if rt.get("undone"):
+    if not changes(doc):
+        head = f"Re-tuned at the printed values ({how})"
+    elif rt.get("undone"):
         head = (
             f"Re-tuned players undid the first fix ({how}); the search went on from "
             "there, and the change above is where it ended"
@@ -427,6 +437,8 @@ def retune_lines(doc: dict) -> list[str]:
         if not (isinstance(a, dict) and isinstance(r, dict)):
             continue
         if not (_finite(a.get("value")) and _finite(r.get("value"))):
+            continue
+        if o.get("measure") == "edits":  # the players do not change the design
             continue
         share = is_share(o, o["id"])
         shift = number(r["value"] - a["value"], share, True, decimals_of(r, share))

@@ -528,7 +528,11 @@ def test_keeping_the_printed_values_is_said_as_such():
     d = json.loads(EXAMPLE.with_name("balance_coin_front.json").read_text("utf-8"))
     assert bp.changes(d) == {}
     line = next(t for _, t in bp.answer_blocks(d) if t.startswith("2 players"))
-    assert "with the change" not in line and "printed 8.1 [4.0, 11.9]" in line
+    assert "with the change" not in line
+    assert "printed 8.1 [4.0, 11.9] (first player 58.1%) → as answered 12.3" in line
+    text = "\n".join(t for _, t in bp.answer_blocks(d))
+    assert "Re-tuned at the printed values (lucky re-tuned" in text and "holds" not in text
+    assert "Steps changed from the printed values: 0 steps printed → 0 steps re-tuned." in text
     assert bc.seat_bars(d, STAMP).get_suptitle() == (
         "The printed values stay: the largest seat gap is 8.1 win points (not certified)"
     )
