@@ -415,7 +415,8 @@ def retune_lines(doc: dict) -> list[str]:
             "holds for the players as shipped."
         ]
     rounds = rt.get("rounds")
-    how = f"{rt.get('strategy') or 'the field'} re-tuned at the new design"
+    how = f"{rt.get('strategy') or 'the field'} re-tuned"
+    how += " at the new design" if changes(doc) else ""
     if _finite(rounds):
         how += f", {int(rounds)} round{'s' if int(rounds) != 1 else ''}"
     if not changes(doc):
@@ -468,6 +469,7 @@ def retune_lines(doc: dict) -> list[str]:
 def cost_lines(doc: dict) -> list[str]:
     """What the change costs: game length and score spread, printed → with the change."""
     out = []
+    after = "with the change" if changes(doc) else "as answered"
     for key, c in (doc.get("costs") or {}).items():
         if not isinstance(c, dict):
             continue
@@ -482,7 +484,7 @@ def cost_lines(doc: dict) -> list[str]:
         name += f" ({unit})" if unit else ""
         out.append(
             f"{name}: {estimate_text({**b, 'unit': None}, False)} printed → "
-            f"{estimate_text({**a, 'unit': None}, False)} with the change ({diff})."
+            f"{estimate_text({**a, 'unit': None}, False)} {after} ({diff})."
         )
     return out
 
