@@ -22,6 +22,11 @@ answered in sentences with intervals and n) open page 1 of the PDF, the HTML
 page and ``summary.md``, and are in the manifest (``findings``) and
 ``tables/findings.csv``.
 
+A run with a ``[balance]`` (the manifest's ``balance``) opens with its answer
+instead: :mod:`analyzer.report.balance_page` says it in words (page 1, the top of
+the HTML page and of ``summary.md``), :mod:`analyzer.report.balance_design_charts`
+draws its response curve, seats before and after, and front.
+
 The parts: :mod:`analyzer.report.build` (the two entry points),
 :mod:`analyzer.report.write` (every file of a report), :mod:`analyzer.report.info`,
 :mod:`analyzer.report.findings_view`, :mod:`analyzer.report.run_charts`,

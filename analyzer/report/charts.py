@@ -7,7 +7,9 @@ subtitle states the sample size and whose footer, the *stamp*, says how it was
 made (scenario, seed, version, rules version, games).
 
 The charts live in :mod:`analyzer.report.chart_style` (the page, palette and
-helpers), :mod:`analyzer.report.balance_charts`, :mod:`analyzer.report.variant_charts`,
+helpers), :mod:`analyzer.report.balance_charts` (seat balance; a ``[balance]``
+run's own charts are :mod:`analyzer.report.balance_design_charts`),
+:mod:`analyzer.report.variant_charts`,
 :mod:`analyzer.report.study_charts` and :mod:`analyzer.report.pages` (table and
 text pages); this module gathers their names, as a game's charts and the report
 use them.

@@ -13,7 +13,7 @@ import re
 
 import pandas as pd
 
-from analyzer.report import charts
+from analyzer.report import balance_page, charts
 from analyzer.report.info import plays_games, section_notes
 from analyzer.studies import sections
 from analyzer.tables import findings
@@ -167,8 +167,9 @@ def findings_subtitle(info: dict) -> str:
     per = f"{info['games']:,} games" + (
         f" in each of {n_cells} configurations" if n_cells > 1 else ""
     )
-    if sections.games_text(info):
-        per = (per + "; " if plays_games(info) else "") + sections.games_text(info)
+    more = [t for t in (sections.games_text(info), balance_page.games_text(info)) if t]
+    if more:
+        per = (per + "; " if plays_games(info) else "") + ", ".join(more)
     desc = sc.get("description") or ""
     return f"{desc}  ({per}, seed {info['seed']})".strip()
 

@@ -9,7 +9,7 @@ and the pages and notes of its ``[ladder]``, ``[tune]`` and ``[sensitivity]``
 from __future__ import annotations
 
 from analyzer.games import DEFAULT_GAME, load_game
-from analyzer.report import charts
+from analyzer.report import balance_page, charts
 from analyzer.studies import sections, sensitivity
 from analyzer.tables import findings, restricted
 
@@ -38,8 +38,9 @@ def make_stamp(info: dict) -> str:
     sc = info["scenario"]
     n_cells = len(info.get("cells", [])) or 1
     per = f"{info['games']:,} games" + (f" per configuration × {n_cells}" if n_cells > 1 else "")
-    if sections.games_text(info):
-        per = (per + " · " if plays_games(info) else "") + sections.games_text(info)
+    more = [t for t in (sections.games_text(info), balance_page.games_text(info)) if t]
+    if more:
+        per = (per + " · " if plays_games(info) else "") + ", ".join(more)
     return (
         f"scenario {sc['name']} ({sc['path']}) · seed {info['seed']} · analyzer "
         f"{info['analyzer_version']} · {versions_text(info, ' · ')} · {per} · "

@@ -181,6 +181,7 @@ def text_page(title: str, lines: list[str], stamp: str) -> Figure:
 
 #: text-page styles: (font size, weight, colour, indent in figure fraction, wrap width)
 TEXT_STYLES = {
+    "answer": (13.0, "bold", "#000000", 0.0, 88),
     "lead": (11.0, "normal", "#000000", 0.0, 125),
     "h": (11.5, "bold", "#000000", 0.0, 108),
     "verdict": (10.0, "bold", "#000000", 0.0, 112),

@@ -13,6 +13,7 @@ import json
 import pandas as pd
 
 from analyzer.games import DEFAULT_GAME, load_game
+from analyzer.report import balance_page
 from analyzer.report.findings_view import findings_markdown
 from analyzer.report.info import make_stamp, plays_games, section_notes, versions_text
 from analyzer.report.table_display import display_table, table_pages
@@ -64,6 +65,7 @@ def title_lines(tables: dict[str, pd.DataFrame], info: dict) -> list[str]:
         )
     lines += sections.settings_lines(info)
     lines += landscape.settings_lines(info)
+    lines += balance_page.settings_lines(info)
     lines.append(f"seed            {info['seed']}")
     lines.append(f"rules           {json.dumps(info['rules'].get('rulings', {}))}")
     if sc.get("overrides"):
@@ -156,9 +158,11 @@ def summary_markdown(
         "",
         f"_{make_stamp(info)}_",
         "",
-        "## Findings",
-        "",
     ]
+    balance = balance_page.doc_of(info)
+    if balance:  # a [balance] run: its answer first
+        lines += ["## The answer", ""] + balance_page.answer_markdown(balance)
+    lines += ["## Findings", ""]
     lines += findings_markdown(found) if plays_games(info) else []
     for heading, sentences in section_notes(info, found):
         lines += [f"**{heading}.** " + " ".join(sentences), ""]
@@ -168,7 +172,7 @@ def summary_markdown(
     lines += ["## Settings", ""]
     lines += [f"    {s}" for s in title_lines(tables, info)[2:]]
     lines += ["", "## Main tables (95% intervals)", ""]
-    for name, df, title, note in sections.display_items(info):
+    for name, df, title, note in balance_page.display_items(info) + sections.display_items(info):
         if name != "tune_trials":
             lines += [f"### {title}", "", f"_{note}_" if note else "", _markdown(df), ""]
     for name, title, _ in table_pages(info):
@@ -192,6 +196,11 @@ def summary_markdown(
         lines.append(
             f"- `{sections.TUNE_DIR}/tune.toml`, `trials.csv`: the tuning's result "
             "(the best row, its confirmation, every trial)"
+        )
+    if balance:
+        lines.append(
+            f"- `{balance_page.BALANCE_JSON}`: the balance answer (recommended values, "
+            "intervals, before and after, the certificate)"
         )
     lines += [
         "- `data/*.parquet`: per-game tables and the aggregate (for `analyzer report`)",

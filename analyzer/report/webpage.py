@@ -22,6 +22,7 @@ body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; ma
 h1 { font-size: 1.6em; margin-bottom: 0.2em; }
 h2 { margin-top: 1.6em; border-bottom: 1px solid #ccc; }
 h3 { margin-bottom: 0.3em; } .sub { color: #333; } .stamp { color: #555; font-size: 0.8em; }
+p.answer { font-size: 1.3em; font-weight: bold; margin: 0.4em 0 0.8em; }
 ul.findings { list-style: none; padding-left: 0.4em; } ul.findings li { margin: 0.3em 0; }
 .sig::before { content: "\\25CF  "; color: #D55E00; }
 .ns::before { content: "\\25CB  "; color: #0072B2; }
@@ -34,6 +35,8 @@ th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: right; }
 th { background: #e8e8e8; cursor: pointer; user-select: none; }
 th.asc::after { content: " \\25B2"; } th.desc::after { content: " \\25BC"; }
 td.text { text-align: left; } nav a { margin-right: 0.8em; }
+nav { display: flex; flex-wrap: wrap; row-gap: 0.3em; }  /* a narrow screen wraps the links */
+p { overflow-wrap: break-word; }  /* a long override path breaks, not the page */
 pre { font-size: 0.8em; overflow-x: auto; }
 p.verdict { font-weight: bold; margin: 0.2em 0 0.4em; }
 dl.glossary dt { font-weight: bold; } dl.glossary dd { margin: 0 0 0.5em 1.2em; }
@@ -91,6 +94,36 @@ def png_img(png: bytes, alt: str) -> str:
     return f'<img src="data:image/png;base64,{data}" alt="{esc(alt)}">'
 
 
+#: how a text block of a PDF page is set in HTML: (tag, class)
+BLOCK_TAGS = {
+    "answer": ("p", "answer"),
+    "verdict": ("p", "verdict"),
+    "h": ("h3", ""),
+    "p": ("p", ""),
+    "lead": ("p", ""),
+    "sig": ("p", "sig"),
+    "ns": ("p", "ns"),
+    "small": ("p", "method"),
+}
+
+
+def answer_html(question: str, blocks, charts) -> list[str]:
+    """A balance run's answer under its question: the same blocks of words as the
+    PDF's page 1, then its charts."""
+    out = [f'<h2 id="answer">{esc(question or "Answer")}</h2>']
+    for style, text in blocks:
+        if style in BLOCK_TAGS:
+            tag, cls = BLOCK_TAGS[style]
+            attr = f' class="{cls}"' if cls else ""
+            out.append(f"<{tag}{attr}>{esc(text)}</{tag}>")
+    for name, chart_title, png in charts:
+        out.append(
+            f'<figure id="chart-{esc(name)}"><figcaption>{esc(chart_title)}</figcaption>'
+            f"{png_img(png, chart_title)}</figure>"
+        )
+    return out
+
+
 def report_html(
     *,
     title: str,
@@ -105,6 +138,7 @@ def report_html(
     lead: Sequence[tuple[str, Sequence[str]]] = (),
     glossary: Sequence[tuple[str, str]] = (),
     shown: int = 4,
+    answer: tuple[str, Sequence[tuple[str, str]], Sequence[tuple[str, str, bytes]]] | None = None,
 ) -> str:
     """The whole page. ``questions``: ``[(question, [(significant, sentence)])]``;
     ``notes``: ``[(heading, [lines])]`` (whose play, assumed); ``charts``:
@@ -113,7 +147,10 @@ def report_html(
     players). A question may carry a third item: lines said after its findings
     (whether the answer holds in every field), and a fourth: its verdict in one
     line, said first. Findings after the first ``shown`` fold away;
-    ``glossary``: ``[(term, meaning)]``, the words the page uses."""
+    ``glossary``: ``[(term, meaning)]``, the words the page uses; ``answer``: a
+    balance run's answer, said before everything else: its question, its blocks ``[(style, text)]``
+    (the PDF's page 1, :func:`analyzer.report.balance_page.answer_blocks`) and its
+    charts ``[(name, title, png bytes)]``."""
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -122,11 +159,14 @@ def report_html(
         f"<h1>{esc(title)}</h1>",
         f'<p class="sub">{esc(subtitle)}</p>',
         f'<p class="stamp">{esc(stamp)}</p>',
-        '<nav><a href="#findings">Findings</a><a href="#charts">Charts</a>'
+        "<nav>" + ('<a href="#answer">Answer</a>' if answer else "")
+        + '<a href="#findings">Findings</a><a href="#charts">Charts</a>'
         '<a href="#glossary">Words</a><a href="#tables">Tables</a>'
         '<a href="#settings">Settings</a></nav>',
-        '<h2 id="findings">Findings</h2>',
-    ]
+    ]  # fmt: skip
+    if answer:
+        out += answer_html(*answer)
+    out.append('<h2 id="findings">Findings</h2>')
     for heading, lines in lead:
         out.append(f"<h3>{esc(heading)}</h3>")
         out += [f"<p>{esc(line)}</p>" for line in lines]

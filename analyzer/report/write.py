@@ -14,7 +14,7 @@ import pandas as pd
 from matplotlib.backends.backend_pdf import PdfPages
 
 from analyzer.games import DEFAULT_GAME, load_game
-from analyzer.report import charts, webpage
+from analyzer.report import balance_design_charts, balance_page, charts, webpage
 from analyzer.report.files import _json
 from analyzer.report.findings_view import (
     GLOSSARY,
@@ -69,19 +69,28 @@ def write_report(
         df.to_csv(directory / "tables" / f"{name}.csv", index=False, float_format="%.6g")
         files.append(f"tables/{name}.csv")
     figures = section_charts(info, stamp) + make_charts(tables, info, stamp)
+    balance = balance_page.doc_of(info)  # a [balance] run: its answer is page 1
+    answer_figures = balance_design_charts.make_charts(balance, stamp) if balance else []
     pngs = {}
-    for name, fig in figures:  # each drawn once; the PDF page keeps the layout made here
+    for name, fig in answer_figures + figures:  # each drawn once; the PDF keeps this layout
         pngs[name] = charts.png_bytes(fig)
         (directory / "charts" / f"{name}.png").write_bytes(pngs[name])
         files.append(f"charts/{name}.png")
     title = load_game(info.get("game", DEFAULT_GAME)).title
-    pages = findings_pages(found, info, f"{title}: {info['scenario']['name']}", stamp)
+    pages = []
+    if balance:
+        sub = balance_page.answer_subtitle(balance, info)
+        pages += balance_page.answer_pages(balance, f"{title}: {info['scenario']['name']}",
+                                           sub, stamp)  # fmt: skip
+        pages += [fig for _, fig in answer_figures]
+    pages += findings_pages(found, info, f"{title}: {info['scenario']['name']}", stamp)
     pages += [fig for _, fig in figures]
     if plays_games(info):
         pages += glossary_pages(stamp)
     settings = title_lines(tables, info)
     items = table_items(tables, info, frozenset(extra or {}), found)
     items[:0] = [it for it in sections.display_items(info) if it[0] == "ladder_ratings"]
+    items[:0] = balance_page.display_items(info)
     items += landscape.display_items(info)
     items.append(("settings", settings_table(settings), "How this report was made", ""))
     pages += charts.packed_table_pages(pdf_items(items), stamp, "Appendix: tables")
@@ -96,6 +105,15 @@ def write_report(
         title=f"{title}: {info['scenario']['name']}",
         subtitle=findings_subtitle(info),
         stamp=stamp,
+        answer=(
+            (
+                balance.get("question") or "",
+                balance_page.answer_blocks(balance),
+                [(name, fig.get_suptitle(), pngs[name]) for name, fig in answer_figures],
+            )
+            if balance
+            else None
+        ),
         questions=[
             (
                 q["text"],
@@ -117,7 +135,8 @@ def write_report(
         charts=[(name, fig.get_suptitle(), pngs[name]) for name, fig in figures],
         tables=[
             (name, t, note, df)
-            for name, df, t, note in sections.display_items(info)
+            for name, df, t, note in balance_page.display_items(info)
+            + sections.display_items(info)
             + landscape.display_items(info)
             + table_items(tables, info, frozenset(extra or {}), found, True)
         ],
@@ -128,7 +147,7 @@ def write_report(
     (directory / "report.html").write_text(page, "utf-8")
     files.append("report.html")
     (directory / "summary.md").write_text(
-        summary_markdown(tables, info, [n for n, _ in figures], found), "utf-8"
+        summary_markdown(tables, info, [n for n, _ in answer_figures + figures], found), "utf-8"
     )
     files.append("summary.md")
     files += sections.write_files(directory, info)
