@@ -286,7 +286,7 @@ def _dominance(tables, info, params) -> list[Finding]:
             difference_finding(
                 "dominance",
                 str(row["label"]),
-                f"win rate {_doing(row)}",
+                f"win rate {_doing(row)} ({field})",
                 text,
                 row["effect"] / 100,
                 row["low"] / 100,

@@ -277,5 +277,7 @@ def test_the_report_ranks_the_things_in_its_table_and_names_the_costliest(tmp_pa
     top = manifest["findings"]["findings"][0]
     assert top["question"].startswith("dominance") and top["label"] == "weighted"
     assert top["text"].startswith("Weighted is worth about 24 points of win rate")  # ~ -24 points
+    # the verdict quotes the subject: it names the field of players too
+    assert top["subject"] == "win rate barred from weighted (2 fair players)"
     assert (out / "charts" / "restricted_play.png").is_file()
     assert "restricted" in res.info
