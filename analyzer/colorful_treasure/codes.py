@@ -125,4 +125,7 @@ BAR_GEM = 1  #: 1: the seat may not take the gem reward
 BAR_EXPLORER = 2  #: 1: the seat may not take the explorer reward
 BAR_TILES = 3  #: bit i: the seat may not take action tile i
 FORCE_TILES = 4  #: 1: the seat takes a tile whenever one is offered (forced, not barred)
-N_BARS = 5
+#: 1: the seat's key and chest cards do not count for the treasure reward (the
+#: majority is the other seats', and only they may share it)
+BAR_TREASURE = 5
+N_BARS = 6

@@ -16,7 +16,7 @@ AT_BAD, AT_TREASURE, AT_COUNTED, AT_SCORE, AT_DIAMOND, AT_PLASTIC = 0, 1, 2, 3, 
 AT_TILES_HELD, AT_TILES_TOOK, AT_PARTS, AT_GEMS, AT_N_COLOURS = 6, 7, 8, 9, 10
 #: positions in ``rule`` (integers of the rules)
 RU_SCALE, RU_ABORTED, RU_REWARDS, RU_STOLEN_IGNORE, RU_DIAMOND, RU_PLASTIC = 0, 1, 2, 3, 4, 5
-RU_TREASURE_MIN, RU_TREASURE_POINTS, RU_GEM_REWARD, RU_EXPLORER = 6, 7, 8, 9
+RU_TREASURE_MIN, RU_TREASURE_POINTS, RU_GEM_REWARD, RU_EXPLORER, RU_TREASURE_BAR = 6, 7, 8, 9, 10
 #: positions in the returned flags: the first row of each broken check (-1: none)
 #: and the largest invariant mask
 F_CAPPED, F_BAD, F_BAD_MAX, F_COUNTED, F_SCORE = 0, 1, 2, 3, 4
@@ -59,15 +59,18 @@ def split_rows(
     scale = rule[RU_SCALE]
     top_gem = len(gem_table) - 1
     n_col = at[AT_N_COLOURS]
+    bar = rule[RU_TREASURE_BAR]  # seats barred from the treasure reward (bit q: seat q)
     for g0 in range(0, n_rows, players):
         treasure_col = at[AT_COUNTED] if rule[RU_STOLEN_IGNORE] else at[AT_TREASURE]
-        best = results[g0, treasure_col]
-        for i in range(g0 + 1, g0 + players):
-            best = max(best, results[i, treasure_col])
+        best = np.int64(-1)
+        for i in range(g0, g0 + players):
+            if (bar >> (i - g0)) & 1 == 0:
+                best = max(best, results[i, treasure_col])
         n_top = 0
         for i in range(g0, g0 + players):
-            if results[i, treasure_col] == best and best >= rule[RU_TREASURE_MIN]:
-                n_top += 1
+            if (bar >> (i - g0)) & 1 == 0:
+                if results[i, treasure_col] == best and best >= rule[RU_TREASURE_MIN]:
+                    n_top += 1
         share = rule[RU_TREASURE_POINTS] * scale // max(n_top, 1)
         ok = np.ones(2, np.bool_)  # the gem and the explorer reward: each at most once
         for j in range(2):
@@ -105,7 +108,8 @@ def split_rows(
                 pts += ((mask >> b) & 1) * tile_points[b]
             score = pts * scale
             if rule[RU_REWARDS]:
-                if results[i, treasure_col] == best and best >= rule[RU_TREASURE_MIN]:
+                mine = results[i, treasure_col] == best and (bar >> (i - g0)) & 1 == 0
+                if mine and best >= rule[RU_TREASURE_MIN]:
                     score += share
                 for j in range(2):
                     score += results[i, at[AT_PARTS] + 3 + j]

@@ -167,6 +167,18 @@ class GameJob(jobs.Job):
         )
 
 
+def treasure_barred(forbid: tuple) -> int:
+    """The seats ``forbid`` (:func:`freeze_forbid`) bars from the treasure reward, as
+    a bit mask (bit ``q``: seat ``q``); 0 without bars. The score's recomputing
+    twins (:func:`recompute_scores`, ``columns.split_rows``) read it: a barred seat
+    neither takes nor blocks the treasure majority."""
+    mask = 0
+    for seat, kind, things in forbid:
+        if kind == "rewards" and "treasure_reward" in things:
+            mask |= 1 << seat
+    return mask
+
+
 def barred_tables(rules: Rules, forbid: tuple):
     """The kernel tables of ``rules`` with the bars of ``forbid`` (:func:`freeze_forbid`)
     set in ``seat_bar`` for their seats; the rules' own tables are not touched."""
@@ -272,10 +284,14 @@ def deal_layouts(rules: Rules, seed: int, start: int, count: int) -> np.ndarray:
     return grids
 
 
-def recompute_scores(rules: Rules, players: int, results: np.ndarray, columns=None) -> np.ndarray:
+def recompute_scores(
+    rules: Rules, players: int, results: np.ndarray, columns=None, treasure_bar: int = 0
+) -> np.ndarray:
     """Scores in 60ths recomputed with numpy from the final holdings in ``results``
     (a twin of ``turn.final_scores`` written independently): gem table, diamond
-    cards, plastic diamonds, the action tiles held, the shared treasure reward.
+    cards, plastic diamonds, the action tiles held, the shared treasure reward
+    (among the seats not barred from it: ``treasure_bar``, a seat mask,
+    :func:`treasure_barred`).
     The two "first to"
     rewards depend on the order of play, not the final state: their points are
     taken from ``results`` after checking that each went to at most one seat of a
@@ -296,6 +312,8 @@ def recompute_scores(rules: Rules, players: int, results: np.ndarray, columns=No
         treasure = c[R.R_TREASURE].reshape(games, players)
         if t.stolen_ignore:  # only the cards never taken by a steal count
             treasure = c[R.R_TREASURE_COUNTED].reshape(games, players)
+        eligible = np.array([(treasure_bar >> q) & 1 == 0 for q in range(players)])
+        treasure = np.where(eligible, treasure, -1)  # a barred seat competes for nothing
         best = treasure.max(axis=1, keepdims=True)
         top = (treasure == best) & (best >= t.treasure_min)
         tied = np.maximum(top.sum(axis=1, keepdims=True), 1)
@@ -351,7 +369,8 @@ def check_results(job: GameJob, start: int, results: np.ndarray, columns=None) -
         wrong |= counted != held
     flags[F_COUNTED] = first(wrong)
     if flags[F_CAPPED] < 0 and flags[F_BAD] < 0 and flags[F_COUNTED] < 0:
-        again = recompute_scores(job.rules, job.players, results, c)
+        bar = treasure_barred(job.forbid)
+        again = recompute_scores(job.rules, job.players, results, c, bar)
         flags[F_SCORE] = first(again != c[engine.R_SCORE])
     raise_broken(job, start, flags)
 
@@ -449,7 +468,7 @@ def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataF
         results,
         n,
         _result_at(rules),
-        _rule_ints(rules, n),
+        _rule_ints(rules, n, treasure_barred(job.forbid)),
         np.asarray(rules.tables.gem_points, np.int64),
         np.asarray(rules.tables.tile_points, np.int64)[: rules.tables.n_tiles],
         np.array([col for _, col in kinds["points"]], np.int64),
@@ -501,8 +520,9 @@ def _result_at(rules: Rules) -> np.ndarray:
     )
 
 
-def _rule_ints(rules: Rules, players: int) -> np.ndarray:
-    """The rules' integers ``columns.split_rows`` reads (``RU_*`` order)."""
+def _rule_ints(rules: Rules, players: int, treasure_bar: int = 0) -> np.ndarray:
+    """The rules' integers ``columns.split_rows`` reads (``RU_*`` order); the last,
+    the seats barred from the treasure reward (:func:`treasure_barred`)."""
     t = rules.tables
     return np.array(
         [
@@ -516,6 +536,7 @@ def _rule_ints(rules: Rules, players: int) -> np.ndarray:
             t.treasure_points,
             t.gem_reward[players],
             t.explorer_points,
+            treasure_bar,
         ],
         np.int64,
     )

@@ -4,7 +4,13 @@ engine loads."""
 
 from __future__ import annotations
 
-from analyzer.colorful_treasure.codes import BAR_EXPLORER, BAR_GEM, BAR_STEAL, FORCE_TILES
+from analyzer.colorful_treasure.codes import (
+    BAR_EXPLORER,
+    BAR_GEM,
+    BAR_STEAL,
+    BAR_TREASURE,
+    FORCE_TILES,
+)
 from analyzer.colorful_treasure.rules import Rules
 from analyzer.games import jobs
 
@@ -12,15 +18,15 @@ from analyzer.games import jobs
 ACTIONS = {"stealing": BAR_STEAL}
 #: what restricted play may force on a seat (``forbid`` kind ``force``, with tiles)
 FORCED = {"take_tiles": FORCE_TILES}
-#: the rewards (``forbid`` kind ``rewards``) and their bars
-#: (the treasure reward, a majority scored at the end, is not barred: the scores'
-#: recomputing twins would have to know the bar)
-REWARDS = {"gem_reward": BAR_GEM, "explorer_reward": BAR_EXPLORER}
+#: the rewards (``forbid`` kind ``rewards``) and their bars: a barred seat never takes
+#: the gem or the explorer reward (the next seat to meet it may), and its key and
+#: chest cards do not count for the treasure reward (the other seats' majority takes it)
+REWARDS = {"gem_reward": BAR_GEM, "explorer_reward": BAR_EXPLORER, "treasure_reward": BAR_TREASURE}
 
 
 def intervention_ids(rules: Rules, kind: str) -> tuple[str, ...]:
     """The ids a seat may be barred from: ``actions`` (stealing), ``rewards`` (the
-    two "first to" reward cards, when in play) and ``tiles`` (each action tile in play, by its
+    three reward cards, when in play) and ``tiles`` (each action tile in play, by its
     side face up)."""
     if kind == "actions":
         return tuple(ACTIONS)

@@ -200,7 +200,8 @@ class ColorfulTreasure(GameFolder):
         default_factory=lambda: {
             "actions": "stealing: the seat never steals (its key and chest pairs are spent "
             "on nothing)",
-            "rewards": "the seat may not take that reward card (others still may)",
+            "rewards": "the seat may not take that reward card (others still may; its keys "
+            "and chests do not count for the treasure reward)",
             "tiles": "the seat never takes that action tile (with the tiles in play)",
             "force": "take_tiles: the seat takes a tile whenever one is offered (forced)",
         }
@@ -300,13 +301,16 @@ class ColorfulTreasure(GameFolder):
         return tuple(ids) if kind == "rewards" else ()
 
     def barrable(self, rules) -> tuple:
-        """Stealing, the gem and the explorer reward (when in play) and each action tile
-        (with tiles)."""
+        """Stealing, the three rewards (when in play) and each action tile (with tiles)."""
         from analyzer.colorful_treasure.interventions import intervention_ids
         from analyzer.games import Barrable
 
         out = [Barrable("stealing", "stealing", {"actions": ("stealing",)}, "actions")]
-        names = {"gem_reward": "the gem reward", "explorer_reward": "the explorer reward"}
+        names = {
+            "gem_reward": "the gem reward",
+            "explorer_reward": "the explorer reward",
+            "treasure_reward": "the treasure reward",
+        }
         out += [
             Barrable(r, names[r], {"rewards": (r,)}, "rewards")
             for r in intervention_ids(rules, "rewards")

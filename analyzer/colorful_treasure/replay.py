@@ -381,13 +381,16 @@ def score_track(job, trace: dict) -> dict | None:
     """Each seat's score if the game ended after each turn, from the checkable
     trace (the drama study's view, :mod:`analyzer.studies.drama`): gem cards by
     colour, diamond cards, plastic diamonds, the "first to" rewards already
-    given, and the treasure majority as it stands (ties share it).
+    given, and the treasure majority as it stands (ties share it; a seat restricted
+    play bars from it competes for nothing).
 
     Returns ``{"turns": [t, ...], "scores": [[seat 0, seat 1, ...], ...]}`` (a
     tied top score has no single leader: the game shares the win, or by a ruling
     gives none), or None where the trace does not give the running score: with
     action tiles, with ``stolen_cards = ignore``, or when the last turn's scores
     differ from the game's final ones."""
+    from analyzer.colorful_treasure.game import treasure_barred
+
     if str(job.rules.describe()["rulings"].get("stolen_cards", "count")) != "count":
         return None
     setup = trace["setup"]
@@ -399,6 +402,8 @@ def score_track(job, trace: dict) -> dict | None:
     table = setup["scoring"]
     treasure = setup["rewards"]["treasure"]
     cards: list[dict[str, int]] = [{} for _ in range(n)]
+    bar = treasure_barred(job.forbid)
+    barred = {q for q in range(n) if (bar >> q) & 1}
     plastic = [0] * n
     rewards = [0.0] * n
 
@@ -417,9 +422,9 @@ def score_track(job, trace: dict) -> dict | None:
                 + rewards[p]
             )
         held = [cards[p].get("key", 0) + cards[p].get("chest", 0) for p in range(n)]
-        most = max(held)
+        most = max((held[p] for p in range(n) if p not in barred), default=-1)
         if most >= treasure.get("min_cards", 1):
-            top = [p for p in range(n) if held[p] == most]
+            top = [p for p in range(n) if held[p] == most and p not in barred]
             for p in top:
                 pts[p] += treasure["points"] / len(top)
         return pts

@@ -14,6 +14,7 @@ from analyzer.colorful_treasure.bits import lowest, popcount
 from analyzer.colorful_treasure.codes import (
     BAR_EXPLORER,
     BAR_GEM,
+    BAR_TREASURE,
     P_RECALL,
     SCALE,
     Effect,
@@ -486,17 +487,19 @@ def final_scores(s, t, n):
     treasure reward, total, action tiles (the points of the tiles held). The
     treasure reward goes to the most key and chest cards (at least
     ``treasure_min``; those that count, :func:`counted_holdings`, into
-    ``s.counted``); tied seats share it."""
+    ``s.counted``); tied seats share it. A seat restricted play bars from it
+    (``seat_bar[q, BAR_TREASURE]``) neither takes nor blocks it."""
     parts = s.parts
     counted = s.counted
     best = 0
     for q in range(n):
         _, _, counted[q] = counted_holdings(s, t, q)
-        best = max(best, counted[q])
+        if t.seat_bar[q, BAR_TREASURE] == 0:
+            best = max(best, counted[q])
     tied = 0
     if t.rewards == 1 and best >= t.treasure_min:
         for q in range(n):
-            if counted[q] == best:
+            if counted[q] == best and t.seat_bar[q, BAR_TREASURE] == 0:
                 tied += 1
     for q in range(n):
         g = 0
@@ -508,7 +511,7 @@ def final_scores(s, t, n):
         parts[q, 3] = t.gem_reward[n] * SCALE if s.sc[S_GEM_OWNER] == q else 0
         parts[q, 4] = t.explorer_points * SCALE if s.sc[S_EXPLORER_OWNER] == q else 0
         parts[q, 5] = 0
-        if tied > 0 and counted[q] == best:
+        if tied > 0 and counted[q] == best and t.seat_bar[q, BAR_TREASURE] == 0:
             parts[q, 5] = t.treasure_points * SCALE // tied
         parts[q, 7] = 0
         for i in range(t.n_tiles):

@@ -26,7 +26,7 @@ from dataclasses import replace
 
 from analyzer.runs.scenario_cells import MAX_CELLS
 from analyzer.runs.scenario_types import Forbid, Variant
-from analyzer.tables.restricted import asked, chosen, holm_rows
+from analyzer.tables.restricted import asked, chosen, games_per_thing, holm_rows
 
 
 def study_scenarios(sc, games: int | None = None) -> list[tuple[object, tuple]]:
@@ -38,7 +38,7 @@ def study_scenarios(sc, games: int | None = None) -> list[tuple[object, tuple]]:
     game = sc.game_def
     rules = game.load_rules(sc.rulings, sc.overrides, f"{sc.path}: rules")
     things = chosen(game, rules, params, f"{sc.path}: questions")
-    n = int(games if games is not None else params.get("games", sc.games))
+    n = int(games if games is not None else games_per_thing(sc, params))
     out = []
     step = MAX_CELLS - 1
     for k in range(0, len(things), step):

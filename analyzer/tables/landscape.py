@@ -44,6 +44,13 @@ def field_words(doc: dict) -> str:
     return f"the {len(names)} strategies {', '.join(names)} at {n} players ({how})"
 
 
+def _meta_field(doc: dict) -> str:
+    """The meta-game's field in a few words: ``5 strategies at 2 players, head to head``."""
+    n = doc["players"]
+    how = "head to head" if n == 2 else f"one seat against a field of {n - 1}"
+    return f"{len(doc['strategies'])} strategies at {n} players, {how}"
+
+
 def equilibrium_sentences(doc: dict) -> list[str]:
     """What the meta-game says, in words (``doc``: a ladder's ``ladder.json``), or
     [] for a ladder saved before it had an equilibrium."""
@@ -296,7 +303,7 @@ def _equilibrium(tables, info, params) -> list[Finding]:
             difference_finding(
                 "equilibrium",
                 f"ladder, {doc['players']} players",
-                f"equilibrium share of {s}",
+                f"equilibrium share of {s} ({_meta_field(doc)})",
                 text,
                 eq[s],
                 lo,
@@ -328,8 +335,8 @@ def _skill(tables, info, params) -> list[Finding]:
         words.append(
             "The other steps: "
             + "; ".join(
-                step_text(x) + (f" ({x['games']} games a line-up)" if x["stronger"] == "search"
-                                else "") + f", {x['verdict']}"
+                step_text(x) + f" ({x['field']}" + (f", {x['games']} games a line-up"
+                                if x["stronger"] == "search" else "") + f"), {x['verdict']}"
                 for x in others
             )
             + "."
@@ -338,7 +345,7 @@ def _skill(tables, info, params) -> list[Finding]:
         rate_finding(
             "skill",
             f"{s['stronger']} vs {s['weaker']}",
-            f"{s['stronger']}'s win share against {s['weaker']}",
+            f"{s['stronger']}'s win share against {s['weaker']} ({s['field']})",
             " ".join(words),
             s["win_share"],
             s["low"],
@@ -373,7 +380,7 @@ def _drama(tables, info, params) -> list[Finding]:
         text += (
             " Other player counts: "
             + "; ".join(
-                f"{x['players']} players {x['lead_changes']:.1f} "
+                f"{x['players']} players ({_field_of(x)}) {x['lead_changes']:.1f} "
                 f"[{x['lead_changes_low']:.1f}, {x['lead_changes_high']:.1f}] lead changes a game, "
                 f"the half-time leader wins {_pct(x['half_leader_wins'])} "
                 f"{_iv(x['half_leader_low'], x['half_leader_high'])}, "
@@ -390,7 +397,7 @@ def _drama(tables, info, params) -> list[Finding]:
         difference_finding(
             "drama",
             f"{r['players']} players",
-            f"lead changes a game at {r['players']} players",
+            f"lead changes a game at {r['players']} players ({_field_of(r)})",
             text,
             r["lead_changes"],
             r["lead_changes_low"],

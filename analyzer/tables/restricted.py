@@ -14,8 +14,10 @@ report table ``restricted_play`` (:func:`report_tables`, also
 
 A scenario asks it as ``questions = [{ ask = "dominance" }]``, with optional
 ``games`` (paired games per thing, each seat barred in a quarter of them at 4
-players; default the scenario's ``games``) and ``things`` (ids or groups of the
-game's barrable things, :meth:`analyzer.games.Game.barrable`; default all).
+players; default the scenario's ``games``) or ``scale`` (paired games per thing
+as a multiple of the scenario's ``games``, so ``--games`` scales them too) and
+``things`` (ids or groups of the game's barrable things,
+:meth:`analyzer.games.Game.barrable`; default all).
 :func:`check_dominance` validates them when the file is read.
 """
 
@@ -38,12 +40,22 @@ DECISIVE_POINTS = 5.0
 #: a thing a seat can ignore: its interval keeps the loss under this many win points
 IGNORE_POINTS = 2.0
 #: the question's parameters (besides ``ask``)
-PARAMS = ("games", "things")
+PARAMS = ("games", "things", "scale")
 #: most paired games per thing a scenario may ask for
 MAX_GAMES = 10_000_000
+#: the range of ``scale`` (paired games per thing over the scenario's games)
+SCALE_RANGE = (0.01, 100.0)
 
 
 # --------------------------------------------------------------------------- asking
+
+
+def games_per_thing(sc, params: dict) -> int:
+    """Paired games per thing: ``games``, else ``scale`` × the scenario's games
+    (at least 1), else the scenario's games."""
+    if "games" in params:
+        return int(params["games"])
+    return max(1, round(float(params.get("scale", 1)) * int(sc.games)))
 
 
 def asked(sc) -> dict | None:
@@ -105,6 +117,16 @@ def check_dominance(sc, where: str) -> None:
         g = params["games"]
         if isinstance(g, bool) or not isinstance(g, int) or not 1 <= g <= MAX_GAMES:
             raise bad_value(f"{key}.games", g, f"an integer from 1 to {MAX_GAMES:,}")
+    if "scale" in params:
+        x = params["scale"]
+        lo, hi = SCALE_RANGE
+        if isinstance(x, bool) or not isinstance(x, int | float) or not lo <= x <= hi:
+            raise bad_value(f"{key}.scale", x, f"a number from {lo:g} to {hi:g}")
+        if "games" in params:
+            raise InputError(
+                f"{key}: 'games' and 'scale' both given for question 'dominance' "
+                "(allowed: one: games a thing, or a multiple of the scenario's games)"
+            )
     rules = game.load_rules(sc.rulings, sc.overrides, f"{where}: rules")
     if not chosen(game, rules, params, key):
         raise InputError(
@@ -286,7 +308,7 @@ def _dominance(tables, info, params) -> list[Finding]:
             difference_finding(
                 "dominance",
                 str(row["label"]),
-                f"win rate {_doing(row)}",
+                f"win rate {_doing(row)} ({field})",
                 text,
                 row["effect"] / 100,
                 row["low"] / 100,

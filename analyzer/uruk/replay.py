@@ -460,3 +460,135 @@ def replay_events(job, game: int) -> dict:
         "discards) are the first events, turn 0",
     }
     return {"setup": setup, "events": events, "final": final}
+
+
+# --------------------------------------------------------------------------- the score track
+
+
+def score_track(job, trace: dict) -> dict | None:
+    """Each seat's score if the game ended after each turn, from the checkable trace
+    (the drama study's view, :mod:`analyzer.studies.drama`): the displayed inventions
+    with their villages and cities, the supply, the `end_points` inventions and
+    Ninurta's points per city, scored as at the end (docs/games/uruk.md, "Game end
+    and scoring"), with the game's tie-break as ``keys`` (the most cities).
+
+    The running state follows the trace's events: a seat's first invention (with
+    its village) and three resources of its colour; every resource taken, gained,
+    traded for or paid (``take_resource``, ``robbed_takes``, ``trade_pool``/``trade``,
+    ``gain``, ``pay``; a god's bonus and a spared seat's payment are those rows
+    too); every invention made or placed by Enlil (the replaced one to the hand, its
+    stones moving with it or going to the pool by ``stones_back``), every stone
+    settled, lost to a drought, every invention lost to an earthquake, Ninurta won.
+    An activation after a turn belongs to that turn; the closing ``score`` rows are
+    no turn.
+
+    Returns ``{"turns", "scores", "keys"}``, or None when the last turn's scores
+    differ from the game's final ones (never a guess)."""
+    from analyzer.uruk.codes import Counts, Effect, GodEffect
+
+    rules = job.rules
+    t = rules.tables
+    colours = list(rules.colours)
+    index = {name: i for i, name in enumerate(rules.card_names)}
+    seats = trace["final"]["seats"]
+    n = len(seats)
+    inv: list[dict[int, int]] = [{} for _ in range(n)]  # invention -> stones (0, 1, 2)
+    supply = [[0] * len(colours) for _ in range(n)]
+    city_points = [0] * n
+    from_players = bool(t.trade_from_players)
+
+    def colour_of(x: int) -> int:
+        return int(t.inv_colour[x])
+
+    def cities(p: int) -> int:
+        return sum(1 for st in inv[p].values() if st == 2)
+
+    def score(p: int) -> int:
+        pts = 0
+        for x, st in inv[p].items():
+            pts += (t.bare_points, t.inv_level[x] * t.village_factor,
+                    t.inv_level[x] * t.city_factor)[st]  # fmt: skip
+            if t.inv_effect[x] == Effect.END_POINTS:
+                what = int(t.inv_kind_param[x])
+                if what == Counts.INVENTIONS:
+                    k = len(inv[p])
+                elif what == Counts.VILLAGES:
+                    k = sum(1 for st in inv[p].values() if st == 1)
+                elif what == Counts.CITIES:
+                    k = cities(p)
+                elif what == Counts.RESOURCES:
+                    k = sum(supply[p])
+                else:
+                    k = sum(1 for y in inv[p] if colour_of(y) == colour_of(x))
+                pts += int(t.inv_amount[x]) * (k // int(t.inv_level_param[x]))
+        pts += sum(supply[p]) // t.resources_per_point
+        return int(pts + city_points[p] * cities(p))
+
+    def replace(p: int, x: int, y: int | None) -> None:
+        stones = inv[p].pop(y) if y is not None else 0
+        inv[p][x] = stones
+
+    turns: list[int] = []
+    scores: list[list[int]] = []
+    keys: list[list[list[int]]] = []
+    current = None
+    started = False
+    made: dict = {}
+    for ev in trace["events"]:
+        typ, p = ev["type"], ev.get("seat")
+        if typ == "score":  # the closing scores: no turn of their own
+            continue
+        t_ev = ev.get("turn")
+        if typ == "turn" and not started:  # play begins: the first invention's resources
+            started = True
+            for q in range(n):
+                for x in inv[q]:
+                    supply[q][colour_of(x)] += int(t.start_resources)
+        if started and current is not None and t_ev != current:
+            turns.append(current)
+            scores.append([score(q) for q in range(n)])
+            keys.append([[cities(q)] for q in range(n)])
+        if started:
+            current = t_ev
+        if typ == "first_invention":
+            inv[p][index[ev["card"]]] = 1
+        elif typ == "take_resource":
+            c = colours.index(ev["colour"])
+            supply[p][c] += 1
+            if ev["from_seat"] is not None:
+                supply[ev["from_seat"]][c] -= 1
+        elif typ == "robbed_takes":
+            supply[p][colours.index(ev["colour"])] += 1
+        elif typ == "trade_pool" or (typ == "trade" and not from_players):
+            supply[p][colour_of(index[ev["invention"]])] += int(ev["cards"])
+        elif typ == "gain" and ev["colour"] is not None:
+            supply[p][colours.index(ev["colour"])] += int(ev["got"])
+        elif typ == "pay":
+            supply[p][colours.index(ev["colour"])] -= int(ev["amount"])
+        elif typ == "make":  # placed with its cards (make_cards), after any stones_back
+            made = ev
+        elif typ == "make_cards" or typ == "make_free":
+            e = made if typ == "make_cards" else ev
+            y = e["replaced"]
+            replace(p, index[e["invention"]], None if y is None else index[y])
+        elif typ == "stones_back":
+            inv[p][index[ev["invention"]]] = 0
+        elif typ == "settle":
+            inv[p][index[ev["invention"]]] = int(ev["stones"])
+        elif typ == "suffer" and ev.get("lost") is not None:
+            x = index[ev["lost"]]
+            if t.god_effect[index[ev["card"]] - t.n_inv] == GodEffect.DROUGHT:
+                inv[p][x] -= 1  # a stone (a city's top one)
+            else:  # an earthquake: a bare invention
+                del inv[p][x]
+        elif typ == "auction_won" and p is not None:
+            g = index[ev["card"]] - t.n_inv
+            if g >= 0 and t.god_effect[g] == GodEffect.CITY_POINTS:
+                city_points[p] += int(t.god_amount[g])
+    if current is not None:
+        turns.append(current)
+        scores.append([score(q) for q in range(n)])
+        keys.append([[cities(q)] for q in range(n)])
+    if not scores or scores[-1] != [int(s["score"]) for s in seats]:
+        return None
+    return {"turns": turns, "scores": scores, "keys": keys}

@@ -66,7 +66,7 @@ def test_a_game_never_decided_before_the_end():
     assert "No point before the end decides it" in text and "x in every seat" in text
 
 
-@pytest.mark.parametrize("game", ["colorful_treasure", "unearth"])
+@pytest.mark.parametrize("game", ["colorful_treasure", "unearth", "uruk"])
 @pytest.mark.parametrize("players", [2, 4])
 def test_every_score_track_ends_at_the_final_scores(game, players):
     """A game's score track is checked against its final scores: every game of a

@@ -144,6 +144,20 @@ def test_more_things_than_a_run_holds_are_split_over_runs_of_the_same_games():
     assert len(doc["rows"]) == 70 and all(r["effect"] == 0 for r in doc["rows"])
 
 
+def test_scale_sizes_the_things_from_the_scenarios_games():
+    """``scale``: paired games a thing as a multiple of the scenario's games, so
+    ``--games`` scales restricted play with the rest of a run."""
+    from analyzer.runs.scenario_file import with_overrides
+
+    sc = parse_scenario(
+        {**BASE, "games": 40, "questions": [{"ask": "dominance", "scale": 2.5}]}, WHERE
+    )
+    assert {p.games for p, _ in R.study_scenarios(sc)} == {100}
+    assert {p.games for p, _ in R.study_scenarios(with_overrides(sc, games=8))} == {20}
+    plain = parse_scenario({**BASE, "games": 40, "questions": ["dominance"]}, WHERE)
+    assert {p.games for p, _ in R.study_scenarios(plain)} == {40}
+
+
 def test_the_things_asked_for_are_those_played():
     sc = parse_scenario(
         {**BASE, "questions": [{"ask": "dominance", "things": ["spare"], "games": 50}]}, WHERE
@@ -213,7 +227,11 @@ def test_summary_names_the_costliest_in_words():
 @pytest.mark.parametrize(
     ("question", "extra", "text"),
     [
-        ({"ask": "dominance", "runs": 3}, {}, "questions[0]: unknown key 'runs' for question 'dominance' (allowed: games, things)"),
+        ({"ask": "dominance", "runs": 3}, {}, "questions[0]: unknown key 'runs' for question 'dominance' (allowed: games, things, scale)"),
+        ({"ask": "dominance", "scale": 0}, {}, "questions[0].scale: bad value 0 (allowed: a number from 0.01 to 100)"),
+        ({"ask": "dominance", "scale": "2"}, {}, "questions[0].scale: bad value '2'"),
+        ({"ask": "dominance", "scale": 2, "games": 10}, {}, "'games' and 'scale' both given"),
+        ({"ask": "dominance", "scale": 2.5}, {}, ""),
         ({"ask": "dominance", "games": 0}, {}, "questions[0].games: bad value 0 (allowed: an integer from 1"),
         ({"ask": "dominance", "games": True}, {}, "questions[0].games: bad value True"),
         ({"ask": "dominance", "things": ["nope"]}, {}, "questions[0].things: bad value 'nope' (allowed: coins, weighted, spare)"),
@@ -277,5 +295,7 @@ def test_the_report_ranks_the_things_in_its_table_and_names_the_costliest(tmp_pa
     top = manifest["findings"]["findings"][0]
     assert top["question"].startswith("dominance") and top["label"] == "weighted"
     assert top["text"].startswith("Weighted is worth about 24 points of win rate")  # ~ -24 points
+    # the verdict quotes the subject: it names the field of players too
+    assert top["subject"] == "win rate barred from weighted (2 fair players)"
     assert (out / "charts" / "restricted_play.png").is_file()
     assert "restricted" in res.info

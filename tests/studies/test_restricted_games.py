@@ -5,6 +5,7 @@ others still do."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -75,6 +76,32 @@ def test_colorful_treasure_bars_bite():
     for reward in ("gem_reward", "explorer_reward"):
         assert _by_seat(g, reward)[1] == 0 and _by_seat(free, reward)[1] > 0
     assert _by_seat(g, "steals")[1:].sum() > 0
+
+
+def test_colorful_treasure_treasure_bar_bites():
+    """Barred from the treasure reward, a seat's key and chest cards count for nothing:
+    the majority of the other seats takes it (shared by their ties). The players are
+    not told (as with the other rewards), so the games are played card for card as
+    without the bar and only the scores move; the score's recomputing twins (the
+    games table's sweep and recompute_scores) agree with the kernel or the job raises."""
+    forbid = {1: {"rewards": ["treasure_reward"]}}
+    g = _played("colorful_treasure", forbid, games=200)
+    free = _played("colorful_treasure", None, games=200)
+    assert _by_seat(g, "treasure_reward")[1] == 0 and _by_seat(free, "treasure_reward")[1] > 0
+    assert (g["treasure_cards"].to_numpy() == free["treasure_cards"].to_numpy()).all()
+    cards = g.pivot(index="game", columns="seat", values="treasure_cards").to_numpy()
+    pts = g.pivot(index="game", columns="seat", values="pts_treasure").to_numpy()
+    others = cards[:, [0, 2, 3]]
+    best = others.max(axis=1, keepdims=True)
+    top = others == best
+    want = np.where(top, 7.0 / top.sum(axis=1, keepdims=True), 0.0)
+    np.testing.assert_allclose(pts[:, [0, 2, 3]], want)
+    assert (pts[:, 1] == 0).all()
+    # where seat 1 held the most alone, the reward went elsewhere: its bar moves points
+    alone = cards[:, 1] > best[:, 0]
+    assert alone.any()
+    free_pts = free.pivot(index="game", columns="seat", values="pts_treasure").to_numpy()
+    assert (free_pts[alone, 1] == 7.0).all() and (pts[alone][:, [0, 2, 3]].sum(axis=1) == 7).all()
 
 
 def test_colorful_treasure_tile_bar_bites():

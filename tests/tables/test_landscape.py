@@ -86,6 +86,39 @@ def test_the_answers_name_the_field_with_intervals():
     assert "It is decided 80% of the way through (after turn 20 of 24" in dr.text
 
 
+def test_every_finding_and_its_verdict_name_the_field():
+    """The subject (what page 1's verdict line quotes) and every part of the text
+    name the players: the meta-game's strategies and seats, each skill step's seats,
+    each player count's field in drama."""
+    info = _info(["equilibrium", "skill", "drama"])
+    search = {**STEP, "stronger": "search", "weaker": "balanced", "games": 50,
+              "field": "one search seat against 1 balanced", "win_share": 0.6}  # fmt: skip
+    info["skill"] = {**info["skill"], "steps": [STEP, search]}
+    two = {**DRAMA["rows"][0], "players": 2, "field": "greedy, random"}
+    info["drama"] = {**DRAMA, "rows": [*DRAMA["rows"], two]}
+    info["scenario"]["players"] = 3
+    found = F.answer({}, info)
+    by = {q["id"]: found.for_question(i) for i, q in enumerate(found.questions)}
+    for f in by["equilibrium"]:
+        assert f.subject.endswith("(3 strategies at 2 players, head to head)")
+    (sk,) = by["skill"]
+    assert (
+        sk.subject == "balanced's win share against baseline (one balanced seat against 1 baseline)"
+    )
+    assert "(one search seat against 1 balanced, 50 games a line-up), skill matters" in sk.text
+    (dr,) = by["drama"]
+    assert dr.subject == "lead changes a game at 3 players (greedy in every seat)"
+    assert "2 players (greedy, random) 5.5 [5.1, 5.9] lead changes a game" in dr.text
+    fields = {
+        "equilibrium": "(3 strategies at 2 players, head to head)",
+        "skill": "(one balanced seat against 1 baseline)",
+        "drama": "(greedy in every seat)",
+    }
+    assert set(found.verdicts) == set(fields)
+    for key, line in found.verdicts.items():
+        assert fields[key] in line, f"the {key} verdict names no field: {line}"
+
+
 def test_drama_leads_with_the_scenarios_own_player_count():
     info = _info(["drama"])
     two = {**DRAMA["rows"][0], "players": 2, "field": "greedy, greedy", "lead_changes": 4.0,
@@ -94,7 +127,11 @@ def test_drama_leads_with_the_scenarios_own_player_count():
     info["scenario"]["players"] = 3
     (dr,) = F.answer({}, info).findings
     assert dr.text.startswith("At 3 players") and dr.estimate == 5.5
-    assert "Other player counts: 2 players 4.0 [3.8, 4.2] lead changes a game" in dr.text
+    assert (
+        "Other player counts: 2 players (greedy in every seat) 4.0 [3.8, 4.2] lead changes"
+        in dr.text
+    )
+    assert dr.subject == "lead changes a game at 3 players (greedy in every seat)"
 
 
 @pytest.mark.parametrize("qid", ["equilibrium", "skill", "drama"])
