@@ -127,6 +127,8 @@ def verdict(question: str, fs: list[Finding], fields: dict[str, str] | None = No
     fields); the line then says in how many fields the head answer holds."""
     if not fs:
         return ""
+    if question in DESCRIPTIVE:
+        return DESCRIPTIVE[question](fs)
     base = [f for f in fs if not is_change(f)] or fs
     changes = [f for f in fs if is_change(f) and f not in base]
     labels = list(dict.fromkeys(f.label for f in base))
@@ -197,6 +199,44 @@ def _across_fields(question: str, same: list[Finding], fields: dict, several: bo
     if rest:
         line += f"; not clear in {rest}"
     return line
+
+
+def _first_sentence(text: str) -> str:
+    return text.split(". ")[0].rstrip(".")
+
+
+def _equilibrium_line(fs: list[Finding]) -> str:
+    """The meta-game answers which strategy (or mix) holds, not yes or no: its first
+    sentence says it (who dominates, or the mix with its intervals, and among whom)."""
+    first = _first_sentence(fs[0].text)
+    m = re.search(r"(no strategy dominates|\S+ dominates)", first)
+    what = first[m.start() :] if m else first
+    what = what.split(" (simultaneous")[0].split("; ")[0].split(", as no other")[0]
+    among = re.search(r"\(([^()]*(?:\([^()]*\))?[^()]*)\)$", fs[0].subject)
+    return _cap(what) + (f" ({among.group(1)})" if among else "") + "."
+
+
+def _drama_line(fs: list[Finding]) -> str:
+    """Drama is measured, not tested: how often the lead changes (with its interval,
+    the count and the field the subject names) and when the game is decided."""
+    f = fs[0]
+    if f.estimate != f.estimate:  # not measured: the words say why
+        return "Not measured: " + _first_sentence(f.text) + "."
+    what = f.subject.replace("lead changes a game", "", 1).strip()
+    line = (
+        f"Measured: the lead changes {f.estimate:.1f} [{f.low:.1f}, {f.high:.1f}] "
+        f"times a game {what}".rstrip()
+    )
+    m = re.search(r"It is decided (\S+) of the way through", f.text)
+    if m:
+        line += f"; decided {m.group(1)} of the way through"
+    elif "No point before the end decides it" in f.text:
+        line += "; no point before the end decides it"
+    return line + "."
+
+
+#: questions that describe rather than test: their own line, no "Yes"/"No"
+DESCRIPTIVE = {"equilibrium": _equilibrium_line, "drama": _drama_line}
 
 
 def _cap(text: str) -> str:

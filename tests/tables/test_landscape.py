@@ -150,3 +150,19 @@ def test_drama_not_measured_says_so():
     (dr,) = found.findings
     assert dr.text == "Not measured at 2, 3 players: this game's trace gives no running score."
     assert not dr.significant and dr.verdict() == "not significant"
+
+
+def test_descriptive_questions_are_said_without_yes_or_no():
+    """The meta-game and drama describe, they test nothing: their page-1 line says
+    what holds in words (no "Yes: … +100.0 points" of a share, no signed count)."""
+    info = _info(["equilibrium", "drama"])
+    found = F.answer({}, info)
+    eq, dr = found.verdicts["equilibrium"], found.verdicts["drama"]
+    for line in (eq, dr):
+        assert not line.startswith(("Yes", "No:", "Not shown")), line
+        assert "+" not in line, line
+    assert "dominates" in eq
+    assert dr.startswith("Measured: the lead changes 5.5 [5.1, 5.9] times a game at 3 players")
+    assert dr.endswith("; decided 80% of the way through.")
+    info["drama"] = {"rows": [], "not_measured": [2, 3]}
+    assert F.answer({}, info).verdicts["drama"].startswith("Not measured: Not measured at 2, 3")
