@@ -37,19 +37,33 @@ TRACE_CHECKERS = {
 
 
 def trace_of(
-    game: str, players: int, strategies, seed: int, index: int, rulings: dict | None = None
+    game: str,
+    players: int,
+    strategies,
+    seed: int,
+    index: int,
+    rulings: dict | None = None,
+    overrides: dict | None = None,
 ) -> dict:
     """Game ``index`` of seed ``seed`` as ``analyzer replay --game GAME --json`` prints
     it, parsed. ``strategies``: one comma-separated string or a list of names (as
     ``--strategy``); ``rulings``: the ruling switches (``--rule``; Unearth's
-    ``edition`` as ``--edition``)."""
+    ``edition`` as ``--edition``); ``overrides``: rules values by path."""
     from analyzer.cli.replay import replay_text
 
     rulings = dict(rulings or {})
     edition = rulings.pop("edition", None)
     lineup = [strategies] if isinstance(strategies, str) else list(strategies)
     text = replay_text(
-        players, lineup, seed, index, edition, game=game, rulings=rulings, as_json=True
+        players,
+        lineup,
+        seed,
+        index,
+        edition,
+        game=game,
+        rulings=rulings,
+        as_json=True,
+        overrides=overrides,
     )
     return json.loads(text)
 

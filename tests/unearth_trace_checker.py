@@ -62,16 +62,26 @@ def load_data(path: Path = DATA) -> dict:
     return {f.stem: tomllib.loads(f.read_text()) for f in sorted(path.glob("*.toml"))}
 
 
+def with_knobs(data: dict, trace: dict) -> dict:
+    """``data`` with the trace's seat-compensation knobs (balancing knobs, the only
+    overrides this checker applies itself: ``seat_compensation.<key>``) set."""
+    knobs = {}
+    for path, value in trace.get("overrides", {}).items():
+        deck, _, key = path.partition(".")
+        if deck != "seat_compensation" or key not in data["seat_compensation"]:
+            raise TraceError("data overrides are not supported by this checker")
+        knobs[key] = value
+    return {**data, "seat_compensation": {**data["seat_compensation"], **knobs}}
+
+
 class Game:
     """One game replayed from its trace; :meth:`run` checks it all."""
 
     def __init__(self, trace: dict, data: dict | None = None):
         if trace.get("game") != "unearth":
             raise TraceError(f"not an Unearth trace: {trace.get('game')!r}")
-        if trace.get("overrides"):
-            raise TraceError("data overrides are not supported by this checker")
         self.tr = trace
-        self.d = data or load_data()
+        self.d = with_knobs(data or load_data(), trace)
         self.rulings = SimpleNamespace(**trace["rulings"])
         self.events = trace["events"]
         self.i = 0
@@ -231,6 +241,14 @@ class Game:
         comp = self.d["components"]
         for _ in range(comp["delver_cards_dealt"]):
             for p in range(self.n):
+                self.draw(p, "deal")
+        extra = self.d["seat_compensation"]  # balancing knobs: 0 in the printed game
+        for p in range(self.n):
+            count = p * extra["delver_cards_per_seat"]
+            count += extra["delver_cards_last_seat"] if p == self.n - 1 else 0
+            by_seat = extra["delver_cards_by_seat"]
+            count += by_seat[p] if p < len(by_seat) else 0
+            for _ in range(count):
                 self.draw(p, "deal")
         for _ in range(comp["hidden_ruins_per_player"]):
             for p in range(self.n):

@@ -106,9 +106,11 @@ def replay_text(
     where="--index",
     rulings: dict | None = None,
     as_json: bool = False,
+    overrides: dict | None = None,
 ) -> str:
     """The replay of game ``index`` of a run (validates every argument first);
-    ``rulings`` are the game's ruling switches (``--rule``); ``as_json``: the
+    ``rulings`` are the game's ruling switches (``--rule``), ``overrides`` its
+    rules values by path (a scenario's ``[overrides]``); ``as_json``: the
     checkable trace (:meth:`analyzer.games.Game.replay_events`) as JSON text."""
     from analyzer.core.errors import bad_value
     from analyzer.games import load_game
@@ -120,7 +122,7 @@ def replay_text(
     if edition is not None:
         rulings["edition"] = edition
         rule_where = "--edition"
-    rules = g.load_rules(rulings, {}, rule_where)
+    rules = g.load_rules(rulings, dict(overrides or {}), rule_where)
     lo, hi = g.player_range(rules)
     if not lo <= players <= hi:
         raise bad_value("--players", players, f"{lo} to {hi}")

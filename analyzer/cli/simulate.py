@@ -27,6 +27,8 @@ Examples:
   analyzer simulate --games 1000000 --scheduler tcp://10.0.0.5:8786
 
   analyzer simulate --rule wonder_bonus=per_threshold --games 20000 --seed 3
+
+  analyzer simulate --override seat_compensation.delver_cards_per_seat=1 --games 20000
 """
 
 
@@ -47,6 +49,12 @@ def register(app: typer.Typer) -> None:
         ),
         rule: list[str] = typer.Option(
             [], "--rule", help="a ruling switch KEY=VALUE (a scenario's [rules] keys); repeatable"
+        ),
+        override: list[str] = typer.Option(
+            [],
+            "--override",
+            help="a rules value PATH=VALUE (a scenario's [overrides] keys; VALUE as in TOML: "
+            "3, 0.5, true, [0, 1, 1, 2], a word); repeatable",
         ),
         out: Path | None = typer.Option(
             None, "--out", help="write the per-game table to FILE.parquet (atomically)"
@@ -97,6 +105,7 @@ def register(app: typer.Typer) -> None:
             game=game,
             edition=edition,
             rulings=parse_rules(rule),
+            overrides=parse_overrides(override),
             out=out,
             batch_size=batch_size,
             workers=workers,
@@ -125,6 +134,29 @@ def parse_rules(items: list[str]) -> dict:
         if isinstance(value, str) and value.lstrip("-").isdigit():
             value = int(value)
         out[key.strip()] = value
+    return out
+
+
+def parse_overrides(items: list[str]) -> dict:
+    """``--override PATH=VALUE`` options as an overrides dict, in order: VALUE read
+    as a TOML value (``3``, ``0.5``, ``true``, ``[0, 1, 1, 2]``, ``"a word"``), else
+    taken as the word it is. The game checks each against the value it replaces."""
+    import tomllib
+
+    from analyzer.core.errors import bad_value
+
+    out: dict = {}
+    for item in items:
+        path, sep, text = item.partition("=")
+        if not sep or not path.strip() or not text.strip():
+            raise bad_value(
+                "--override", item, "PATH=VALUE, e.g. seat_compensation.delver_cards_per_seat=1"
+            )
+        try:
+            value = tomllib.loads(f"v = {text.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = text.strip()
+        out[path.strip()] = value
     return out
 
 

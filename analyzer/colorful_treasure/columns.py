@@ -30,6 +30,7 @@ def split_rows(
     rule,
     gem_table,
     tile_points,
+    head_start,
     points_src,
     points,
     int16_src,
@@ -52,7 +53,8 @@ def split_rows(
     wrong, and the first whose score does not recompute (-1 where none). The
     score is recomputed as ``game.recompute_scores`` does, step by step (the
     "first to" rewards' check included: a game whose gem or explorer reward went
-    wrong gets -1 for its first seat at that step)."""
+    wrong gets -1 for its first seat at that step); ``head_start[q]``: the points (in
+    60ths) seat ``q`` starts with (the seat-compensation knob, 0 as printed)."""
     n_rows = results.shape[0]
     flags = np.full(5, -1, np.int64)
     flags[F_BAD_MAX] = 0
@@ -106,7 +108,7 @@ def split_rows(
             mask = results[i, at[AT_TILES_HELD]]
             for b in range(len(tile_points)):
                 pts += ((mask >> b) & 1) * tile_points[b]
-            score = pts * scale
+            score = pts * scale + head_start[i - g0]
             if rule[RU_REWARDS]:
                 mine = results[i, treasure_col] == best and (bar >> (i - g0)) & 1 == 0
                 if mine and best >= rule[RU_TREASURE_MIN]:

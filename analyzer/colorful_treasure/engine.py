@@ -390,7 +390,7 @@ def record_game(s, t, o, n, i, turns):
     for q in range(n):
         if s.parts[q, R_SCORE] == best:
             top += 1
-        tot = s.parts[q, R_PTS_PART]
+        tot = s.parts[q, R_PTS_PART] + t.head_start[n, q]
         for j in range(N_PARTS):
             tot += s.parts[q, j]
         if tot != s.parts[q, R_SCORE]:

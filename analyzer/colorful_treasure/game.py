@@ -307,6 +307,9 @@ def recompute_scores(
     for i in range(t.n_tiles):  # the action tiles held at the end
         pts += ((c[R.R_TILES_HELD] >> i) & 1) * int(t.tile_points[i])
     out = pts * SCALE
+    # the seats' head starts (seat_compensation, 0 as printed): rows are seat-games in seat order
+    head = np.asarray(t.head_start[players, :players], np.int64)
+    out += np.tile(head, len(out) // players)  # 60ths, as the scores
     if t.rewards:
         games = results.shape[0] // players
         treasure = c[R.R_TREASURE].reshape(games, players)
@@ -471,6 +474,7 @@ def games_frame(job: GameJob, start: int, count: int, results, wins) -> pd.DataF
         _rule_ints(rules, n, treasure_barred(job.forbid)),
         np.asarray(rules.tables.gem_points, np.int64),
         np.asarray(rules.tables.tile_points, np.int64)[: rules.tables.n_tiles],
+        np.asarray(rules.tables.head_start[n, :n], np.int64),
         np.array([col for _, col in kinds["points"]], np.int64),
         points,
         np.array([col for _, col in kinds["int16"]], np.int64),

@@ -34,6 +34,7 @@ from analyzer.colorful_treasure.codes import (
     PARAM_NAMES,
     PASSIVE_EFFECTS,
     PLAYED_NAMES,
+    SCALE,
     Kind,
     Slot,
 )
@@ -46,7 +47,7 @@ from analyzer.games.rules_data import Decks, GameRules, cards, listed
 #: written into every report and manifest.
 RULES_VERSION = "colorful-treasure-rules-1"
 
-FILES = ("wonders", "scoring", "rewards", "components", "players", "tiles")
+FILES = ("wonders", "scoring", "rewards", "components", "players", "tiles", "seat_compensation")
 #: the data files, read once (overrides walk their keys: :func:`load_rules`)
 DATA = Decks("analyzer.colorful_treasure", dict.fromkeys(FILES))
 MAX_PLAYERS = 6
@@ -173,6 +174,9 @@ class Tables(NamedTuple):
     seat_bar: np.ndarray
     max_turns: int
     min_players: int
+    #: int64[max_players + 1, max_players] points (60ths) seat p starts an n-player game
+    #: with (``seat_compensation``, a balancing knob; all 0 as printed)
+    head_start: np.ndarray
     max_players: int
     # derived, for the kernels' bit masks (bit c = card c)
     card_key: np.ndarray  #: int64[n_cards] gem colour; n_colours + 0/1/2 diamond, key, chest
@@ -375,6 +379,7 @@ def _validate(data: dict, where: str) -> None:
     _check(tr["points"] >= 0, f"{where}: rewards.treasure.points", tr["points"], ">= 0")
     _check(tr["min_cards"] >= 1, f"{where}: rewards.treasure.min_cards", tr["min_cards"], ">= 1")
     _validate_tiles(data, where)
+    _validate_compensation(data["seat_compensation"], hi, where)
     for s in PLAYED_NAMES:
         row = data["players"][s]
         _check(
@@ -383,6 +388,49 @@ def _validate(data: dict, where: str) -> None:
             row["recall"],
             "0.0 to 1.0",
         )
+
+
+#: most points a seat-compensation knob may give one seat
+MAX_HEAD_START = 100.0
+
+
+def head_start(comp: dict, n_players: int) -> list[float]:
+    """The points each seat of an ``n_players`` game starts with under the
+    ``seat_compensation`` knobs ``comp`` (seat 0 = the first player)."""
+    by_seat = list(comp["points_by_seat"])
+    return [
+        (n_players - 1 - seat) * comp["points_per_earlier_seat"]
+        + (comp["points_first_seat"] if seat == 0 else 0.0)
+        + (by_seat[seat] if seat < len(by_seat) else 0.0)
+        for seat in range(n_players)
+    ]
+
+
+def _head_start(comp: dict, max_players: int) -> np.ndarray:
+    """The head starts in 60ths of a point (as every score), by player count and seat."""
+    out = np.zeros((max_players + 1, max_players), np.int64)
+    for n in range(2, max_players + 1):
+        out[n, :n] = [round(v * SCALE) for v in head_start(comp, n)]
+    return out
+
+
+def _validate_compensation(sc: dict, hi: int, where: str) -> None:
+    """The seat-compensation knobs: points from 0 to :data:`MAX_HEAD_START` a seat
+    (fractions allowed: scores are kept in 60ths of a point), a list no longer
+    than the seats (the sum a seat gets is not bounded: a game of more players adds
+    up more)."""
+    w = f"{where}: seat_compensation"
+    for key in ("points_per_earlier_seat", "points_first_seat"):
+        v = sc[key]
+        _check(0 <= v <= MAX_HEAD_START, f"{w}.{key}", v, f"0 to {MAX_HEAD_START:g} points")
+    by_seat = sc["points_by_seat"]
+    _check(
+        len(by_seat) <= hi and all(0 <= v <= MAX_HEAD_START for v in by_seat),
+        f"{w}.points_by_seat",
+        by_seat,
+        f"a list of at most {hi} points (one per seat, the first player's first), "
+        f"each 0 to {MAX_HEAD_START:g}",
+    )
 
 
 def _validate_tiles(data: dict, where: str) -> None:
@@ -548,6 +596,7 @@ def _build_tables(data: dict, rulings: Rulings) -> Tables:
         seat_bar=np.zeros((hi, N_BARS), np.int64),
         max_turns=int(comp["max_turns"]),
         min_players=int(comp["min_players"]),
+        head_start=_head_start(data["seat_compensation"], hi),
         max_players=hi,
         card_key=key.astype(np.int64),
         key_mask=key_mask,

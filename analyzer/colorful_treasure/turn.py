@@ -517,7 +517,9 @@ def final_scores(s, t, n):
         for i in range(t.n_tiles):
             if s.tile_owner[i] == q:
                 parts[q, 7] += t.tile_points[i] * SCALE
-        parts[q, 6] = parts[q, 7]
+        # the total: the parts, the tiles and the seat's head start (a balancing knob,
+        # 0 as printed; no part of its own)
+        parts[q, 6] = parts[q, 7] + t.head_start[n, q]
         for i in range(6):
             parts[q, 6] += parts[q, i]
 

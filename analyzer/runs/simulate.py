@@ -192,7 +192,7 @@ def simulate_games(
     from analyzer.runs.scenario_file import Scenario
 
     g = load_game(game)
-    where = "--rule" if rulings else "rules"
+    where = "--rule" if rulings else "--override" if overrides else "rules"
     rulings = dict(rulings or {})
     if edition is not None:
         rulings["edition"] = edition

@@ -44,6 +44,7 @@ DECKS = (
     "end_of_age",
     "scoring",
     "components",
+    "seat_compensation",
 )
 #: the list key inside each deck file that holds its cards (None: no card list)
 _CARD_LIST = {
@@ -54,6 +55,7 @@ _CARD_LIST = {
     "wonder_tokens": None,
     "scoring": None,
     "components": None,
+    "seat_compensation": None,
 }
 #: the deck files, read once; an override may change any field of a card but its
 #: id, effect and kind (the cards' names too, not offered), and no table of a deck
@@ -195,6 +197,9 @@ class Tables(NamedTuple):
     max_players: int
     card_mods_on_forced_rerolls: bool  #: Rulings.card_mods_on_forced_rerolls
     neigh: np.ndarray  #: int64[N_CELLS, 6] the tableau's hex neighbours (tableau.NEIGHBOURS)
+    #: int64[max_players+1, max_players] extra delver cards dealt at set-up with n
+    #: players to seat p (``seat_compensation``; all 0 in the printed game)
+    extra_delvers: np.ndarray
 
 
 # --------------------------------------------------------------------------- loading
@@ -337,6 +342,7 @@ def _validate(data: dict, where: str) -> None:
         f"{deck} cards",
         f"at least delver_cards_dealt x max_players = {dealt} cards to deal at set-up",
     )
+    _validate_compensation(data["seat_compensation"], comp, deck, where)
     for c in data["end_of_age"]["card"]:
         if c.get("effect") == "day_of_rest":
             check_count(c, "amount", f"{where}: end_of_age.{c['id']}", 0, 100)
@@ -393,6 +399,38 @@ def _validate(data: dict, where: str) -> None:
         f"{where}: scoring.wonder_bonus_threshold",
         sc["wonder_bonus_threshold"],
         ">= 1",
+    )
+
+
+#: most extra delver cards a seat-compensation knob may give one seat
+MAX_EXTRA_DELVERS = 20
+
+
+def _validate_compensation(sc: dict, comp: dict, deck: int, where: str) -> None:
+    """The seat-compensation knobs: counts from 0 to :data:`MAX_EXTRA_DELVERS`, a
+    list no longer than the seats, and a delver deck that deals them all in the
+    smallest game (with more players, the deal stops when the deck is empty, as
+    every draw does: values a balance search tries at 2 players stay legal)."""
+    w = f"{where}: seat_compensation"
+    for key in ("delver_cards_per_seat", "delver_cards_last_seat"):
+        check_count(sc, key, w, 0, MAX_EXTRA_DELVERS)
+    by_seat = sc["delver_cards_by_seat"]
+    _check(
+        len(by_seat) <= comp["max_players"] and all(0 <= v <= MAX_EXTRA_DELVERS for v in by_seat),
+        f"{w}.delver_cards_by_seat",
+        by_seat,
+        f"a list of at most {comp['max_players']} counts (one per seat, the first player's "
+        f"first), each 0 to {MAX_EXTRA_DELVERS}",
+    )
+    n = comp["min_players"]
+    extra = extra_delvers(sc, n)
+    need = comp["delver_cards_dealt"] * n + sum(extra)
+    _check(
+        need <= deck,
+        f"{w}",
+        f"{sum(extra)} extra cards with {n} players ({extra})",
+        f"at most {deck - comp['delver_cards_dealt'] * n}: the delver deck holds {deck} "
+        f"cards and deals {comp['delver_cards_dealt']} to each player first",
     )
 
 
@@ -505,7 +543,27 @@ def _build_tables(data: dict, rulings: Rulings) -> Tables:
         max_players=int(maxp),
         card_mods_on_forced_rerolls=bool(rulings.card_mods_on_forced_rerolls),
         neigh=_neighbours(),
+        extra_delvers=_extra_delvers(data["seat_compensation"], maxp),
     )
+
+
+def extra_delvers(comp: dict, n_players: int) -> list[int]:
+    """The extra delver cards each seat of an ``n_players`` game is dealt at set-up
+    under the ``seat_compensation`` knobs ``comp`` (seat 0 = the first player)."""
+    by_seat = list(comp["delver_cards_by_seat"])
+    return [
+        seat * comp["delver_cards_per_seat"]
+        + (comp["delver_cards_last_seat"] if seat == n_players - 1 else 0)
+        + (by_seat[seat] if seat < len(by_seat) else 0)
+        for seat in range(n_players)
+    ]
+
+
+def _extra_delvers(comp: dict, max_players: int) -> np.ndarray:
+    out = np.zeros((max_players + 1, max_players), np.int64)
+    for n in range(2, max_players + 1):
+        out[n, :n] = extra_delvers(comp, n)
+    return out
 
 
 # --------------------------------------------------------------------------- the rules

@@ -78,6 +78,10 @@ def setup(s, m, t, n_players, key0, key1, game):
     for _ in range(t.delver_dealt):
         for p in range(n_players):
             draw_delver(s, p, False)
+    # seat compensation (a balancing knob, 0 in the printed game): extra cards, seat by seat
+    for p in range(n_players):
+        for _ in range(t.extra_delvers[n_players, p]):
+            draw_delver(s, p, False)
     # 2-4. ruins: hidden, removed, deck with the end-of-age card at the bottom
     n_ruins = t.n_ruins
     for i in range(n_ruins):

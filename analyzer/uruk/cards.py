@@ -267,7 +267,8 @@ def setup(s, t, n):
         s.pool[c] = t.resources_per_colour
     for p in range(n):
         c = t.inv_colour[s.inv[p, 0]]
-        got = min(t.start_resources, s.pool[c])
+        # start_resources, plus the seat compensation (a balancing knob, 0 as printed)
+        got = min(t.start_resources + t.extra_resources[n, p], s.pool[c])
         s.pool[c] -= got
         s.supply[p, c] += got
         s.actions_next[p] = t.actions_per_turn

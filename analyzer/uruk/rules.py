@@ -20,6 +20,7 @@ import numpy as np
 
 from analyzer.core.errors import InputError
 from analyzer.games.data import check as _check
+from analyzer.games.data import check_count
 from analyzer.games.rules_data import Decks, GameRules, cards, listed
 from analyzer.games.rulings import Ruling, check_rulings
 from analyzer.uruk.codes import (
@@ -37,7 +38,7 @@ from analyzer.uruk.codes import (
 #: Names the engine's behaviour; changes only when simulated behaviour changes.
 RULES_VERSION = "uruk-rules-2"
 
-DECKS = ("inventions", "gods", "epochs", "components", "scoring")
+DECKS = ("inventions", "gods", "epochs", "components", "scoring", "seat_compensation")
 #: the list key of each deck file that holds its cards (None: plain keys)
 CARD_LIST = {
     "inventions": "invention",
@@ -45,6 +46,7 @@ CARD_LIST = {
     "epochs": "epoch",
     "components": None,
     "scoring": None,
+    "seat_compensation": None,
 }
 #: the deck files, read once; an override may change any field of a card but
 #: those that identify it
@@ -166,6 +168,9 @@ class Tables(NamedTuple):
     settlement_stones: int
     hand_size: int
     start_resources: int
+    #: [max_players + 1, max_players] extra resources taken at set-up with n players
+    #: by seat p (``seat_compensation``, a balancing knob; all 0 as printed)
+    extra_resources: np.ndarray
     display_size: int
     max_inventions: int
     actions_per_turn: int
@@ -223,6 +228,54 @@ def load_rules(
     checked = check_rulings(RULINGS, rulings, where)
     data = DATA.load(overrides, where, _validate)
     return Rules(data=data, overrides=dict(overrides or {}), rulings=checked)
+
+
+def extra_resources(comp: dict, n_players: int) -> list[int]:
+    """The extra resources each seat of an ``n_players`` game takes at set-up under
+    the ``seat_compensation`` knobs ``comp`` (seat 0 = the first player)."""
+    by_seat = list(comp["resources_by_seat"])
+    return [
+        seat * comp["resources_per_seat"]
+        + (comp["resources_later_seats"] if seat > 0 else 0)
+        + (comp["resources_last_seat"] if seat == n_players - 1 else 0)
+        + (by_seat[seat] if seat < len(by_seat) else 0)
+        for seat in range(n_players)
+    ]
+
+
+def _extra_resources(comp: dict, max_players: int) -> np.ndarray:
+    out = np.zeros((max_players + 1, max_players), np.int64)
+    for n in range(2, max_players + 1):
+        out[n, :n] = extra_resources(comp, n)
+    return out
+
+
+def _validate_compensation(data: dict, where: str) -> None:
+    """The seat-compensation knobs: counts from 0, a list no longer than the seats,
+    and no seat taking more than the pool holds of a colour in the smallest game
+    (with more players a seat takes what is left of its colour, as at set-up)."""
+    sc, comp = data["seat_compensation"], data["components"]
+    w = f"{where}: seat_compensation"
+    most = comp["resources_per_colour"] - comp["start_resources"]
+    for key in ("resources_per_seat", "resources_later_seats", "resources_last_seat"):
+        check_count(sc, key, w, 0, max(most, 0))
+    by_seat = sc["resources_by_seat"]
+    _check(
+        len(by_seat) <= comp["max_players"] and all(0 <= v <= most for v in by_seat),
+        f"{w}.resources_by_seat",
+        by_seat,
+        f"a list of at most {comp['max_players']} counts (one per seat, the first player's "
+        f"first), each 0 to {most}",
+    )
+    n = comp["min_players"]
+    extra = max(extra_resources(sc, n))
+    _check(
+        extra <= most,
+        w,
+        f"{extra} extra resources for one seat with {n} players",
+        f"at most {most}: a colour has {comp['resources_per_colour']} resources and each "
+        f"seat takes {comp['start_resources']} first",
+    )
 
 
 def _names(enum) -> list[str]:
@@ -406,6 +459,7 @@ def _validate(data: dict, where: str) -> None:
         sc["resources_per_point"],
         ">= 1",
     )
+    _validate_compensation(data, where)
 
 
 # --------------------------------------------------------------------------- arrays
@@ -494,6 +548,7 @@ def _build_tables(data: dict, rulings: dict) -> Tables:
         settlement_stones=comp["settlement_stones"],
         hand_size=comp["hand_size"],
         start_resources=comp["start_resources"],
+        extra_resources=_extra_resources(data["seat_compensation"], comp["max_players"]),
         display_size=comp["display_size"],
         max_inventions=comp["max_inventions"],
         actions_per_turn=comp["actions_per_turn"],

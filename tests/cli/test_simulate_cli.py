@@ -225,6 +225,8 @@ def test_every_option_reaches_the_library_call(capsys, tmp_path, monkeypatch):
         *("--out", str(out), "--workers", "2", "--scheduler", "tcp://10.0.0.5:8786"),
         *("--precision", "0.01", "--max-games", "500", "--checkpoint", str(ckpt)),
         *("--resume", "--batch-size", "50", "--quiet", "--no-luck", "--edition", "english"),
+        *("--override", "seat_compensation.points_first_seat=1.5"),
+        *("--override", "seat_compensation.points_by_seat=[0, 1]", "--override", "a.b=word"),
     )
     assert code == 0, err
     assert fake.call_args.args == (3, ["random", "greedy,random"], 123, 5)
@@ -232,6 +234,11 @@ def test_every_option_reaches_the_library_call(capsys, tmp_path, monkeypatch):
         "game": "colorful_treasure",
         "edition": "english",
         "rulings": {"memory": "perfect", "tiles": True, "rounds": -2},
+        "overrides": {  # each VALUE read as TOML, else the word it is
+            "seat_compensation.points_first_seat": 1.5,
+            "seat_compensation.points_by_seat": [0, 1],
+            "a.b": "word",
+        },
         "out": out,
         "batch_size": 50,
         "workers": 2,
@@ -252,6 +259,7 @@ def test_every_option_reaches_the_library_call(capsys, tmp_path, monkeypatch):
         "game": "unearth",
         "edition": None,
         "rulings": {},
+        "overrides": {},
         "out": None,
         "batch_size": None,
         "workers": None,

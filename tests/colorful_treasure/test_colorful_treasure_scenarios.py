@@ -29,7 +29,7 @@ def test_the_scenarios_are_shipped():
 def test_every_scenario_loads(path):
     sc = load_scenario(path)
     assert sc.game == "colorful_treasure"
-    assert expand(sc)
+    assert expand(sc) or getattr(sc, "balance", None)  # a [balance] question plays none of its own
 
 
 @pytest.mark.slow

@@ -71,7 +71,7 @@ class TraceError(AssertionError):
 def read_data() -> dict:
     return {
         name: tomllib.loads((DATA / f"{name}.toml").read_text("utf-8"))
-        for name in ("wonders", "scoring", "rewards", "components", "tiles")
+        for name in ("wonders", "scoring", "rewards", "components", "tiles", "seat_compensation")
     }
 
 
@@ -113,6 +113,19 @@ class Twin:
         self.explorer_points = rew["explorer"]["points"]
         self.treasure_points = rew["treasure"]["points"]
         self.treasure_min = rew["treasure"]["min_cards"]
+        # the seats' head starts (a balancing knob, 0 as printed), counted by hand
+        sc = data["seat_compensation"]
+        self.head_start = [  # in 60ths of a point, as every score
+            round(
+                SCALE
+                * (
+                    (players - 1 - q) * sc["points_per_earlier_seat"]
+                    + (sc["points_first_seat"] if q == 0 else 0)
+                    + (sc["points_by_seat"][q] if q < len(sc["points_by_seat"]) else 0)
+                )
+            )
+            for q in range(players)
+        ]
         comp = data["components"]
         self.first_reveals = comp["first_reveals"]
         self.extra_reveals = 0 if self.young else comp["extra_reveals"]
@@ -151,8 +164,15 @@ class Checker:
     def __init__(self, trace: dict, data: dict | None = None):
         if trace.get("game") != "colorful_treasure":
             raise TraceError(f"not a Colorful Treasure trace: game {trace.get('game')!r}")
-        if trace.get("overrides"):
-            raise TraceError("data overrides are not supported by this checker")
+        # the only overrides it applies itself: the seat-compensation knobs
+        data = data or read_data()
+        knobs = {}
+        for path, value in trace.get("overrides", {}).items():
+            file, _, key = path.partition(".")
+            if file != "seat_compensation" or key not in data["seat_compensation"]:
+                raise TraceError("data overrides are not supported by this checker")
+            knobs[key] = value
+        data = {**data, "seat_compensation": {**data["seat_compensation"], **knobs}}
         self.trace = trace
         self.n = int(trace["players"])
         self.tw = Twin(trace["rulings"], self.n, data)
@@ -658,7 +678,8 @@ class Checker:
                 self.same(
                     (ev["cards"], ev["points_60ths"]), (counted[q], p["treasure"]), "treasure"
                 )
-        scores = [sum(p.values()) for p in parts]
+        # the score: the parts and the seat's head start (no part of its own)
+        scores = [sum(p.values()) + tw.head_start[q] for q, p in enumerate(parts)]
         top = max(scores)
         n_top = scores.count(top)
         wins = [
