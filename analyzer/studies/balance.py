@@ -1222,6 +1222,35 @@ def _question(sc, spec) -> str:
     return f"Which value of {knobs} makes the seats fair at {counts} players?"
 
 
+def _other_counts(spec, d: dict, asked: set) -> list[str]:
+    """What the change does at the player counts played but not optimised ("does it
+    hold at 2 and 4?"): the largest gap from fair before and after, and a warning
+    where the change leaves the seats less fair than printed (the worst seat's 95%
+    interval after the change leaves out a fair share and its gap grew)."""
+    out = []
+    for n in spec.counts:
+        rates = (d.get("seat_rates") or {}).get(str(n)) or {}
+        b, a = rates.get("before"), rates.get("after")
+        if n in asked or not b or not a:
+            continue
+        fair = 1.0 / n
+        gb = max(abs(r["rate"] - fair) for r in b)
+        worst = max(a, key=lambda r: abs(r["rate"] - fair))
+        ga = abs(worst["rate"] - fair)
+        clear = not (worst["low"] <= fair <= worst["high"])
+        if ga > gb and clear:
+            out.append(
+                f"at {n} players it leaves the seats less fair than printed (largest gap "
+                f"{gb * 100:.1f} to {ga * 100:.1f} win points): not for {n} players"
+            )
+        else:
+            out.append(
+                f"at {n} players the largest gap goes from {gb * 100:.1f} to "
+                f"{ga * 100:.1f} win points"
+            )
+    return out
+
+
 def _words(spec, d: dict, monotone: bool) -> tuple[str, list[str]]:
     rec = d["recommended"]
     printed = {k.path: k.printed for k in spec.knobs}
@@ -1239,6 +1268,7 @@ def _words(spec, d: dict, monotone: bool) -> tuple[str, list[str]]:
             f"to {a['value'] * 100:.1f} win points"
         )
     if changes:
+        tail += _other_counts(spec, d, {o.players for o in fair})
         verdict = "Change " + _and(changes) + (": " + "; ".join(tail) if tail else "") + "."
     else:
         verdict = (

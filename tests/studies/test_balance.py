@@ -389,3 +389,30 @@ def test_combine_front_lists_the_candidates_no_other_beats():
             for r in res.candidates
             if r["rung"] == max(c["rung"] for c in res.candidates)
         )
+
+
+def test_a_change_that_leaves_another_count_less_fair_says_so():
+    """A change chosen at 3 players is judged at 2 and 4 too: where it leaves the seats
+    clearly less fair than printed, the verdict says "not for 4 players"."""
+    from types import SimpleNamespace
+
+    from analyzer.studies.balance import _other_counts
+
+    def rates(*rs, half=0.008):
+        return [{"seat": i + 1, "rate": r, "low": r - half, "high": r + half} for i, r in
+                enumerate(rs)]  # fmt: skip
+
+    d = {"seat_rates": {
+        "2": {"before": rates(0.526, 0.474), "after": rates(0.491, 0.509)},
+        "3": {"before": rates(0.355, 0.329, 0.315), "after": rates(0.327, 0.343, 0.33)},
+        "4": {"before": rates(0.248, 0.25, 0.249, 0.253),
+              "after": rates(0.227, 0.272, 0.249, 0.253)},
+    }}  # fmt: skip
+    spec = SimpleNamespace(counts=(2, 3, 4))
+    two, four = _other_counts(spec, d, {3})
+    assert two == "at 2 players the largest gap goes from 2.6 to 0.9 win points"
+    assert four.startswith("at 4 players it leaves the seats less fair than printed")
+    assert four.endswith("not for 4 players")
+    # within noise after the change: no warning, only the numbers
+    d["seat_rates"]["4"]["after"] = rates(0.24, 0.26, 0.25, 0.25, half=0.02)
+    assert "less fair" not in _other_counts(spec, d, {3})[1]
