@@ -59,6 +59,7 @@ COMMAND_MODULES = (
     "compare",
     "ladder",
     "tune",
+    "train",
     "serve",
 )
 
