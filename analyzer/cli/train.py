@@ -43,6 +43,9 @@ def register(app: typer.Typer) -> None:
         every: float = typer.Option(
             8.0, "--every", help="a decision is labelled with probability 1/EVERY"
         ),
+        margin: float = typer.Option(
+            0.01, "--margin", help="label: win share + MARGIN x (score - best other score)"
+        ),
         chunk: int = typer.Option(10, "--chunk", help="games per saved chunk (resume unit)"),
         out: Path = typer.Option(..., "--out", help="folder of the run's state and result"),
         resume: bool = typer.Option(False, "--resume", help="continue the run in --out"),
@@ -67,6 +70,7 @@ def register(app: typer.Typer) -> None:
             budget=budget,
             rollouts=rollouts,
             every=every,
+            margin=margin,
             chunk=chunk,
         )
         check_settings(settings)  # one line, exit 2, before any engine is loaded

@@ -52,7 +52,9 @@ class TrainSettings:
     every: float = 8.0  #: a decision is sampled with probability 1 / every
     margin: float = 0.01  #: label: win share + margin x (score - best other score)
     chunk: int = 10  #: games per saved chunk (the unit of resuming)
-    ridge: float = 1e-3  #: ridge penalty, per decision, on standardized features
+    #: ridge penalty, per decision, on standardized features; None: chosen by
+    #: cross-validation (:func:`choose_ridge`)
+    ridge: float | None = None
 
 
 def check_settings(settings: TrainSettings) -> None:
@@ -83,7 +85,8 @@ def check_settings(settings: TrainSettings) -> None:
         raise bad_value("--every", settings.every, "a number from 1 to 1,000,000")
     if not (isinstance(settings.margin, (int, float)) and 0.0 <= settings.margin <= 1.0):
         raise bad_value("--margin", settings.margin, "a number from 0 to 1")
-    if not (isinstance(settings.ridge, (int, float)) and 0.0 <= settings.ridge <= 1e6):
+    ridge = settings.ridge
+    if ridge is not None and not (isinstance(ridge, (int, float)) and 0.0 <= ridge <= 1e6):
         raise bad_value("--ridge", settings.ridge, "a number from 0 to 1,000,000")
 
 
@@ -104,11 +107,14 @@ def center(values: np.ndarray, group: np.ndarray) -> np.ndarray:
     return out
 
 
-def fit_weights(x: np.ndarray, y: np.ndarray, group: np.ndarray, ridge: float = 1e-3) -> np.ndarray:
+def fit_weights(
+    x: np.ndarray, y: np.ndarray, group: np.ndarray, ridge: float = 1e-3, free=()
+) -> np.ndarray:
     """Weights ``w`` minimizing the squared error of ``x @ w`` to ``y`` within each
     decision (``group``: both centered per decision, so only differences between
     one decision's candidates count: what a player choosing among them needs),
-    plus ``ridge`` x decisions x ``|w|^2`` on features scaled to unit spread. A
+    plus ``ridge`` x decisions x ``|w|^2`` on features scaled to unit spread, the
+    columns ``free`` (the game's own evaluation, the anchor) not penalized. A
     feature that never differs within a decision gets weight 0."""
     xc = center(np.asarray(x, float), group)
     yc = center(np.asarray(y, float), group)
@@ -116,11 +122,55 @@ def fit_weights(x: np.ndarray, y: np.ndarray, group: np.ndarray, ridge: float = 
     live = scale > 1e-12
     xs = xc[:, live] / scale[live]
     decisions = int(group.max()) + 1 if len(group) else 0
-    a = xs.T @ xs + ridge * max(decisions, 1) * np.eye(xs.shape[1])
+    pen = np.full(x.shape[1], ridge * max(decisions, 1))
+    pen[list(free)] = 0.0
+    a = xs.T @ xs + np.diag(pen[live])
     b = xs.T @ yc
     w = np.zeros(x.shape[1])
-    w[live] = np.linalg.solve(a, b) / scale[live]
+    w[live] = np.linalg.lstsq(a, b, rcond=None)[0] / scale[live]
     return w
+
+
+#: the ridge penalties :func:`choose_ridge` tries
+RIDGE_GRID = (1e-4, 1e-3, 1e-2, 0.1, 1.0, 10.0, 100.0)
+
+
+def choose_ridge(x, y, group, free=(), grid=RIDGE_GRID, folds=5, seed=0) -> tuple[float, list]:
+    """The ridge penalty of ``grid`` whose fits pick best on held-out decisions
+    (``folds``-fold by decision, a fixed split from ``seed``): the highest mean
+    held-out label of the candidate each fit picks (an unbiased estimate of the
+    pick's value: the held-out labels' noise is not in the fit). Returns the
+    penalty and ``[(ridge, mean label of the pick), ...]``."""
+    decisions = int(group.max()) + 1
+    fold = np.random.default_rng(seed).integers(0, folds, decisions)[group]
+    table = []
+    for ridge in grid:
+        total = 0.0
+        for k in range(folds):
+            train_rows = fold != k
+            test_rows = ~train_rows
+            if not train_rows.any() or not test_rows.any():
+                continue
+            g_train = np.unique(group[train_rows], return_inverse=True)[1]
+            w = fit_weights(x[train_rows], y[train_rows], g_train, ridge, free)
+            total += pick_value(x[test_rows], y[test_rows], group[test_rows], w) * len(
+                np.unique(group[test_rows])
+            )
+        table.append((ridge, total / decisions))
+    best = max(table, key=lambda row: row[1])[0]
+    return best, table
+
+
+def pick_value(x, y, group, w) -> float:
+    """The mean over decisions of the label of the candidate ``x @ w`` picks
+    (``group``'s rows of one decision contiguous), less the decision's mean label."""
+    score = x @ w
+    bounds = np.flatnonzero(np.diff(group)) + 1
+    total = 0.0
+    parts = np.split(np.arange(len(group)), bounds)
+    for rows in parts:
+        total += float(y[rows[np.argmax(score[rows])]] - y[rows].mean())
+    return total / max(len(parts), 1)
 
 
 def agreement(x: np.ndarray, y: np.ndarray, group: np.ndarray, w: np.ndarray) -> dict:
@@ -166,7 +216,8 @@ def default_command(s: TrainSettings) -> str:
     """The ``analyzer train`` command line of ``s``."""
     return (
         f"analyzer train --game {s.game} --players {s.players} --seed {s.seed} "
-        f"--rounds {s.rounds} --budget {s.budget} --rollouts {s.rollouts} --every {s.every:g}"
+        f"--rounds {s.rounds} --budget {s.budget} --rollouts {s.rollouts} --every {s.every:g} "
+        f"--margin {s.margin:g}"
     )
 
 
@@ -240,6 +291,7 @@ def train(
     started = time.monotonic()
     spent_before = float(state.get("seconds", 0.0))
     new_chunks = 0
+    paces: list[float] = []
     result = TrainResult(settings, features, command=command or default_command(settings))
     for r in range(settings.rounds):
         if r < len(state["rounds"]) and state["rounds"][r].get("weights") is not None:
@@ -281,7 +333,10 @@ def train(
             done = (c + 1) * settings.chunk if c + 1 < chunks else settings.budget
             left_chunks = (chunks - c - 1) + (settings.rounds - r - 1) * chunks
             secs = time.monotonic() - t0
-            per = (time.monotonic() - started) / new_chunks  # this session's mean chunk
+            paces.append(secs)
+            # the mean chunk of this session, the first left out once there are
+            # others (it includes compiling the game's kernels)
+            per = float(np.mean(paces[1:] if len(paces) > 1 else paces))
             say(
                 f"round {r + 1}/{settings.rounds}: {done:,}/{settings.budget:,} games, "
                 f"{len(np.unique(data['group'])):,} decisions labelled in this chunk "
@@ -296,16 +351,24 @@ def train(
         x = np.concatenate([p["x"] for p in parts])
         y = np.concatenate([p["y"] for p in parts])
         g = np.concatenate([p["group"] for p in parts])
-        w = fit_weights(x, y, g, settings.ridge)
+        free = tuple(trainer.free)
+        ridge, table = settings.ridge, []
+        if ridge is None:
+            ridge, table = choose_ridge(x, y, g, free, seed=settings.seed)
+        w = fit_weights(x, y, g, ridge, free)
         fit = agreement(x, y, g, w)
         before = agreement(x, y, g, np.asarray(policy, float))
+        rnd["ridge"] = ridge
+        rnd["cross_validation"] = [[float(a), float(b)] for a, b in table]
+        rnd["policy_pick_value"] = pick_value(x, y, g, np.asarray(policy, float))
         rnd["weights"] = [float(v) for v in w]
         rnd["fit"] = fit
         rnd["policy_fit"] = before
         state["seconds"] = spent_before + time.monotonic() - started
         _save_state(out, state)
         say(
-            f"round {r + 1}/{settings.rounds} fitted on {fit['decisions']:,} decisions: the fit "
+            f"round {r + 1}/{settings.rounds} fitted on {fit['decisions']:,} decisions "
+            f"(ridge {ridge:g}): the fit "
             f"picks the rollouts' best in {fit['best_share']:.1%} of them (the player of this "
             f"round: {before['best_share']:.1%}), within-decision R^2 {fit['r2']:.3f}"
         )

@@ -9,6 +9,9 @@ other decision (auctions, secret bids, the choices inside actions) it makes as
 :data:`W0` on (the shipped ones in ``data/trained.toml``, by player count); the
 weights ``1, 0, 0, ...`` (:func:`identity_weights`) play exactly as ``balanced``.
 
+It chooses only among ``balanced``'s :data:`WIDTH` best candidates (the
+``search`` player's width): the fitted evaluation re-ranks that shortlist.
+
 The features see only what the seat may see: its own hand and supply, the open
 table (displays, the pool, the epoch cards, every seat's inventions and
 settlements, hence their scores so far), never another seat's hand or the deck.
@@ -72,10 +75,18 @@ FEATURE_NAMES = (
     "colour_owned",  # 1: a display card of a colour the seat already displays
 )
 N_FEATURES = len(FEATURE_NAMES)
+#: the trained player chooses among ``balanced``'s best this many candidates (as the
+#: ``search`` player's ``width``): the fitted evaluation re-ranks them, and the
+#: training labels only them
+WIDTH = 4
+#: the value of a candidate outside that shortlist: never chosen while one is in it
+LEFT_OUT = -1e9
 #: the seat's row's column of the first weight (the strategy parameters come before)
 W0 = 16
 assert W0 + N_FEATURES <= MAX_PARAMS - 3  # the last three columns are the game's
-assert N_FEATURES <= MAX_FEATURES
+#: the column of ``s.feat`` marking a candidate of the shortlist (1.0) or not
+KEEP = MAX_FEATURES - 1
+assert N_FEATURES <= KEEP
 
 _TAKE_CARD = Action.TAKE_CARD.value
 _MAKE = Action.MAKE.value
@@ -172,7 +183,7 @@ def candidate_features(s, t, p, i, prog, late, lag):
     (:func:`progress`), ``late`` (the end triggered: 1.0) and ``lag``
     (:func:`behind`) are the decision's."""
     f = s.feat[i]
-    f[:] = 0.0
+    f[:N_FEATURES] = 0.0
     kind = s.cand[i, 0]
     a = s.cand[i, 1]
     b = s.cand[i, 2]
@@ -249,15 +260,33 @@ def decision_context(s, t, p):
 
 
 @njit
+def shortlisted(s, k, i):
+    """Is candidate ``i`` among the :data:`WIDTH` best of ``k`` by ``s.cand_val``
+    (ties: the earlier first, as ``choose`` breaks them)?"""
+    v = s.cand_val[i]
+    rank = 0
+    for j in range(k):
+        if s.cand_val[j] > v or (s.cand_val[j] == v and j < i):
+            rank += 1
+    return rank < WIDTH
+
+
+@njit
 def trained_values(s, t, p, k):
     """Replace the values of seat ``p``'s ``k`` candidates (``balanced``'s, in
     ``s.cand_val``) by the linear evaluation of their features with the weights
-    in the seat's row (from column :data:`W0`)."""
+    in the seat's row (from column :data:`W0`); those outside ``balanced``'s
+    :data:`WIDTH` best get :data:`LEFT_OUT`."""
     if k == 0:
         return
     prog, late, lag = decision_context(s, t, p)
     for i in range(k):
+        s.feat[i, KEEP] = 1.0 if shortlisted(s, k, i) else 0.0
+    for i in range(k):
         candidate_features(s, t, p, i, prog, late, lag)
+        if s.feat[i, KEEP] == 0.0:
+            s.cand_val[i] = LEFT_OUT
+            continue
         v = 0.0
         for j in range(N_FEATURES):
             v += s.prm[p, W0 + j] * s.feat[i, j]
@@ -267,8 +296,11 @@ def trained_values(s, t, p, k):
 @njit
 def fill_features(s, t, p, k):
     """The features of seat ``p``'s ``k`` candidates (``balanced``'s values in
-    ``s.cand_val``) into ``s.feat[:k]`` (the training's sampler)."""
+    ``s.cand_val``) into ``s.feat[:k]``, the shortlist in column :data:`KEEP`
+    (the training's sampler)."""
     prog, late, lag = decision_context(s, t, p)
+    for i in range(k):
+        s.feat[i, KEEP] = 1.0 if shortlisted(s, k, i) else 0.0
     for i in range(k):
         candidate_features(s, t, p, i, prog, late, lag)
 

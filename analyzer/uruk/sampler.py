@@ -7,7 +7,7 @@ from analyzer.kernels.jit import njit
 from analyzer.kernels.rng import rng_float, rng_next, rng_seed
 from analyzer.uruk.cards import refill_display, setup
 from analyzer.uruk.engine import after_turn, do_action, trace_options
-from analyzer.uruk.features import fill_features, trained_values
+from analyzer.uruk.features import KEEP, fill_features, trained_values
 from analyzer.uruk.gods import activate
 from analyzer.uruk.search import (
     MODE_ACTION,
@@ -24,29 +24,37 @@ _SALT = np.uint64(0x7A11ED5EED0F3A9B)
 
 @njit
 def label_decision(s, t, r, w, o, p, m, k_left, rollouts, margin, chosen):
-    """Label seat ``p``'s ``m`` candidates (features in ``s.feat``) by rollouts."""
+    """Label seat ``p``'s shortlisted candidates among ``m`` (features and the
+    shortlist in ``s.feat``) by rollouts, the same dealt copies for each."""
+    kept = 0
+    for i in range(m):
+        if s.feat[i, KEEP] == 1.0:
+            w.cand[kept, 0] = s.cand[i, 0]
+            w.cand[kept, 1] = s.cand[i, 1]
+            w.cand[kept, 2] = s.cand[i, 2]
+            w.alive[kept] = i
+            kept += 1
     row = o.cnt[0]
-    if row + m > o.y.shape[0]:
+    if kept < 2:
+        return
+    if row + kept > o.y.shape[0]:
         o.cnt[2] += 1
         return
     base = rng_next(o.rng)
     fl = final_left_now(s, p)
     args = (s, t, r, w, p, MODE_ACTION, k_left, fl)
-    for i in range(m):
-        w.cand[i, 0] = s.cand[i, 0]
-        w.cand[i, 1] = s.cand[i, 1]
-        w.cand[i, 2] = s.cand[i, 2]
-    for i in range(m):
+    for c in range(kept):
+        i = w.alive[c]
         total = 0.0
         for j in range(rollouts):
-            win, score, other = rollout(args, i, base, j)
+            win, score, other = rollout(args, c, base, j)
             total += win + margin * (score - other)
-        o.y[row + i] = total / rollouts
-        o.group[row + i] = o.cnt[1]
-        o.chosen[row + i] = 1 if i == chosen else 0
+        o.y[row + c] = total / rollouts
+        o.group[row + c] = o.cnt[1]
+        o.chosen[row + c] = 1 if i == chosen else 0
         for f in range(o.x.shape[1]):
-            o.x[row + i, f] = s.feat[i, f]
-    o.cnt[0] = row + m
+            o.x[row + c, f] = s.feat[i, f]
+    o.cnt[0] = row + kept
     o.cnt[1] += 1
 
 

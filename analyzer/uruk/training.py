@@ -44,6 +44,8 @@ class UrukTrainer:
 
     game = "uruk"
     strategy = "trained"
+    #: features the fit never shrinks: balanced's value (the anchor)
+    free = (0,)
 
     @property
     def feature_names(self) -> tuple[str, ...]:
@@ -102,7 +104,7 @@ class UrukTrainer:
         s = new_state(t)
         s.prm[:] = rows
         w = search.new_search(t, rows)
-        cap = max(count, 1) * 400
+        cap = max(count, 1) * 2000
         o = Samples(
             x=np.zeros((cap, MAX_FEATURES)),
             y=np.zeros(cap),

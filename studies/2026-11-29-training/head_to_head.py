@@ -50,8 +50,8 @@ def main(argv=None) -> None:
         from analyzer.uruk import game
 
         table = next(iter(tomllib.loads(open(a.weights).read())["trained"].values()))
-        w = np.array(table["weights"], float)
-        game.trained_weights = lambda n: w
+        fitted = np.array(table["weights"], float)
+        game.trained_weights = lambda n: fitted
     settings = {k: v for k, v in (("budget", a.budget), ("width", a.width)) if v is not None}
     params = {"search": settings} if settings else None
     n = a.players

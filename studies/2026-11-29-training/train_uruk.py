@@ -8,7 +8,9 @@ from pathlib import Path
 
 from analyzer.studies.training import TrainSettings, format_result, train
 
-SETTINGS = TrainSettings("uruk", 2, 39, rounds=2, budget=100, rollouts=12, every=6.0, chunk=10)
+SETTINGS = TrainSettings(
+    "uruk", 2, 39, rounds=2, budget=150, rollouts=24, every=4.0, margin=0.02, chunk=10
+)
 
 if __name__ == "__main__":
     result = train(
