@@ -3,11 +3,12 @@
 Read without numba. Each ``[trained.<players>]`` table holds ``features`` (the
 names, in the order of the weights: they must be the game's feature names, so a
 file written for other features is refused), ``weights`` (one number each), the
-``analyzer train`` command that fitted them and ``fit`` (what the fit saw). A
-player count without a table takes the weights of the nearest smaller count that
-has one (and the smallest listed count below that); a game whose file has no
-table plays its identity weights (:meth:`TrainedFile.weights`' ``identity``),
-the ``balanced`` evaluation unchanged. :mod:`analyzer.studies.training` writes
+``analyzer train`` command that fitted them and ``fit`` (what the fit saw).
+Weights are fitted for one player count and measured there: a player count
+without a table of its own plays the identity weights
+(:meth:`TrainedFile.weights`' ``identity``), the default's evaluation unchanged
+(Uruk's 2-player weights, played at 4 players, lost to the default: study
+2026-11-29-training). :mod:`analyzer.studies.training` writes
 the tables.
 """
 
@@ -44,19 +45,11 @@ class TrainedFile:
         return self._data
 
     def table(self, players: int) -> dict | None:
-        """The table that holds ``players``' weights (None: the file has none)."""
-        tables = self.data().get("trained", {})
-        if not tables:
-            return None
-        counts = sorted(tables, key=int)
-        pick = counts[0]
-        for n in counts:
-            if int(n) <= players:
-                pick = n
-        return tables[pick]
+        """The table of ``players``' weights (None: the file has none)."""
+        return self.data().get("trained", {}).get(str(players))
 
     def weights(self, players: int, identity: tuple[float, ...]) -> tuple[float, ...]:
-        """The weights at ``players`` seats (``identity`` if the file has none)."""
+        """The weights at ``players`` seats (``identity`` if the file has none for it)."""
         table = self.table(players)
         if table is None:
             return tuple(identity)

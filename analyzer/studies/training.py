@@ -17,8 +17,9 @@ object that has ``feature_names``, ``identity()``, ``shipped(players)`` and
 The run keeps its state in its output folder (``train.json``, one ``.npz`` per
 finished chunk of games): ``resume=True`` continues an interrupted run and ends
 with the weights an uninterrupted run finds (game ``g`` of round ``r`` is the
-same game however the run was cut). ``weights.toml`` holds the result as the
-game's ``data/trained.toml`` ships it, with the command that made it.
+same game however the run was cut); a resumed run may ask for more rounds.
+``weights.toml`` holds the result as the game's ``data/trained.toml`` ships it,
+with the command that made it.
 """
 
 from __future__ import annotations
@@ -231,11 +232,16 @@ def _load_state(out: Path, settings: TrainSettings, resume: bool) -> dict:
             "or name another folder"
         )
     state = json.loads(path.read_text("utf-8"))
-    if state["settings"] != asdict(settings):
-        diff = sorted(k for k, v in asdict(settings).items() if state["settings"].get(k) != v)
+    diff = sorted(k for k, v in asdict(settings).items() if state["settings"].get(k) != v)
+    fitted = sum(1 for r in state["rounds"] if r.get("weights") is not None)
+    if diff == ["rounds"] and settings.rounds >= max(fitted, 1):
+        # more rounds (or fewer, not below those fitted): the rounds done stay as they are
+        state["settings"]["rounds"] = settings.rounds
+        return state
+    if diff:
         raise InputError(
             f"--out {out}: its run has other settings ({', '.join(diff)}): --resume needs "
-            "the same command"
+            "the same command (only --rounds may grow)"
         )
     return state
 

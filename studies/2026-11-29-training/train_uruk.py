@@ -13,6 +13,10 @@ SETTINGS = TrainSettings(
 )
 
 if __name__ == "__main__":
+    if "--rounds" in sys.argv:  # more rounds of the same run (with --resume)
+        from dataclasses import replace
+
+        SETTINGS = replace(SETTINGS, rounds=int(sys.argv[sys.argv.index("--rounds") + 1]))
     result = train(
         SETTINGS,
         Path(sys.argv[1]),

@@ -178,7 +178,8 @@ def test_the_weights_file_reader(tmp_path, monkeypatch):
         '[trained.2]\nfeatures = ["a", "b"]\nweights = [2, 1]\n'
     )
     assert f.weights(2, (1, 0)) == (2.0, 1.0)
-    assert f.weights(4, (1, 0)) == (3.0, 1.0)
+    assert f.weights(3, (1, 0)) == (3.0, 1.0)
+    assert f.weights(4, (1, 0)) == (1, 0)  # none fitted at 4: the identity
     path.write_text('[trained.2]\nfeatures = ["a", "c"]\nweights = [2, 1]\n')
     f._data = None
     with pytest.raises(ValueError, match="features are not the game's"):
