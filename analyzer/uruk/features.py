@@ -28,7 +28,7 @@ import numpy as np
 
 from analyzer.kernels.jit import njit
 from analyzer.uruk.actions import can_make, tradeable
-from analyzer.uruk.choices import P_STRATEGY, card_use, end_resource_points, settle_cost
+from analyzer.uruk.choices import card_use, end_resource_points, settle_cost
 from analyzer.uruk.codes import Action, CardAction, Effect
 from analyzer.uruk.scoring import invention_points, score_parts
 from analyzer.uruk.state import MAX_FEATURES, MAX_PARAMS, S_END, S_N
@@ -303,10 +303,3 @@ def fill_features(s, t, p, k):
         s.feat[i, KEEP] = 1.0 if shortlisted(s, k, i) else 0.0
     for i in range(k):
         candidate_features(s, t, p, i, prog, late, lag)
-
-
-def strategy_code_check() -> None:
-    """Raise if :data:`TRAINED` is not ``strategies.TRAINED`` (a test calls it)."""
-    from analyzer.uruk.strategies import TRAINED as CODE
-
-    assert CODE == TRAINED and P_STRATEGY == MAX_PARAMS - 1

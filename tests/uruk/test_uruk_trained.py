@@ -22,12 +22,12 @@ from analyzer.uruk.features import (
     WIDTH,
     identity_weights,
     makes_with,
-    strategy_code_check,
 )
+from analyzer.uruk.features import TRAINED as FEATURES_TRAINED
 from analyzer.uruk.game import param_rows, simulate
 from analyzer.uruk.rules import default_rules
 from analyzer.uruk.scoring import invention_points, score_parts
-from analyzer.uruk.state import S_END, new_state
+from analyzer.uruk.state import MAX_PARAMS, S_END, new_state
 from analyzer.uruk.strategies import BALANCED, P_STRATEGY, TRAINED, candidates
 
 KIND = {
@@ -128,7 +128,7 @@ def _positions(n, games=6, seed=11):
 @pytest.mark.slow  # compiles and plays the engine
 @pytest.mark.parametrize("n", [2, 4])
 def test_the_numba_evaluation_equals_its_python_twin(n):
-    strategy_code_check()
+    assert FEATURES_TRAINED == TRAINED and P_STRATEGY == MAX_PARAMS - 1
     rng = np.random.default_rng(n)
     seen = 0
     for s, t, sv, tv, p in _positions(n):
