@@ -67,7 +67,7 @@ def _strategies() -> tuple[Strategy, ...]:
         _NAMES,
         _TEXT,
         search_params=SEARCH_PARAMS,
-        bounds=dict.fromkeys(TUNED_NAMES + KEPT_NAMES, bounds),
+        bounds=dict.fromkeys(TUNED_NAMES + KEPT_NAMES + ("trained",), bounds),
         floors=_FLOORS,
     )
 
