@@ -60,6 +60,7 @@ COMMAND_MODULES = (
     "ladder",
     "tune",
     "balance",
+    "train",
     "serve",
 )
 

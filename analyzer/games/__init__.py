@@ -324,6 +324,14 @@ class Game:
         cannot say (the default)."""
         return None
 
+    def trainer(self):
+        """What ``analyzer train`` (:mod:`analyzer.studies.training`) asks of the
+        game: an object with its candidates' feature names, its identity and
+        shipped weights and a ``label`` method (self-play positions valued by its
+        search), or None: the game has no training features (the default).
+        Cheap: no engine is loaded until ``label`` runs."""
+        return None
+
     def luck_fit(self):
         """How the game's luck terms' value estimate is fitted, as the shared
         fitting (:mod:`analyzer.games.luck_fit`) runs it: a

@@ -23,6 +23,7 @@ STRATEGY_NAMES = (
     "baseline",
     "search",
     "balanced_v3",
+    "trained",
 )
 #: the ``search`` player's own settings (``strategy_params = {search = {budget = 64}}``):
 #: (name, default, meaning); its row is ``balanced``'s
@@ -53,7 +54,7 @@ ROWS = RowsFile(
     PARAM_NAMES,
     tuned=TUNED_NAMES + KEPT_NAMES,
     fixed={"random": RANDOM_ROW, "baseline": BASELINE_ROW},
-    row_of={"search": "balanced"},
+    row_of={"search": "balanced", "trained": "balanced"},
 )
 data = ROWS.data
 version = ROWS.version

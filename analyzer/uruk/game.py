@@ -16,9 +16,11 @@ import numpy as np
 import pandas as pd
 
 from analyzer.games import jobs
+from analyzer.games.trained_rows import TrainedFile
 from analyzer.kernels.kernel_view import make_view, results_view
 from analyzer.uruk import engine
 from analyzer.uruk.defaults import SEARCH_PARAMS, default_row
+from analyzer.uruk.features import FEATURE_NAMES, W0, identity_weights
 from analyzer.uruk.interventions import (  # noqa: F401  (importable from here)
     ACTIONS,
     freeze_forbid,
@@ -133,6 +135,23 @@ def barred_tables(rules: Rules, forbid: tuple):
     return t._replace(inv_forbidden=inv, seat_bar=bar)
 
 
+#: the ``trained`` player's shipped weights (``data/trained.toml``)
+TRAINED_ROWS = TrainedFile("analyzer.uruk", FEATURE_NAMES)
+
+
+def trained_weights(n: int) -> np.ndarray:
+    """The ``trained`` player's weights at ``n`` seats (``data/trained.toml``; none
+    shipped: the identity weights, ``balanced``'s evaluation)."""
+    return np.array(TRAINED_ROWS.weights(n, tuple(identity_weights())), np.float64)
+
+
+def set_trained(prm: np.ndarray, strategies, weights: np.ndarray) -> None:
+    """Write ``weights`` into the rows ``prm`` of the seats playing ``trained``."""
+    for q, name in enumerate(strategies):
+        if name == "trained":
+            prm[q, W0 : W0 + len(weights)] = weights
+
+
 def rollout_rows(t, n: int) -> np.ndarray:
     """The rows the search's rollouts play: every seat tuned ``balanced``."""
     from analyzer.uruk.state import MAX_PARAMS
@@ -175,6 +194,8 @@ def play_raw(
     s.prm[: prm.shape[0], : prm.shape[1]] = prm
     # each seat's strategy code, for choice rules that must tell baseline apart
     s.prm[:n, P_STRATEGY] = [STRATEGY_NAMES.index(x) for x in job.strategies]
+    if "trained" in job.strategies:
+        set_trained(s.prm, job.strategies, trained_weights(n))
     results = np.zeros((count * n, engine.n_result_cols(t.n_inv)), np.int32)
     wins = np.zeros(count * n, np.float32)
     views = (make_view(s, "UrukState"), make_view(t, "UrukTables"), results_view(results, wins))

@@ -29,6 +29,8 @@ _TEXT = {
     "game (determinized Monte Carlo; settings budget, width, margin, z, bids); slow",
     "balanced_v3": "balanced as shipped in strategies version 3 (its rows and rules): it does "
     "not see the end coming and takes cards after the end is triggered that it never makes",
+    "trained": "balanced's candidate actions valued by a linear evaluation of what the seat "
+    "can see, fitted by analyzer train to the search's rollout values (data/trained.toml)",
 }
 _PARTS = {
     "inventions": "points of displayed inventions (1 bare, level with a village, 2x with a city)",
@@ -65,7 +67,7 @@ def _strategies() -> tuple[Strategy, ...]:
         _NAMES,
         _TEXT,
         search_params=SEARCH_PARAMS,
-        bounds=dict.fromkeys(TUNED_NAMES + KEPT_NAMES, bounds),
+        bounds=dict.fromkeys(TUNED_NAMES + KEPT_NAMES + ("trained",), bounds),
         floors=_FLOORS,
     )
 
@@ -238,6 +240,11 @@ class Uruk(GameFolder):
         return []
 
     # ----------------------------------------------------------------- the web page
+
+    def trainer(self):
+        from analyzer.uruk.training import TRAINER
+
+        return TRAINER
 
     def luck_fit(self):
         from analyzer.uruk.luck_fit import FIT

@@ -174,6 +174,9 @@ class State(NamedTuple):
     prm: np.ndarray  #: float64[P, MAX_PARAMS] each seat's parameters (strategies.PARAM_NAMES)
     work: np.ndarray  #: [P] scratch: secret bids, auction bids
     tally: np.ndarray  #: [n_colours] scratch: hand cards by colour
+    #: float64[MAX_CAND, MAX_FEATURES] scratch: the features of each candidate action
+    #: (the ``trained`` player, analyzer.uruk.features)
+    feat: np.ndarray
     # luck terms (analyzer.uruk.luck): off when ``luck_par`` has shape (1,)
     luck_par: np.ndarray  #: float64[N_LUCK_PAR] the value estimate's parameters
     luck: np.ndarray  #: float64[LUCK_KINDS, 2, P] this game's luck by kind of event: win, score
@@ -190,8 +193,11 @@ class State(NamedTuple):
     luck_f: np.ndarray  #: float64[P, N_DEAL_F] scratch: each seat's deal features
 
 
-#: room for a seat's strategy parameters (``strategies.N_PARAMS`` of them are used)
-MAX_PARAMS = 16
+#: room for a seat's strategy parameters (``strategies.N_PARAMS`` of them are used,
+#: the ``trained`` player's weights from column ``features.W0``, the last three the game's)
+MAX_PARAMS = 64
+#: room for the features of one candidate action (``features.N_FEATURES`` are used)
+MAX_FEATURES = 40
 
 
 def n_cards(t: Tables) -> int:
@@ -248,6 +254,7 @@ def new_state(
         prm=np.zeros((p, MAX_PARAMS), np.float64),
         work=np.zeros(p, i),
         tally=np.zeros(t.n_colours, i),
+        feat=np.zeros((MAX_CAND, MAX_FEATURES), np.float64),
         **luck_arrays(luck, LUCK_KINDS, p, luck_rows),
         luck_cnt=np.zeros(t.n_inv + max(t.n_gods, 1), i),
         luck_gain=np.zeros(t.n_inv, np.float64),

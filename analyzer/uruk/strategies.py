@@ -44,7 +44,6 @@ import numpy as np
 from analyzer.kernels.jit import njit
 from analyzer.kernels.rng import rng_below
 from analyzer.uruk.actions import (
-    can_make,
     can_settle,
     can_take_card,
     free_slot,
@@ -74,6 +73,12 @@ from analyzer.uruk.choices import (  # noqa: F401 (the choices are re-exported)
     settle_cost,
 )
 from analyzer.uruk.codes import Action, CardAction, Effect, EpochCost, GodEffect
+from analyzer.uruk.features import (  # noqa: F401 (can_make_any, makes_with re-exported)
+    TRAINED_TEXT,
+    can_make_any,
+    makes_with,
+    trained_values,
+)
 from analyzer.uruk.scoring import count_settlements, invention_points
 from analyzer.uruk.state import MAX_CAND, MAX_PARAMS, S_END, S_FINAL
 
@@ -85,6 +90,7 @@ STRATEGY_NAMES = (
     "baseline",
     "search",
     "balanced_v3",
+    "trained",
 )
 #: the strategies before ``baseline``: the ``strategy`` column's categories unless
 #: a seat plays it (tables of earlier runs unchanged)
@@ -92,7 +98,7 @@ PLAYED_NAMES = STRATEGY_NAMES[:4]
 #: strategies that take no ``strategy_params``
 FROZEN_STRATEGIES = ("baseline",)
 #: strategy codes (STRATEGY_NAMES index), as a seat's row holds them in P_STRATEGY
-RANDOM, BUILDER, HOARDER, BALANCED, BASELINE, SEARCH, BALANCED_V3 = range(7)
+RANDOM, BUILDER, HOARDER, BALANCED, BASELINE, SEARCH, BALANCED_V3, TRAINED = range(8)
 PARAM_NAMES = ("uniform", "w_points", "w_level", "w_resource", "w_card", "auction", "secret")
 N_PARAMS = len(PARAM_NAMES)
 #: column of a seat's row (``s.prm``) holding its strategy code: the last of the
@@ -120,6 +126,7 @@ DEFAULT_PARAMS = np.array(
         BASELINE_PARAMS,  # baseline: frozen
         [0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5],  # search: balanced's row
         [0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5],  # balanced_v3: balanced's row
+        [0.0, 1.0, 0.4, 0.3, 0.4, 1.0, 0.5],  # trained: balanced's row
     ]
 )
 STRATEGY_TEXT = {
@@ -134,6 +141,7 @@ STRATEGY_TEXT = {
     "game (determinized Monte Carlo; settings budget, width, margin, z, bids); slow",
     "balanced_v3": "balanced as shipped in strategies version 3 (its rows and rules): it does "
     "not see the end coming and takes cards after the end is triggered that it never makes",
+    "trained": TRAINED_TEXT,
 }
 
 P_UNIFORM = 0
@@ -240,38 +248,6 @@ def end_seen(s, p):
     ``balanced_v3`` play as if the game went on."""
     code = s.prm[p, P_STRATEGY]
     return s.sc[S_END] == 1 and s.sc[S_FINAL] == 0 and code != BASELINE and code != BALANCED_V3
-
-
-@njit
-def can_make_any(s, t, p, x):
-    """Can seat ``p`` make ``x`` now, in a free slot or replacing a lower invention?"""
-    if can_make(s, t, p, x, -1):
-        return True
-    for r in range(t.max_inventions):
-        y = s.inv[p, r]
-        if y >= 0 and t.inv_level[y] < t.inv_level[x] and can_make(s, t, p, x, r):
-            return True
-    return False
-
-
-@njit
-def makes_with(s, t, p, x):
-    """Would card ``x`` in seat ``p``'s hand let it make an invention it cannot
-    make without it (``x`` itself, or one whose colour pair it completes)? What
-    a card is worth once the end is seen: one it could never make scores nothing."""
-    s.hand[p, x] += 1
-    found = can_make_any(s, t, p, x)
-    if not found:
-        for y in range(t.n_inv):
-            if y != x and s.hand[p, y] > 0 and can_make_any(s, t, p, y):
-                s.hand[p, x] -= 1
-                before = can_make_any(s, t, p, y)
-                s.hand[p, x] += 1
-                if not before:
-                    found = True
-                    break
-    s.hand[p, x] -= 1
-    return found
 
 
 # --------------------------------------------------------------------------- actions
@@ -428,6 +404,10 @@ def candidates(s, t, p):
             else:
                 v = wr * 1.5 * t.inv_amount[x]
             k = _add(s, k, _CARD_ACTION, i, c, v)
+    if prm[P_STRATEGY] == TRAINED:
+        # the trained player: balanced's candidates, valued by its fitted weights
+        # (analyzer.uruk.features)
+        trained_values(s, t, p, k)
     return k
 
 

@@ -30,6 +30,7 @@ def test_registered_with_strategies_and_player_range():
         "baseline",
         "search",
         "balanced_v3",
+        "trained",
     )
     assert [s.name for s in g.strategies if s.slow] == ["search"]
     rules = g.load_rules({}, {}, "x")
