@@ -284,6 +284,14 @@ class ColorfulTreasure(GameFolder):
             **options,
         )
 
+    def check_strategy_params(self, params: dict) -> None:
+        from analyzer.colorful_treasure.codes import check_param, search_settings  # no engine
+
+        for name, table in params.items():
+            for key, val in table.items():
+                check_param(name, key, val)  # recall's range
+        search_settings(params)  # the search's budget, width, margin, z
+
     def intervention_ids(self, rules, kind: str) -> tuple[str, ...]:
         from analyzer.colorful_treasure.interventions import intervention_ids
 

@@ -195,6 +195,11 @@ class Uruk(GameFolder):
             players, tuple(strategies), seed, rules, strategy_params=strategy_params, **options
         )
 
+    def check_strategy_params(self, params: dict) -> None:
+        from analyzer.uruk.defaults import search_settings  # no engine
+
+        search_settings(params)  # the search's budget, width, margin, z, bids
+
     def intervention_ids(self, rules, kind: str) -> tuple[str, ...]:
         from analyzer.uruk.interventions import intervention_ids
 
