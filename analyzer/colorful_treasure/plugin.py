@@ -249,8 +249,8 @@ class ColorfulTreasure(GameFolder):
         return None if isinstance(node, dict) or node is data.get(parts[0]) else node
 
     def player_range(self, rules) -> tuple[int, int]:
-        t = rules.tables
-        return t.min_players, t.max_players
+        comp = rules.data["components"]  # as the tables have them, without building them
+        return int(comp["min_players"]), int(comp["max_players"])
 
     def assumed_values(self, rules) -> list[dict]:
         from analyzer.colorful_treasure.rules import assumed_values

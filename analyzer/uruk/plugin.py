@@ -157,7 +157,8 @@ class Uruk(GameFolder):
         return load_rules(overrides, rulings=rulings, where=where)
 
     def player_range(self, rules) -> tuple[int, int]:
-        return rules.tables.min_players, rules.tables.max_players
+        comp = rules.data["components"]  # as the tables have them, without building them
+        return int(comp["min_players"]), int(comp["max_players"])
 
     def assumed_values(self, rules) -> list[dict]:
         from analyzer.uruk.rules import assumed_values
