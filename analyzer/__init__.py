@@ -16,9 +16,16 @@ and ``analyzer advise`` do); :func:`available_games` lists the games.
 """
 
 from analyzer import _compat
-from analyzer._version import __version__
 
 _compat.install()  # old module paths (analyzer.runner, ...) for one release
+
+
+def __getattr__(name: str):
+    if name == "__version__":  # read when asked: importlib.metadata slows every start
+        from analyzer._version import __version__
+
+        return __version__
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def simulate(

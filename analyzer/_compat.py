@@ -12,8 +12,6 @@ an old path (``tests/test_layering.py``).
 from __future__ import annotations
 
 import importlib
-import importlib.abc
-import importlib.util
 import sys
 import warnings
 
@@ -68,7 +66,7 @@ MOVED = {
 OLD_NAME = {new: old for old, new in MOVED.items()}
 
 
-class _Loader(importlib.abc.Loader):
+class _Loader:  # importlib.abc.Loader's protocol (the ABC's import slows every start)
     def __init__(self, new: str):
         self.new = new
 
@@ -79,7 +77,7 @@ class _Loader(importlib.abc.Loader):
         pass
 
 
-class _OldPaths(importlib.abc.MetaPathFinder):
+class _OldPaths:  # importlib.abc.MetaPathFinder's protocol
     """Finds ``analyzer.<old name>`` as the module that now holds it."""
 
     def find_spec(self, fullname, path=None, target=None):
@@ -91,6 +89,8 @@ class _OldPaths(importlib.abc.MetaPathFinder):
             DeprecationWarning,
             stacklevel=2,
         )
+        import importlib.util
+
         return importlib.util.spec_from_loader(fullname, _Loader(new))
 
 

@@ -4,6 +4,11 @@ them: a tap changes the state a little and asks again.
 
     python benchmarks/bench_serve_taps.py             # 20 taps per game
     python benchmarks/bench_serve_taps.py --taps 40
+    python benchmarks/bench_serve_taps.py --other OLD_CHECKOUT   # before/after
+
+``--other DIR`` starts a second server from another checkout (``PYTHONPATH=DIR``) and
+alternates every tap between the two, so both see the same load: their medians side by
+side.
 
 Starts ``analyzer serve`` on a free port, waits until it answers (its engines warmed at
 start-up), warms each question once more, then times ``--taps`` taps per game, each a
@@ -58,7 +63,8 @@ def get(base: str, path: str) -> str:
 
 def unearth_odds(i: int) -> list[tuple[str, dict]]:
     return [
-        ("/api/unearth/odds", {"claim": 8 + i % 20, "dice": "blue:d6=5,blue:d6=3,red:d8,blue:d6"})
+        # claims 8 to 22: every one reachable (5 + 3 + 8 + 6; an unreachable claim is bad input)
+        ("/api/unearth/odds", {"claim": 8 + i % 15, "dice": "blue:d6=5,blue:d6=3,red:d8,blue:d6"})
     ]
 
 
@@ -140,30 +146,50 @@ def tap(base: str, requests: list[tuple[str, dict]]) -> tuple[float, list[int]]:
     return time.perf_counter() - t, [s for s, _ in got]
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--taps", type=int, default=20, help="timed taps per game and question")
-    args = ap.parse_args()
-
+def start(root: str | None) -> tuple[subprocess.Popen, str]:
+    """``analyzer serve`` on a free port (from the checkout ``root``, else this one),
+    once it answers: its process and address."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    t0 = time.perf_counter()
+    env = dict(os.environ)
+    if root:
+        env["PYTHONPATH"] = root
     proc = subprocess.Popen(
         [sys.executable, "-m", "analyzer", "serve", "--port", str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        env=env,
+        cwd=root or None,
     )
+    while True:
+        try:
+            get(base, "/api/games")
+            return proc, base
+        except (urllib.error.URLError, ConnectionError):
+            if proc.poll() is not None:
+                sys.exit(f"the server stopped: {proc.stderr.read()}")
+            time.sleep(0.1)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--taps", type=int, default=20, help="timed taps per game and question")
+    ap.add_argument("--other", default=None, help="a second checkout, its taps alternated")
+    args = ap.parse_args()
+
+    procs = []
     try:
-        while True:
-            try:
-                get(base, "/api/games")
-                break
-            except (urllib.error.URLError, ConnectionError):
-                if proc.poll() is not None:
-                    sys.exit(f"the server stopped: {proc.stderr.read()}")
-                time.sleep(0.1)
+        t0 = time.perf_counter()
+        proc, base = start(None)
+        procs.append(proc)
         print(f"server ready (engines warmed at start-up): {time.perf_counter() - t0:.1f} s wall")
+        bases = [base]
+        if args.other:
+            proc, other = start(os.path.abspath(args.other))
+            procs.append(proc)
+            bases.append(other)
+            print(f"B: a second server from {os.path.abspath(args.other)}, taps alternated")
         ex = {g: get(base, f"/api/{g}/example") for g in ("unearth", "colorful_treasure", "uruk")}
         n = range(args.taps)
         plans = {
@@ -172,22 +198,27 @@ def main() -> None:
             "colorful_treasure advise + odds (one tap)": ct_taps(ex["colorful_treasure"], len(n)),
             "uruk advise (one step)": [uruk_advise(ex["uruk"], i) for i in n],
         }
-        print(f"{'question':<44} {'taps':>4} {'median s':>9} {'slowest s':>10}  within {TARGET} s")
+        heads = "".join(f" {k + ' median s':>10} {'slowest':>8}" for k in "AB"[: len(bases)])
+        print(f"{'question':<44} {'taps':>4}{heads}  A within {TARGET} s")
         for name, taps in plans.items():
-            tap(base, taps[0])  # warm this question once more
-            times, bad = [], 0
+            for b in bases:
+                tap(b, taps[0])  # warm this question once more
+            times: list[list[float]] = [[] for _ in bases]
+            bad = 0
             for requests in taps:
-                took, statuses = tap(base, requests)
-                times.append(took)
-                bad += any(s != 200 for s in statuses)
-            med = statistics.median(times)
+                for i, b in enumerate(bases):  # alternated: the same load for both
+                    took, statuses = tap(b, requests)
+                    times[i].append(took)
+                    bad += any(s != 200 for s in statuses)
+            cols = "".join(f" {statistics.median(t):>10.3f} {max(t):>8.3f}" for t in times)
+            med = statistics.median(times[0])
             flag = f" ({bad} taps not 200)" if bad else ""
-            print(f"{name:<44} {len(times):>4} {med:>9.3f} {max(times):>10.3f}  "
-                  f"{'yes' if med <= TARGET else 'no'}{flag}")  # fmt: skip
+            print(f"{name:<44} {len(times[0]):>4}{cols}  {'yes' if med <= TARGET else 'no'}{flag}")
         print(f"load average (1 min): {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+        for proc in procs:
+            proc.terminate()
+            proc.wait(timeout=30)
 
 
 if __name__ == "__main__":

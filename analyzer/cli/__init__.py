@@ -20,8 +20,11 @@ import warnings
 import click
 import typer
 
+from analyzer.cli import coercion
 from analyzer.core.errors import EXIT_CODES, AnalyzerError, Interrupted, describe
 from analyzer.core.invocation import _ARGV, command_line  # noqa: F401 - command_line: its old home
+
+coercion.install()  # options of plain types read without importing pydantic
 
 #: the exit codes as shown under every command's --help
 EXIT_HELP = (

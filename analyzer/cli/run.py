@@ -109,9 +109,10 @@ def _check_first(scenario: Path, out: Path | None, games, seed, workers) -> None
     will, before the report's libraries (pandas, matplotlib) and the engine load: bad
     input is answered at once."""
     from analyzer.runs.options import check_workers
-    from analyzer.runs.scenario_file import load_scenario, with_overrides
+    from analyzer.runs.scenario_file import check_overrides, load_scenario, with_overrides
 
     check_workers(workers, "--workers")
+    check_overrides(games, seed)  # before the file is read: its game's rules need not load
     with_overrides(load_scenario(scenario), games=games, seed=seed)
 
 

@@ -76,6 +76,34 @@ SEARCH_PARAMS = (
     ("margin", 0.01, "weight of the score margin (points) in a rollout's value"),
     ("z", 1.0, "standard errors another choice must beat greedy's by"),
 )
+#: the search player's own settings (``strategy_params = {search = {budget = 64}}``),
+#: checked without numba
+SEARCH_SETTINGS = {
+    "budget": (2, 1_000_000, "a whole number from 2 to 1000000"),
+    "width": (0, 64, "a whole number from 0 (every pair) to 64"),
+    "margin": (0.0, 1.0, "a number from 0.0 to 1.0"),
+    "z": (0.0, 10.0, "a number from 0.0 to 10.0"),
+}
+
+
+def search_settings(params: dict | None) -> dict[str, float]:
+    """The ``search`` player's settings: its defaults (:data:`SEARCH_PARAMS`) with
+    ``params["search"]`` applied (checked: ``strategy_params.search.<key>``;
+    :func:`analyzer.kernels.search_settings.search_settings`, no engine loaded)."""
+    from analyzer.kernels.search_settings import search_settings as checked
+
+    return checked(params, SEARCH_PARAMS, SEARCH_SETTINGS, strict=True)
+
+
+def check_param(name: str, key: str, val) -> None:
+    """A value of ``strategy_params.<name>.<key>`` beyond "a number": ``recall``
+    is a share of what was seen, 0.0 to 1.0."""
+    if key == "recall" and not 0.0 <= val <= 1.0:
+        from analyzer.core.errors import bad_value
+
+        raise bad_value(f"strategy_params.{name}.recall", val, "0.0 to 1.0")
+
+
 #: parameter names, in the order of a strategy's parameter row
 PARAM_NAMES = ("recall", "treasure", "reward", "deny", "third")
 P_RECALL, P_TREASURE, P_REWARD, P_DENY, P_THIRD = range(5)

@@ -24,9 +24,10 @@ from analyzer.colorful_treasure.codes import (
     SCALE,
     SEARCH,
     SEARCH_BASE,
-    SEARCH_PARAMS,
     STRATEGY_NAMES,
     STRATEGY_PLANS,
+    check_param,
+    search_settings,
 )
 from analyzer.colorful_treasure.columns import (
     F_BAD,
@@ -83,32 +84,12 @@ def strategy_arrays(rules: Rules, strategies: Sequence[str], params: dict | None
     for name, key, val in jobs.param_overrides(params, STRATEGY_NAMES, PARAM_NAMES, settings=None):
         if isinstance(val, bool) or not isinstance(val, int | float):
             raise bad_value(f"strategy_params.{name}.{key}", val, "a number")
-        if key == "recall" and not 0.0 <= val <= 1.0:
-            raise bad_value(f"strategy_params.{name}.recall", val, "0.0 to 1.0")
+        check_param(name, key, val)
         rows[name][key] = float(val)
     rows[SEARCH] = rows[SEARCH_BASE]
     plan = np.array([STRATEGY_PLANS[STRATEGY_NAMES.index(s)] for s in strategies], np.int64)
     prm = np.array([[rows[s][p] for p in PARAM_NAMES] for s in strategies], np.float64)
     return plan, prm.reshape(len(strategies), len(PARAM_NAMES))
-
-
-#: the search player's own settings (``strategy_params = {search = {budget = 64}}``)
-SEARCH_SETTINGS = {
-    "budget": (2, 1_000_000, "a whole number from 2 to 1000000"),
-    "width": (0, 64, "a whole number from 0 (every pair) to 64"),
-    "margin": (0.0, 1.0, "a number from 0.0 to 1.0"),
-    "z": (0.0, 10.0, "a number from 0.0 to 10.0"),
-}
-
-
-def search_settings(params: dict | None) -> dict[str, float]:
-    """The ``search`` player's settings: its defaults
-    (:data:`~analyzer.colorful_treasure.codes.SEARCH_PARAMS`) with
-    ``params["search"]`` applied (checked: ``strategy_params.search.<key>``;
-    :func:`analyzer.kernels.search.search_settings`)."""
-    from analyzer.kernels.search import search_settings as checked
-
-    return checked(params, SEARCH_PARAMS, SEARCH_SETTINGS, strict=True)
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -109,12 +110,20 @@ def _list(raw: dict, key: str, where: str, allowed: str) -> list:
     return value
 
 
+@cache
+def shipped_rules() -> Rules:
+    """The shipped rules (what a table state is read and answered under), loaded
+    once: a table page's every tap reads them twice and searches with their
+    tables, which were built again each time. Read only, never changed here."""
+    return load_rules()
+
+
 def state_from_dict(raw: dict, where: str = "state", rules: Rules | None = None) -> TurnState:
     """Check a table state (the dict of its TOML); :class:`InputError` names the key."""
     for key in raw:
         if key not in TOP_KEYS:
             raise bad_value(f"{where}: key", key, ", ".join(TOP_KEYS))
-    rules = rules or load_rules()
+    rules = rules or shipped_rules()
     t = rules.tables
     players = raw.get("players", 2)
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
@@ -219,6 +228,9 @@ class Scorer:
         self.mine = state.mine
         self.base = self._points(state.mine)
         self._gains: dict[tuple, int] = {}
+        self._key_of = list(zip(self.kind, self.colour, strict=True))  # a card's group
+        self._is_treasure = [k == Kind.KEY or k == Kind.CHEST for k in self.kind]
+        self._ones: list[int] | None = None
 
     def _points(self, cards) -> int:
         counts = [0] * self.n_colours
@@ -256,6 +268,54 @@ class Scorer:
             v = self._gains[took] = self._points(self.mine + took) - self.base
         return v
 
+    def adder(self, face_up: tuple) -> Callable[[int], int]:
+        """``c -> self.take(sorted(face_up + (c,)))`` for a card ``c`` not in
+        ``face_up`` (sorted): what ``face_up`` holds grouped once, so that a further
+        card changes the best take only through its own group (the exact search asks
+        this for every card of every place after each pair; twin-tested against
+        :meth:`take`)."""
+        gain, key_of, is_treasure = self.gain, self._key_of, self._is_treasure
+        one = self._one()
+        treasure = tuple(c for c in face_up if is_treasure[c])
+        if treasure:  # the rules force the keys and chests: only another one counts
+            fixed = gain(treasure)
+
+            def with_treasure(c: int) -> int:
+                return gain(tuple(sorted((*treasure, c)))) if is_treasure[c] else fixed
+
+            return with_treasure
+        groups: dict[tuple[int, int], tuple] = {}
+        for c in face_up:
+            groups[key_of[c]] = groups.get(key_of[c], ()) + (c,)
+        gains = {key: gain(g) for key, g in groups.items()}
+        ranked = sorted(gains.values(), reverse=True)
+        best = ranked[0] if ranked else None
+        # with c in group ``key``: the best gain of the other groups (None: none)
+        others = {
+            key: ranked[0] if v < ranked[0] else (ranked[1] if len(ranked) > 1 else None)
+            for key, v in gains.items()
+        }
+
+        def plain(c: int) -> int:
+            if is_treasure[c]:
+                return one[c]
+            g = groups.get(key_of[c])
+            if g is None:  # a group of its own beside those of face_up
+                v = one[c]
+                return v if best is None or v > best else best
+            key = key_of[c]
+            v = gain(tuple(sorted((*g, c))))
+            o = others[key]
+            return v if o is None or v > o else o
+
+        return plain
+
+    def _one(self) -> list[int]:
+        """Each card's gain taken alone (made once)."""
+        if self._ones is None:
+            self._ones = [self.gain((c,)) for c in range(len(self.kind))]
+        return self._ones
+
 
 # --------------------------------------------------------------------------- the answer
 
@@ -290,6 +350,16 @@ class TurnOdds:
     assumed: tuple[str, ...]
 
 
+def _cards(mask: int) -> tuple[int, ...]:
+    """The cards of a bit mask (card c: bit c), smallest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
+
+
 def _label(rules: Rules, card: int) -> str:
     t = rules.tables
     kind = int(t.card_kind[card])
@@ -298,7 +368,7 @@ def _label(rules: Rules, card: int) -> str:
 
 def turn_odds(state: TurnState, rules: Rules | None = None) -> TurnOdds:
     """Every place's chances and every reveal choice's expected points (exact)."""
-    rules = rules or load_rules()
+    rules = rules or shipped_rules()
     t = rules.tables
     ids = rules.wonder_ids
     places = []
@@ -324,27 +394,33 @@ def turn_odds(state: TurnState, rules: Rules | None = None) -> TurnOdds:
                 places.append(Place(f"{ids[col.wonder]} {k}", None, dict(chances)))
             classes.append(("u", i))
     scorer = Scorer(rules, state)
-    taken: dict[tuple, int] = {}
+    # A set of face-up cards is a bit mask (card c: bit c): no sorting, and whole
+    # numbers as the memos' keys, for the thousands of sets a state's search meets.
+    taken: dict[int, int] = {}
 
-    def take(up) -> int:
-        """``scorer.take`` of the cards ``up`` (any order), asked once per set."""
-        key = tuple(sorted(up))
-        v = taken.get(key)
+    def take(up: int) -> int:
+        """``scorer.take`` of the cards of the mask ``up``, asked once per set."""
+        v = taken.get(up)
         if v is None:
-            v = taken[key] = scorer.take(key)
+            v = taken[up] = scorer.take(_cards(up))
         return v
 
     total = sum(len(c.remembered) + len(c.unknown) for c in state.columns)
     first = min(int(t.first_reveals), total)
     extra = int(t.extra_reveals)
+    unknown = [tuple(col.unknown) for col in state.columns]
 
-    def draws(cls, up):
-        """The cards a place of class ``cls`` may show with ``up`` face up, each
-        equally likely."""
+    def draws(cls, up: int) -> list[int]:
+        """The cards a place of class ``cls`` may show with the mask ``up`` face up,
+        each equally likely."""
         kind, x = cls
         if kind == "r":
-            return [] if x in up else [x]
-        return [c for c in state.columns[x].unknown if c not in up]
+            return [] if up >> x & 1 else [x]
+        return [c for c in unknown[x] if not up >> c & 1]
+
+    # each class's cards and their mask, for the search's inner loop
+    pools = [((x,) if k == "r" else unknown[x]) for k, x in classes]
+    pools = [(cards, sum(1 << c for c in cards)) for cards in pools]
 
     # Exact in integers: with ``e`` optional reveals left a value is a mean over at
     # most ``rows`` equally likely cards of values with ``e - 1`` left, so ``value * K``
@@ -352,34 +428,37 @@ def turn_odds(state: TurnState, rules: Rules | None = None) -> TurnOdds:
     step = math.lcm(*range(1, int(t.rows) + 1))
 
     @cache
-    def value(up: tuple, extras: int) -> int:
-        """Expected points times ``step ** extras`` with the cards ``up`` (sorted)
+    def value(up: int, extras: int) -> int:
+        """Expected points times ``step ** extras`` with the cards of the mask ``up``
         face up and ``extras`` optional reveals left (the best further place, or none)."""
         scale = step**extras
         best_n, best_d = take(up) * scale, 1
-        if extras and len(up) < total:
+        if extras and up.bit_count() < total:
             lower = step ** (extras - 1)
-            for cls in classes:
-                d = draws(cls, up)
+            add = None  # the takes after one more card (the last reveal), made once
+            for cards, mask in pools:
+                d = [c for c in cards if not up >> c & 1] if up & mask else cards
                 if d:
                     if extras == 1:  # the last reveal: the take itself
-                        s = sum(take((*up, c)) for c in d)
+                        if add is None:
+                            add = scorer.adder(_cards(up))
+                        s = sum(map(add, d))
                     else:
-                        s = sum(value(tuple(sorted((*up, c))), extras - 1) for c in d)
+                        s = sum(value(up | 1 << c, extras - 1) for c in d)
                     # s / (len(d) * lower) points, against best_n / (best_d * scale)
                     if s * scale * best_d > best_n * len(d) * lower:
                         best_n, best_d = s * scale, len(d) * lower
         return best_n // best_d
 
     def outcomes(combo):
-        """``(weight, up)``: the cards face up after revealing ``combo``, each with
-        the inverse of its chance (a whole number)."""
-        out = [(1, ())]
+        """``(weight, up)``: the cards face up (a mask) after revealing ``combo``, each
+        with the inverse of its chance (a whole number)."""
+        out = [(1, 0)]
         for cls in combo:
             nxt = []
             for w, up in out:
                 d = draws(cls, up)
-                nxt += [(w * len(d), tuple(sorted((*up, c)))) for c in d]
+                nxt += [(w * len(d), up | 1 << c) for c in d]
             out = nxt
         return out
 
@@ -391,6 +470,7 @@ def turn_odds(state: TurnState, rules: Rules | None = None) -> TurnOdds:
         return sum((Fraction(v, w) for w, v in by_weight.items()), Fraction(0))
 
     treasure_kinds = (Kind.KEY, Kind.CHEST)
+    treasure = sum(1 << c for c, k in enumerate(t.card_kind) if int(k) in treasure_kinds)
     choices = []
     for combo in itertools.combinations_with_replacement(classes, first):
         outs = outcomes(combo)
@@ -405,7 +485,7 @@ def turn_odds(state: TurnState, rules: Rules | None = None) -> TurnOdds:
         )
         pts = mean(outs, lambda up: value(up, extra)) / step**extra
         stop = mean(outs, take)
-        treas = mean(outs, lambda up: any(int(t.card_kind[c]) in treasure_kinds for c in up))
+        treas = mean(outs, lambda up: up & treasure != 0)
         choices.append(Choice(name, pts, stop, treas))
     choices.sort(key=lambda c: -c.points)  # stable: ties keep the grid's order
     assumed = (

@@ -250,8 +250,8 @@ class ColorfulTreasure(GameFolder):
         return None if isinstance(node, dict) or node is data.get(parts[0]) else node
 
     def player_range(self, rules) -> tuple[int, int]:
-        t = rules.tables
-        return t.min_players, t.max_players
+        comp = rules.data["components"]  # as the tables have them, without building them
+        return int(comp["min_players"]), int(comp["max_players"])
 
     def assumed_values(self, rules) -> list[dict]:
         from analyzer.colorful_treasure.rules import assumed_values
@@ -284,6 +284,14 @@ class ColorfulTreasure(GameFolder):
             steals=claims,
             **options,
         )
+
+    def check_strategy_params(self, params: dict) -> None:
+        from analyzer.colorful_treasure.codes import check_param, search_settings  # no engine
+
+        for name, table in params.items():
+            for key, val in table.items():
+                check_param(name, key, val)  # recall's range
+        search_settings(params)  # the search's budget, width, margin, z
 
     def intervention_ids(self, rules, kind: str) -> tuple[str, ...]:
         from analyzer.colorful_treasure.interventions import intervention_ids

@@ -21,9 +21,7 @@ import functools
 import tomllib
 from dataclasses import asdict, dataclass, field
 from importlib import resources
-from typing import Any, NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from analyzer.colorful_treasure.codes import (
     BASELINE_TILE_WORTH,
@@ -42,6 +40,9 @@ from analyzer.core.errors import InputError, bad_value
 from analyzer.games.data import check as _check
 from analyzer.games.data import coerce_override
 from analyzer.games.rules_data import Decks, GameRules, cards, listed
+
+if TYPE_CHECKING:  # numpy where the kernels' tables are built: rules are checked without it
+    import numpy as np
 
 #: Names the engine's behaviour. Changes only when simulated behaviour changes;
 #: written into every report and manifest.
@@ -497,6 +498,8 @@ def tile_sides(data: dict, rulings: Rulings) -> list[tuple[str, str]]:
 
 
 def _tile_tables(data: dict, rulings: Rulings) -> dict:
+    import numpy as np
+
     sides = tile_sides(data, rulings)
     m = max(len(sides), 1)
     eff = np.zeros(m, np.int64)
@@ -528,6 +531,8 @@ def _tile_tables(data: dict, rulings: Rulings) -> dict:
 
 
 def _build_tables(data: dict, rulings: Rulings) -> Tables:
+    import numpy as np
+
     won = data["wonders"]
     colours = won["colours"]
     wonders = won["wonder"]

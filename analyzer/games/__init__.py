@@ -21,6 +21,8 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import re
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -496,6 +498,8 @@ def _import_games() -> None:
                 importlib.import_module(f"analyzer.{info.name}")  # registers itself
             except Exception as err:  # noqa: BLE001 - reported by available/load_game
                 BROKEN[info.name] = _one_line(err)
+    if not _entry_points_declared():
+        return
     from importlib.metadata import entry_points
 
     for ep in entry_points(group="analyzer.games"):
@@ -503,6 +507,41 @@ def _import_games() -> None:
             register_game(ep.name, ep.load())
         except Exception as err:  # noqa: BLE001
             BROKEN[ep.name] = _one_line(err)
+
+
+_GROUP_LINE = re.compile(r"^\s*\[\s*analyzer\.games\s*\]", re.MULTILINE)
+
+
+def _entry_points_declared() -> bool:
+    """Whether an installed distribution may declare an ``analyzer.games`` entry
+    point: the ``entry_points.txt`` of every ``*.dist-info``/``*.egg-info`` folder
+    on ``sys.path`` read as text (a few milliseconds), so that importlib.metadata
+    (its import and its scan: a noticeable part of the command line's start) runs
+    only when one does; True (ask importlib.metadata) for a path entry that is not
+    a folder (a zip) or a folder that cannot be read."""
+    for entry in sys.path:
+        folder = entry or "."
+        if not os.path.isdir(folder):
+            if os.path.exists(folder):
+                return True  # a zip or an egg file: importlib.metadata reads those
+            continue
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return True
+        for name in names:
+            if not name.endswith((".dist-info", ".egg-info")):
+                continue
+            path = os.path.join(folder, name, "entry_points.txt")
+            try:
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    if _GROUP_LINE.search(f.read()):
+                        return True
+            except FileNotFoundError:
+                continue
+            except OSError:
+                return True
+    return False
 
 
 def _one_line(err: BaseException) -> str:

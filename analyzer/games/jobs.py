@@ -13,7 +13,7 @@ here, once:
   ``strategy``, ``players`` and ``games``;
 - :func:`param_overrides`: ``strategy_params`` checked against the strategies
   and their parameter names (the ``search`` player's own settings left to
-  :func:`analyzer.kernels.search.search_settings`), :func:`seat_rows`: applied
+  :func:`analyzer.kernels.search_settings.search_settings`), :func:`seat_rows`: applied
   to each seat's parameter row, :func:`freeze_params` and
   :func:`thaw_params`: the job's hashable copy of them and back;
 - :func:`strategy_categories`, :func:`core_columns`, :func:`luck_columns`: the
@@ -95,7 +95,7 @@ def param_overrides(
     (``strategy_params.<strategy>: bad value ...``).
 
     ``settings``: the search player's own settings, left out here (its
-    :func:`~analyzer.kernels.search.search_settings` checks them); None: the
+    :func:`~analyzer.kernels.search_settings.search_settings` checks them); None: the
     search's whole table is (its row is another strategy's)."""
     tunable = ", ".join(s for s in names if s not in frozen)
     for name, values in (params or {}).items():

@@ -58,6 +58,7 @@ import numpy as np
 
 from analyzer.kernels.jit import njit
 from analyzer.kernels.rng import rng_next, rng_seed
+from analyzer.kernels.search_settings import search_settings  # noqa: F401  (re-exported)
 
 #: the settings every game's search keeps first in its ``cfg`` row (a game adds its own after)
 CFG_BUDGET = 0  #: rollouts per decision
@@ -375,34 +376,6 @@ def search_arrays(cfg, k: int, keep: int = 0, counters: int = 2, stream: int = 6
         "cand_h": np.zeros(k, np.float64),
         **tally_arrays(k, keep),
     }
-
-
-def search_settings(
-    params: dict | None, defaults, settings: dict, strict: bool = False
-) -> dict[str, float]:
-    """A ``search`` player's settings: ``defaults`` (rows ``(name, value, help)``)
-    with ``params["search"]`` applied, each checked against ``settings[key] =
-    (low, high, words)`` (an integer setting when ``low`` is an int;
-    ``strategy_params.search.<key>: bad value ...`` otherwise). A key not in
-    ``settings`` is refused if ``strict``, else left to the caller (a game
-    whose search also takes its base player's parameters checks those)."""
-    from analyzer.core.errors import bad_value
-
-    out = {name: default for name, default, _ in defaults}
-    for key, val in dict((params or {}).get("search", {})).items():
-        if key not in settings:
-            if strict:
-                raise bad_value("strategy_params.search", key, ", ".join(settings))
-            continue
-        low, high, allowed = settings[key]
-        ok = not isinstance(val, bool) and isinstance(val, int | float | np.integer | np.floating)
-        ok = ok and bool(np.isfinite(val))  # int(inf) would raise below
-        if ok and isinstance(low, int) and float(val) != int(val):
-            ok = False
-        if not ok or not low <= val <= high:
-            raise bad_value(f"strategy_params.search.{key}", val, allowed)
-        out[key] = float(val)
-    return out
 
 
 def mean_interval(total: float, squares: float, n: float) -> tuple[float, float, float]:

@@ -484,10 +484,18 @@ def _sections_only(raw: dict, where: str, game: Game, name: str, description: st
     )
 
 
-def with_overrides(sc: Scenario, games: int | None = None, seed: int | None = None) -> Scenario:
-    """The scenario with ``games`` and/or ``seed`` replaced (command-line options)."""
+def check_overrides(games: int | None = None, seed: int | None = None) -> None:
+    """The values of ``--games`` and ``--seed`` checked, before any scenario is read."""
     if games is not None:
         _check(_is_int(games) and 1 <= games <= MAX_GAMES, "--games", None, games, GAMES_ALLOWED)
+    if seed is not None:
+        _check(_seed_ok(seed), "--seed", None, seed, SEED_ALLOWED)
+
+
+def with_overrides(sc: Scenario, games: int | None = None, seed: int | None = None) -> Scenario:
+    """The scenario with ``games`` and/or ``seed`` replaced (command-line options)."""
+    check_overrides(games, seed)
+    if games is not None:
         if not sc.plays_games:
             raise InputError(
                 f"--games: {sc.path} has no games of its own, only [ladder]/[tune]"
@@ -502,7 +510,6 @@ def with_overrides(sc: Scenario, games: int | None = None, seed: int | None = No
             )
         sc = replace(sc, games=int(games))
     if seed is not None:
-        _check(_seed_ok(seed), "--seed", None, seed, SEED_ALLOWED)
         sc = replace(sc, seed=int(seed))
     return sc
 
@@ -529,6 +536,7 @@ __all__ = [
     "Scenario",
     "SweepAxis",
     "Variant",
+    "check_overrides",
     "comparison_pairs",
     "expand",
     "fields_of",

@@ -291,10 +291,11 @@ def simulate_games(
 
 
 def _plain_int(x):
-    """A numpy integer as an int (the Python API takes both); anything else as it is."""
-    import numpy as np
+    """A numpy integer as an int (the Python API takes both); anything else as it is
+    (numpy's integers are :class:`numbers.Integral`: told apart without importing numpy)."""
+    import numbers
 
-    return int(x) if isinstance(x, np.integer) else x
+    return int(x) if isinstance(x, numbers.Integral) and not isinstance(x, bool) else x
 
 
 def _plain(df: pd.DataFrame) -> pd.DataFrame:

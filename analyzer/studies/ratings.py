@@ -46,15 +46,18 @@ driver (:func:`analyzer.runs.driver.run_scenario`), for any registered game:
 from __future__ import annotations
 
 import math
+import numbers
 import shlex
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from analyzer.core.errors import InputError, bad_value
+
+if TYPE_CHECKING:  # imported where used: bad input is answered before they load
+    import numpy as np
+    import pandas as pd
 
 #: most bootstrap replicates (each refits the ratings; more is a typo)
 MAX_BOOTSTRAP = 1_000_000
@@ -138,6 +141,8 @@ def fit_bradley_terry(
     numbers. Luck-adjusted win shares (outside [0, 1]) are accepted: a strategy
     whose total, prior included, is not positive is floored at a tiny share.
     """
+    import numpy as np
+
     counts = np.asarray(counts, float)
     wins = np.asarray(wins, float)
     n_strat = counts.shape[1]
@@ -168,6 +173,8 @@ def fit_bradley_terry(
 
 def elo(pi: np.ndarray, anchor: int) -> np.ndarray:
     """Elo-scale ratings ``400 log10(π / π_anchor)``."""
+    import numpy as np
+
     with np.errstate(divide="ignore"):
         return 400.0 * (np.log10(pi) - np.log10(pi[anchor]))
 
@@ -205,20 +212,18 @@ def ladder(
     """
     from analyzer._version import __version__
     from analyzer.core.seeding import resolve_seed
-    from analyzer.core.stats import mean_ci, wilson
     from analyzer.games import load_game
-    from analyzer.runs.driver import run_scenario
     from analyzer.runs.scenario_file import parse_scenario
 
     g = load_game(game, where="--game")
     strategies = check_strategies(g, strategies)
     if (
         isinstance(players, bool)
-        or not isinstance(players, int | np.integer)
+        or not isinstance(players, numbers.Integral)
         or not g.min_players <= players <= g.max_players
     ):
         raise bad_value("--players", players, f"an integer from {g.min_players} to {g.max_players}")
-    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 2:
+    if isinstance(games, bool) or not isinstance(games, numbers.Integral) or games < 2:
         raise bad_value("--games", games, "an integer of at least 2 (games per line-up)")
     if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 0:
         raise bad_value("--bootstrap", bootstrap, f"an integer from 0 to {MAX_BOOTSTRAP:,}")
@@ -243,6 +248,12 @@ def ladder(
     base["output"] = {"claims": False} if luck is None else {"claims": False, "luck": bool(luck)}
     # validate everything (players, rulings, params) before the first game
     parse_scenario({**base, "strategies": list(ups[0])}, "ladder", default_name="ladder")
+    # checked: now the engine and the tables' libraries
+    import numpy as np
+    import pandas as pd
+
+    from analyzer.core.stats import mean_ci, wilson
+    from analyzer.runs.driver import run_scenario
 
     wins: list[np.ndarray] = []
     info_run: dict = {}
@@ -374,6 +385,8 @@ def ladder(
 def _equilibrium(strategies, ups, wins, players: int, bootstrap: int, seed: int):
     """The meta-game's equilibrium (:mod:`analyzer.studies.equilibrium`) from the
     line-ups' per-game wins: a seat of A against a field of B, averaged over its seats."""
+    import numpy as np
+
     from analyzer.studies.equilibrium import equilibrium
 
     per_game = {}
@@ -424,9 +437,9 @@ def write_ladder(result: Ladder, out) -> list:
 
 
 def _json_default(v):
-    if isinstance(v, np.integer):
+    if isinstance(v, numbers.Integral):  # numpy's integers
         return int(v)
-    if isinstance(v, np.floating):
+    if isinstance(v, numbers.Real):  # numpy's floats
         return float(v)
     raise TypeError(type(v).__name__)
 

@@ -59,17 +59,20 @@ from __future__ import annotations
 import datetime
 import json
 import math
+import numbers
 import shlex
 import sys
 import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from analyzer.core.errors import InputError, StalledGameError, bad_value
+
+if TYPE_CHECKING:  # imported where used: bad input is answered before they load
+    import numpy as np
+    import pandas as pd
 
 #: most candidate rows one search may play (more is a typo: it would never end)
 MAX_TRIALS = 1_000_000
@@ -210,6 +213,8 @@ def _search_space(strat, params, bounds, players):
         lo, hi = bounds.get(p) or shipped.get(p) or (0.0, max(1.0, 2 * abs(d)))
         lows.append(lo)
         highs.append(hi)
+    import numpy as np
+
     defaults = np.array([declared[p] for p in names], float)
     return names, defaults, np.array(lows), np.array(highs)
 
@@ -232,7 +237,7 @@ def _check_own_options(g, games, confirm_games, seed, workers, rulings, override
         raise bad_value("--seed", seed, SEED_ALLOWED)
     if workers is not None and (
         isinstance(workers, bool)
-        or not isinstance(workers, int | np.integer)
+        or not isinstance(workers, numbers.Integral)
         or not 1 <= workers <= MAX_WORKERS
     ):
         raise bad_value("--workers", workers, f"an integer from 1 to {MAX_WORKERS:,}")
@@ -276,9 +281,7 @@ def tune(
     """
     from analyzer._version import __version__
     from analyzer.core.seeding import resolve_seed
-    from analyzer.core.stats import mean_ci, wilson
     from analyzer.games import load_game
-    from analyzer.runs.driver import run_scenario
     from analyzer.runs.scenario_file import parse_scenario
 
     g = load_game(game, where="--game")
@@ -292,16 +295,16 @@ def tune(
         why = "frozen" if strat.frozen else "a search: too slow to tune"
         raise bad_value("--strategy", strategy, f"{tunable} ({strategy} is {why})")
     for key, v, low in (("--trials", trials, 1), ("--games", games, 1)):
-        if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < low:
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
             raise bad_value(key, v, "a positive integer")
     if trials > MAX_TRIALS:
         raise bad_value("--trials", trials, f"an integer from 1 to {MAX_TRIALS:,}")
-    if isinstance(confirm_games, bool) or not isinstance(confirm_games, int | np.integer):
+    if isinstance(confirm_games, bool) or not isinstance(confirm_games, numbers.Integral):
         raise bad_value("--confirm-games", confirm_games, "a non-negative integer")
     if confirm_games < 0:
         raise bad_value("--confirm-games", confirm_games, "a non-negative integer")
     _check_own_options(g, games, confirm_games, seed, workers, rulings, overrides)
-    if isinstance(players, bool) or not isinstance(players, int | np.integer):
+    if isinstance(players, bool) or not isinstance(players, numbers.Integral):
         raise bad_value("--players", players, f"an integer from {g.min_players} to {g.max_players}")
     players = int(players)
     if not 2 <= players <= g.max_players:
@@ -333,6 +336,12 @@ def tune(
         base["strategy_params"] = {**selfplay, strategy: dict(fixed)}
     floor = strat.share_floor  # (score columns, least share of the points from them)
     parse_scenario(base, "tune", default_name="tune")  # every input checked before a game
+    # checked: now the engine and the tables' libraries
+    import numpy as np
+
+    from analyzer.core.stats import mean_ci, wilson
+    from analyzer.runs.driver import run_scenario
+
     adjusted = [False]  # the games have luck terms and luck is on
     plain: dict = {}  # the last play's plain wins (beside the adjusted ones)
 
@@ -675,9 +684,9 @@ def to_toml(doc: dict) -> str:
     def scalar(v) -> str:
         if isinstance(v, bool):
             return "true" if v else "false"
-        if isinstance(v, int | np.integer):
+        if isinstance(v, numbers.Integral):
             return str(int(v))
-        if isinstance(v, float | np.floating):
+        if isinstance(v, numbers.Real):
             v = float(v)
             if math.isnan(v):
                 return "nan"
@@ -805,6 +814,8 @@ def seat_names(s: dict) -> list[str]:
 
 def trials_frame(result: TuneResult) -> pd.DataFrame:
     """One row per trial: index, win share and the parameters."""
+    import pandas as pd
+
     return pd.DataFrame(
         [
             {"trial": t.index, "win_share": t.win_share}

@@ -35,6 +35,25 @@ STRATEGY_NAMES = ("random", "claimer", "collector", "balanced", "baseline", "sea
 #: defaults and what they mean (docs/games/unearth.md)
 SEARCH_PARAMS = search_params(256, 6, decision="excavation decision")
 
+#: the search player's own settings (``strategy_params = {search = {budget = 64}}``):
+#: (low, high, allowed) of each, checked without numba
+SEARCH_SETTINGS = {
+    "budget": (1, 1_000_000, "an integer from 1 to 1,000,000"),
+    "width": (1, 64, "an integer from 1 to 64"),
+    "margin": (0.0, 1.0, "a number from 0 to 1"),
+    "z": (0.0, 10.0, "a number from 0 to 10"),
+}
+
+
+def search_settings(params: dict | None) -> dict[str, float]:
+    """The ``search`` player's settings: its defaults with ``params["search"]``
+    applied (checked: ``strategy_params.search.<key>: bad value ...``;
+    :func:`analyzer.kernels.search_settings.search_settings`, no engine loaded)."""
+    from analyzer.kernels.search_settings import search_settings as checked
+
+    return checked(params, SEARCH_PARAMS, SEARCH_SETTINGS)
+
+
 #: strategies whose row is another's: ``search`` decides everything but its
 #: excavation rolls as ``balanced`` does, with ``balanced``'s rows
 ROW_OF = {"search": "balanced"}

@@ -18,7 +18,12 @@ from analyzer.core.errors import StalledGameError, bad_value, input_error
 from analyzer.games import jobs
 from analyzer.kernels.kernel_view import results_view
 from analyzer.unearth import engine
-from analyzer.unearth.defaults import PARAM_NAMES, default_row
+from analyzer.unearth.defaults import (
+    PARAM_NAMES,
+    SEARCH_SETTINGS,
+    default_row,
+    search_settings,
+)
 from analyzer.unearth.luck import load_value_params, value_tables
 from analyzer.unearth.memo import new_memo
 from analyzer.unearth.rules import Rules, default_rules
@@ -28,13 +33,6 @@ from analyzer.unearth.strategies import STRATEGY_NAMES
 from analyzer.unearth.structs import pack_memo, pack_state, pack_tables
 
 STRATEGIES = STRATEGY_NAMES
-#: the search player's own settings (``strategy_params = {search = {budget = 64}}``)
-SEARCH_SETTINGS = {
-    "budget": (1, 1_000_000, "an integer from 1 to 1,000,000"),
-    "width": (1, 64, "an integer from 1 to 64"),
-    "margin": (0.0, 1.0, "a number from 0 to 1"),
-    "z": (0.0, 10.0, "a number from 0 to 10"),
-}
 
 
 def strategy_arrays(strategies: Sequence[str], params: dict | None = None):
@@ -46,16 +44,6 @@ def strategy_arrays(strategies: Sequence[str], params: dict | None = None):
     codes = np.array([STRATEGIES.index(s) for s in strategies], np.int64)
     rows = [default_row(s, len(strategies)) for s in strategies]
     return codes, jobs.seat_rows(rows, strategies, params, STRATEGIES, PARAM_NAMES, SEARCH_SETTINGS)
-
-
-def search_settings(params: dict | None) -> dict[str, float]:
-    """The ``search`` player's settings: its defaults with ``params["search"]``
-    applied (checked: ``strategy_params.search.<key>: bad value ...``;
-    :func:`analyzer.kernels.search.search_settings`)."""
-    from analyzer.kernels.search import search_settings as checked
-    from analyzer.unearth.defaults import SEARCH_PARAMS
-
-    return checked(params, SEARCH_PARAMS, SEARCH_SETTINGS)
 
 
 def check_search_rules(rules: Rules, where: str) -> None:

@@ -44,14 +44,15 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, NamedTuple
 
 from analyzer.core.errors import InputError, Param, ParamError, at, bad_value, input_error
 from analyzer.unearth.codes import CardKind, ClaimResult, EventEffect
 from analyzer.unearth.roll_rules import ROLL_WONDERS, reachable, roll_parameters
 from analyzer.unearth.rules import Rules, default_rules
+
+if TYPE_CHECKING:  # numpy where the question is prepared: bad input is answered without it
+    import numpy as np
 
 NO_CLAIM = int(ClaimResult.NO_CLAIM)
 TIE = int(ClaimResult.TIE)
@@ -487,6 +488,8 @@ def _int_in(value, minimum: int, maximum: int = MAX_COUNT) -> bool:
 
 
 def _prepare(q: OddsQuestion, rules: Rules) -> _Prepared:
+    import numpy as np
+
     _validate(q, rules)
     players, me = _resolve_players(q)
     seat = {p: k for k, p in enumerate(players)}
@@ -708,6 +711,8 @@ def estimate_odds(
     modifiers and Ancestral Claim alone are fine. Draws random numbers from a
     :class:`numpy.random.Generator` seeded with ``seed``.
     """
+    import numpy as np
+
     from analyzer.core.seeding import resolve_seed
     from analyzer.unearth.claims import ruin_outcome
 

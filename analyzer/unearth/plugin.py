@@ -294,7 +294,7 @@ class Unearth(GameFolder):
     def check_strategy_params(self, params: dict) -> None:
         if not params.get("search"):  # nothing to check: the engine stays unloaded
             return
-        from analyzer.unearth.game import search_settings
+        from analyzer.unearth.defaults import search_settings  # no engine
 
         search_settings(params)  # the search's budget, width, margin, z
 

@@ -14,9 +14,7 @@ that is the only thing kernels see.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
-from typing import Any, NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from analyzer.core.errors import InputError, bad_value
 from analyzer.games.data import check as _check
@@ -31,6 +29,9 @@ from analyzer.unearth.codes import (
     WonderBonus,
     WonderEffect,
 )
+
+if TYPE_CHECKING:  # numpy where the kernels' tables are built: rules are checked without it
+    import numpy as np
 
 #: Names the engine's behaviour. Changes only when simulated behaviour changes;
 #: written into every report and manifest.
@@ -142,6 +143,7 @@ class Rulings:
 def _neighbours() -> np.ndarray:
     """The tableau geometry (imported here, when tables are built: listing games
     and reading rules need no kernel module; :mod:`.hexgrid` is plain Python)."""
+
     from analyzer.unearth.hexgrid import NEIGHBOURS
 
     return NEIGHBOURS
@@ -451,6 +453,8 @@ def _check_reachable(claim: int, comp: dict, where: str) -> None:
 
 
 def _build_tables(data: dict, rulings: Rulings) -> Tables:
+    import numpy as np
+
     ruins = data["ruins"]
     colours = ruins["colours"]
     stone_colours = data["components"]["stone_colours"]

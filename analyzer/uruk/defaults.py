@@ -39,6 +39,25 @@ SEARCH_PARAMS = search_params(
         ),
     ),
 )
+#: the search player's settings: (low, high, allowed) of each, checked without numba
+SEARCH_SETTINGS = {
+    "budget": (1, 1_000_000, "an integer from 1 to 1,000,000"),
+    "width": (1, 64, "an integer from 1 to 64"),
+    "margin": (0.0, 1.0, "a number from 0 to 1"),
+    "z": (0.0, 10.0, "a number from 0 to 10"),
+    "bids": (0, 2, "0, 1 or 2"),
+}
+
+
+def search_settings(params: dict | None) -> dict[str, float]:
+    """The ``search`` player's settings: its defaults with ``params["search"]``
+    applied (checked: ``strategy_params.search.<key>: bad value ...``;
+    :func:`analyzer.kernels.search_settings.search_settings`, no engine loaded)."""
+    from analyzer.kernels.search_settings import search_settings as checked
+
+    return checked(params, SEARCH_PARAMS, SEARCH_SETTINGS)
+
+
 TUNED_NAMES = ("builder", "hoarder", "balanced")
 #: strategies whose rows the data file keeps but ``analyzer tune`` does not search:
 #: ``balanced_v3``, the default of strategies version 3, its rows kept as shipped

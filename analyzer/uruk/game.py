@@ -19,7 +19,7 @@ from analyzer.games import jobs
 from analyzer.games.trained_rows import TrainedFile
 from analyzer.kernels.kernel_view import make_view, results_view
 from analyzer.uruk import engine
-from analyzer.uruk.defaults import SEARCH_PARAMS, default_row
+from analyzer.uruk.defaults import SEARCH_SETTINGS, default_row, search_settings
 from analyzer.uruk.features import FEATURE_NAMES, W0, identity_weights
 from analyzer.uruk.interventions import (  # noqa: F401  (importable from here)
     ACTIONS,
@@ -47,25 +47,6 @@ def param_rows(strategies: Sequence[str], params: dict | None = None) -> np.ndar
     n = len(strategies)
     rows = [BASELINE_PARAMS if s in FROZEN_STRATEGIES else default_row(s, n) for s in strategies]
     return jobs.seat_rows(rows, strategies, params, STRATEGY_NAMES, PARAM_NAMES, SEARCH_SETTINGS)
-
-
-#: the search player's settings: (low, high, allowed) of each
-SEARCH_SETTINGS = {
-    "budget": (1, 1_000_000, "an integer from 1 to 1,000,000"),
-    "width": (1, 64, "an integer from 1 to 64"),
-    "margin": (0.0, 1.0, "a number from 0 to 1"),
-    "z": (0.0, 10.0, "a number from 0 to 10"),
-    "bids": (0, 2, "0, 1 or 2"),
-}
-
-
-def search_settings(params: dict | None) -> dict[str, float]:
-    """The ``search`` player's settings: its defaults with ``params["search"]``
-    applied (checked: ``strategy_params.search.<key>: bad value ...``;
-    :func:`analyzer.kernels.search.search_settings`)."""
-    from analyzer.kernels.search import search_settings as checked
-
-    return checked(params, SEARCH_PARAMS, SEARCH_SETTINGS)
 
 
 @dataclass(frozen=True)

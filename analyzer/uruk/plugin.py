@@ -159,7 +159,8 @@ class Uruk(GameFolder):
         return load_rules(overrides, rulings=rulings, where=where)
 
     def player_range(self, rules) -> tuple[int, int]:
-        return rules.tables.min_players, rules.tables.max_players
+        comp = rules.data["components"]  # as the tables have them, without building them
+        return int(comp["min_players"]), int(comp["max_players"])
 
     def assumed_values(self, rules) -> list[dict]:
         from analyzer.uruk.rules import assumed_values
@@ -196,6 +197,11 @@ class Uruk(GameFolder):
         return make_job(
             players, tuple(strategies), seed, rules, strategy_params=strategy_params, **options
         )
+
+    def check_strategy_params(self, params: dict) -> None:
+        from analyzer.uruk.defaults import search_settings  # no engine
+
+        search_settings(params)  # the search's budget, width, margin, z, bids
 
     def intervention_ids(self, rules, kind: str) -> tuple[str, ...]:
         from analyzer.uruk.interventions import intervention_ids

@@ -14,9 +14,7 @@ the only thing kernels see.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from analyzer.core.errors import InputError
 from analyzer.games.data import check as _check
@@ -34,6 +32,9 @@ from analyzer.uruk.codes import (
     GodEffect,
     GodKind,
 )
+
+if TYPE_CHECKING:  # numpy where the kernels' tables are built: rules are checked without it
+    import numpy as np
 
 #: Names the engine's behaviour; changes only when simulated behaviour changes.
 RULES_VERSION = "uruk-rules-2"
@@ -474,6 +475,8 @@ def _colour_param(value: str, own_colours: list[str]) -> int:
 
 
 def _build_tables(data: dict, rulings: dict) -> Tables:
+    import numpy as np
+
     comp = data["components"]
     colours = comp["colours"]
     invs = data["inventions"]["invention"]
@@ -574,6 +577,8 @@ def _forbidden(data: dict) -> np.ndarray:
     """[max_players, n_inv]: 1 where a seat may not make an invention: every seat
     for rows with ``forbidden = true``; ``components.forbid`` (an invention id)
     for seat ``components.forbid_seat`` only, or every seat if that is -1."""
+    import numpy as np
+
     comp = data["components"]
     invs = data["inventions"]["invention"]
     out = np.zeros((comp["max_players"], len(invs)), np.int64)

@@ -75,6 +75,72 @@ def test_a_scenario_with_an_unknown_key_loads_no_engine(tmp_path):
     assert code == 2 and "unknown key 'gamez'" in err and loaded == []
 
 
+_SEARCH = 'game = "{game}"\nplayers = 2\ngames = 10\nstrategies = "{strategy}"\n[strategy_params]\n'
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "game, strategy, params, line",
+    [
+        (
+            "unearth",
+            "search",
+            "search = { budget = 0 }",
+            "strategy_params.search.budget: bad value 0",
+        ),
+        ("uruk", "search", "search = { bids = 3 }", "strategy_params.search.bids: bad value 3"),
+        (
+            "colorful_treasure",
+            "search",
+            "search = { width = 0.5 }",
+            "strategy_params.search.width: bad value 0.5",
+        ),
+        (
+            "colorful_treasure",
+            "greedy",
+            "greedy = { recall = 2 }",
+            "strategy_params.greedy.recall: bad value 2",
+        ),
+    ],
+)
+def test_a_bad_strategy_param_value_loads_no_engine(tmp_path, game, strategy, params, line):
+    """The values of ``[strategy_params]`` (a search's budget, a recall) are checked
+    from each game's plain data, before any engine loads, the file named."""
+    path = tmp_path / "s.toml"
+    path.write_text(_SEARCH.format(game=game, strategy=strategy) + params + "\n", "utf-8")
+    code, loaded, err = _answer(["run", str(path)])
+    assert code == 2 and f"{path}: {line}" in err and err.count("\n") == 1, err
+    assert loaded == [], f"{game} {params} imported {loaded}"
+
+
+_LOAD = (
+    "import json, sys\n"
+    "from analyzer.runs.scenario_file import load_scenario\n"
+    "load_scenario(sys.argv[1])\n"
+    f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))\n"
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["unearth", "colorful_treasure", "uruk"])
+def test_a_scenario_with_search_settings_is_checked_without_the_engine(tmp_path, game):
+    """A good ``[strategy_params]`` table with the search's settings is checked
+    (loaded as a scenario) with no engine imported."""
+    path = tmp_path / "s.toml"
+    text = _SEARCH.format(game=game, strategy="search") + "search = { budget = 8, z = 2.0 }\n"
+    path.write_text(text, "utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-c", _LOAD, str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(Path.home())},
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == []
+
+
 @pytest.mark.slow
 def test_the_probe_sees_an_engine_that_loads():
     """The check bites: a good command does load the engine (here: one game)."""

@@ -165,6 +165,26 @@ def test_a_planted_bug_is_caught():
     assert got.choices[0].points != max(values)
 
 
+@pytest.mark.parametrize("case", CASES)
+def test_the_searchs_take_after_one_more_card_is_the_scorers(case):
+    """:meth:`Scorer.adder` (the search's take of the face-up cards and one more)
+    against :meth:`Scorer.take` of the same cards, for every set of up to three
+    cards (treasures, gems of one colour and of several, diamonds) and every
+    further card."""
+    import random
+
+    state = O.parse_state(SMALL.format(**case))
+    scorer = O.Scorer(RULES, state)
+    n = int(RULES.tables.n_wonders) * int(RULES.tables.rows)
+    rng = random.Random(7)
+    sets = [()] + [tuple(sorted(rng.sample(range(n), rng.randint(1, 3)))) for _ in range(300)]
+    for up in sets:
+        add = scorer.adder(up)
+        for c in range(n):
+            if c not in up:
+                assert add(c) == scorer.take(tuple(sorted((*up, c)))), (up, c)
+
+
 @pytest.mark.parametrize(
     "text, words",
     [
