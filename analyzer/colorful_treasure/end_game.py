@@ -36,6 +36,7 @@ import numpy as np
 
 from analyzer.colorful_treasure import state as S
 from analyzer.colorful_treasure.codes import Kind
+from analyzer.core.stats import wilson
 
 
 def _reward(counts: list[int], p: int, points: int, min_cards: int) -> float:
@@ -163,17 +164,6 @@ def _late_turn_counts(rows, players: int, t) -> np.ndarray:
     return out
 
 
-def wilson95(k: int, n: int) -> tuple[float, float]:
-    """95% Wilson interval of a share ``k / n``."""
-    if n == 0:
-        return 0.0, 1.0
-    p, z = k / n, 1.96
-    d = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / d
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return float(mid - half), float(mid + half)
-
-
 @dataclass(frozen=True)
 class LateTurns:
     """How often seats of ``strategy`` spent a last-round turn on nothing that scores."""
@@ -202,7 +192,7 @@ class LateTurns:
     def ci95(self, chosen: bool = True) -> tuple[float, float]:
         """95% Wilson interval of :attr:`chosen_share` (or :attr:`share`); a guide:
         seats of one game are not independent."""
-        return wilson95(self.chosen if chosen else self.wasteful, self.seats)
+        return wilson(self.chosen if chosen else self.wasteful, self.seats)
 
 
 def late_turn_share(

@@ -39,7 +39,7 @@ from analyzer.colorful_treasure.codes import (
 from analyzer.core.errors import InputError, bad_value
 from analyzer.games.data import check as _check
 from analyzer.games.data import coerce_override
-from analyzer.games.rules_data import Decks, GameRules, cards, listed
+from analyzer.games.rules_data import Decks, GameRules, cards, listed, seat_table
 
 if TYPE_CHECKING:  # numpy where the kernels' tables are built: rules are checked without it
     import numpy as np
@@ -409,10 +409,7 @@ def head_start(comp: dict, n_players: int) -> list[float]:
 
 def _head_start(comp: dict, max_players: int) -> np.ndarray:
     """The head starts in 60ths of a point (as every score), by player count and seat."""
-    out = np.zeros((max_players + 1, max_players), np.int64)
-    for n in range(2, max_players + 1):
-        out[n, :n] = [round(v * SCALE) for v in head_start(comp, n)]
-    return out
+    return seat_table(lambda n: [round(v * SCALE) for v in head_start(comp, n)], max_players)
 
 
 def _validate_compensation(sc: dict, hi: int, where: str) -> None:

@@ -196,3 +196,15 @@ class GameRules:
             "rulings": self.ruling_values(),
             "overrides": dict(self.overrides),
         }
+
+
+def seat_table(per_seat: Callable[[int], Sequence[float]], max_players: int):
+    """``int64[max_players + 1, max_players]``: row ``n`` holds ``per_seat(n)`` (one
+    value a seat of an ``n``-player game, seat 0 first); rows 0 and 1 are zeros. How
+    the games hand their seat-compensation knobs to the kernels."""
+    import numpy as np
+
+    out = np.zeros((max_players + 1, max_players), np.int64)
+    for n in range(2, max_players + 1):
+        out[n, :n] = per_seat(n)
+    return out

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from analyzer.core.stats import wilson
 from analyzer.unearth import state as S
 from analyzer.unearth.hexgrid import MIDDLE, NEIGHBOURS
 
@@ -107,17 +108,6 @@ def late_stones(job, game: int) -> np.ndarray:
     return late_stones_from_trace(s.trace[:k], job.players)
 
 
-def wilson95(k: int, n: int) -> tuple[float, float]:
-    """95% Wilson interval of a share ``k / n``."""
-    if n == 0:
-        return 0.0, 1.0
-    p, z = k / n, 1.96
-    d = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / d
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return float(mid - half), float(mid + half)
-
-
 @dataclass(frozen=True)
 class LateStones:
     """How often seats of ``strategy`` gave up a wonder after the end was certain."""
@@ -145,7 +135,7 @@ class LateStones:
     def ci95(self) -> tuple[float, float]:
         """95% Wilson interval of :attr:`share` (a guide: seats of one game are
         not independent)."""
-        return wilson95(self.wasteful, self.seats)
+        return wilson(self.wasteful, self.seats)
 
 
 def late_stone_share(

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from analyzer.core.errors import InputError, bad_value
 from analyzer.games.data import check as _check
 from analyzer.games.data import check_count
-from analyzer.games.rules_data import Decks, GameRules, cards, listed
+from analyzer.games.rules_data import Decks, GameRules, cards, listed, seat_table
 from analyzer.unearth.codes import (
     CardKind,
     Delver,
@@ -564,10 +564,7 @@ def extra_delvers(comp: dict, n_players: int) -> list[int]:
 
 
 def _extra_delvers(comp: dict, max_players: int) -> np.ndarray:
-    out = np.zeros((max_players + 1, max_players), np.int64)
-    for n in range(2, max_players + 1):
-        out[n, :n] = extra_delvers(comp, n)
-    return out
+    return seat_table(lambda n: extra_delvers(comp, n), max_players)
 
 
 # --------------------------------------------------------------------------- the rules

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from analyzer.core.errors import InputError
 from analyzer.games.data import check as _check
 from analyzer.games.data import check_count
-from analyzer.games.rules_data import Decks, GameRules, cards, listed
+from analyzer.games.rules_data import Decks, GameRules, cards, listed, seat_table
 from analyzer.games.rulings import Ruling, check_rulings
 from analyzer.uruk.codes import (
     ANY,
@@ -245,10 +245,7 @@ def extra_resources(comp: dict, n_players: int) -> list[int]:
 
 
 def _extra_resources(comp: dict, max_players: int) -> np.ndarray:
-    out = np.zeros((max_players + 1, max_players), np.int64)
-    for n in range(2, max_players + 1):
-        out[n, :n] = extra_resources(comp, n)
-    return out
+    return seat_table(lambda n: extra_resources(comp, n), max_players)
 
 
 def _validate_compensation(data: dict, where: str) -> None:

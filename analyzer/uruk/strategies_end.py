@@ -101,13 +101,9 @@ class LateCards:
     def ci95(self) -> tuple[float, float]:
         """95% Wilson interval of :attr:`share` (seats of one game are not independent
         at 4 players; the interval is a guide, the test bounds the share)."""
-        n, p, z = self.seats, self.share, 1.96
-        if n == 0:
-            return 0.0, 1.0
-        d = 1 + z * z / n
-        mid = (p + z * z / (2 * n)) / d
-        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-        return float(mid - half), float(mid + half)
+        from analyzer.core.stats import wilson
+
+        return wilson(self.wasteful, self.seats)
 
 
 def late_card_share(

@@ -35,7 +35,8 @@ def _r(x: float) -> float:
 def main(argv=None) -> None:
     from analyzer.colorful_treasure.end_game import late_turn_share
     from analyzer.colorful_treasure.rules import load_rules
-    from analyzer.unearth.end_game import late_stone_share, wilson95
+    from analyzer.core.stats import wilson
+    from analyzer.unearth.end_game import late_stone_share
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1000)
@@ -59,7 +60,7 @@ def main(argv=None) -> None:
                             "share": _r(r.share),
                             "ci95": [_r(x) for x in r.ci95()],
                             "unpaid_share": _r(r.unpaid_share),
-                            "unpaid_ci95": [_r(x) for x in wilson95(r.unpaid, r.seats)],
+                            "unpaid_ci95": [_r(x) for x in wilson(r.unpaid, r.seats)],
                             "stones_giving_up_a_ring": r.stones,
                             "late_stones": r.late,
                             "cpu_s": round(time.process_time() - t0, 1),
