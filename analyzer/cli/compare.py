@@ -11,7 +11,9 @@ What changed from RUN_A to RUN_B, two folders written by `analyzer run`: every
 seat's win rate, the mean score and its parts, and the game length, B minus A,
 with 95% intervals, Holm-corrected and largest effect first. Runs with the same
 seed and player count that kept their per-game tables are compared game by game
-(paired: same random numbers); others as independent samples.
+(paired: same random numbers); others as independent samples. Two sweeps of
+the same parameters are compared swept value by swept value (the values both
+played); other runs configuration by configuration, in order.
 
 Examples:
 

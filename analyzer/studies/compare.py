@@ -2,7 +2,9 @@
 
 Two report folders written by ``analyzer run`` (for example two editions, or
 before and after a card change) are compared configuration by configuration
-(cell ``i`` of A with cell ``i`` of B). When both runs kept their per-game
+(cell ``i`` of A with cell ``i`` of B; two sweeps of the same parameters sweep
+point by sweep point: the value of B's cell matched with the same value in A, so
+sweeps over different values compare the values they share). When both runs kept their per-game
 tables, used the same seed and the same player count, game ``g`` of A and game
 ``g`` of B drew the same random numbers (common random numbers), so the
 differences are *paired* game by game and seat by seat: their intervals are much
@@ -18,7 +20,7 @@ a report's findings. Only saved tables are read; nothing is simulated.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -53,6 +55,8 @@ class Comparison:
     paired: bool
     why: str  #: one sentence: why paired or not
     findings: list[F.Finding]
+    #: the configurations compared, ``(cell of A, cell of B)``; two sweeps: by sweep point
+    cells: list[tuple[int, int]] = field(default_factory=list)
 
     def table(self) -> pd.DataFrame:
         return pd.DataFrame([f.as_dict() for f in self.findings])
@@ -103,17 +107,65 @@ def compare_runs(path_a: str | Path, path_b: str | Path) -> Comparison:
             "(allowed: two runs of the same game)"
         )
     load_game(game_a, where=f"RUN_A: {a.path}: game")
+    cells = cell_pairs(a, b)
+    paired, why = _pairing(a, b, cells)
+    if paired and sweep_point_keys(a) is not None:
+        why = why.replace("paired game by game", "paired sweep point by sweep point, game by game")
+    found = _paired(a, b, cells) if paired else _independent(a, b, cells)
+    return Comparison(a=a, b=b, paired=paired, why=why, findings=F.correct(found), cells=cells)
+
+
+def sweep_point_keys(run: SavedRun) -> dict[int, str] | None:
+    """Each cell of a sweep -> its sweep point (field of players and swept values, as
+    one JSON string), or None when the run is no sweep."""
+    swept = run.info.get("sweep") or []
+    if not swept or any("params" not in c for c in run.cells):
+        return None
+    return {
+        int(c["index"]): json.dumps(
+            [c.get("params", {}).get("field"), [c["params"].get(k) for k in swept]],
+            sort_keys=True,
+        )
+        for c in run.cells
+    }
+
+
+def cell_pairs(a: SavedRun, b: SavedRun) -> list[tuple[int, int]]:
+    """The configurations compared, ``(cell of A, cell of B)``: two sweeps of the same
+    parameters sweep point by sweep point (the values both swept, in B's order), any
+    other two runs cell ``i`` with cell ``i``; :class:`InputError` (one line) when
+    nothing can be matched."""
+    ka, kb = sweep_point_keys(a), sweep_point_keys(b)
+    if ka is not None and kb is not None and a.info.get("sweep") == b.info.get("sweep"):
+        at = {k: cell for cell, k in ka.items()}
+        pairs = [(at[k], cell) for cell, k in sorted(kb.items()) if k in at]
+        if not pairs:
+            raise InputError(
+                f"RUN_B: {b.path} sweeps {', '.join(b.info['sweep'])} over values RUN_A "
+                "did not play (allowed: two sweeps with at least one swept value in common)"
+            )
+        return pairs
     if len(a.cells) != len(b.cells):
         raise InputError(
             f"RUN_B: {b.path} has {len(b.cells)} configuration(s), RUN_A {len(a.cells)} "
-            "(allowed: runs with the same number of configurations, compared in order)"
+            "(allowed: runs with the same number of configurations, compared in order, "
+            "or two sweeps of the same parameters, compared by swept value)"
         )
-    paired, why = _pairing(a, b)
-    found = _paired(a, b) if paired else _independent(a, b)
-    return Comparison(a=a, b=b, paired=paired, why=why, findings=F.correct(found))
+    return [(int(c.get("index", 0)), int(c.get("index", 0))) for c in b.cells]
 
 
-def _pairing(a: SavedRun, b: SavedRun) -> tuple[bool, str]:
+def _as_b_cells(df: pd.DataFrame | None, cells: list[tuple[int, int]]) -> pd.DataFrame | None:
+    """Run A's rows renumbered with the cells of B they are compared with (rows of
+    A's other cells left out)."""
+    if df is None or "cell" not in df:
+        return df
+    to_b = {a: b for a, b in cells}
+    out = df[df["cell"].isin(list(to_b))].copy()
+    out["cell"] = out["cell"].map(to_b).astype(df["cell"].dtype)
+    return out
+
+
+def _pairing(a: SavedRun, b: SavedRun, cells=None) -> tuple[bool, str]:
     if a.games is None or b.games is None:
         return False, "independent: a run kept only its aggregate (no per-game tables)"
     if a.info["seed"] != b.info["seed"]:
@@ -121,9 +173,10 @@ def _pairing(a: SavedRun, b: SavedRun) -> tuple[bool, str]:
             f"independent: the seeds differ ({a.info['seed']} and {b.info['seed']}), "
             "so the games share no random numbers"
         )
-    pa = [c.get("players") for c in a.cells]
-    pb = [c.get("players") for c in b.cells]
-    if pa != pb:
+    players_a = {int(c.get("index", 0)): c.get("players") for c in a.cells}
+    players_b = {int(c.get("index", 0)): c.get("players") for c in b.cells}
+    cells = cells if cells is not None else [(i, i) for i in sorted(players_b)]
+    if any(players_a.get(i) != players_b.get(j) for i, j in cells):
         return False, "independent: the player counts differ"
     return True, (
         f"paired game by game: both runs used seed {a.info['seed']}, so game g of one "
@@ -171,10 +224,13 @@ def _part_columns(run: SavedRun) -> list[str]:
     return [c["name"] for c in run.info.get("columns", []) if c.get("part")]
 
 
-def _paired(a: SavedRun, b: SavedRun) -> list[F.Finding]:
-    """Differences B - A of the same game index and seat, per configuration."""
+def _paired(a: SavedRun, b: SavedRun, cells=None) -> list[F.Finding]:
+    """Differences B - A of the same game index and seat, per configuration (``cells``:
+    :func:`cell_pairs`, by default cell ``i`` with cell ``i``)."""
     ga = a.games if "cell" in a.games else a.games.assign(cell=0)
     gb = b.games if "cell" in b.games else b.games.assign(cell=0)
+    if cells is not None:
+        ga = _as_b_cells(ga, cells)
     parts = [c for c in _part_columns(a) if c in ga and c in gb]
     cols = ["win", "score", "game_turns", *parts]
     keys = ["cell", "game", "seat"]
@@ -275,9 +331,12 @@ def _tables(run: SavedRun) -> dict[str, pd.DataFrame]:
     return build_tables(agg, run.info)
 
 
-def _independent(a: SavedRun, b: SavedRun) -> list[F.Finding]:
-    """Differences of the two runs' estimates, intervals as for independent samples."""
+def _independent(a: SavedRun, b: SavedRun, cells=None) -> list[F.Finding]:
+    """Differences of the two runs' estimates, intervals as for independent samples
+    (``cells``: :func:`cell_pairs`, by default cell ``i`` with cell ``i``)."""
     ta, tb = _tables(a), _tables(b)
+    if cells is not None:
+        ta = {name: _as_b_cells(t, cells) for name, t in ta.items()}
     labels = a.info.get("labels", {})
     out = []
 

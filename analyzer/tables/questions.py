@@ -105,10 +105,18 @@ def printed_variant(info: dict) -> str | None:
     return None
 
 
+def sweep_bases(info: dict) -> dict[int, int]:
+    """Each swept value's cell after the first -> the first value's cell it is paired
+    with (``info["sweep_pairs"]``, table ``sweep_paired``; none when the sweep keeps
+    no pairs: over player counts, or a run resumed from a checkpoint without them)."""
+    return {int(b): int(a) for a, b in info.get("sweep_pairs") or []}
+
+
 def base_cells(info: dict) -> set[int]:
-    """The cells a run's answers start from: every cell but the variants judged by
-    their paired change (:func:`variant_bases`)."""
-    judged = variant_bases(info)
+    """The cells a run's answers start from: every cell but the variants and the
+    swept values judged by their paired change (:func:`variant_bases`,
+    :func:`sweep_bases`)."""
+    judged = {**variant_bases(info), **sweep_bases(info)}
     return {int(c["index"]) for c in info.get("cells") or []} - set(judged)
 
 
@@ -119,11 +127,13 @@ def paired_change(
     ``strategy=<name>``) from a variant cell's base to the variant, as a finding of
     ``question``, or None when the cell is no variant or the comparison lacks it.
     The games of a comparison are the same games (common random numbers), so the
-    change is judged by its own paired test, not by comparing two verdicts."""
+    change is judged by its own paired test, not by comparing two verdicts. A sweep's
+    value after the first is judged likewise against the first value
+    (:func:`sweep_paired_change`)."""
     base = variant_bases(info).get(int(cell))
     comp = tables.get("comparison")
     if base is None or comp is None:
-        return None
+        return sweep_paired_change(tables, info, cell, scope, metric, question, subject, who)
     b_cell, sign = base
     pair_cell = int(cell) if sign > 0 else b_cell
     row = comp[(comp["cell"] == pair_cell) & (comp["scope"] == scope) & (comp["metric"] == metric)]
@@ -142,6 +152,38 @@ def paired_change(
     return difference_finding(
         question, label, f"change in {subject}", text, d, lo, hi, r["pairs"], base_mean,
         "paired seat-games", "share",
+    )  # fmt: skip
+
+
+def sweep_paired_change(
+    tables, info, cell: int, scope: str, metric: str, question: str, subject: str, who: str
+) -> Finding | None:
+    """The paired change of ``metric`` (scope ``seat=<k>``, ``strategy=<name>``) from
+    the first swept value to cell ``cell``'s (table ``sweep_paired``), as a finding of
+    ``question``, or None: the cell is the first value, or the sweep kept no pairs.
+    Every value plays the same games (the same seed and game indices), so a value is
+    judged by its paired difference from the first, not by its own significance set
+    beside the first value's."""
+    first = sweep_bases(info).get(int(cell))
+    comp = tables.get("sweep_paired")
+    if first is None or comp is None or not len(comp):
+        return None
+    row = comp[(comp["cell"] == int(cell)) & (comp["cell_a"] == first)
+               & (comp["scope"] == scope) & (comp["metric"] == metric)]  # fmt: skip
+    if not len(row):
+        return None
+    r = row.iloc[0]
+    d, lo, hi = float(r["diff"]), float(r["diff_low"]), float(r["diff_high"])
+    label, base_label = _cell_label(info, int(cell)), _cell_label(info, first)
+    unit = "seat-games" if scope.startswith("strategy=") else "games"
+    text = (
+        f"Going from {base_label} to {label} changes {who} win rate by {_points(d, lo, hi)} "
+        f"points ({pct(r['mean_a'])} → {pct(r['mean_b'])}; paired: the same "
+        f"{count(r['pairs'])} {unit} played with each value)."
+    )
+    return difference_finding(
+        question, label, f"change in {subject}", text, d, lo, hi, r["pairs"], r["mean_a"],
+        f"paired {unit}", "share",
     )  # fmt: skip
 
 

@@ -92,3 +92,41 @@ def test_bad_input_is_one_line(runs, tmp_path, capsys):
         assert err.startswith(f"analyzer: error: {start}") and text in err, err
         assert err.count("\n") == 1 and "Traceback" not in err
     assert not (tmp_path / "x.txt").exists()
+
+
+SWEEP_SCENARIO = """
+game = "coin"
+name = "{name}"
+players = 2
+strategies = ["lucky", "fair"]
+games = 400
+seed = 5
+[sweep]
+param = "coin.p_lucky"
+values = {values}
+"""
+
+
+def test_two_sweeps_with_one_seed_are_paired_by_sweep_point(tmp_path):
+    """Two sweeps that share a seed: each swept value of B is compared with the same
+    value of A (not with A's cell of the same index), paired game by game; the value
+    both played gives exactly the same games, so every difference is 0 [0, 0]."""
+    from analyzer.studies.compare import cell_pairs, load_run
+
+    out = {}
+    for name, values in (("a", "[0.5, 0.6]"), ("b", "[0.6, 0.7, 0.5]"), ("c", "[0.9]")):
+        src = tmp_path / f"{name}.toml"
+        src.write_text(SWEEP_SCENARIO.format(name=name, values=values))
+        out[name] = tmp_path / name
+        args = ["run", str(src), "--out", str(out[name]), "--workers", "1", "--quiet"]
+        assert run_cli(args) == 0
+    c = compare_runs(out["a"], out["b"])
+    assert c.paired and "sweep point by sweep point" in c.why
+    assert c.cells == [(1, 0), (0, 2)]  # 0.6 with 0.6, 0.5 with 0.5; 0.7 has no partner
+    assert {f.label for f in c.findings} == {"coin.p_lucky=0.6", "coin.p_lucky=0.5"}
+    assert c.findings and all(f.n_unit == "paired games" for f in c.findings)
+    assert all(f.estimate == f.low == f.high == 0 for f in c.findings)
+    assert compare_runs(out["a"], out["a"]).cells == [(0, 0), (1, 1)]  # itself: in order
+    with pytest.raises(Exception, match="at least one swept value in common"):
+        cell_pairs(load_run(out["a"], "RUN_A"), load_run(out["c"], "RUN_B"))
+    assert run_cli(["compare", str(out["a"]), str(out["c"])]) == 2

@@ -128,3 +128,76 @@ def test_a_resumed_old_sweep_falls_back_to_the_independent_interval(tmp_path):
     assert again.info["sweep_pairs"] == []
     _, _, score = _score_change(again)
     assert "interval as if independent" in score.text
+
+
+#: the case of issue 38 in a sweep: the lucky coin at 0.45 is significantly below a
+#: fair third, at 0.48 its own test is not significant; its win rate changes
+SIGNIFICANT_TO_NOT = {
+    **SWEEP,
+    "games": 1500,
+    "seed": 1,
+    "sweep": {"param": "coin.p_lucky", "values": [0.45, 0.48]},
+    "questions": [
+        {"ask": "strategies", "strategy": "lucky"},
+        "first_player",
+        "seats",
+        "sweep_effect",
+    ],
+}
+
+
+def test_a_swept_value_is_judged_by_its_paired_change_not_by_two_verdicts():
+    """A swept value that moves a strategy from "significant" to "not significant"
+    is answered on page 1 by its paired change from the first value (the same games
+    played with each value), for the strategy, the first player and every seat."""
+    from analyzer.report.findings_view import findings_blocks
+
+    run = _run(SIGNIFICANT_TO_NOT)
+    assert run.info["sweep_pairs"] == [[0, 1]]
+    tables = build_tables(run.aggregate, run.info)
+    st = tables["strategies"].set_index(["cell", "strategy"])
+    third = 1 / 3
+    assert st.loc[(0, "lucky"), "win_rate_high"] < third  # significantly below a fair share
+    assert st.loc[(1, "lucky"), "win_rate_low"] < third < st.loc[(1, "lucky"), "win_rate_high"]
+    out = F.answer(tables, run.info)
+    assert out.first_labels == ["coin.p_lucky=0.45"]
+    # the slow twin: the same game index and seat with each value, 0.48 minus 0.45
+    g = run.tables["games"].set_index(["game", "seat"])
+    g0, g1 = g[g["cell"] == 0], g[g["cell"] == 1]
+    lucky = (g0["strategy"] == "lucky").to_numpy()
+    for i, q in enumerate(out.questions):
+        if q["id"] == "sweep_effect":
+            continue
+        got = out.for_question(i)
+        assert got[0].label == "coin.p_lucky=0.45"  # the first value first
+        later = [f for f in got if f.label == "coin.p_lucky=0.48"]
+        assert later and all(f.n_unit.startswith("paired") for f in later)
+        for f in later:
+            if q["id"] == "strategies":
+                mask, unit = lucky, "seat-games"
+            else:
+                seat = 0 if q["id"] == "first_player" else int(f.subject.split()[3])
+                mask, unit = g0.index.get_level_values("seat") == seat, "games"
+            d = (g1["win"].to_numpy(float) - g0["win"].to_numpy(float))[mask]
+            half = 1.959964 * d.std(ddof=1) / np.sqrt(len(d))
+            assert f.n_unit == f"paired {unit}" and f.n == len(d) and f.reference == 0
+            assert f.estimate == pytest.approx(d.mean())
+            assert (f.low, f.high) == pytest.approx((d.mean() - half, d.mean() + half), rel=1e-4)
+            assert f.text.startswith("Going from coin.p_lucky=0.45 to coin.p_lucky=0.48 ")
+            assert f"the same {len(d):,} {unit} played with each value" in f.text
+    (change,) = [f for f in out.for_question(0) if f.label == "coin.p_lucky=0.48"]
+    assert change.subject == "change in lucky win rate" and change.significant
+    line = out.verdict_for(0)
+    assert line.startswith("No: lucky wins ") and "less than a fair share" in line
+    assert (
+        f"[{100 * change.low:+.1f}, {100 * change.high:+.1f}] points, paired: a clear change"
+        in (line)
+    )
+    fp = out.verdict_for(1)
+    assert fp.startswith("No: the first player wins ") and "paired: a clear change" in fp
+    # page 1 sets no swept value's own verdict against a fair share beside the first's
+    said = [t for style, t in findings_blocks(out, run.info) if style in ("sig", "ns")]
+    assert not any("coin.p_lucky=0.48" in t and "fair" in t for t in said)
+    # the paired rows are kept in the sweep's paired table, seat by seat and per strategy
+    sp = tables["sweep_paired"]
+    assert {"seat=0", "seat=1", "seat=2", "strategy=lucky", "strategy=fair"} <= set(sp["scope"])
