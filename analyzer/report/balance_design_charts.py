@@ -306,13 +306,9 @@ def _front_rows(doc: dict) -> list[dict]:
     return [r for r in rows if isinstance(r, dict) and isinstance(r.get("objectives"), dict)]
 
 
-def _front_scale(doc: dict, rows: list[dict], oid: str) -> float:
-    """100 for a share given as a fraction (the schema's), 1 otherwise: a share above
-    1 can only be win points already, so an objective with one is not scaled again."""
-    if not is_share(objective(doc, oid), oid):
-        return 1.0
-    vals = [_value(r["objectives"].get(oid))[0] for r in rows]
-    return 1.0 if any(_finite(v) and abs(v) > 1 for v in vals) else 100.0
+def _front_scale(doc: dict, oid: str) -> float:
+    """100 for a share (the schema keeps fractions; drawn in win points), 1 otherwise."""
+    return 100.0 if is_share(objective(doc, oid), oid) else 1.0
 
 
 def _value(v):
@@ -357,7 +353,7 @@ def front(doc: dict, stamp: str) -> Figure:
         return f"{objective_label(doc, oid)} ({u})" if u else objective_label(doc, oid)
 
     for ax, yid in zip(axes, others, strict=False):
-        sx, sy = _front_scale(doc, rows, xid), _front_scale(doc, rows, yid)
+        sx, sy = _front_scale(doc, xid), _front_scale(doc, yid)
         pts = []
         for r in rows:
             vx, vy = _value(r["objectives"].get(xid)), _value(r["objectives"].get(yid))

@@ -441,6 +441,10 @@ class _Search:
             n: self.ev.play(design, n, start, games, seed, params, kind) for n in self.spec.counts
         }
 
+    def field_outcomes(self, design, games, kind, seed):
+        """The scenario's own field at ``design`` (never the re-tuned players)."""
+        return {n: self.ev.play(design, n, 0, games, seed, None, kind) for n in self.spec.counts}
+
     def record(self, design, games, values, score, rung, kept):
         row = {"candidate": len(self.rows), "round": self.round, "rung": rung}
         row.update({k.path: design.get(k.path, k.printed) for k in self.spec.knobs})
@@ -758,7 +762,7 @@ def _objective_intervals(spec, design, outs: dict[int, Outcome], seed) -> dict:
             boots[k].append(v)
     out = {}
     for ob in spec.objectives:
-        scale = 0.01 if ob.measure in ("seat_fairness", "strategy_viability") else 1.0
+        scale = _unit_scale(ob)
         b = np.array(boots[ob.id])
         games = len(outs[ob.players].turns) if ob.players else 0
         out[ob.id] = {
@@ -904,8 +908,8 @@ def balance(
     design = found["recommended"]
     printed = {k.path: k.printed for k in spec.knobs}
     fresh_seed = derived_seed(seed, "balance fresh")
-    before_o = search.outcomes(printed, 0, pl.fresh, "fresh", fresh_seed)
-    after_o = search.outcomes(design, 0, pl.fresh, "fresh", fresh_seed)
+    before_o = search.field_outcomes(printed, pl.fresh, "fresh", fresh_seed)
+    after_o = search.field_outcomes(design, pl.fresh, "fresh", fresh_seed)
     cert = certificate(spec, after_o)
 
     # re-tuning: the field's tunable strategy re-tuned at the design, measured on the
@@ -939,7 +943,9 @@ def balance(
             search.params = params
             found = search.monotone() if numeric_one else search.tpe(design)
             design = found["recommended"]
-            after_o = search.outcomes(design, 0, pl.fresh, "fresh", fresh_seed, params)
+            # 'after' is the design played by the scenario's field; the re-tuned
+            # players' games are the next round's 'retuned'
+            after_o = search.field_outcomes(design, pl.fresh, "fresh", fresh_seed)
             cert = certificate(spec, after_o)
         verb = "undo" if undone else "keep"
         changed = any(design[k.path] != k.printed for k in spec.knobs)
@@ -953,9 +959,8 @@ def balance(
         if undone and rounds > spec.rounds:
             stopped = f"re-tuning still undoes the fix after {spec.rounds} more search(es)"
         retuned = _objective_intervals(spec, design, retuned_o, fresh_seed)
-    params = search.params  # the players the 'after' games were played with
-
-    attribution = _attribution(spec, search, design, seed, params)
+    # 'after' and the attribution: the scenario's field at the design (not re-tuned)
+    attribution = _attribution(spec, search, design, seed)
     before = _objective_intervals(spec, printed, before_o, fresh_seed)
     after = _objective_intervals(spec, design, after_o, fresh_seed)
     seat_rates = {
@@ -1082,7 +1087,8 @@ def _retune(sc, spec, design, seed, rnd, workers, say):
     return {strat: dict(res.best.params)}, strat, tgames, shipped
 
 
-def _attribution(spec, search: _Search, design, seed, params) -> list[dict]:
+def _attribution(spec, search: _Search, design, seed) -> list[dict]:
+    """Each knob's effect per step near ``design``, played by the scenario's field."""
     aseed = derived_seed(seed, "balance attribution")
     g = search.plan.attribution
     out = []
@@ -1102,8 +1108,8 @@ def _attribution(spec, search: _Search, design, seed, params) -> list[dict]:
         step_words = f"({k.step:g})" if k.step else "(the next allowed value)"
         if steps <= 0:
             continue
-        down = search.outcomes({**design, k.path: lo}, 0, g, "attribution", aseed, params)
-        up = search.outcomes({**design, k.path: hi}, 0, g, "attribution", aseed, params)
+        down = search.field_outcomes({**design, k.path: lo}, g, "attribution", aseed)
+        up = search.field_outcomes({**design, k.path: hi}, g, "attribution", aseed)
         for n in spec.counts:
             d = (up[n].wins - down[n].wins) / steps
             m, se = d.mean(axis=0), d.std(axis=0, ddof=1) / math.sqrt(len(d))
@@ -1174,8 +1180,16 @@ def _costs(before: dict, after: dict) -> dict:
     return out
 
 
+def _unit_scale(ob) -> float:
+    """From :func:`measure`'s unit to the schema's: win points to fractions."""
+    return 0.01 if ob.measure in ("seat_fairness", "strategy_viability") else 1.0
+
+
 def _front(spec, rows: list[dict]) -> list[dict]:
-    ids = [o.id for o in spec.objectives]
+    """The candidates of the last rung no other beats on every objective, their
+    objectives in the schema's units (fairness and viability as fractions)."""
+    obs = list(spec.objectives)
+    ids = [o.id for o in obs]
     top = max(r["rung"] for r in rows)
     pts = [r for r in rows if r["rung"] == top]
     front = []
@@ -1187,7 +1201,7 @@ def _front(spec, rows: list[dict]) -> list[dict]:
             front.append(
                 {
                     "candidate": r["candidate"],
-                    "objectives": {i: r[i] for i in ids},
+                    "objectives": {o.id: r[o.id] * _unit_scale(o) for o in obs},
                     "design": {k.path: r[k.path] for k in spec.knobs},
                 }
             )

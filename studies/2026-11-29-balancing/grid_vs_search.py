@@ -9,7 +9,10 @@ is as narrow. Both are counted in games that decide the interval (the search's
 grid and refinement, the plain grid's every value).
 
     PYTHONPATH=. python studies/2026-11-29-balancing/grid_vs_search.py coin
-    PYTHONPATH=. python studies/2026-11-29-balancing/grid_vs_search.py unearth [W PATH LOW HIGH]
+    PYTHONPATH=. python studies/2026-11-29-balancing/grid_vs_search.py \
+        unearth [W PATH LOW HIGH [GAMES]]
+
+GAMES replaces the question's budget (the search's), to keep a run to minutes.
 """
 
 from __future__ import annotations
@@ -53,8 +56,12 @@ QUESTIONS = {
 }
 
 
-def main(name: str, workers: int = 1, knob: list[str] | None = None) -> None:
+def main(
+    name: str, workers: int = 1, knob: list[str] | None = None, games: int | None = None
+) -> None:
     raw = QUESTIONS[name]
+    if games:
+        raw = {**raw, "balance": {**raw["balance"], "games": games}}
     if knob:  # another knob: PATH LOW HIGH (the Unearth compensation knob, once it exists)
         path, low, high = knob[0], int(knob[1]), int(knob[2])
         raw = {**raw, "balance": {**raw["balance"], "knobs": {path: {"low": low, "high": high}}}}
@@ -106,4 +113,5 @@ if __name__ == "__main__":
         sys.argv[1] if len(sys.argv) > 1 else "coin",
         int(sys.argv[2]) if len(sys.argv) > 2 else 1,
         sys.argv[3:6] or None,
+        int(sys.argv[6]) if len(sys.argv) > 6 else None,
     )

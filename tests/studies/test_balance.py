@@ -380,8 +380,13 @@ def test_combine_front_lists_the_candidates_no_other_beats():
     res = balance(parse_scenario(raw, "coin.toml"), workers=1)
     front = res.to_json()["front"]
     assert front
+    rows = {r["candidate"]: r for r in res.candidates}
+    for f in front:  # fractions, like 'before' and 'after' (the candidates: win points)
+        row = rows[f["candidate"]]
+        assert f["objectives"]["fairness_2p"] == pytest.approx(row["fairness_2p"] / 100)
+        assert f["objectives"]["edits"] == pytest.approx(row["edits"])
     for f in front:  # none dominated by another candidate of its rung
-        o = f["objectives"]
+        o = {k: rows[f["candidate"]][k] for k in ("fairness_2p", "edits")}
         assert not any(
             r["fairness_2p"] <= o["fairness_2p"]
             and r["edits"] <= o["edits"]
@@ -416,3 +421,39 @@ def test_a_change_that_leaves_another_count_less_fair_says_so():
     # within noise after the change: no warning, only the numbers
     d["seat_rates"]["4"]["after"] = rates(0.24, 0.26, 0.25, 0.25, half=0.02)
     assert "less fair" not in _other_counts(spec, d, {3})[1]
+
+
+def test_after_is_the_design_played_by_the_scenarios_field_even_after_a_retuning_round():
+    """Re-tuned, the lucky player picks its own coin (p about 0.63) whatever the knob:
+    the fix is undone and the search runs a second round with the re-tuned players.
+    It keeps the printed value, so 'after' (the recommended design, the scenario's
+    field, the same fresh seeds) is 'before' game for game; the re-tuned players'
+    games are 'retuned' and nowhere else, and the attribution is the field's."""
+    raw = {
+        "game": "coin",
+        "seed": 3,
+        "balance": {
+            "counts": 2,
+            "players": ["lucky", "fair"],
+            "rotate": False,
+            "games": 3000,
+            "combine": "front",
+            "objectives": ["seat_fairness", "edits"],
+            "knobs": {"coin.p_lucky": {"low": 0.4, "high": 0.6, "step": 0.05}},
+            "retune": True,
+            "retune_trials": 3,
+            "retune_games": 100,
+            "rounds": 1,
+        },
+    }
+    d = balance(parse_scenario(raw, "coin.toml"), workers=1).to_json()
+    assert d["retune"]["rounds"] == 2 and d["recommended"] == {"coin.p_lucky": 0.6}
+    assert d["after"] == d["before"]
+    assert d["seat_rates"]["2"]["after"] == d["seat_rates"]["2"]["before"]
+    assert d["retuned"]["fairness_2p"]["value"] > d["after"]["fairness_2p"]["value"] + 0.015
+    assert d["retune"]["shift"] == pytest.approx(
+        100 * (d["retuned"]["fairness_2p"]["value"] - d["after"]["fairness_2p"]["value"]), abs=1e-3
+    )
+    # the field's lucky coin follows the knob: one step moves seat 1 clearly
+    seat1 = next(a for a in d["attribution"] if a.get("seat") == 1)
+    assert seat1["low"] > 0
