@@ -36,6 +36,7 @@ def test_games_scales_every_part():
 @pytest.mark.slow
 def test_a_small_landscape_run_end_to_end(tmp_path):
     from analyzer.report import run_and_report
+    from analyzer.tables.finding import question_key
 
     out = tmp_path / "ct"
     run_and_report(
@@ -52,9 +53,11 @@ def test_a_small_landscape_run_end_to_end(tmp_path):
     man = json.loads((out / "manifest.json").read_text())
     asked_ids = [q["id"] for q in man["findings"]["questions"]]
     assert asked_ids == ["equilibrium", "dominance", "skill", "drama"]
-    assert all(f["text"] for f in man["findings"]["findings"]) and {
-        f["question"] for f in man["findings"]["findings"]
-    } == set(asked_ids)
+    keys = {question_key(q) for q in man["findings"]["questions"]}  # "dominance:scale=3"
+    assert (
+        all(f["text"] for f in man["findings"]["findings"])
+        and {f["question"] for f in man["findings"]["findings"]} == keys
+    )
     assert man["skill"]["search_games_per_lineup"] == 4 and man["drama"]["games_per_count"] == 20
     summary = (out / "summary.md").read_text()
     assert "Skill gradient" in (out / "report.html").read_text()
