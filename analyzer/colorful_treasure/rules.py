@@ -409,6 +409,8 @@ def head_start(comp: dict, n_players: int) -> list[float]:
 
 def _head_start(comp: dict, max_players: int) -> np.ndarray:
     """The head starts in 60ths of a point (as every score), by player count and seat."""
+    import numpy as np  # where the kernels' tables are built (see the imports above)
+
     out = np.zeros((max_players + 1, max_players), np.int64)
     for n in range(2, max_players + 1):
         out[n, :n] = [round(v * SCALE) for v in head_start(comp, n)]

@@ -564,6 +564,8 @@ def extra_delvers(comp: dict, n_players: int) -> list[int]:
 
 
 def _extra_delvers(comp: dict, max_players: int) -> np.ndarray:
+    import numpy as np  # where the kernels' tables are built (see the imports above)
+
     out = np.zeros((max_players + 1, max_players), np.int64)
     for n in range(2, max_players + 1):
         out[n, :n] = extra_delvers(comp, n)
