@@ -125,7 +125,9 @@ class Uruk(GameFolder):
     min_players: int = 2
     max_players: int = 4
     strategies: tuple[Strategy, ...] = field(default_factory=_strategies)
-    default_strategy: str = "balanced"
+    #: strategies version 5: ``trained`` (balanced's games at 3 and 4 players, where
+    #: no weights are shipped); version 4's default ``balanced`` is unchanged
+    default_strategy: str = "trained"
     yardstick: str | None = "baseline"
     questions: tuple = field(default_factory=_questions)
     #: every strategy but random and baseline runs the same code (the name picks the row)
