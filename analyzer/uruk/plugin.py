@@ -132,6 +132,9 @@ class Uruk(GameFolder):
     questions: tuple = field(default_factory=_questions)
     #: every strategy but random and baseline runs the same code (the name picks the row)
     row_strategies: tuple[str, ...] = ("balanced", "builder", "hoarder")
+    #: ``analyzer tune`` with no ``--strategy`` tunes ``balanced``'s row, the row the
+    #: default ``trained`` plays (and self-play works: ``trained`` has no stand-in)
+    tune_strategy: str | None = "balanced"
     interventions: dict = field(
         default_factory=lambda: {
             "inventions": "the seat may not make it (its cards stay in the game: pair and "
