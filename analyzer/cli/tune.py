@@ -42,7 +42,10 @@ def register(app: typer.Typer) -> None:
         game: str = typer.Option("unearth", "--game", help="game (analyzer games lists them)"),
         players: int = typer.Option(2, "--players", help="players per game"),
         strategy: str | None = typer.Option(
-            None, "--strategy", help="strategy to tune (default: the game's default strategy)"
+            None,
+            "--strategy",
+            help="strategy to tune (default: the game's default strategy, or the one "
+            "whose row it plays)",
         ),
         field: str = typer.Option(
             "",

@@ -193,6 +193,9 @@ class Game:
     #: can seat a strategy's shipped row against its candidate rows (self-play,
     #: ``--field self``); empty: the game offers no self-play tuning
     row_strategies: tuple[str, ...] = ()
+    #: the strategy ``analyzer tune`` (and a scenario's ``[tune]``) tunes when none
+    #: is named: the one whose row the default plays; None: the default strategy
+    tune_strategy: str | None = None
     #: games per batch when a run does not say (``--batch-size``, a scenario's
     #: ``[output] batch_size``): enough that a batch of the fastest player takes
     #: a tenth of a second or more, so the fixed cost of a batch (its tables,
@@ -249,6 +252,10 @@ class Game:
 
     def strategy_names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.strategies)
+
+    def tune_strategy_name(self) -> str:
+        """:attr:`tune_strategy`, or the default strategy when the game names none."""
+        return self.tune_strategy or self.default_strategy
 
     def yardstick_name(self) -> str:
         """:attr:`yardstick`, or the default strategy when the game names none."""

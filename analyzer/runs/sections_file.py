@@ -148,7 +148,7 @@ def parse_tune(game, value, where: str, players, rules) -> TuneSpec:
     _unknown(value, TUNE_KEYS, where, "tune")
     by_name = {s.name: s for s in game.strategies}
     tunable = [s.name for s in game.strategies if not s.frozen and not s.slow and s.params]
-    strategy = value.get("strategy", game.default_strategy)
+    strategy = value.get("strategy", game.tune_strategy_name())
     _check(strategy in tunable, where, "tune.strategy", strategy,
            ", ".join(tunable) + (f" ({strategy} is frozen)" if strategy in by_name and
                                  by_name[strategy].frozen else ""))  # fmt: skip

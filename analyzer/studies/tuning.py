@@ -285,7 +285,7 @@ def tune(
     from analyzer.runs.scenario_file import parse_scenario
 
     g = load_game(game, where="--game")
-    strategy = strategy or g.default_strategy
+    strategy = strategy or g.tune_strategy_name()
     by_name = {s.name: s for s in g.strategies}
     if strategy not in by_name:
         raise bad_value("--strategy", strategy, ", ".join(by_name))

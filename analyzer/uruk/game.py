@@ -133,6 +133,26 @@ def set_trained(prm: np.ndarray, strategies, weights: np.ndarray) -> None:
             prm[q, W0 : W0 + len(weights)] = weights
 
 
+#: seats playing ``trained`` with the identity weights play ``balanced``'s code
+#: (the same games, tests/uruk/test_uruk_trained.py, without the features' work:
+#: the default at 3 and 4 players, where no weights are shipped, at balanced's speed)
+IDENTITY_AS_BALANCED = True
+
+
+def play_trained(prm: np.ndarray, strategies, weights: np.ndarray) -> None:
+    """Set up the rows ``prm`` of the seats playing ``trained`` with ``weights``:
+    written into the rows, or with the identity weights (and
+    :data:`IDENTITY_AS_BALANCED`) ``balanced``'s strategy code, the same games."""
+    if IDENTITY_AS_BALANCED and np.array_equal(weights, identity_weights()):
+        from analyzer.uruk.strategies import BALANCED
+
+        for q, name in enumerate(strategies):
+            if name == "trained":
+                prm[q, P_STRATEGY] = BALANCED
+        return
+    set_trained(prm, strategies, weights)
+
+
 def rollout_rows(t, n: int) -> np.ndarray:
     """The rows the search's rollouts play: every seat tuned ``balanced``."""
     from analyzer.uruk.state import MAX_PARAMS
@@ -176,7 +196,7 @@ def play_raw(
     # each seat's strategy code, for choice rules that must tell baseline apart
     s.prm[:n, P_STRATEGY] = [STRATEGY_NAMES.index(x) for x in job.strategies]
     if "trained" in job.strategies:
-        set_trained(s.prm, job.strategies, trained_weights(n))
+        play_trained(s.prm, job.strategies, trained_weights(n))
     results = np.zeros((count * n, engine.n_result_cols(t.n_inv)), np.int32)
     wins = np.zeros(count * n, np.float32)
     views = (make_view(s, "UrukState"), make_view(t, "UrukTables"), results_view(results, wins))

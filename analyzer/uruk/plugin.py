@@ -125,11 +125,16 @@ class Uruk(GameFolder):
     min_players: int = 2
     max_players: int = 4
     strategies: tuple[Strategy, ...] = field(default_factory=_strategies)
-    default_strategy: str = "balanced"
+    #: strategies version 5: ``trained`` (balanced's games at 3 and 4 players, where
+    #: no weights are shipped); version 4's default ``balanced`` is unchanged
+    default_strategy: str = "trained"
     yardstick: str | None = "baseline"
     questions: tuple = field(default_factory=_questions)
     #: every strategy but random and baseline runs the same code (the name picks the row)
     row_strategies: tuple[str, ...] = ("balanced", "builder", "hoarder")
+    #: ``analyzer tune`` with no ``--strategy`` tunes ``balanced``'s row, the row the
+    #: default ``trained`` plays (and self-play works: ``trained`` has no stand-in)
+    tune_strategy: str | None = "balanced"
     interventions: dict = field(
         default_factory=lambda: {
             "inventions": "the seat may not make it (its cards stay in the game: pair and "

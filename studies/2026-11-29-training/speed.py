@@ -1,8 +1,11 @@
 """Experiment: games per CPU-second of Uruk's `trained` and the default `balanced`,
 every seat one strategy, side by side in one process, median of `--repeats`
-alternating runs (`--weights`: as head_to_head.py).
+alternating runs (`--weights`: as head_to_head.py; `--features`: seats with the
+identity weights run the features' evaluation, as before strategies version 5,
+instead of balanced's code, ``analyzer.uruk.game.IDENTITY_AS_BALANCED``).
 
     python studies/2026-11-29-training/speed.py --games 2000 --repeats 5
+    python studies/2026-11-29-training/speed.py --games 1000 --repeats 3 --players 3,4
 
 Prints one JSON line per player count. Nothing here is asserted.
 """
@@ -27,7 +30,9 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=39)
     ap.add_argument("--players", default="2,4")
     ap.add_argument("--weights", default=None)
+    ap.add_argument("--features", action="store_true")
     a = ap.parse_args(argv)
+    game.IDENTITY_AS_BALANCED = not a.features
     if a.weights:
         import tomllib
 
@@ -52,6 +57,7 @@ def main(argv=None) -> None:
                     "players": n,
                     "games": a.games,
                     "repeats": a.repeats,
+                    "identity_as_balanced": game.IDENTITY_AS_BALANCED,
                     "games_per_cpu_s": {s: round(v) for s, v in med.items()},
                     "ratio_trained_to_default": round(med["trained"] / med["balanced"], 3),
                 }

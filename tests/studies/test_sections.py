@@ -295,7 +295,7 @@ def test_every_shipped_game_declares_its_strategies_version():
     from analyzer.unearth.plugin import STRATEGIES_VERSION
 
     assert load_game("unearth").strategies_version == STRATEGIES_VERSION == version() == "2"
-    assert load_game("uruk").strategies_version == "4"  # issue 39: 4 = the end seen
+    assert load_game("uruk").strategies_version == "5"  # issue 39: 5 = trained the default
     assert load_game("colorful_treasure").strategies_version == "2"  # issue 27's players
 
 

@@ -26,7 +26,12 @@ def test_strength_ladder_of_every_shipped_game():
     from analyzer.games import load_game
 
     assert strength_ladder(load_game("unearth")) == ("random", "baseline", "balanced", "search")
-    assert strength_ladder(load_game("uruk")) == ("random", "baseline", "balanced", "search")
+    assert strength_ladder(load_game("uruk")) == (
+        "random",
+        "baseline",
+        "trained",
+        "search",
+    )  # strategies 5
     assert strength_ladder(load_game("colorful_treasure")) == (
         "random", "baseline", "greedy", "search",
     )  # fmt: skip

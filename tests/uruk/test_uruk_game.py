@@ -185,7 +185,7 @@ def test_simulate_api_replay_and_cli(capsys):
         )
         == 0
     )
-    assert "seat 0 (balanced)" in capsys.readouterr().out
+    assert "seat 0 (trained)" in capsys.readouterr().out  # the default (strategies 5)
     assert (
         run_cli(["replay", "--game", "uruk", "--players", "3", "--seed", "3", "--index", "4"]) == 0
     )

@@ -101,6 +101,6 @@ def test_rows_by_player_count_from_the_data_file():
             assert tuple(row) == defaults.default_row(name, n)
             assert row[0] == 0.0  # never the random player's switch
     assert param_rows(["balanced"] * 2)[0].tolist() != param_rows(["balanced"] * 4)[0].tolist()
-    assert load_game("uruk").strategies_version == defaults.version() == "4"
+    assert load_game("uruk").strategies_version == defaults.version() == "5"
     floors = {s.name: s.share_floor for s in load_game("uruk").strategies}
     assert floors["builder"][0] == ("pts_inventions",) and floors["balanced"] is None

@@ -153,9 +153,13 @@ def test_the_numba_evaluation_equals_its_python_twin(n):
 
 
 @pytest.mark.slow  # plays games
-def test_the_identity_weights_play_exactly_balanced(monkeypatch):
+@pytest.mark.parametrize("as_balanced", [False, True], ids=["features", "balanced-code"])
+def test_the_identity_weights_play_exactly_balanced(monkeypatch, as_balanced):
     from analyzer.uruk import game
 
+    # both ways: the features' evaluation with the identity weights, and the seats
+    # switched to balanced's code (game.play_trained), play balanced's games
+    monkeypatch.setattr(game, "IDENTITY_AS_BALANCED", as_balanced)
     monkeypatch.setattr(game, "trained_weights", lambda n: identity_weights())
     a = simulate(2, ["trained", "balanced"], 40, seed=3).sort_values(["game", "seat"])
     b = simulate(2, ["balanced", "balanced"], 40, seed=3).sort_values(["game", "seat"])
@@ -166,6 +170,24 @@ def test_the_identity_weights_play_exactly_balanced(monkeypatch):
     monkeypatch.setattr(game, "trained_weights", lambda n: w)
     c = simulate(2, ["trained", "balanced"], 40, seed=3).sort_values(["game", "seat"])
     assert not np.array_equal(c.score.to_numpy(), b.score.to_numpy())
+
+
+@pytest.mark.slow  # plays games
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_default_plays_version_4s_games_at_3_and_4_players(players):
+    # strategies version 5: no weights shipped at 3 and 4 players, so the default
+    # (trained) plays exactly version 4's default (balanced) there
+    from analyzer.uruk.game import trained_weights
+    from analyzer.uruk.plugin import Uruk
+
+    assert Uruk().default_strategy == "trained"
+    assert np.array_equal(trained_weights(players), identity_weights())
+    a = simulate(players, ["trained"] * players, 30, seed=5).sort_values(["game", "seat"])
+    b = simulate(players, ["balanced"] * players, 30, seed=5).sort_values(["game", "seat"])
+    assert np.array_equal(a.score.to_numpy(), b.score.to_numpy())
+    assert np.array_equal(
+        a.drop(columns="strategy").to_numpy(), b.drop(columns="strategy").to_numpy()
+    )
 
 
 def test_the_weights_file_reader(tmp_path, monkeypatch):
