@@ -954,10 +954,10 @@ def balance(
             + "the largest gap from fair goes from "
             f"{fair_after:.1f} to {fair_re:.1f} win points"
             + (" (the re-tuning found no row better than the shipped one)" if shipped else "")
-            + (f" (after {rounds - 1} more search(es) with re-tuned players)" if rounds > 1 else "")
+            + (f" (after {_searches(rounds - 1)} with re-tuned players)" if rounds > 1 else "")
         )
         if undone and rounds > spec.rounds:
-            stopped = f"re-tuning still undoes the fix after {spec.rounds} more search(es)"
+            stopped = f"re-tuning still undoes the fix after {_searches(spec.rounds)}"
         retuned = _objective_intervals(spec, design, retuned_o, fresh_seed)
     # 'after' and the attribution: the scenario's field at the design (not re-tuned)
     attribution = _attribution(spec, search, design, seed)
@@ -1234,6 +1234,10 @@ def _question(sc, spec) -> str:
     knobs = _and([k.label or k.path for k in spec.knobs])
     counts = _and([str(n) for n in spec.counts])
     return f"Which value of {knobs} makes the seats fair at {counts} players?"
+
+
+def _searches(n: int) -> str:
+    return "1 more search" if n == 1 else f"{n} more searches"
 
 
 def _other_counts(spec, d: dict, asked: set) -> list[str]:

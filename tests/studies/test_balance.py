@@ -338,7 +338,7 @@ def test_players_that_undo_the_fix_send_the_search_round_again_and_it_says_so():
     r = d["retune"]
     assert r["undone"] and r["rounds"] == 2 and r["shift"] > 1.5
     assert "1 more search" in r["note"] and "the largest gap from fair goes from" in r["note"]
-    assert d["stopped"] == "re-tuning still undoes the fix after 1 more search(es)"
+    assert d["stopped"] == "re-tuning still undoes the fix after 1 more search"
     assert sorted({c["round"] for c in res.candidates}) == [0, 1, 2, 3]  # two searches
 
 
