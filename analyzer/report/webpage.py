@@ -19,7 +19,7 @@ import pandas as pd
 STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0 auto;
        max-width: 1100px; padding: 1.5em; color: #111; line-height: 1.45; }
-h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; overflow-wrap: anywhere; }  /* long names wrap */
 h2 { margin-top: 1.6em; border-bottom: 1px solid #ccc; }
 h3 { margin-bottom: 0.3em; } .sub { color: #333; } .stamp { color: #555; font-size: 0.8em; }
 p.answer { font-size: 1.3em; font-weight: bold; margin: 0.4em 0 0.8em; }
