@@ -271,10 +271,9 @@ class ColorfulTreasure(GameFolder):
         forbid=None,
     ):
         from analyzer.colorful_treasure.game import make_job
+        from analyzer.games.jobs import job_options
 
-        options = {} if luck is None else {"luck": luck}
-        if forbid:  # only then: a job without it is today's, fingerprint included
-            options["forbid"] = forbid
+        options = job_options(luck, forbid)
         return make_job(
             players,
             tuple(strategies),

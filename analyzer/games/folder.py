@@ -73,7 +73,9 @@ class GameFolder(Game):
     ):
         """``game.make_job`` of the game's folder, its own table on with ``claims``
         (:attr:`table_switch`); ``luck`` None: the game's default."""
-        options = {} if luck is None else {"luck": luck}
+        from analyzer.games.jobs import job_options
+
+        options = job_options(luck)
         if self.table_switch:
             options[self.table_switch] = claims
         make = self.module("game").make_job

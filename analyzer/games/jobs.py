@@ -281,3 +281,13 @@ def freeze_forbid(forbid: dict, players: int, ids_of, kinds: str) -> tuple:
             if ids:
                 out.append((seat, kind, tuple(sorted(ids))))
     return tuple(out)
+
+
+def job_options(luck: bool | None = None, forbid: dict | None = None) -> dict:
+    """A game's ``make_job`` keyword options from a plugin's: ``luck`` only when
+    given (None: the game's default) and ``forbid`` only when set (a job without
+    it is today's, fingerprint included)."""
+    options = {} if luck is None else {"luck": luck}
+    if forbid:
+        options["forbid"] = forbid
+    return options

@@ -194,11 +194,10 @@ class Uruk(GameFolder):
         luck=None,
         forbid=None,
     ):
+        from analyzer.games.jobs import job_options
         from analyzer.uruk.game import make_job
 
-        options = {} if luck is None else {"luck": luck}
-        if forbid:  # only then: a job without it is today's, fingerprint included
-            options["forbid"] = forbid
+        options = job_options(luck, forbid)
         return make_job(
             players, tuple(strategies), seed, rules, strategy_params=strategy_params, **options
         )
